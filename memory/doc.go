@@ -1,0 +1,9 @@
+// Package memory owns an Ireneo memory: the funes jsonl conversations under
+// src/, and ireneo.db beside them, which holds the derived search index and
+// the catalog of the person's own choices (project tags, stars, tombstones,
+// token metadata, the audit log and the scrub history).
+//
+// Everything that reads or changes a memory goes through this package: the
+// CLI, the MCP server and the GUI call the same functions. It imports nothing
+// else of Ireneo's.
+package memory
