@@ -1,0 +1,104 @@
+// Package cli is Ireneo's command line. It imports no Fyne, so every command,
+// `serve` included, runs on a machine with no display.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// Version is the app's version, set at build time.
+var Version = "0.1.0"
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 1
+	ExitUsage = 2
+)
+
+// globals holds what every command shares: the --memory flag and the streams.
+type globals struct {
+	memoryDir string
+	stdout    io.Writer
+	stderr    io.Writer
+	stdin     io.Reader
+}
+
+// open opens the memory directory the flags name.
+func (g *globals) open() (*memory.Memory, error) {
+	return memory.Open(memory.ResolveDir(g.memoryDir))
+}
+
+// commands lists the constructors of every subcommand. Each command's file
+// adds its own in an init func, so files don't edit each other.
+var commands []func(g *globals) *cobra.Command
+
+func register(c func(g *globals) *cobra.Command) { commands = append(commands, c) }
+
+// usageError marks an error as a usage error (exit code 2).
+type usageError struct{ error }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// NewRoot builds the root command writing to the given streams.
+func NewRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	g := &globals{stdout: stdout, stderr: stderr, stdin: stdin}
+	root := &cobra.Command{
+		Use:           "ireneo",
+		Short:         "Ireneo keeps one local, verbatim, searchable memory of your AI conversations",
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	root.PersistentFlags().StringVar(&g.memoryDir, "memory", "", "memory directory (default $IRENEO_HOME, else $XDG_DATA_HOME/ireneo)")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
+	for _, c := range commands {
+		root.AddCommand(c(g))
+	}
+	return root
+}
+
+// Run runs the CLI with args and returns the exit code.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := NewRoot(stdin, stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	fmt.Fprintln(stderr, "ireneo:", err)
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsage(err) {
+		return ExitUsage
+	}
+	return ExitError
+}
+
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// Main runs the CLI on the process's own streams.
+func Main(args []string) int {
+	return Run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr)
+}
