@@ -1,0 +1,163 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ErrTokenExists is returned when a live token already has the name asked for.
+var ErrTokenExists = errors.New("a token with that name already exists")
+
+// TokenInfo is the catalog's record of an MCP access token. The secret itself
+// is never stored here: only its SHA-256, for lookup.
+type TokenInfo struct {
+	Name     string    `json:"name"`
+	Hash     []byte    `json:"-"`
+	Projects []string  `json:"projects"` // the token's scope; empty means everything
+	Created  time.Time `json:"created"`
+	LastUsed time.Time `json:"last_used,omitzero"`
+	Revoked  time.Time `json:"revoked,omitzero"`
+}
+
+// Active reports whether the token has not been revoked.
+func (t TokenInfo) Active() bool { return t.Revoked.IsZero() }
+
+// CreateToken records a new token. A revoked token of the same name is
+// replaced; a live one is ErrTokenExists.
+func (m *Memory) CreateToken(ctx context.Context, name string, hash []byte, projects []string, created time.Time) error {
+	if strings.TrimSpace(name) == "" {
+		return errors.New("create token: empty name")
+	}
+	if len(hash) == 0 {
+		return errors.New("create token: empty hash")
+	}
+	if projects == nil {
+		projects = []string{}
+	}
+	pj, err := json.Marshal(projects)
+	if err != nil {
+		return fmt.Errorf("create token %s: %w", name, err)
+	}
+	err = m.withTx(ctx, func(tx *sql.Tx) error {
+		var revoked int64
+		switch err := tx.QueryRowContext(ctx, `SELECT revoked FROM tokens WHERE name=?`, name).Scan(&revoked); {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return err
+		case revoked == 0:
+			return ErrTokenExists
+		default:
+			if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE name=?`, name); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO tokens(name, hash, projects, created) VALUES(?,?,?,?)`,
+			name, hash, string(pj), created.Unix())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("create token %s: %w", name, err)
+	}
+	return nil
+}
+
+// Tokens lists every token in the catalog, revoked ones included, by name.
+func (m *Memory) Tokens(ctx context.Context) ([]TokenInfo, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT name, hash, projects, created, last_used, revoked FROM tokens ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	defer rows.Close()
+	var out []TokenInfo
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list tokens: %w", err)
+		}
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	return out, nil
+}
+
+// Token returns one token by name, or ErrNotFound.
+func (m *Memory) Token(ctx context.Context, name string) (TokenInfo, error) {
+	row := m.db.QueryRowContext(ctx, `SELECT name, hash, projects, created, last_used, revoked FROM tokens WHERE name=?`, name)
+	t, err := scanToken(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return TokenInfo{}, fmt.Errorf("token %s: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return TokenInfo{}, fmt.Errorf("token %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// RevokeToken marks a token revoked; it stays in the catalog so the audit
+// log keeps a name to point at. Revoking twice is not an error.
+func (m *Memory) RevokeToken(ctx context.Context, name string, at time.Time) error {
+	var n int64
+	err := m.withTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE tokens SET revoked=? WHERE name=? AND revoked=0`, at.Unix(), name)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		if n == 0 {
+			var one int
+			return tx.QueryRowContext(ctx, `SELECT 1 FROM tokens WHERE name=?`, name).Scan(&one)
+		}
+		return nil
+	})
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("revoke token %s: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return fmt.Errorf("revoke token %s: %w", name, err)
+	}
+	return nil
+}
+
+// TouchToken records that a token was just used.
+func (m *Memory) TouchToken(ctx context.Context, name string, at time.Time) error {
+	err := m.withTx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE tokens SET last_used=? WHERE name=? AND last_used<?`, at.Unix(), name, at.Unix())
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("touch token %s: %w", name, err)
+	}
+	return nil
+}
+
+func scanToken(r interface{ Scan(dest ...any) error }) (TokenInfo, error) {
+	var (
+		t                        TokenInfo
+		projects                 string
+		created, used, revokedAt int64
+	)
+	if err := r.Scan(&t.Name, &t.Hash, &projects, &created, &used, &revokedAt); err != nil {
+		return TokenInfo{}, err
+	}
+	if err := json.Unmarshal([]byte(projects), &t.Projects); err != nil {
+		return TokenInfo{}, fmt.Errorf("token %s: bad projects %q: %w", t.Name, projects, err)
+	}
+	t.Created = catalogTime(created)
+	t.LastUsed = catalogTime(used)
+	t.Revoked = catalogTime(revokedAt)
+	return t, nil
+}
+
+func catalogTime(s int64) time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s, 0).UTC()
+}

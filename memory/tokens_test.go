@@ -1,0 +1,88 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestTokenCatalog(t *testing.T) {
+	ctx := context.Background()
+	m, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	now := time.Unix(1_800_000_000, 0).UTC()
+	if err := m.CreateToken(ctx, "claude", []byte{1, 2, 3}, nil, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.CreateToken(ctx, "codex", []byte{4, 5, 6}, []string{"alpha", "beta"}, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.CreateToken(ctx, "claude", []byte{7}, nil, now); !errors.Is(err, ErrTokenExists) {
+		t.Fatalf("duplicate name: got %v, want ErrTokenExists", err)
+	}
+	if err := m.CreateToken(ctx, "other", []byte{1, 2, 3}, nil, now); err == nil {
+		t.Fatal("duplicate hash accepted")
+	}
+	if err := m.CreateToken(ctx, " ", []byte{9}, nil, now); err == nil {
+		t.Fatal("blank name accepted")
+	}
+
+	toks, err := m.Tokens(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(toks) != 2 || toks[0].Name != "claude" || toks[1].Name != "codex" {
+		t.Fatalf("tokens = %+v", toks)
+	}
+	if len(toks[0].Projects) != 0 || len(toks[1].Projects) != 2 || toks[1].Projects[1] != "beta" {
+		t.Fatalf("projects = %v, %v", toks[0].Projects, toks[1].Projects)
+	}
+	if !toks[0].Created.Equal(now) || !toks[0].LastUsed.IsZero() || !toks[0].Active() {
+		t.Fatalf("times = %+v", toks[0])
+	}
+
+	later := now.Add(time.Hour)
+	if err := m.TouchToken(ctx, "claude", later); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.TouchToken(ctx, "claude", now); err != nil { // older: ignored
+		t.Fatal(err)
+	}
+	tk, err := m.Token(ctx, "claude")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tk.LastUsed.Equal(later) || !bytes.Equal(tk.Hash, []byte{1, 2, 3}) {
+		t.Fatalf("token = %+v", tk)
+	}
+
+	if err := m.RevokeToken(ctx, "claude", later); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.RevokeToken(ctx, "claude", later); err != nil {
+		t.Fatalf("second revoke: %v", err)
+	}
+	if err := m.RevokeToken(ctx, "nobody", later); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("revoke unknown: %v", err)
+	}
+	if _, err := m.Token(ctx, "nobody"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown token: %v", err)
+	}
+	tk, _ = m.Token(ctx, "claude")
+	if tk.Active() {
+		t.Fatal("revoked token still active")
+	}
+	// A revoked name can be taken again.
+	if err := m.CreateToken(ctx, "claude", []byte{8}, nil, later); err != nil {
+		t.Fatal(err)
+	}
+	tk, _ = m.Token(ctx, "claude")
+	if !tk.Active() || !bytes.Equal(tk.Hash, []byte{8}) {
+		t.Fatalf("recreated = %+v", tk)
+	}
+}
