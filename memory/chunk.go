@@ -1,0 +1,54 @@
+package memory
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// maxChunkBytes bounds a chunk: long enough to keep a paragraph whole, short
+// enough that one passage fits a small token budget.
+const maxChunkBytes = 1600
+
+// splitChunks cuts a block's text into chunks of at most maxChunkBytes,
+// preferring paragraph, then line, then sentence, then word boundaries.
+func splitChunks(text string) []string {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	if len(text) <= maxChunkBytes {
+		return []string{text}
+	}
+	var out []string
+	for len(text) > maxChunkBytes {
+		cut := bestCut(text, maxChunkBytes)
+		piece := strings.TrimSpace(text[:cut])
+		if piece != "" {
+			out = append(out, piece)
+		}
+		text = strings.TrimSpace(text[cut:])
+	}
+	if text != "" {
+		out = append(out, text)
+	}
+	return out
+}
+
+// bestCut picks where to end a chunk of text within its first limit bytes.
+func bestCut(text string, limit int) int {
+	window := text[:limit]
+	for _, sep := range []string{"\n\n", "\n", ". ", "? ", "! ", "; ", " "} {
+		if i := strings.LastIndex(window, sep); i >= limit/3 {
+			return i + len(sep)
+		}
+	}
+	// No boundary: cut before the rune that straddles the limit.
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	if cut == 0 {
+		return limit
+	}
+	return cut
+}

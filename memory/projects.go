@@ -1,0 +1,137 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ProjectCount is a project and how many conversations carry it.
+type ProjectCount struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// Projects lists projects with their conversation counts, biggest first. A
+// non-nil scope limits the list to those projects. The untagged count is
+// returned separately, and is 0 under a scope.
+func (m *Memory) Projects(ctx context.Context, scope []string) ([]ProjectCount, int, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT p.project, count(*) FROM session_projects p
+		JOIN sessions s ON s.harness=p.harness AND s.session_id=p.session_id
+		GROUP BY p.project ORDER BY count(*) DESC, p.project`)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	allowed := map[string]bool{}
+	for _, p := range scope {
+		allowed[p] = true
+	}
+	out := []ProjectCount{}
+	for rows.Next() {
+		var pc ProjectCount
+		if err := rows.Scan(&pc.Name, &pc.Count); err != nil {
+			return nil, 0, err
+		}
+		if scope == nil || allowed[pc.Name] {
+			out = append(out, pc)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	untagged := 0
+	if scope == nil {
+		err = m.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions s WHERE NOT EXISTS(
+			SELECT 1 FROM session_projects p WHERE p.harness=s.harness AND p.session_id=s.session_id)`).Scan(&untagged)
+	}
+	return out, untagged, err
+}
+
+func cleanProject(p string) (string, error) {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return "", errors.New("empty project name")
+	}
+	if len(p) > 200 {
+		return "", errors.New("project name longer than 200 characters")
+	}
+	return p, nil
+}
+
+// Tag adds projects to a conversation.
+func (m *Memory) Tag(ctx context.Context, sessionID string, projects ...string) error {
+	return m.editTags(ctx, sessionID, projects, `INSERT OR IGNORE INTO session_projects(harness,session_id,project) VALUES(?,?,?)`)
+}
+
+// Untag removes projects from a conversation.
+func (m *Memory) Untag(ctx context.Context, sessionID string, projects ...string) error {
+	return m.editTags(ctx, sessionID, projects, `DELETE FROM session_projects WHERE harness=? AND session_id=? AND project=?`)
+}
+
+func (m *Memory) editTags(ctx context.Context, sessionID string, projects []string, q string) error {
+	if len(projects) == 0 {
+		return errors.New("no project given")
+	}
+	return m.withTx(ctx, func(tx *sql.Tx) error {
+		ref, err := m.findSession(ctx, tx, sessionID, nil)
+		if err != nil {
+			return err
+		}
+		for _, p := range projects {
+			p, err := cleanProject(p)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, q, ref.harness, ref.sid, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// RenameProject renames a project, merging it into another of that name.
+func (m *Memory) RenameProject(ctx context.Context, from, to string) error {
+	to, err := cleanProject(to)
+	if err != nil {
+		return err
+	}
+	return m.withTx(ctx, func(tx *sql.Tx) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM session_projects WHERE project=?`, from).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return fmt.Errorf("project %q: %w", from, ErrNotFound)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO session_projects(harness,session_id,project)
+			SELECT harness, session_id, ? FROM session_projects WHERE project=?`, to, from); err != nil {
+			return err
+		}
+		if from != to {
+			_, err := tx.ExecContext(ctx, `DELETE FROM session_projects WHERE project=?`, from)
+			return err
+		}
+		return nil
+	})
+}
+
+// Star marks a conversation as important, or clears the mark.
+func (m *Memory) Star(ctx context.Context, sessionID string, on bool) error {
+	return m.withTx(ctx, func(tx *sql.Tx) error {
+		ref, err := m.findSession(ctx, tx, sessionID, nil)
+		if err != nil {
+			return err
+		}
+		if !on {
+			_, err = tx.ExecContext(ctx, `DELETE FROM stars WHERE harness=? AND session_id=?`, ref.harness, ref.sid)
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO stars(harness,session_id,starred) VALUES(?,?,1)
+			ON CONFLICT DO UPDATE SET starred=1`, ref.harness, ref.sid)
+		return err
+	})
+}

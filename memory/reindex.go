@@ -1,0 +1,94 @@
+package memory
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ReindexReport says what a reindex rebuilt.
+type ReindexReport struct {
+	Sessions int      `json:"sessions"`
+	Files    int      `json:"files"`
+	Failed   []string `json:"failed,omitempty"` // "path: reason"
+}
+
+// Reindex rebuilds the search index from the files under src/ and keeps the
+// catalog (tags, stars, tombstones, tokens, audit).
+func (m *Memory) Reindex(ctx context.Context, progress func(done, total int)) (ReindexReport, error) {
+	var rep ReindexReport
+	var files []string
+	root := filepath.Join(m.dir, SrcDir)
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".funes.jsonl") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, fmt.Errorf("reindex: %w", err)
+	}
+	rep.Files = len(files)
+	err = m.withTx(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{`DELETE FROM chunks_fts`, `DELETE FROM chunks`, `DELETE FROM turns`, `DELETE FROM sessions`} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		for i, p := range files {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(m.dir, p)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", rel, err))
+				continue
+			}
+			ss, _, err := ReadSessions(strings.NewReader(string(data)))
+			if err != nil {
+				rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", rel, err))
+				continue
+			}
+			for _, s := range ss {
+				var dead int
+				tx.QueryRowContext(ctx, `SELECT count(*) FROM tombstones WHERE hash=?`, tombstoneHash(s.Harness, s.ID)).Scan(&dead)
+				if dead > 0 {
+					continue
+				}
+				canon, err := MarshalSession(s)
+				if err != nil {
+					return err
+				}
+				sum := sha256.Sum256(canon)
+				if err := m.indexSession(ctx, tx, s, hex.EncodeToString(sum[:]), rel, int64(len(data))); err != nil {
+					return fmt.Errorf("%s: %w", rel, err)
+				}
+				if err := deriveProjects(ctx, tx, s); err != nil {
+					return err
+				}
+				rep.Sessions++
+			}
+			if progress != nil {
+				progress(i+1, len(files))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return rep, fmt.Errorf("reindex: %w", err)
+	}
+	if _, err := m.erase(ctx); err != nil {
+		return rep, fmt.Errorf("reindex: %w", err)
+	}
+	return rep, nil
+}

@@ -1,0 +1,229 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// SessionInfo describes one conversation in lists.
+type SessionInfo struct {
+	SessionID string    `json:"session_id"`
+	Source    string    `json:"source"`
+	Title     string    `json:"title"`
+	Workdir   string    `json:"workdir,omitempty"`
+	Projects  []string  `json:"projects"`
+	Started   time.Time `json:"started"`
+	Updated   time.Time `json:"updated"`
+	Turns     int       `json:"turns"`
+	Tokens    int       `json:"tokens"`
+	Bytes     int64     `json:"bytes"`
+	Starred   bool      `json:"starred"`
+	path      string
+}
+
+// SessionQuery filters and pages the conversation list.
+type SessionQuery struct {
+	Query   string // words that must appear (any turn) or in the title
+	Project string // that project plus untagged; "" means all
+	// Untagged lists only conversations with no project.
+	Untagged bool
+	Source   string
+	Since    time.Time
+	Until    time.Time
+	Starred  bool
+	Limit    int // default 100
+	Offset   int
+	Scope    []string
+	// Sort: "updated" (default, newest first), "started", "title", "turns", "source".
+	Sort string
+	Asc  bool
+}
+
+// Sessions lists conversations and the total that match, before paging.
+func (m *Memory) Sessions(ctx context.Context, q SessionQuery) ([]SessionInfo, int, error) {
+	where := []string{"1"}
+	var args []any
+	if q.Source != "" {
+		where = append(where, "s.harness = ?")
+		args = append(args, q.Source)
+	}
+	if !q.Since.IsZero() {
+		where = append(where, "s.updated >= ?")
+		args = append(args, q.Since.Unix())
+	}
+	if !q.Until.IsZero() {
+		where = append(where, "s.started < ?")
+		args = append(args, q.Until.Unix())
+	}
+	if q.Starred {
+		where = append(where, "EXISTS(SELECT 1 FROM stars st WHERE st.harness=s.harness AND st.session_id=s.session_id AND st.starred)")
+	}
+	if q.Untagged {
+		where = append(where, "NOT EXISTS(SELECT 1 FROM session_projects p WHERE p.harness=s.harness AND p.session_id=s.session_id)")
+	}
+	w, a := projectFilter("s", q.Project, q.Scope)
+	where = append(where, w...)
+	args = append(args, a...)
+	if strings.TrimSpace(q.Query) != "" {
+		plan := planQuery(q.Query, true)
+		if expr := plan.matchExpr(true); expr != "" {
+			where = append(where, "s.id IN (SELECT c.sess FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?)")
+			args = append(args, expr)
+		}
+	}
+	cond := strings.Join(where, " AND ")
+	var total int
+	if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions s WHERE `+cond, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("sessions: %w", err)
+	}
+	order := map[string]string{"updated": "s.updated", "started": "s.started", "title": "s.title COLLATE NOCASE", "turns": "s.turns", "source": "s.harness"}[q.Sort]
+	if order == "" {
+		order = "s.updated"
+	}
+	dir := " DESC"
+	if q.Asc {
+		dir = " ASC"
+	}
+	if q.Limit <= 0 {
+		q.Limit = 100
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT s.session_id, s.harness, s.title, s.workdir, s.started, s.updated, s.turns, s.tokens, s.bytes, s.path,
+			COALESCE((SELECT starred FROM stars st WHERE st.harness=s.harness AND st.session_id=s.session_id), 0)
+		FROM sessions s WHERE `+cond+` ORDER BY `+order+dir+`, s.id LIMIT ? OFFSET ?`, append(args, q.Limit, max(q.Offset, 0))...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("sessions: %w", err)
+	}
+	var out []SessionInfo
+	for rows.Next() {
+		var si SessionInfo
+		var started, updated int64
+		var star int
+		if err := rows.Scan(&si.SessionID, &si.Source, &si.Title, &si.Workdir, &started, &updated, &si.Turns, &si.Tokens, &si.Bytes, &si.path, &star); err != nil {
+			rows.Close()
+			return nil, 0, err
+		}
+		si.Started, si.Updated, si.Starred = fromUnix(started), fromUnix(updated), star != 0
+		out = append(out, si)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, err
+	}
+	for i := range out {
+		p, err := m.sessionProjects(ctx, m.db, out[i].Source, out[i].SessionID)
+		if err != nil {
+			return nil, 0, err
+		}
+		out[i].Projects = p
+	}
+	return out, total, nil
+}
+
+// sessionRef is a stored conversation's identity.
+type sessionRef struct {
+	id      int64
+	harness string
+	sid     string
+	path    string
+}
+
+// findSession resolves a session id (the source's own) to its row. A
+// "harness:id" form picks one when two sources share an id.
+func (m *Memory) findSession(ctx context.Context, q queryer, sessionID string, scope []string) (sessionRef, error) {
+	harness := ""
+	if h, id, ok := strings.Cut(sessionID, ":"); ok && isHarness(h) {
+		harness, sessionID = h, id
+	}
+	where := []string{"s.session_id = ?"}
+	args := []any{sessionID}
+	if harness != "" {
+		where = append(where, "s.harness = ?")
+		args = append(args, harness)
+	}
+	w, a := projectFilter("s", "", scope)
+	where = append(where, w...)
+	args = append(args, a...)
+	rows, err := q.QueryContext(ctx, `SELECT s.id, s.harness, s.session_id, s.path FROM sessions s WHERE `+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return sessionRef{}, err
+	}
+	defer rows.Close()
+	var refs []sessionRef
+	for rows.Next() {
+		var r sessionRef
+		if err := rows.Scan(&r.id, &r.harness, &r.sid, &r.path); err != nil {
+			return sessionRef{}, err
+		}
+		refs = append(refs, r)
+	}
+	switch len(refs) {
+	case 0:
+		return sessionRef{}, fmt.Errorf("conversation %s: %w", sessionID, ErrNotFound)
+	case 1:
+		return refs[0], nil
+	default:
+		return sessionRef{}, fmt.Errorf("conversation id %s is in %s and %s; write it as %s:%s", sessionID, refs[0].harness, refs[1].harness, refs[0].harness, sessionID)
+	}
+}
+
+func isHarness(h string) bool {
+	switch h {
+	case HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode, "funes":
+		return true
+	}
+	return false
+}
+
+// LoadSession reads a conversation's source file, verbatim.
+func (m *Memory) LoadSession(ctx context.Context, sessionID string) (*Session, error) {
+	ref, err := m.findSession(ctx, m.db, sessionID, nil)
+	if err != nil {
+		return nil, err
+	}
+	return m.loadRef(ref)
+}
+
+func (m *Memory) loadRef(ref sessionRef) (*Session, error) {
+	f, err := os.Open(filepath.Join(m.dir, ref.path))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("conversation %s: source file %s is missing; run `ireneo reindex`", ref.sid, ref.path)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	ss, _, err := ReadSessions(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", ref.path, err)
+	}
+	for _, s := range ss {
+		if s.ID == ref.sid && s.Harness == ref.harness {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: conversation %s not in file", ref.path, ref.sid)
+}
+
+// AllSessionIDs lists every stored conversation as harness and id, for
+// whole-memory passes such as scrub.
+func (m *Memory) AllSessionIDs(ctx context.Context) ([][2]string, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT harness, session_id FROM sessions ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out [][2]string
+	for rows.Next() {
+		var h, s string
+		if err := rows.Scan(&h, &s); err != nil {
+			return nil, err
+		}
+		out = append(out, [2]string{h, s})
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,71 @@
+package memory
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"time"
+)
+
+// Status summarises a memory.
+type Status struct {
+	Dir           string         `json:"dir"`
+	Conversations int            `json:"conversations"`
+	Turns         int            `json:"turns"`
+	Chunks        int            `json:"chunks"`
+	Tokens        int            `json:"tokens"`
+	Projects      int            `json:"projects"`
+	Starred       int            `json:"starred"`
+	Forgotten     int            `json:"forgotten"`
+	BySource      map[string]int `json:"by_source"`
+	SizeBytes     int64          `json:"size_bytes"`
+	LastImport    *time.Time     `json:"last_import"`
+}
+
+// Status counts what the memory holds and its size on disk.
+func (m *Memory) Status(ctx context.Context) (Status, error) {
+	st := Status{Dir: m.dir, BySource: map[string]int{}}
+	for q, dst := range map[string]*int{
+		`SELECT count(*), COALESCE(sum(turns),0), COALESCE(sum(tokens),0) FROM sessions`: nil,
+		`SELECT count(*) FROM chunks`:                          &st.Chunks,
+		`SELECT count(DISTINCT project) FROM session_projects`: &st.Projects,
+		`SELECT count(*) FROM stars WHERE starred`:             &st.Starred,
+		`SELECT count(*) FROM tombstones`:                      &st.Forgotten,
+	} {
+		var err error
+		if dst == nil {
+			err = m.db.QueryRowContext(ctx, q).Scan(&st.Conversations, &st.Turns, &st.Tokens)
+		} else {
+			err = m.db.QueryRowContext(ctx, q).Scan(dst)
+		}
+		if err != nil {
+			return st, err
+		}
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT harness, count(*) FROM sessions GROUP BY harness`)
+	if err != nil {
+		return st, err
+	}
+	for rows.Next() {
+		var h string
+		var n int
+		if err := rows.Scan(&h, &n); err == nil {
+			st.BySource[h] = n
+		}
+	}
+	rows.Close()
+	filepath.WalkDir(m.dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				st.SizeBytes += info.Size()
+			}
+		}
+		return nil
+	})
+	if v := m.metaGet(ctx, "last_import"); v != "" {
+		if t, err := time.Parse(time.RFC3339, v); err == nil {
+			st.LastImport = &t
+		}
+	}
+	return st, nil
+}
