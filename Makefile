@@ -1,0 +1,42 @@
+# Ireneo. `make run` and `make test` install what is missing first.
+GO       ?= go
+BIN      := bin/ireneo
+TAGS     ?=
+TESTFLAGS ?= -timeout 40m
+export LANG ?= en_US.UTF-8
+
+.PHONY: all run build test bench bench-recall deps package fmt vet clean
+
+all: build
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	$(GO) build -tags "$(TAGS)" -o $(BIN) .
+
+run: build
+	./$(BIN)
+
+test: deps
+	gofmt -l . | (! grep .) || (echo "gofmt: files above need formatting"; exit 1)
+	$(GO) vet -tags "$(TAGS)" ./...
+	scripts/test-session.sh $(GO) test -tags "$(TAGS)" $(TESTFLAGS) ./...
+
+bench: deps
+	scripts/test-session.sh $(GO) test -tags "$(TAGS)" -run '^$$' -bench . -benchtime 1x -timeout 60m ./...
+
+bench-recall: deps
+	$(GO) run -tags "$(TAGS)" ./bench/cmd/bench-recall
+
+package: deps
+	$(GO) run fyne.io/tools/cmd/fyne@v1.7.0 package -os linux -release -name Ireneo -icon assets/icon.png
+
+fmt:
+	gofmt -w .
+
+vet:
+	$(GO) vet ./...
+
+clean:
+	rm -rf bin dist

@@ -1,0 +1,194 @@
+package cli
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+func init() {
+	register(newTagCmd(true))
+	register(newTagCmd(false))
+	register(newStarCmd(true))
+	register(newStarCmd(false))
+	register(newForgetCmd)
+	register(newReindexCmd)
+	register(newStatusCmd)
+}
+
+func newTagCmd(add bool) func(g *globals) *cobra.Command {
+	return func(g *globals) *cobra.Command {
+		use, short := "tag", "Add projects to a conversation"
+		if !add {
+			use, short = "untag", "Remove projects from a conversation"
+		}
+		return &cobra.Command{
+			Use:   use + " SESSION_ID PROJECT...",
+			Short: short,
+			Args:  cobra.MinimumNArgs(2),
+			RunE: func(c *cobra.Command, args []string) error {
+				m, err := g.open()
+				if err != nil {
+					return err
+				}
+				defer m.Close()
+				edit := m.Tag
+				if !add {
+					edit = m.Untag
+				}
+				if err := edit(c.Context(), args[0], args[1:]...); err != nil {
+					return err
+				}
+				fmt.Fprintf(g.stdout, "%sged %s: %s\n", use, args[0], strings.Join(args[1:], ", "))
+				return nil
+			},
+		}
+	}
+}
+
+func newStarCmd(on bool) func(g *globals) *cobra.Command {
+	return func(g *globals) *cobra.Command {
+		use, short := "star", "Mark a conversation as important: it ranks higher in recall"
+		if !on {
+			use, short = "unstar", "Clear a conversation's star"
+		}
+		return &cobra.Command{
+			Use:   use + " SESSION_ID",
+			Short: short,
+			Args:  cobra.ExactArgs(1),
+			RunE: func(c *cobra.Command, args []string) error {
+				m, err := g.open()
+				if err != nil {
+					return err
+				}
+				defer m.Close()
+				if err := m.Star(c.Context(), args[0], on); err != nil {
+					return err
+				}
+				fmt.Fprintf(g.stdout, "%sred %s\n", use, args[0])
+				return nil
+			},
+		}
+	}
+}
+
+func newForgetCmd(g *globals) *cobra.Command {
+	var yes, asJSON bool
+	c := &cobra.Command{
+		Use:   "forget [--yes] SESSION_ID...",
+		Short: "Erase conversations for good; a re-import will not bring them back",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			if !yes {
+				if !isTerminal(g.stdin) {
+					return usagef("forget cannot be undone; pass --yes to confirm")
+				}
+				for _, id := range args {
+					tr, err := m.Get(c.Context(), memory.GetOptions{SessionID: id, Window: 1})
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(g.stderr, "  %s  %s  %s (%d turns)\n", day(tr.Session.Updated), tr.Session.Source, orDash(tr.Session.Title), tr.Session.Turns)
+				}
+				fmt.Fprintf(g.stderr, "Forget %s? This cannot be undone. [y/N] ", plural(len(args), "conversation", "conversations"))
+				answer, _ := bufio.NewReader(g.stdin).ReadString('\n')
+				if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+					return fmt.Errorf("forget: not confirmed; nothing was changed")
+				}
+			}
+			rep, err := m.Forget(c.Context(), args, nil)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(g.stdout, rep)
+			}
+			for _, s := range rep.Sessions {
+				fmt.Fprintf(g.stdout, "forgot %s %s %q: %d turns, %d bytes, file %s erased\n", s.Source, s.SessionID, s.Title, s.Turns, s.Bytes, s.File)
+			}
+			fmt.Fprintf(g.stdout, "erased %s and their index rows; freed pages zeroed, search index merged, WAL truncated", plural(rep.Files, "file", "files"))
+			if rep.Vacuumed {
+				fmt.Fprint(g.stdout, ", database vacuumed")
+			}
+			fmt.Fprintln(g.stdout, ". A tombstone keeps a re-import from bringing them back (import --include-forgotten overrides).")
+			return nil
+		},
+	}
+	c.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	return c
+}
+
+func newReindexCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "reindex",
+		Short: "Rebuild the search index from src/, keeping tags, stars and tombstones",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			rep, err := m.Reindex(c.Context(), nil)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(g.stdout, "reindexed %s from %s\n", plural(rep.Sessions, "conversation", "conversations"), plural(rep.Files, "file", "files"))
+			for _, f := range rep.Failed {
+				fmt.Fprintln(g.stderr, "skipped", f)
+			}
+			if len(rep.Failed) > 0 {
+				return fmt.Errorf("reindex: %d file(s) could not be read", len(rep.Failed))
+			}
+			return nil
+		},
+	}
+}
+
+func newStatusCmd(g *globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "status",
+		Short: "Counts, size on disk and last import",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			st, err := m.Status(c.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(g.stdout, st)
+			}
+			fmt.Fprintf(g.stdout, "memory:        %s\n", st.Dir)
+			fmt.Fprintf(g.stdout, "conversations: %d (%d turns, %d tokens)\n", st.Conversations, st.Turns, st.Tokens)
+			for src, n := range st.BySource {
+				fmt.Fprintf(g.stdout, "  %-12s %d\n", src, n)
+			}
+			fmt.Fprintf(g.stdout, "projects:      %d\nstarred:       %d\nforgotten:     %d\n", st.Projects, st.Starred, st.Forgotten)
+			fmt.Fprintf(g.stdout, "size on disk:  %.1f MB\n", float64(st.SizeBytes)/1e6)
+			if st.LastImport != nil {
+				fmt.Fprintf(g.stdout, "last import:   %s\n", st.LastImport.Format("2006-01-02 15:04 UTC"))
+			} else {
+				fmt.Fprintln(g.stdout, "last import:   never")
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}

@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+func init() {
+	register(newRecallCmd)
+	register(newGetCmd)
+	register(newSessionsCmd)
+	register(newProjectsCmd)
+}
+
+func newRecallCmd(g *globals) *cobra.Command {
+	var o memory.RecallOptions
+	var since, until string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "recall [flags] QUERY",
+		Short: "Find the passages that best answer a query, within a token budget",
+		Long: "Find verbatim, dated passages from past conversations. Flags come before the query;\n" +
+			"everything after the first word of the query is searched as text, even if it looks like a flag.",
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			var err error
+			if o.Since, err = parseDate("since", since); err != nil {
+				return err
+			}
+			if o.Until, err = parseDate("until", until); err != nil {
+				return err
+			}
+			o.Query = strings.Join(args, " ")
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			res, err := m.Recall(c.Context(), o)
+			if errors.Is(err, memory.ErrEmptyQuery) {
+				return usagef("recall: the query has nothing to search for")
+			}
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(g.stdout, res)
+			}
+			fmt.Fprint(g.stdout, res.ContextBlock)
+			return nil
+		},
+	}
+	c.Flags().SetInterspersed(false)
+	f := c.Flags()
+	f.StringVar(&o.Project, "project", "", "only this project, plus untagged conversations")
+	f.StringVar(&o.Source, "source", "", "only this source: chatgpt, claude, codex, claude_code")
+	f.StringVar(&since, "since", "", "only turns on or after this date (2026-10-08)")
+	f.StringVar(&until, "until", "", "only turns before this date")
+	f.IntVarP(&o.K, "k", "k", memory.DefaultK, "at most this many passages")
+	f.IntVar(&o.Budget, "budget", memory.DefaultBudget, "token budget for all passages together")
+	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	return c
+}
+
+func newGetCmd(g *globals) *cobra.Command {
+	var window int
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "get SESSION_ID [TURN_UUID]",
+		Short: "Print a conversation, or the turns around one turn",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			o := memory.GetOptions{SessionID: args[0], Window: window}
+			if len(args) == 2 {
+				o.TurnUUID = args[1]
+				if !c.Flags().Changed("window") {
+					o.Window = 2
+				}
+			}
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			tr, err := m.Get(c.Context(), o)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(g.stdout, tr)
+			}
+			s := tr.Session
+			fmt.Fprintf(g.stdout, "%s · %s · %s\n", orDash(s.Title), s.Source, s.SessionID)
+			if len(s.Projects) > 0 {
+				fmt.Fprintf(g.stdout, "projects: %s\n", strings.Join(s.Projects, ", "))
+			}
+			for _, t := range tr.Turns {
+				mark := " "
+				if t.Seq == tr.Focus {
+					mark = ">"
+				}
+				fmt.Fprintf(g.stdout, "\n%s [%d] %s %s (%s)\n", mark, t.Seq, t.TS.UTC().Format("2006-01-02 15:04"), t.Role, t.TurnUUID)
+				for _, b := range t.Blocks {
+					if b.Type != memory.BlockText {
+						name := b.Type
+						if b.ToolName != "" {
+							name += " " + b.ToolName
+						}
+						fmt.Fprintf(g.stdout, "  ‹%s›\n", name)
+					}
+					fmt.Fprintln(g.stdout, indent(b.Text, "  "))
+				}
+			}
+			return nil
+		},
+	}
+	c.Flags().IntVar(&window, "window", 0, "turns either side of TURN_UUID (default 2 with a turn, whole conversation without)")
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
+
+func indent(s, pre string) string {
+	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
+}
+
+func newSessionsCmd(g *globals) *cobra.Command {
+	var q memory.SessionQuery
+	var since, until string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "sessions",
+		Short: "List conversations, newest first",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			var err error
+			if q.Since, err = parseDate("since", since); err != nil {
+				return err
+			}
+			if q.Until, err = parseDate("until", until); err != nil {
+				return err
+			}
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			list, total, err := m.Sessions(c.Context(), q)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if list == nil {
+					list = []memory.SessionInfo{}
+				}
+				return printJSON(g.stdout, map[string]any{"total": total, "sessions": list})
+			}
+			for _, s := range list {
+				star := " "
+				if s.Starred {
+					star = "*"
+				}
+				fmt.Fprintf(g.stdout, "%s %s  %-11s %-40s %3d turns  %s  [%s]\n", star, day(s.Updated), s.Source, s.SessionID,
+					s.Turns, orDash(s.Title), strings.Join(s.Projects, ", "))
+			}
+			fmt.Fprintf(g.stdout, "%s of %d\n", plural(len(list), "conversation", "conversations"), total)
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&q.Project, "project", "", "only this project, plus untagged conversations")
+	f.StringVar(&q.Source, "source", "", "only this source")
+	f.StringVar(&q.Query, "query", "", "only conversations containing these words")
+	f.StringVar(&since, "since", "", "updated on or after this date")
+	f.StringVar(&until, "until", "", "started before this date")
+	f.BoolVar(&q.Starred, "starred", false, "only starred conversations")
+	f.IntVar(&q.Limit, "limit", 100, "at most this many")
+	f.IntVar(&q.Offset, "offset", 0, "skip this many")
+	f.StringVar(&q.Sort, "sort", "updated", "updated, started, title, turns or source")
+	f.BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
+
+func newProjectsCmd(g *globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "projects",
+		Short: "List projects with their conversation counts",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			ps, untagged, err := m.Projects(c.Context(), nil)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(g.stdout, map[string]any{"projects": ps, "untagged": untagged})
+			}
+			for _, p := range ps {
+				fmt.Fprintf(g.stdout, "%6d  %s\n", p.Count, p.Name)
+			}
+			fmt.Fprintf(g.stdout, "%6d  (untagged)\n", untagged)
+			return nil
+		},
+	}
+	c.AddCommand(newProjectRenameCmd(g))
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
+
+func newProjectRenameCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "rename OLD NEW",
+		Short: "Rename a project; its conversations keep it under the new name",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			if err := m.RenameProject(c.Context(), args[0], args[1]); err != nil {
+				return err
+			}
+			fmt.Fprintf(g.stdout, "renamed %s to %s\n", args[0], args[1])
+			return nil
+		},
+	}
+}

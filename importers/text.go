@@ -1,0 +1,155 @@
+package importers
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// ChatGPT marks citations and entities in answer text with private-use
+// characters: U+E200 opens, U+E202 separates fields, U+E201 closes, as in
+// "\ue200filecite\ue202turn0file0\ue201". Older exports used "【11†source】".
+const (
+	citeOpen  = '\ue200'
+	citeClose = '\ue201'
+	citeSep   = '\ue202'
+)
+
+var oldCitation = regexp.MustCompile(`【\d+(?::\d+)?†[^】]{0,80}】`)
+
+// stripCitations removes citation markup from ChatGPT text. An entity token
+// (entity["vehicle","Kia Optima",…]) keeps its display name, so the text
+// still reads as the person saw it.
+func stripCitations(s string) string {
+	if strings.ContainsRune(s, citeOpen) {
+		var b strings.Builder
+		b.Grow(len(s))
+		for {
+			i := strings.IndexRune(s, citeOpen)
+			if i < 0 {
+				break
+			}
+			b.WriteString(s[:i])
+			rest := s[i+utf8.RuneLen(citeOpen):]
+			j := strings.IndexRune(rest, citeClose)
+			if j < 0 {
+				s = rest // an unclosed marker: drop just the marker
+				continue
+			}
+			b.WriteString(entityName(rest[:j]))
+			s = rest[j+utf8.RuneLen(citeClose):]
+		}
+		b.WriteString(s)
+		s = b.String()
+	}
+	s = strings.Map(func(r rune) rune {
+		if r >= '\ue200' && r <= '\ue2ff' { // stray markers of the same family
+			return -1
+		}
+		return r
+	}, s)
+	if strings.Contains(s, "†") {
+		s = oldCitation.ReplaceAllString(s, "")
+	}
+	return s
+}
+
+// entityName returns the display name of an entity marker body
+// (`entity` SEP `["kind","Name",…]`), and "" for any other marker.
+func entityName(body string) string {
+	kind, arg, ok := strings.Cut(body, string(citeSep))
+	if !ok || kind != "entity" {
+		return ""
+	}
+	var fields []any
+	if json.Unmarshal([]byte(arg), &fields) != nil || len(fields) < 2 {
+		return ""
+	}
+	name, _ := fields[1].(string)
+	return name
+}
+
+var systemReminder = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>\n?`)
+
+// stripSystemReminders removes the <system-reminder> blocks Claude Code
+// injects into messages and tool results: harness text, not the person's.
+func stripSystemReminders(s string) string {
+	if !strings.Contains(s, "<system-reminder>") {
+		return s
+	}
+	return systemReminder.ReplaceAllString(s, "")
+}
+
+// blank reports whether s holds nothing but white space.
+func blank(s string) bool { return strings.TrimSpace(s) == "" }
+
+// addBlock appends a block unless its text is blank.
+func addBlock(bs []memory.Block, typ, text, tool string) []memory.Block {
+	if blank(text) {
+		return bs
+	}
+	return append(bs, memory.Block{Type: typ, Text: text, ToolName: tool})
+}
+
+// Title limits for titles made from the first user words.
+const (
+	titleWords = 12
+	titleRunes = 80
+)
+
+// titleFrom makes a title from the first words of the first user text, for
+// sources that have none.
+func titleFrom(turns []memory.Turn) string {
+	for _, t := range turns {
+		if t.Role != memory.RoleUser {
+			continue
+		}
+		for _, b := range t.Blocks {
+			if b.Type == memory.BlockText && !blank(b.Text) && !isPlaceholder(b.Text) {
+				return firstWords(b.Text)
+			}
+		}
+	}
+	return ""
+}
+
+// firstWords shortens text to a title: whitespace collapsed, at most
+// titleWords words and titleRunes characters.
+func firstWords(text string) string {
+	words := strings.FieldsFunc(text, unicode.IsSpace)
+	cut := len(words) > titleWords
+	if cut {
+		words = words[:titleWords]
+	}
+	s := strings.Join(words, " ")
+	if utf8.RuneCountInString(s) > titleRunes {
+		r := []rune(s)
+		s = strings.TrimSpace(string(r[:titleRunes]))
+		cut = true
+	}
+	if cut {
+		s += "…"
+	}
+	return s
+}
+
+// isPlaceholder reports whether text is one of the short placeholders that
+// stand in for images, audio and files.
+func isPlaceholder(text string) bool {
+	return strings.HasPrefix(text, "[") && strings.HasSuffix(text, "]") && !strings.Contains(text, "\n") && len(text) < 200
+}
+
+// number assigns Seq 0..n-1 and fills missing turn ids as <session>-<seq>.
+func number(s *memory.Session) {
+	for i := range s.Turns {
+		s.Turns[i].Seq = i
+		if s.Turns[i].TurnUUID == "" {
+			s.Turns[i].TurnUUID = s.ID + "-" + strconv.Itoa(i)
+		}
+	}
+}

@@ -1,0 +1,20 @@
+// Ireneo keeps one local, verbatim, searchable memory of everything a person
+// has discussed with AI assistants, and serves it to their local agents.
+//
+// With no arguments it starts the tray app; with a subcommand it runs the
+// headless command line (`ireneo help` lists the commands).
+package main
+
+import (
+	"os"
+
+	"github.com/ireneo-app/ireneo/app/cli"
+	"github.com/ireneo-app/ireneo/app/gui"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		os.Exit(gui.Main())
+	}
+	os.Exit(cli.Main(os.Args[1:]))
+}
