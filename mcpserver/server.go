@@ -1,0 +1,264 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// Limits and their defaults.
+const (
+	DefaultMaxBodyBytes   = 1 << 20 // request body
+	DefaultMaxConcurrent  = 4       // tool calls running at once
+	DefaultQueueWait      = 3 * time.Second
+	DefaultCallTimeout    = 20 * time.Second
+	DefaultMaxResultBytes = 512 << 10 // one tool result, text and structured together
+	MaxQueryChars         = 500       // a recall or sessions query
+)
+
+// Options tunes a Server. Zero fields take the defaults above.
+type Options struct {
+	Version        string        // reported to clients
+	MaxBodyBytes   int64         // larger requests get 413
+	MaxConcurrent  int           // tool calls at once; more wait up to QueueWait, then get a busy error
+	QueueWait      time.Duration //
+	CallTimeout    time.Duration // per tool call
+	MaxResultBytes int           // larger results are cut (get, sessions) or refused
+	// Logger receives operational logs; it defaults to text on stderr, which
+	// keeps stdout clean for the stdio transport.
+	Logger *slog.Logger
+	// OnCall, if set, sees every audited call as it happens (the GUI's
+	// activity view). It must not block.
+	OnCall func(memory.AuditEntry)
+}
+
+func (o Options) withDefaults() Options {
+	if o.Version == "" {
+		o.Version = "dev"
+	}
+	if o.MaxBodyBytes <= 0 {
+		o.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if o.MaxConcurrent <= 0 {
+		o.MaxConcurrent = DefaultMaxConcurrent
+	}
+	if o.QueueWait <= 0 {
+		o.QueueWait = DefaultQueueWait
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = DefaultCallTimeout
+	}
+	if o.MaxResultBytes <= 0 {
+		o.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	return o
+}
+
+// backend is the part of *memory.Memory the tools use; tests swap it to
+// make the memory fail.
+type backend interface {
+	Recall(ctx context.Context, o memory.RecallOptions) (*memory.RecallResult, error)
+	Get(ctx context.Context, o memory.GetOptions) (*memory.Transcript, error)
+	Sessions(ctx context.Context, q memory.SessionQuery) ([]memory.SessionInfo, int, error)
+	Projects(ctx context.Context, scope []string) ([]memory.ProjectCount, int, error)
+}
+
+// Server is Ireneo's MCP server over one memory. One Server can listen on
+// loopback HTTP (Start/Stop, restartable) and serve stdio (ServeStdio). It
+// is safe for concurrent use, and is what both the CLI and the GUI run.
+type Server struct {
+	mem    backend
+	tokens *Tokens
+	opts   Options
+	log    *slog.Logger
+	mcp    *server.MCPServer
+	audit  *auditLog
+	slots  chan struct{} // one per running tool call
+
+	mu   sync.Mutex
+	http *http.Server
+	ln   net.Listener
+	done chan struct{} // closed when the current listener stops serving
+}
+
+// New makes a Server over memory m. tokens holds the secrets that HTTP
+// clients present; it may be nil for a stdio-only server.
+func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
+	opts = opts.withDefaults()
+	s := &Server{
+		mem:   m,
+		opts:  opts,
+		log:   opts.Logger,
+		audit: newAuditLog(m, opts.Logger, opts.OnCall),
+		slots: make(chan struct{}, opts.MaxConcurrent),
+	}
+	if tokens != nil {
+		s.tokens = NewTokens(m, tokens)
+	}
+	s.mcp = server.NewMCPServer("ireneo", opts.Version,
+		server.WithToolCapabilities(false),
+		server.WithRecovery(),
+		server.WithInstructions(serverInstructions),
+	)
+	s.addTools()
+	return s
+}
+
+// Tokens is the server's token manager (nil for a stdio-only server).
+func (s *Server) Tokens() *Tokens { return s.tokens }
+
+// Handler is the guarded HTTP handler for the MCP endpoint, for tests and
+// for embedding; port is the one Host headers must name.
+func (s *Server) Handler(port string) http.Handler {
+	mcpHTTP := server.NewStreamableHTTPServer(s.mcp,
+		server.WithEndpointPath(EndpointPath),
+		server.WithStreamableHTTPLogger(s.log),
+		// Tools send no notifications, so there is nothing to stream on GET;
+		// this also lets Stop finish without waiting on idle streams.
+		server.WithDisableStreaming(true),
+	)
+	mux := http.NewServeMux()
+	mux.Handle(EndpointPath, s.guard(port, mcpHTTP))
+	return mux
+}
+
+// Start listens on addr (DefaultAddr if empty), which must be loopback,
+// and serves in the background until Stop.
+func (s *Server) Start(addr string) error {
+	if s.tokens == nil {
+		return errors.New("start MCP server: no token store, so no HTTP client could authenticate")
+	}
+	addr, err := NormalizeAddr(addr)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.http != nil {
+		return fmt.Errorf("MCP server is already listening on %s", s.ln.Addr())
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), keyringTimeout+time.Second)
+	defer cancel()
+	if err := s.tokens.Store().Check(ctx); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		if portInUse(err) {
+			return fmt.Errorf("cannot listen on %s: port %s is already in use (is another `ireneo serve` or the Ireneo tray app running?); stop it or choose another port with --addr 127.0.0.1:PORT", addr, portOf(addr))
+		}
+		return fmt.Errorf("cannot listen on %s: %w", addr, err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	hs := &http.Server{
+		Handler:           s.Handler(port),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      s.opts.CallTimeout + s.opts.QueueWait + 10*time.Second,
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          log.New(io.Discard, "", 0),
+	}
+	done := make(chan struct{})
+	s.http, s.ln, s.done = hs, ln, done
+	go func() {
+		defer close(done)
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("MCP HTTP server stopped", "err", err)
+		}
+	}()
+	s.log.Info("MCP server listening", "url", URLFor(ln.Addr().String()))
+	return nil
+}
+
+func portOf(addr string) string {
+	_, p, _ := net.SplitHostPort(addr)
+	return p
+}
+
+// Addr is the address the server listens on, or "" when it is not running.
+func (s *Server) Addr() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln == nil {
+		return ""
+	}
+	return s.ln.Addr().String()
+}
+
+// URL is the MCP endpoint URL, or "" when the server is not running.
+func (s *Server) URL() string {
+	if a := s.Addr(); a != "" {
+		return URLFor(a)
+	}
+	return ""
+}
+
+// Running reports whether the HTTP listener is up.
+func (s *Server) Running() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.http != nil
+}
+
+// Stop stops the HTTP listener, letting calls in flight finish until ctx
+// ends, and writes out the audit log. The server can be started again.
+func (s *Server) Stop(ctx context.Context) error {
+	s.mu.Lock()
+	hs, done := s.http, s.done
+	s.http, s.ln, s.done = nil, nil, nil
+	s.mu.Unlock()
+	var err error
+	if hs != nil {
+		if err = hs.Shutdown(ctx); err != nil {
+			hs.Close()
+		}
+		<-done
+	}
+	s.audit.flush()
+	return err
+}
+
+// Close stops everything for good: the listener, if any, and the audit
+// writer, after writing what it holds.
+func (s *Server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	err := s.Stop(ctx)
+	s.audit.close()
+	return err
+}
+
+// FlushAudit waits until every call so far is in the audit log.
+func (s *Server) FlushAudit() { s.audit.flush() }
+
+// ServeStdio serves MCP over in and out (a client that started `ireneo mcp`)
+// until in ends or ctx is cancelled. Calls are audited as client "stdio" and
+// see the whole memory: whoever can start the process can read the files.
+// Logs go to the server's Logger, never to out.
+func (s *Server) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	ss := server.NewStdioServer(s.mcp)
+	ss.SetErrorLogger(slog.NewLogLogger(s.log.Handler(), slog.LevelError))
+	ss.SetContextFunc(func(ctx context.Context) context.Context { return withCaller(ctx, StdioCaller) })
+	err := ss.Listen(ctx, in, out)
+	s.audit.flush()
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("stdio MCP server: %w", err)
+	}
+	return nil
+}
