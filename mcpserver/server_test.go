@@ -183,7 +183,7 @@ func TestEveryCallAudited(t *testing.T) {
 	}
 	want := []struct {
 		tool, outcome, arg string
-		hits              int
+		hits               int
 	}{
 		{ToolRecall, memory.AuditInvalid, `"query":""`, 0},
 		{ToolGet, memory.AuditNotFound, "conv-beta", 0},

@@ -104,7 +104,7 @@ type SessionsResult struct {
 // ProjectsResult is the structured answer of list_projects.
 type ProjectsResult struct {
 	Projects []memory.ProjectCount `json:"projects"`
-	Untagged int                  `json:"untagged"`
+	Untagged int                   `json:"untagged"`
 }
 
 // intArg is an integer argument that also accepts a numeric string, as
