@@ -102,20 +102,25 @@ const (
 	titleRunes = 80
 )
 
+// untitled is the title of a conversation with no words to name it by.
+const untitled = "Untitled conversation"
+
 // titleFrom makes a title from the first words of the first user text, for
-// sources that have none.
+// sources that have none; failing that, from the first text of any turn.
 func titleFrom(turns []memory.Turn) string {
-	for _, t := range turns {
-		if t.Role != memory.RoleUser {
-			continue
-		}
-		for _, b := range t.Blocks {
-			if b.Type == memory.BlockText && !blank(b.Text) && !isPlaceholder(b.Text) {
-				return firstWords(b.Text)
+	for _, userOnly := range []bool{true, false} {
+		for _, t := range turns {
+			if userOnly && t.Role != memory.RoleUser {
+				continue
+			}
+			for _, b := range t.Blocks {
+				if b.Type == memory.BlockText && !blank(b.Text) && !isPlaceholder(b.Text) {
+					return firstWords(b.Text)
+				}
 			}
 		}
 	}
-	return ""
+	return untitled
 }
 
 // firstWords shortens text to a title: whitespace collapsed, at most
@@ -138,10 +143,21 @@ func firstWords(text string) string {
 	return s
 }
 
-// isPlaceholder reports whether text is one of the short placeholders that
-// stand in for images, audio and files.
+// placeholderPrefixes start the short texts that stand in for images,
+// audio and files (never their bytes).
+var placeholderPrefixes = []string{"[image", "[generated image", "[audio", "[video", "[file", "[attachment", "[document"}
+
+// isPlaceholder reports whether text is such a placeholder.
 func isPlaceholder(text string) bool {
-	return strings.HasPrefix(text, "[") && strings.HasSuffix(text, "]") && !strings.Contains(text, "\n") && len(text) < 200
+	if !strings.HasSuffix(text, "]") || strings.Contains(text, "\n") {
+		return false
+	}
+	for _, p := range placeholderPrefixes {
+		if strings.HasPrefix(text, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // number assigns Seq 0..n-1 and fills missing turn ids as <session>-<seq>.

@@ -1,0 +1,257 @@
+package importers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// Options tunes an import.
+type Options struct {
+	// IncludeForgotten brings back conversations the person forgot.
+	IncludeForgotten bool
+	// Redact, if set, edits each session before it is stored and returns
+	// its redactions per rule id.
+	Redact func(*memory.Session) map[string]int
+	// Progress, if set, is called as the import goes. It runs on the
+	// importing goroutine: keep it quick.
+	Progress func(Progress)
+}
+
+// Progress reports an import under way.
+type Progress struct {
+	Input string // the input being read
+	Phase string // PhaseDetect, PhaseRead or PhaseCommit
+	// Done and Total count bytes while reading and conversations while
+	// committing; Total is 0 when unknown.
+	Done, Total int64
+	Sessions    int // conversations found in this input so far
+}
+
+// Import phases.
+const (
+	PhaseDetect = "detect"
+	PhaseRead   = "read"
+	PhaseCommit = "commit"
+)
+
+// Failure names an input (or a conversation in one) and what is wrong.
+type Failure struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// Summary says what an import did.
+type Summary struct {
+	Inputs    int `json:"inputs"` // input files read (an archive counts once)
+	New       int `json:"new"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+	Forgotten int `json:"forgotten"` // skipped because the person forgot them
+	Failed    int `json:"failed"`    // inputs that changed nothing because they are bad
+	// Failures says why each failed input failed.
+	Failures []Failure `json:"failures,omitempty"`
+	// Skipped names conversations left out of inputs that were otherwise
+	// imported.
+	Skipped  []Failure      `json:"skipped,omitempty"`
+	Redacted map[string]int `json:"redacted,omitempty"`
+}
+
+func (s *Summary) fail(path string, err error) {
+	s.Failed++
+	s.Failures = append(s.Failures, Failure{Path: path, Reason: err.Error()})
+}
+
+func (s *Summary) add(r memory.IngestReport) {
+	s.New += r.New
+	s.Updated += r.Updated
+	s.Unchanged += r.Unchanged
+	s.Forgotten += r.Forgotten
+	s.Redacted = mergeCounts(s.Redacted, r.Redacted)
+}
+
+// Merge adds another summary to s (the watcher sums its imports this way).
+func (s *Summary) Merge(o Summary) {
+	s.Inputs += o.Inputs
+	s.New += o.New
+	s.Updated += o.Updated
+	s.Unchanged += o.Unchanged
+	s.Forgotten += o.Forgotten
+	s.Failed += o.Failed
+	s.Failures = append(s.Failures, o.Failures...)
+	s.Skipped = append(s.Skipped, o.Skipped...)
+	s.Redacted = mergeCounts(s.Redacted, o.Redacted)
+}
+
+// Run imports everything found at paths into m. Each input file (an
+// archive counts as one) is staged and committed all or nothing: a file
+// that cannot be read to the end changes nothing and is named in
+// Failures, and the other inputs go on. A conversation that cannot be
+// read inside a good export is left out and named in Skipped. Run returns
+// an error only when nothing at all could be read, or when ctx ends.
+func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (Summary, error) {
+	var sum Summary
+	found := 0
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Input: p, Phase: PhaseDetect})
+		}
+		ins, err := Detect(ctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return sum, ctx.Err()
+			}
+			sum.Inputs++
+			sum.fail(p, err)
+			continue
+		}
+		found += len(ins)
+		if err := importInputs(ctx, m, ins, opts, &sum); err != nil {
+			return sum, err
+		}
+	}
+	switch {
+	case sum.Inputs == 0 && found == 0:
+		return sum, fmt.Errorf("nothing to import in %s", strings.Join(paths, ", "))
+	case sum.Inputs > 0 && sum.Failed == sum.Inputs:
+		f := sum.Failures[0]
+		return sum, fmt.Errorf("nothing could be imported: %s: %s", f.Path, f.Reason)
+	}
+	return sum, nil
+}
+
+// importInputs imports detected inputs, grouping the entries of one
+// archive into one batch.
+func importInputs(ctx context.Context, m *memory.Memory, ins []Input, opts Options, sum *Summary) error {
+	for i := 0; i < len(ins); {
+		j := i + 1
+		if ins[i].Archive != "" {
+			for j < len(ins) && ins[j].Archive == ins[i].Archive {
+				j++
+			}
+		}
+		if err := importGroup(ctx, m, ins[i:j], opts, sum); err != nil {
+			return err
+		}
+		i = j
+	}
+	return nil
+}
+
+// importGroup imports one input file (or one archive's entries) as one
+// batch. It returns an error only for cancellation; everything else is
+// recorded in sum.
+func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Options, sum *Summary) error {
+	name := group[0].Path
+	if group[0].Archive != "" {
+		name = group[0].Archive
+	}
+	sum.Inputs++
+	for _, in := range group {
+		if in.Err != nil {
+			sum.fail(in.Path, in.Err)
+			return nil
+		}
+	}
+	b, err := m.NewBatch(memory.IngestOptions{IncludeForgotten: opts.IncludeForgotten, Redact: opts.Redact})
+	if err != nil {
+		sum.fail(name, fmt.Errorf("cannot stage the import: %w", err))
+		return nil
+	}
+	var skipped []Failure
+	sessions := 0
+	for _, in := range group {
+		err := parseInput(ctx, in, opts, b, &sessions, &skipped)
+		if errors.Is(err, errNoConversation) {
+			continue // one empty shard or transcript: nothing to add
+		}
+		if err != nil {
+			b.Discard()
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			sum.fail(in.Path, err)
+			return nil
+		}
+	}
+	if sessions == 0 {
+		b.Discard()
+		switch {
+		case len(skipped) > 0:
+			sum.fail(name, fmt.Errorf("no conversation could be read (%s: %s)", skipped[0].Path, skipped[0].Reason))
+		case group[0].inWalk && group[0].Archive == "":
+			sum.Inputs-- // a transcript with nothing in it yet: not an input worth counting
+		default:
+			sum.fail(name, errEmptyExport)
+		}
+		return nil
+	}
+	var commitProgress func(done, total int)
+	if opts.Progress != nil {
+		commitProgress = func(done, total int) {
+			opts.Progress(Progress{Input: name, Phase: PhaseCommit, Done: int64(done), Total: int64(total), Sessions: sessions})
+		}
+	}
+	rep, err := b.Commit(ctx, commitProgress)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		sum.fail(name, fmt.Errorf("cannot store the import: %w", err))
+		return nil
+	}
+	sum.add(rep)
+	sum.Skipped = append(sum.Skipped, skipped...)
+	return nil
+}
+
+// parseInput reads one input into the batch.
+func parseInput(ctx context.Context, in Input, opts Options, b *memory.Batch, sessions *int, skipped *[]Failure) error {
+	parse := parsers[in.Format]
+	if parse == nil {
+		return fmt.Errorf("no importer for format %q", in.Format)
+	}
+	rc, err := in.Open()
+	if err != nil {
+		return fmt.Errorf("cannot read: %w", unwrapPathErr(err))
+	}
+	defer rc.Close()
+	h := Handler{
+		Session: func(s *memory.Session) error {
+			if err := b.Add(ctx, s); err != nil {
+				return fmt.Errorf("conversation %s: %w", s.ID, err)
+			}
+			*sessions++
+			return nil
+		},
+		Skip: func(what, reason string) {
+			*skipped = append(*skipped, Failure{Path: in.Path + ": " + what, Reason: reason})
+		},
+	}
+	if opts.Progress != nil {
+		h.Progress = func(read int64) {
+			opts.Progress(Progress{Input: in.Path, Phase: PhaseRead, Done: read, Total: in.Size, Sessions: *sessions})
+		}
+	}
+	return parse(ctx, rc, in.Path, h)
+}
+
+// mergeCounts adds b's counts into a.
+func mergeCounts(a, b map[string]int) map[string]int {
+	if len(b) == 0 {
+		return a
+	}
+	if a == nil {
+		a = map[string]int{}
+	}
+	for k, v := range b {
+		a[k] += v
+	}
+	return a
+}

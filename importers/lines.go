@@ -1,0 +1,93 @@
+package importers
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// errNoConversation says an input was read to the end and held nothing to
+// import: an aborted session, a file of snapshots only, an empty export.
+var errNoConversation = errors.New("no conversation in it")
+
+// lineStats counts what a JSONL read skipped.
+type lineStats struct {
+	Lines    int
+	Bad      int
+	FirstBad string
+}
+
+func (st *lineStats) bad(n int, why string) {
+	st.Bad++
+	if st.FirstBad == "" {
+		st.FirstBad = fmt.Sprintf("line %d: %s", n, why)
+	}
+}
+
+// readJSONLines calls fn with each line of a JSONL input that is worth
+// decoding. Blank lines, NUL-filled lines (a crash mid-write leaves them),
+// lines that are not UTF-8 and lines over memory.MaxLineBytes are skipped
+// and counted, never fatal: transcripts are appended to while tools crash.
+// fn returns a reason when it cannot use a line, or "" when it can.
+func readJSONLines(ctx context.Context, r io.Reader, progress func(int64), fn func(n int, line []byte) string) (lineStats, error) {
+	var st lineStats
+	cr := &countReader{ctx: ctx, r: r, progress: progress}
+	br := bufio.NewReaderSize(cr, 256<<10)
+	var buf []byte
+	for n := 1; ; n++ {
+		line, tooLong, err := readLine(br, &buf)
+		line = bytes.Trim(line, "\x00 \t\r\n\ufeff")
+		switch {
+		case tooLong:
+			st.Lines++
+			st.bad(n, fmt.Sprintf("longer than %d MiB", memory.MaxLineBytes>>20))
+		case len(line) == 0:
+		case !utf8.Valid(line):
+			st.Lines++
+			st.bad(n, "not UTF-8")
+		default:
+			st.Lines++
+			if why := fn(n, line); why != "" {
+				st.bad(n, why)
+			}
+		}
+		if err == io.EOF {
+			return st, nil
+		}
+		if err != nil {
+			return st, err
+		}
+	}
+}
+
+// readLine returns the next line, reusing *buf. A line longer than
+// memory.MaxLineBytes is drained without being kept.
+func readLine(br *bufio.Reader, buf *[]byte) ([]byte, bool, error) {
+	b := (*buf)[:0]
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(b)+len(frag) > memory.MaxLineBytes {
+			for err == bufio.ErrBufferFull {
+				_, err = br.ReadSlice('\n')
+			}
+			*buf = b[:0]
+			return nil, true, err
+		}
+		b = append(b, frag...)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if cap(b) > 4<<20 {
+			*buf = nil // don't pin one huge line's buffer for the whole file
+		} else {
+			*buf = b
+		}
+		return b, false, err
+	}
+}
