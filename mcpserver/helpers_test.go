@@ -203,3 +203,10 @@ func rawPost(t testing.TB, url string, hdr map[string]string, body string) *http
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`
 
 func bearer(tok string) string { return fmt.Sprintf("Bearer %s", tok) }
+
+func toolRequest(name string, args map[string]any) mcp.CallToolRequest {
+	req := mcp.CallToolRequest{}
+	req.Params.Name = name
+	req.Params.Arguments = args
+	return req
+}
