@@ -14,7 +14,9 @@ import (
 
 // fakeBackend answers every tool after running fn, to make the memory slow,
 // broken or panicking.
-type fakeBackend struct{ fn func(ctx context.Context) error }
+type fakeBackend struct {
+	fn func(ctx context.Context) error
+}
 
 func (f fakeBackend) Recall(ctx context.Context, o memory.RecallOptions) (*memory.RecallResult, error) {
 	return &memory.RecallResult{Hits: []memory.Hit{}}, f.fn(ctx)
