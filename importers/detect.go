@@ -50,10 +50,12 @@ type Input struct {
 	// archive); Format is then empty.
 	Err error
 
-	file    string // the plain file to open
-	entry   string // the archive entry to open
-	inWalk  bool   // found by walking a folder, not named by the person
-	explain string // what the format was recognised by (for --detect)
+	// Why says what the format was recognised by, for --detect.
+	Why string
+
+	file   string // the plain file to open
+	entry  string // the archive entry to open
+	inWalk bool   // found by walking a folder, not named by the person
 }
 
 // Open opens the input for reading.
@@ -152,7 +154,7 @@ func detectFile(path string, fi os.FileInfo, inWalk bool) ([]Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Input{{Path: path, Format: format, Size: fi.Size(), file: path, inWalk: inWalk, explain: why}}, nil
+	return []Input{{Path: path, Format: format, Size: fi.Size(), file: path, inWalk: inWalk, Why: why}}, nil
 }
 
 func detectZip(path string, inWalk bool) ([]Input, error) {
@@ -181,7 +183,7 @@ func detectZip(path string, inWalk bool) ([]Input, error) {
 		}
 		out = append(out, Input{
 			Path: path + "!/" + f.Name, Format: format, Size: int64(f.UncompressedSize64),
-			Archive: path, entry: f.Name, inWalk: inWalk, explain: why,
+			Archive: path, entry: f.Name, inWalk: inWalk, Why: why,
 		})
 	}
 	// Shards in name order, so conversations-000 comes before -001.
