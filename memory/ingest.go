@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
@@ -86,6 +87,8 @@ type Batch struct {
 	m      *Memory
 	opts   IngestOptions
 	dir    string
+	file   *os.File // staged sessions, appended one after another
+	size   int64
 	staged []staged
 	seen   map[string]int // key → index in staged
 	report IngestReport
@@ -95,7 +98,7 @@ type Batch struct {
 type staged struct {
 	harness, id, title string
 	hash               string
-	file               string
+	off, n             int64 // where its funes jsonl lies in the staging file; n is 0 when superseded
 	outcome            string
 }
 
@@ -109,7 +112,12 @@ func (m *Memory) NewBatch(opts IngestOptions) (*Batch, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Batch{m: m, opts: opts, dir: dir, seen: map[string]int{}}, nil
+	f, err := os.OpenFile(filepath.Join(dir, "staged.jsonl"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	return &Batch{m: m, opts: opts, dir: dir, file: f, seen: map[string]int{}}, nil
 }
 
 // Add checks a session and stages it unless it is unchanged or forgotten.
@@ -167,15 +175,14 @@ func (b *Batch) Add(ctx context.Context, s *Session) error {
 	key := s.Harness + "\x00" + s.ID
 	if i, dup := b.seen[key]; dup {
 		// The same conversation twice in one input: the later copy wins.
-		os.Remove(b.staged[i].file)
-		b.staged[i].file = ""
+		b.staged[i].n = 0
 	}
-	f := filepath.Join(b.dir, fmt.Sprintf("%06d.funes.jsonl", len(b.staged)))
-	if err := os.WriteFile(f, data, 0o600); err != nil {
+	if _, err := b.file.Write(data); err != nil {
 		return fmt.Errorf("stage session %s: %w", s.ID, err)
 	}
 	b.seen[key] = len(b.staged)
-	b.staged = append(b.staged, staged{harness: s.Harness, id: s.ID, title: s.Title, hash: hash, file: f, outcome: out.Outcome})
+	b.staged = append(b.staged, staged{harness: s.Harness, id: s.ID, title: s.Title, hash: hash, off: b.size, n: int64(len(data)), outcome: out.Outcome})
+	b.size += int64(len(data))
 	return nil
 }
 
@@ -185,6 +192,7 @@ func (b *Batch) Staged() int { return len(b.seen) }
 // Discard drops everything staged; the memory is unchanged.
 func (b *Batch) Discard() {
 	b.done = true
+	b.file.Close()
 	os.RemoveAll(b.dir)
 }
 
@@ -200,7 +208,7 @@ func (b *Batch) Commit(ctx context.Context, progress func(done, total int)) (Ing
 	defer b.Discard()
 	var todo []staged
 	for _, st := range b.staged {
-		if st.file != "" {
+		if st.n > 0 {
 			todo = append(todo, st)
 		}
 	}
@@ -230,17 +238,17 @@ func (b *Batch) commitPart(ctx context.Context, part []staged) error {
 	var outcomes []SessionOutcome
 	err := b.m.withTx(ctx, func(tx *sql.Tx) error {
 		for _, st := range part {
-			data, err := os.ReadFile(st.file)
-			if err != nil {
-				return err
+			data := make([]byte, st.n)
+			if _, err := b.file.ReadAt(data, st.off); err != nil {
+				return fmt.Errorf("staged session %s: %w", st.id, err)
 			}
-			ss, _, err := ReadSessions(strings.NewReader(string(data)))
+			ss, _, err := ReadSessions(bytes.NewReader(data))
 			if err != nil || len(ss) != 1 {
 				return fmt.Errorf("staged session %s is unreadable", st.id)
 			}
 			s := ss[0]
 			rel := srcPath(s.Harness, s.ID)
-			if err := b.m.indexSession(ctx, tx, s, st.hash, rel, int64(len(data))); err != nil {
+			if err := b.m.indexSession(ctx, tx, s, st.hash, rel, st.n); err != nil {
 				return fmt.Errorf("index session %s: %w", s.ID, err)
 			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM tombstones WHERE hash=?`, tombstoneHash(s.Harness, s.ID)); err != nil {
@@ -254,8 +262,8 @@ func (b *Batch) commitPart(ctx context.Context, part []staged) error {
 				return err
 			}
 			tmp := final + ".incoming"
-			if err := os.Rename(st.file, tmp); err != nil {
-				return err
+			if err := os.WriteFile(tmp, data, 0o600); err != nil {
+				return fmt.Errorf("write %s: %w", tmp, err)
 			}
 			moves = append(moves, placed{tmp, final})
 			outcomes = append(outcomes, SessionOutcome{Harness: s.Harness, SessionID: s.ID, Title: s.Title, Outcome: st.outcome})
@@ -265,10 +273,14 @@ func (b *Batch) commitPart(ctx context.Context, part []staged) error {
 	if err != nil {
 		return err
 	}
+	tmps := make([]string, len(moves))
+	for i, mv := range moves {
+		tmps[i] = mv.tmp
+	}
+	if err := syncFiles(filepath.Join(b.m.dir, SrcDir), tmps); err != nil {
+		return err
+	}
 	for _, mv := range moves {
-		if err := syncFile(mv.tmp); err != nil {
-			return err
-		}
 		if err := os.Rename(mv.tmp, mv.final); err != nil {
 			return fmt.Errorf("write %s: %w", mv.final, err)
 		}
@@ -278,15 +290,6 @@ func (b *Batch) commitPart(ctx context.Context, part []staged) error {
 		b.report.add(o)
 	}
 	return nil
-}
-
-func syncFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
 }
 
 // Ingest stages and commits sessions in one call.

@@ -46,6 +46,10 @@ type Tuning struct {
 	StarWeight    float64 // what a star adds, as a fraction of the score
 	SameSession   float64 // score factor for each further hit from one conversation; 1 turns diversity off
 	NoNeighbors   bool
+	// PostingShare caps the query's words by cost: words are kept rarest
+	// first while their chunks together stay under this share of the index.
+	// 0 keeps every word.
+	PostingShare float64
 }
 
 // DefaultTuning is the pipeline Ireneo ships.
@@ -58,6 +62,7 @@ var DefaultTuning = Tuning{
 	RecencyWeight: 0.05,
 	StarWeight:    0.10,
 	SameSession:   0.5,
+	PostingShare:  0.15,
 }
 
 // RecallResult is what recall returns: a context block for agents and the
@@ -139,6 +144,11 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 	}
 	res := &RecallResult{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
 	plan := planQuery(o.Query, !tn.NoStopwords)
+	if tn.PostingShare > 0 && len(plan.terms) > 1 {
+		if err := m.pruneCommon(ctx, &plan, tn.PostingShare); err != nil {
+			return nil, err
+		}
+	}
 	expr := plan.matchExpr(!tn.NoIDs)
 	if expr == "" {
 		return nil, ErrEmptyQuery
@@ -155,6 +165,31 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 	fitBudget(res, hits, o.Budget)
 	res.ContextBlock = contextBlock(o.Query, res)
 	return res, nil
+}
+
+// pruneCommon keeps the query's rarest words while the chunks they match
+// stay under share of the index: a word in a third of all chunks costs
+// FTS5 a third of the index to score and says little about relevance.
+func (m *Memory) pruneCommon(ctx context.Context, p *queryPlan, share float64) error {
+	df, total, err := m.frequencies(ctx, p.terms)
+	if err != nil {
+		return err
+	}
+	terms := append([]string(nil), p.terms...)
+	sort.SliceStable(terms, func(i, j int) bool { return df[terms[i]] < df[terms[j]] })
+	limit := int(share * float64(total))
+	var kept []string
+	sum := 0
+	for _, t := range terms {
+		// A word found nowhere costs nothing; the rarest found word always stays.
+		if sum > 0 && sum+df[t] > limit && df[t]*100 > total {
+			continue
+		}
+		kept = append(kept, t)
+		sum += df[t]
+	}
+	p.terms = kept
+	return nil
 }
 
 func (m *Memory) candidates(ctx context.Context, expr string, o RecallOptions, tn Tuning) ([]candidate, error) {

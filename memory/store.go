@@ -30,6 +30,7 @@ type Memory struct {
 	db  *sql.DB
 
 	writeMu sync.Mutex // serialises this process's writers; SQLite serialises processes
+	stats   termStats
 }
 
 const schema = `
@@ -167,6 +168,7 @@ func (m *Memory) withTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
+	defer m.stats.invalidate()
 	return tx.Commit()
 }
 
