@@ -210,3 +210,9 @@ func toolRequest(name string, args map[string]any) mcp.CallToolRequest {
 	req.Params.Arguments = args
 	return req
 }
+
+func initRequest() mcp.InitializeRequest {
+	req := mcp.InitializeRequest{}
+	req.Params.ClientInfo = mcp.Implementation{Name: "ireneo-test", Version: "1"}
+	return req
+}
