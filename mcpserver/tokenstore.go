@@ -148,7 +148,7 @@ func (k *KeyringStore) Delete(ctx context.Context, name string) error {
 // a reachable, unlocked keyring answers "not found".
 func (k *KeyringStore) Check(ctx context.Context) error {
 	err := k.call(ctx, func() error {
-		_, err := keyring.Get(k.service(), "\x00ireneo-keyring-check")
+		_, err := keyring.Get(k.service(), "ireneo keyring check")
 		return err
 	})
 	if err == nil || errors.Is(err, keyring.ErrNotFound) {
