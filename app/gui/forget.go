@@ -1,0 +1,325 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// The forget screen: pick conversations (by words, project, source or
+// dates, or from the Conversations screen), review them, confirm that it
+// cannot be undone, and see what was erased.
+
+// forgetFindLimit caps one search for conversations to forget.
+const forgetFindLimit = 5000
+
+type forgetScreen struct {
+	u *ui
+
+	query   *widget.Entry
+	project *widget.Select
+	source  *widget.Select
+	from    *widget.DateEntry
+	until   *widget.DateEntry
+	list    *widget.List
+	review  *widget.Label
+	all     *widget.Button
+	none    *widget.Button
+	button  *widget.Button
+	job     *job
+	report  *widget.Label
+
+	found   []memory.SessionInfo
+	checked map[string]bool // by key()
+}
+
+func key(s memory.SessionInfo) string { return s.Source + ":" + s.SessionID }
+
+func newForgetScreen(u *ui) *forgetScreen {
+	f := &forgetScreen{u: u, checked: map[string]bool{}}
+	f.query = widget.NewEntry()
+	f.query.SetPlaceHolder("Words in the conversations to forget")
+	f.query.OnSubmitted = func(string) { f.find() }
+	f.project = widget.NewSelect([]string{anyProject}, nil)
+	f.project.SetSelected(anyProject)
+	f.source = widget.NewSelect(sourceOptions(), nil)
+	f.source.SetSelected(anySource)
+	f.from = widget.NewDateEntry()
+	f.from.SetPlaceHolder("From date")
+	f.until = widget.NewDateEntry()
+	f.until.SetPlaceHolder("Until date")
+	f.list = widget.NewList(func() int { return len(f.found) }, f.createRow, f.updateRow)
+	f.list.OnSelected = func(id widget.ListItemID) {
+		// A tap toggles the row's check, so the keyboard (Space) works too.
+		if id < len(f.found) {
+			k := key(f.found[id])
+			f.checked[k] = !f.checked[k]
+			f.list.RefreshItem(id)
+			f.updateReview()
+		}
+		f.list.Unselect(id)
+	}
+	f.review = widget.NewLabel("")
+	f.review.Wrapping = fyne.TextWrapWord
+	f.all = widget.NewButton("Select all", func() { f.setAll(true) })
+	f.none = widget.NewButton("Select none", func() { f.setAll(false) })
+	f.button = widget.NewButtonWithIcon("Forget…", theme.DeleteIcon(), f.confirm)
+	f.button.Importance = widget.DangerImportance
+	f.job = newJob(u)
+	f.report = widget.NewLabel("")
+	f.report.Wrapping = fyne.TextWrapWord
+	f.report.Selectable = true
+	f.updateReview()
+	return f
+}
+
+func (f *forgetScreen) content() fyne.CanvasObject {
+	intro := widget.NewLabel("Forgetting erases a conversation from this computer for good: its file is overwritten, " +
+		"its index rows deleted and the freed database pages zeroed. Importing the same export again will not bring it back.")
+	intro.Wrapping = fyne.TextWrapWord
+	findBtn := widget.NewButtonWithIcon("Find", theme.SearchIcon(), f.find)
+	criteria := container.NewVBox(
+		container.NewBorder(nil, nil, nil, findBtn, f.query),
+		container.NewGridWithColumns(4, f.project, f.source, f.from, f.until),
+	)
+	bottom := container.NewVBox(
+		container.NewHBox(f.all, f.none, layout.NewSpacer(), f.button),
+		f.review, f.job.box, f.report,
+	)
+	return container.NewBorder(container.NewVBox(intro, criteria, widget.NewSeparator()), bottom, nil, nil, f.list)
+}
+
+func (f *forgetScreen) createRow() fyne.CanvasObject {
+	check := widget.NewCheck("", nil)
+	title := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Truncation = fyne.TextTruncateEllipsis
+	meta := widget.NewLabel("")
+	meta.Importance = widget.LowImportance
+	return container.NewBorder(nil, nil, check, meta, title)
+}
+
+func (f *forgetScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
+	if id >= len(f.found) {
+		return
+	}
+	s := f.found[id]
+	b := o.(*fyne.Container)
+	title, check, meta := b.Objects[0].(*widget.Label), b.Objects[1].(*widget.Check), b.Objects[2].(*widget.Label)
+	k := key(s)
+	check.OnChanged = nil
+	check.SetChecked(f.checked[k])
+	check.OnChanged = func(on bool) {
+		f.checked[k] = on
+		f.updateReview()
+	}
+	title.SetText(titleOf(s))
+	meta.SetText(fmt.Sprintf("%s · %s · %s", day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
+}
+
+// selectOnly puts exactly these conversations up for forgetting (from the
+// Conversations screen).
+func (f *forgetScreen) selectOnly(ss []memory.SessionInfo) {
+	f.found = append([]memory.SessionInfo(nil), ss...)
+	f.checked = map[string]bool{}
+	for _, s := range ss {
+		f.checked[key(s)] = true
+	}
+	f.report.SetText("")
+	f.list.Refresh()
+	f.updateReview()
+}
+
+// find lists the conversations matching the criteria, all checked.
+func (f *forgetScreen) find() {
+	q := memory.SessionQuery{Query: f.query.Text, Source: sourceID(f.source.Selected), Limit: forgetFindLimit}
+	if p := projectOf(f.project.Selected); p != "" {
+		q.Project = p
+	}
+	if f.from.Date != nil {
+		q.Since = *f.from.Date
+	}
+	if f.until.Date != nil {
+		q.Until = f.until.Date.AddDate(0, 0, 1) // through the end of that day
+	}
+	if q.Query == "" && q.Source == "" && q.Project == "" && q.Since.IsZero() && q.Until.IsZero() {
+		f.u.showError("find conversations to forget", fmt.Errorf("no criteria given: that would select every conversation"))
+		return
+	}
+	load(f.u, "find conversations to forget", func(ctx context.Context) ([]memory.SessionInfo, error) {
+		ss, _, err := f.u.mem.Sessions(ctx, q)
+		if err != nil || q.Project == "" {
+			return ss, err
+		}
+		// The project filter also lets untagged conversations through
+		// (they are "global" for recall); forgetting by project means
+		// only that project's own.
+		var own []memory.SessionInfo
+		for _, s := range ss {
+			for _, p := range s.Projects {
+				if p == q.Project {
+					own = append(own, s)
+					break
+				}
+			}
+		}
+		return own, nil
+	}, func(ss []memory.SessionInfo) {
+		f.selectOnly(ss)
+		if len(ss) == 0 {
+			f.review.SetText("No conversation matches. Change the words, project, source or dates and press Find.")
+		}
+	})
+}
+
+func (f *forgetScreen) setAll(on bool) {
+	for _, s := range f.found {
+		f.checked[key(s)] = on
+	}
+	f.list.Refresh()
+	f.updateReview()
+}
+
+// selected are the checked conversations, in list order.
+func (f *forgetScreen) selected() []memory.SessionInfo {
+	var out []memory.SessionInfo
+	for _, s := range f.found {
+		if f.checked[key(s)] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// updateReview sums up what is selected: counts, turns, size and dates.
+func (f *forgetScreen) updateReview() {
+	sel := f.selected()
+	if len(sel) == 0 {
+		f.button.Disable()
+		f.button.SetText("Forget…")
+		if len(f.found) == 0 {
+			f.review.SetText("Find conversations above, or press Forget… on a conversation in the Conversations screen.")
+		} else {
+			f.review.SetText("Nothing selected.")
+		}
+		return
+	}
+	turns, size := 0, int64(0)
+	var first, last time.Time
+	for _, s := range sel {
+		turns += s.Turns
+		size += s.Bytes
+		if first.IsZero() || (!s.Started.IsZero() && s.Started.Before(first)) {
+			first = s.Started
+		}
+		if s.Updated.After(last) {
+			last = s.Updated
+		}
+	}
+	f.review.SetText(fmt.Sprintf("%s selected: %s, %s, from %s to %s.",
+		plural(len(sel), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), day(first), day(last)))
+	f.button.SetText("Forget " + plural(len(sel), "conversation", "conversations") + "…")
+	if !f.job.running() {
+		f.button.Enable()
+	}
+}
+
+// confirm asks, saying it cannot be undone, then forgets.
+func (f *forgetScreen) confirm() {
+	sel := f.selected()
+	if len(sel) == 0 {
+		return
+	}
+	var titles []string
+	for i, s := range sel {
+		if i == 8 {
+			titles = append(titles, fmt.Sprintf("…and %d more", len(sel)-i))
+			break
+		}
+		titles = append(titles, "• "+clip(titleOf(s), 60)+" ("+day(s.Updated)+")")
+	}
+	msg := widget.NewLabel(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
+		"and importing them again will not bring them back.", plural(len(sel), "conversation", "conversations"), strings.Join(titles, "\n")))
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Forget for good?", "Forget for good", "Cancel", msg, func(ok bool) {
+		if ok {
+			f.run(sel)
+		}
+	}, f.u.win)
+	d.Resize(fyne.NewSize(520, 0))
+	d.Show()
+}
+
+// run forgets the conversations with progress, then reports.
+func (f *forgetScreen) run(sel []memory.SessionInfo) {
+	ids := make([]string, len(sel))
+	for i, s := range sel {
+		ids[i] = key(s)
+	}
+	var rep memory.ForgetReport
+	f.button.Disable()
+	f.report.SetText("")
+	f.job.start("Forgetting "+plural(len(ids), "conversation", "conversations"), func(ctx context.Context, report progress) error {
+		var err error
+		rep, err = f.u.mem.Forget(ctx, ids, func(done, total int) {
+			report(done, total, fmt.Sprintf("Erased %d of %d", done, total))
+		})
+		return err
+	}, func(err error) {
+		f.showReport(rep, err)
+		f.found, f.checked = nil, map[string]bool{}
+		f.list.Refresh()
+		f.updateReview()
+		f.u.memoryChanged()
+		if f.u.convs.current != nil {
+			for _, s := range rep.Sessions {
+				if s.Source == f.u.convs.current.Source && s.SessionID == f.u.convs.current.SessionID {
+					f.u.convs.current = nil
+					f.u.convs.setActions()
+					f.u.convs.tv.clear("That conversation was forgotten.")
+				}
+			}
+		}
+		if err != nil {
+			f.u.showError("forget every conversation selected", err)
+		}
+	})
+}
+
+func (f *forgetScreen) showReport(rep memory.ForgetReport, err error) {
+	if len(rep.Sessions) == 0 && err != nil {
+		f.report.SetText("Nothing was forgotten.")
+		return
+	}
+	turns, size := 0, int64(0)
+	var lines []string
+	for _, s := range rep.Sessions {
+		turns += s.Turns
+		size += s.Bytes
+		lines = append(lines, fmt.Sprintf("• %s (%s, %s)", clip(titleOf(memory.SessionInfo{Title: s.Title}), 70), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
+	}
+	head := fmt.Sprintf("Erased %s (%s, %s of text); %s overwritten and removed; index rows deleted, freed pages zeroed, write-ahead log truncated",
+		plural(len(rep.Sessions), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), plural(rep.Files, "file", "files"))
+	if rep.Vacuumed {
+		head += ", database vacuumed"
+	}
+	head += "."
+	if err != nil {
+		head = "Stopped part way. " + head
+	}
+	f.report.SetText(head + "\n" + strings.Join(lines, "\n"))
+}
+
+// refreshFilters reloads the project list.
+func (f *forgetScreen) refreshFilters() {
+	loadProjects(f.u, f.project)
+}

@@ -1,0 +1,222 @@
+package gui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// timeNow is the clock the date filters use.
+var timeNow = time.Now
+
+// sources are the harnesses a person can filter by, with their display names.
+var sources = []struct{ id, name string }{
+	{memory.HarnessChatGPT, "ChatGPT"},
+	{memory.HarnessClaude, "Claude"},
+	{memory.HarnessCodex, "Codex"},
+	{memory.HarnessClaudeCode, "Claude Code"},
+}
+
+const anySource = "All sources"
+
+// sourceName is a harness's display name.
+func sourceName(h string) string {
+	for _, s := range sources {
+		if s.id == h {
+			return s.name
+		}
+	}
+	return h
+}
+
+// sourceOptions are the options of a source filter.
+func sourceOptions() []string {
+	out := []string{anySource}
+	for _, s := range sources {
+		out = append(out, s.name)
+	}
+	return out
+}
+
+// sourceID maps a source filter option back to a harness ("" for any).
+func sourceID(option string) string {
+	for _, s := range sources {
+		if s.name == option {
+			return s.id
+		}
+	}
+	return ""
+}
+
+// Date range presets for filters.
+const (
+	anyTime   = "Any time"
+	pastWeek  = "Past week"
+	pastMonth = "Past month"
+	pastYear  = "Past year"
+)
+
+var dateOptions = []string{anyTime, pastWeek, pastMonth, pastYear}
+
+// since turns a date preset into the start of its range.
+func since(option string, now time.Time) time.Time {
+	switch option {
+	case pastWeek:
+		return now.AddDate(0, 0, -7)
+	case pastMonth:
+		return now.AddDate(0, -1, 0)
+	case pastYear:
+		return now.AddDate(-1, 0, 0)
+	}
+	return time.Time{}
+}
+
+// day formats a time as a local date, or "undated".
+func day(t time.Time) string {
+	if t.IsZero() {
+		return "undated"
+	}
+	return t.Local().Format("2006-01-02")
+}
+
+// stamp formats a time as a local date and minute.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.Local().Format("2006-01-02 15:04")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func bytesize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.0f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// projectsText lists a conversation's projects, or says it has none.
+func projectsText(ps []string) string {
+	if len(ps) == 0 {
+		return "no project"
+	}
+	return strings.Join(ps, ", ")
+}
+
+// queryTerms are the words of a query worth highlighting, longest first so
+// a longer term wins where two overlap.
+func queryTerms(q string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, f := range strings.FieldsFunc(q, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`"'()[]{},;!?*`, r)
+	}) {
+		f = strings.Trim(strings.ToLower(f), ".:")
+		if len([]rune(f)) < 2 || seen[f] || stopword(f) {
+			continue
+		}
+		seen[f] = true
+		out = append(out, f)
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+func stopword(w string) bool {
+	switch w {
+	case "the", "an", "and", "or", "of", "to", "in", "on", "for", "is", "it", "we", "what", "did", "how", "was", "with", "that", "this", "about":
+		return true
+	}
+	return false
+}
+
+// highlight splits text into rich text segments with the query terms
+// emphasised, matching case-insensitively.
+func highlight(text string, terms []string, style widget.RichTextStyle) []widget.RichTextSegment {
+	lower := strings.ToLower(text)
+	// lower may differ in length from text for some scripts; fall back to
+	// plain text rather than cut a rune in two.
+	if len(lower) != len(text) || len(terms) == 0 {
+		return []widget.RichTextSegment{&widget.TextSegment{Text: text, Style: style}}
+	}
+	hot := highlightStyle(style)
+	var segs []widget.RichTextSegment
+	last := 0
+	for i := 0; i < len(text); {
+		hit := ""
+		for _, t := range terms {
+			if strings.HasPrefix(lower[i:], t) && wordStart(lower, i) {
+				hit = t
+				break
+			}
+		}
+		if hit == "" {
+			i++
+			continue
+		}
+		if i > last {
+			segs = append(segs, &widget.TextSegment{Text: text[last:i], Style: style})
+		}
+		segs = append(segs, &widget.TextSegment{Text: text[i : i+len(hit)], Style: hot})
+		i += len(hit)
+		last = i
+	}
+	if last < len(text) {
+		segs = append(segs, &widget.TextSegment{Text: text[last:], Style: style})
+	}
+	return segs
+}
+
+// wordStart says whether position i starts a word, so "cat" does not light
+// up inside "locate".
+func wordStart(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	r := rune(s[i-1])
+	return !(unicode.IsLetter(r) || unicode.IsDigit(r))
+}
+
+func highlightStyle(s widget.RichTextStyle) widget.RichTextStyle {
+	s.TextStyle.Bold = true
+	s.ColorName = theme.ColorNamePrimary
+	return s
+}
+
+// inlineStyle is a text style for segments that flow on one line.
+func inlineStyle() widget.RichTextStyle {
+	s := widget.RichTextStyleInline
+	return s
+}
+
+// oneLine flattens whitespace so a passage fits a list row.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// clip shortens s to n runes, with an ellipsis.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}

@@ -1,0 +1,344 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/importers"
+)
+
+// The import screen: pick or drop an export, or import a detected source
+// with one click; watch the coding agents' folders; see progress and then
+// a summary of what the import did.
+
+// notifyAfter is how long an import must take before its end is worth a
+// desktop notification (always sent when the window is hidden).
+var notifyAfter = 5 * time.Second
+
+type importScreen struct {
+	u *ui
+
+	redact  *widget.Check
+	revive  *widget.Check
+	sources *fyne.Container
+	job     *job
+	summary *widget.Label
+	card    *widget.Card
+
+	watchLabel *widget.Label
+
+	locations []importers.Location
+	last      importers.Summary
+	lastErr   error
+}
+
+func newImportScreen(u *ui) *importScreen {
+	s := &importScreen{u: u}
+	s.redact = widget.NewCheck("Redact secrets (API keys, passwords, private keys) while importing", func(on bool) {
+		if on != u.set.ScrubOnImport {
+			u.set.ScrubOnImport = on
+			u.saveSettings()
+		}
+	})
+	s.redact.SetChecked(u.set.ScrubOnImport)
+	s.revive = widget.NewCheck("Bring back conversations I forgot", nil)
+	s.sources = container.NewVBox()
+	s.job = newJob(u)
+	s.summary = widget.NewLabel("")
+	s.summary.Wrapping = fyne.TextWrapWord
+	s.summary.Selectable = true
+	s.card = widget.NewCard("", "", s.summary)
+	s.card.Hide()
+	s.watchLabel = widget.NewLabel("")
+	s.watchLabel.Importance = widget.LowImportance
+	s.watchLabel.Wrapping = fyne.TextWrapWord
+	return s
+}
+
+func (s *importScreen) content() fyne.CanvasObject {
+	intro := widget.NewLabel("Import your history: a ChatGPT or Claude export (the .zip as downloaded, or its conversations.json), " +
+		"Codex sessions (~/.codex/sessions) or Claude Code projects (~/.claude/projects). Importing again only adds what is new.")
+	intro.Wrapping = fyne.TextWrapWord
+	file := widget.NewButtonWithIcon("Import a file…", theme.FileIcon(), s.pickFile)
+	file.Importance = widget.HighImportance
+	folder := widget.NewButtonWithIcon("Import a folder…", theme.FolderOpenIcon(), s.pickFolder)
+	drop := widget.NewLabel("or drop files and folders on this window")
+	drop.Importance = widget.LowImportance
+	detected := widget.NewLabelWithStyle("Found on this computer", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	body := container.NewVBox(
+		intro,
+		container.NewHBox(file, folder, drop),
+		s.redact, s.revive,
+		s.job.box,
+		s.card,
+		widget.NewSeparator(),
+		container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.refresh), detected),
+		s.sources,
+		s.watchLabel,
+	)
+	return container.NewVScroll(container.NewPadded(body))
+}
+
+// pickFile asks for an export file and imports it.
+func (s *importScreen) pickFile() {
+	s.u.showScreen(screenImport)
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			s.u.showError("open the file", err)
+			return
+		}
+		if r == nil {
+			return
+		}
+		path := r.URI().Path()
+		r.Close()
+		s.importPaths([]string{path})
+	}, s.u.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".zip", ".json", ".jsonl"}))
+	s.startIn(d.SetLocation)
+	d.Resize(s.dialogSize())
+	d.Show()
+}
+
+// pickFolder asks for a folder and imports everything in it.
+func (s *importScreen) pickFolder() {
+	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
+		if err != nil {
+			s.u.showError("open the folder", err)
+			return
+		}
+		if l == nil {
+			return
+		}
+		s.importPaths([]string{l.Path()})
+	}, s.u.win)
+	s.startIn(d.SetLocation)
+	d.Resize(s.dialogSize())
+	d.Show()
+}
+
+// startIn points a file dialog at Downloads, where exports land.
+func (s *importScreen) startIn(set func(fyne.ListableURI)) {
+	dl := filepath.Join(s.home(), "Downloads")
+	if fi, err := os.Stat(dl); err == nil && fi.IsDir() {
+		if l, err := storage.ListerForURI(storage.NewFileURI(dl)); err == nil {
+			set(l)
+		}
+	}
+}
+
+func (s *importScreen) dialogSize() fyne.Size {
+	sz := s.u.win.Canvas().Size()
+	return fyne.NewSize(max(600, sz.Width*0.85), max(400, sz.Height*0.85))
+}
+
+func (s *importScreen) home() string {
+	if s.u.deps.Home != "" {
+		return s.u.deps.Home
+	}
+	h, _ := os.UserHomeDir()
+	return h
+}
+
+// importPaths imports files and folders in the background, with progress
+// and cancel, then shows the summary.
+func (s *importScreen) importPaths(paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	if s.job.running() {
+		s.u.showError("start another import", fmt.Errorf("an import is already running; wait for it or cancel it"))
+		return
+	}
+	opts := importers.Options{IncludeForgotten: s.revive.Checked}
+	redact := s.u.set.ScrubOnImport
+	patterns := s.u.set.UserPatterns
+	var sum importers.Summary
+	s.card.Hide()
+	what := "Importing " + describePaths(paths)
+	s.job.start(what, func(ctx context.Context, report progress) error {
+		if redact {
+			sc, err := s.u.scrubber(patterns)
+			if err != nil {
+				return fmt.Errorf("load the secret rules: %w", err)
+			}
+			opts.Redact = sc.RedactSession
+		}
+		opts.Progress = func(p importers.Progress) {
+			report(int(p.Done), int(p.Total), progressText(p))
+		}
+		var err error
+		sum, err = importers.Run(ctx, s.u.mem, paths, opts)
+		return err
+	}, func(err error) {
+		s.showSummary(paths, sum, err)
+		s.u.memoryChanged()
+		s.notify(sum, err)
+		if err != nil {
+			s.u.showError("import "+describePaths(paths), err)
+		}
+	})
+}
+
+func describePaths(paths []string) string {
+	if len(paths) == 1 {
+		return filepath.Base(paths[0])
+	}
+	return plural(len(paths), "item", "items")
+}
+
+// progressText says what an import is doing.
+func progressText(p importers.Progress) string {
+	name := filepath.Base(p.Input)
+	switch p.Phase {
+	case importers.PhaseDetect:
+		return "Looking at " + name
+	case importers.PhaseRead:
+		if p.Total > 0 {
+			return fmt.Sprintf("Reading %s: %s of %s, %s so far", name, bytesize(p.Done), bytesize(p.Total), plural(p.Sessions, "conversation", "conversations"))
+		}
+		return fmt.Sprintf("Reading %s: %s so far", name, plural(p.Sessions, "conversation", "conversations"))
+	case importers.PhaseCommit:
+		return fmt.Sprintf("Storing %d of %d conversations", p.Done, p.Total)
+	}
+	return name
+}
+
+// summaryText is an import's summary in words.
+func summaryText(sum importers.Summary, err error) (title, body string) {
+	var b strings.Builder
+	switch {
+	case err != nil && sum.New+sum.Updated == 0:
+		title = "Nothing was imported"
+	case err != nil:
+		title = "Import stopped"
+	default:
+		title = "Import finished"
+	}
+	fmt.Fprintf(&b, "%s new, %d updated, %d unchanged, %d skipped as forgotten, %d failed",
+		fmt.Sprint(sum.New), sum.Updated, sum.Unchanged, sum.Forgotten, sum.Failed)
+	if sum.Inputs > 0 {
+		fmt.Fprintf(&b, " (from %s)", plural(sum.Inputs, "input", "inputs"))
+	}
+	b.WriteString(".")
+	if len(sum.Redacted) > 0 {
+		var rules []string
+		total := 0
+		for r, n := range sum.Redacted {
+			rules = append(rules, fmt.Sprintf("%s × %d", r, n))
+			total += n
+		}
+		sort.Strings(rules)
+		fmt.Fprintf(&b, "\n\n%s redacted: %s.", plural(total, "secret", "secrets"), strings.Join(rules, ", "))
+	} else {
+		b.WriteString("\n\nNo secrets redacted.")
+	}
+	if len(sum.Failures) > 0 {
+		b.WriteString("\n\nFailed (nothing from these was stored):")
+		for _, f := range sum.Failures[:min(len(sum.Failures), 20)] {
+			fmt.Fprintf(&b, "\n• %s: %s", f.Path, f.Reason)
+		}
+		if len(sum.Failures) > 20 {
+			fmt.Fprintf(&b, "\n…and %d more", len(sum.Failures)-20)
+		}
+	}
+	if len(sum.Skipped) > 0 {
+		b.WriteString("\n\nLeft out of otherwise good exports:")
+		for _, f := range sum.Skipped[:min(len(sum.Skipped), 20)] {
+			fmt.Fprintf(&b, "\n• %s: %s", f.Path, f.Reason)
+		}
+		if len(sum.Skipped) > 20 {
+			fmt.Fprintf(&b, "\n…and %d more", len(sum.Skipped)-20)
+		}
+	}
+	if sum.Forgotten > 0 {
+		b.WriteString("\n\nForgotten conversations stay forgotten; tick “Bring back conversations I forgot” to import them again.")
+	}
+	return title, b.String()
+}
+
+func (s *importScreen) showSummary(paths []string, sum importers.Summary, err error) {
+	s.last, s.lastErr = sum, err
+	title, body := summaryText(sum, err)
+	if errorsIsCanceled(err) {
+		title = "Import cancelled"
+		body = "Nothing from the input being read when you cancelled was stored.\n\n" + body
+	}
+	s.card.SetTitle(title)
+	s.card.SetSubTitle(strings.Join(paths, ", "))
+	s.summary.SetText(body)
+	s.card.Show()
+}
+
+// notify tells the person a long import is done, or one that finished
+// while the window was hidden.
+func (s *importScreen) notify(sum importers.Summary, err error) {
+	if time.Since(s.job.started) < notifyAfter && s.u.win.Content().Visible() {
+		return
+	}
+	title, _ := summaryText(sum, err)
+	msg := fmt.Sprintf("%d new, %d updated, %d unchanged", sum.New, sum.Updated, sum.Unchanged)
+	if sum.Failed > 0 {
+		msg += fmt.Sprintf(", %d failed", sum.Failed)
+	}
+	s.u.app.SendNotification(fyne.NewNotification(title, msg))
+}
+
+// refresh lists the sources found on this computer.
+func (s *importScreen) refresh() {
+	s.redact.SetChecked(s.u.set.ScrubOnImport)
+	load(s.u, "look for history on this computer", func(context.Context) ([]importers.Location, error) {
+		return importers.DefaultLocations(), nil
+	}, s.showSources)
+}
+
+// showSources lists detected sources, each with an Import button and, for
+// folders an agent keeps writing to, a Watch toggle.
+func (s *importScreen) showSources(locs []importers.Location) {
+	s.locations = locs
+	var rows []fyne.CanvasObject
+	for _, l := range locs {
+		icon := theme.FolderIcon()
+		if !l.Live && strings.EqualFold(filepath.Ext(l.Path), ".zip") {
+			icon = theme.FileIcon()
+		}
+		what := widget.NewLabelWithStyle(capitalize(l.What), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		path := widget.NewLabel(l.Path)
+		path.Truncation = fyne.TextTruncateEllipsis
+		path.Importance = widget.LowImportance
+		imp := widget.NewButtonWithIcon("Import", theme.DownloadIcon(), func() { s.importPaths([]string{l.Path}) })
+		actions := container.NewHBox(imp)
+		if l.Live {
+			watch := widget.NewCheck("Watch", nil)
+			watch.SetChecked(s.u.watching(l.Path))
+			watch.OnChanged = func(on bool) { s.u.setWatch(l.Path, on) }
+			actions.Add(watch)
+		}
+		rows = append(rows, container.NewBorder(nil, nil, widget.NewIcon(icon), actions, container.NewVBox(what, path)))
+	}
+	if len(rows) == 0 {
+		none := widget.NewLabel("No Codex or Claude Code history, and no export zips in Downloads, were found. " +
+			"Use Import a file… for an export saved elsewhere.")
+		none.Wrapping = fyne.TextWrapWord
+		rows = append(rows, none)
+	}
+	s.sources.Objects = rows
+	s.sources.Refresh()
+}
+
+// watchStatus says what the watcher is doing.
+func (s *importScreen) watchStatus(text string) {
+	s.watchLabel.SetText(text)
+}

@@ -1,0 +1,446 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/settings"
+)
+
+// The scrub screen: scan the memory for secrets, review the findings
+// (conversation, rule, masked preview), redact the selected ones or all,
+// or allow-list a false positive.
+
+var scrubColumns = []struct {
+	name  string
+	width float32
+}{
+	{"", 40}, {"Conversation", 300}, {"Rule", 200}, {"Where", 110}, {"Preview", 120},
+}
+
+type scrubScreen struct {
+	u *ui
+
+	scan    *widget.Button
+	redactS *widget.Button
+	redactA *widget.Button
+	allow   *widget.Button
+	job     *job
+	table   *widget.Table
+	status  *widget.Label
+	report  *widget.Label
+
+	findings []memory.ScrubFinding
+	checked  map[string]bool   // by finding ID
+	titles   map[string]string // by source:session
+	current  int               // the row the allow-list button acts on; -1 for none
+	scanned  bool
+}
+
+func newScrubScreen(u *ui) *scrubScreen {
+	s := &scrubScreen{u: u, checked: map[string]bool{}, titles: map[string]string{}, current: -1}
+	s.scan = widget.NewButtonWithIcon("Scan memory", theme.SearchIcon(), s.runScan)
+	s.scan.Importance = widget.HighImportance
+	s.redactS = widget.NewButtonWithIcon("Redact selected…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.selected()) })
+	s.redactA = widget.NewButtonWithIcon("Redact all…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.findings) })
+	s.redactA.Importance = widget.DangerImportance
+	s.allow = widget.NewButtonWithIcon("Not a secret", theme.ConfirmIcon(), s.allowCurrent)
+	s.job = newJob(u)
+	s.status = widget.NewLabel("")
+	s.status.Wrapping = fyne.TextWrapWord
+	s.report = widget.NewLabel("")
+	s.report.Wrapping = fyne.TextWrapWord
+	s.report.Selectable = true
+
+	s.table = widget.NewTableWithHeaders(
+		func() (int, int) { return len(s.findings), len(scrubColumns) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.Truncation = fyne.TextTruncateEllipsis
+			return container.NewStack(widget.NewCheck("", nil), l)
+		},
+		s.updateCell,
+	)
+	s.table.ShowHeaderColumn = false
+	s.table.CreateHeader = func() fyne.CanvasObject {
+		return widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	s.table.UpdateHeader = func(id widget.TableCellID, o fyne.CanvasObject) {
+		if id.Col >= 0 && id.Col < len(scrubColumns) {
+			o.(*widget.Label).SetText(scrubColumns[id.Col].name)
+		}
+	}
+	for i, c := range scrubColumns {
+		s.table.SetColumnWidth(i, c.width)
+	}
+	s.table.OnSelected = func(id widget.TableCellID) {
+		s.current = id.Row
+		s.updateButtons()
+	}
+	s.updateButtons()
+	s.status.SetText("Scan to find API keys, tokens, passwords and private keys in your stored conversations, " +
+		"plus your own patterns from Settings. Secrets are never shown: only their first and last two characters.")
+	return s
+}
+
+func (s *scrubScreen) content() fyne.CanvasObject {
+	all := widget.NewButton("Select all", func() { s.setAll(true) })
+	none := widget.NewButton("Select none", func() { s.setAll(false) })
+	top := container.NewVBox(container.NewHBox(s.scan), s.status, s.job.box)
+	bottom := container.NewVBox(
+		container.NewHBox(all, none, layout.NewSpacer(), s.allow, s.redactS, s.redactA),
+		s.report,
+	)
+	return container.NewBorder(top, bottom, nil, nil, s.table)
+}
+
+func (s *scrubScreen) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
+	st := o.(*fyne.Container)
+	check, label := st.Objects[0].(*widget.Check), st.Objects[1].(*widget.Label)
+	if id.Row >= len(s.findings) {
+		return
+	}
+	f := s.findings[id.Row]
+	if id.Col == 0 {
+		label.Hide()
+		check.Show()
+		check.OnChanged = nil
+		check.SetChecked(s.checked[f.ID])
+		check.OnChanged = func(on bool) { s.toggle(f, on) }
+		return
+	}
+	check.Hide()
+	label.Show()
+	label.SetText(scrubCell(f, id.Col, s.titles))
+}
+
+// scrubCell is one cell of the findings table.
+func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string {
+	switch col {
+	case 1:
+		if t := titles[f.Source+":"+f.SessionID]; t != "" {
+			return t
+		}
+		return sourceName(f.Source) + " " + f.SessionID
+	case 2:
+		return f.Rule
+	case 3:
+		if f.Seq < 0 {
+			return "title"
+		}
+		return fmt.Sprintf("turn %d", f.Seq+1)
+	case 4:
+		return f.Preview
+	}
+	return ""
+}
+
+// toggle checks or unchecks a finding, and with it every finding of the
+// same rule in the same conversation: a redaction covers them together.
+func (s *scrubScreen) toggle(f memory.ScrubFinding, on bool) {
+	for _, g := range s.findings {
+		if g.Source == f.Source && g.SessionID == f.SessionID && g.Rule == f.Rule {
+			s.checked[g.ID] = on
+		}
+	}
+	s.table.Refresh()
+	s.updateButtons()
+}
+
+func (s *scrubScreen) setAll(on bool) {
+	for _, f := range s.findings {
+		s.checked[f.ID] = on
+	}
+	s.table.Refresh()
+	s.updateButtons()
+}
+
+func (s *scrubScreen) selected() []memory.ScrubFinding {
+	var out []memory.ScrubFinding
+	for _, f := range s.findings {
+		if s.checked[f.ID] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (s *scrubScreen) updateButtons() {
+	busy := s.job.running()
+	set := func(b *widget.Button, on bool) {
+		if on && !busy {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+	set(s.scan, true)
+	set(s.redactA, len(s.findings) > 0)
+	set(s.redactS, len(s.selected()) > 0)
+	set(s.allow, s.current >= 0 && s.current < len(s.findings))
+}
+
+// scrubber builds the secret scanner for the person's patterns, once per
+// set of patterns (gitleaks' rules take a moment to load).
+func (u *ui) scrubber(patterns []settings.Pattern) (*memory.Scrubber, error) {
+	u.scrubMu.Lock()
+	defer u.scrubMu.Unlock()
+	if u.scrubCache != nil && slices.Equal(u.scrubFor, patterns) {
+		return u.scrubCache, nil
+	}
+	ps := make([]memory.Pattern, len(patterns))
+	for i, p := range patterns {
+		ps[i] = memory.Pattern{Name: p.Name, Regex: p.Regex}
+	}
+	sc, err := memory.NewScrubber(ps)
+	if err != nil {
+		return nil, err
+	}
+	u.scrubCache, u.scrubFor = sc, slices.Clone(patterns)
+	return sc, nil
+}
+
+// scrubState is the scrubber cache, shared by the UI and its jobs.
+type scrubState struct {
+	scrubMu    sync.Mutex
+	scrubCache *memory.Scrubber
+	scrubFor   []settings.Pattern
+}
+
+// runScan scans the whole memory with progress.
+func (s *scrubScreen) runScan() {
+	patterns := s.u.set.UserPatterns
+	var rep memory.ScrubReport
+	titles := map[string]string{}
+	s.report.SetText("")
+	s.job.start("Scanning for secrets", func(ctx context.Context, report progress) error {
+		sc, err := s.u.scrubber(patterns)
+		if err != nil {
+			return err
+		}
+		rep, err = s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Scrubber: sc, Progress: func(done, total int) {
+			report(done, total, fmt.Sprintf("Scanned %d of %d conversations", done, total))
+		}})
+		if err != nil {
+			return err
+		}
+		findTitles(ctx, s.u.mem, rep.Findings, titles)
+		return nil
+	}, func(err error) {
+		s.updateButtons()
+		if err != nil {
+			s.u.showError("scan for secrets", err)
+			return
+		}
+		s.showFindings(rep, titles)
+	})
+	s.updateButtons()
+}
+
+// findTitles looks up the titles of the conversations findings are in.
+func findTitles(ctx context.Context, m *memory.Memory, fs []memory.ScrubFinding, titles map[string]string) {
+	for _, f := range fs {
+		k := f.Source + ":" + f.SessionID
+		if _, ok := titles[k]; ok {
+			continue
+		}
+		titles[k] = ""
+		if tr, err := m.Get(ctx, memory.GetOptions{SessionID: k, Window: 1}); err == nil {
+			titles[k] = titleOf(tr.Session)
+		}
+	}
+}
+
+func (s *scrubScreen) showFindings(rep memory.ScrubReport, titles map[string]string) {
+	s.findings, s.titles, s.scanned = rep.Findings, titles, true
+	s.checked = map[string]bool{}
+	s.current = -1
+	s.table.UnselectAll()
+	s.table.Refresh()
+	msg := fmt.Sprintf("Scanned %s: %s", plural(rep.Scanned, "conversation", "conversations"), plural(len(rep.Findings), "finding", "findings"))
+	if len(rep.ByRule) > 0 {
+		msg += " (" + countsText(rep.ByRule) + ")"
+	}
+	msg += "."
+	if rep.Allowed > 0 {
+		msg += fmt.Sprintf(" %s hidden as not secrets.", plural(rep.Allowed, "finding was", "findings were"))
+	}
+	if len(rep.Skipped) > 0 {
+		msg += fmt.Sprintf(" %s could not be read: %s.", plural(len(rep.Skipped), "conversation", "conversations"), strings.Join(rep.Skipped, ", "))
+	}
+	if len(rep.Findings) == 0 {
+		msg += " Nothing to redact."
+	} else {
+		msg += " Tick the ones to redact, or press Redact all."
+	}
+	s.status.SetText(msg)
+	s.updateButtons()
+}
+
+// countsText lists counts per rule, biggest first.
+func countsText(counts map[string]int) string {
+	type rc struct {
+		rule string
+		n    int
+	}
+	var rs []rc
+	for r, n := range counts {
+		rs = append(rs, rc{r, n})
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].n > rs[j].n || rs[i].n == rs[j].n && rs[i].rule < rs[j].rule })
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, fmt.Sprintf("%s × %d", r.rule, r.n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// confirmRedact asks before redacting: it cannot be undone.
+func (s *scrubScreen) confirmRedact(fs []memory.ScrubFinding) {
+	if len(fs) == 0 {
+		return
+	}
+	convs := map[string]bool{}
+	for _, f := range fs {
+		convs[f.Source+":"+f.SessionID] = true
+	}
+	msg := widget.NewLabel(fmt.Sprintf("Redact %s in %s?\n\nEach is replaced by [REDACTED:rule] in the stored conversation, "+
+		"and the old text is erased from the memory folder and its database. Your original export files are not touched. "+
+		"This cannot be undone.", plural(len(fs), "secret", "secrets"), plural(len(convs), "conversation", "conversations")))
+	msg.Wrapping = fyne.TextWrapWord
+	d := dialog.NewCustomConfirm("Redact secrets?", "Redact", "Cancel", msg, func(ok bool) {
+		if ok {
+			s.redact(fs)
+		}
+	}, s.u.win)
+	d.Resize(fyne.NewSize(480, 0))
+	d.Show()
+}
+
+// redactGroups groups findings into scrub runs: conversations that need
+// the same set of rules redacted go together.
+func redactGroups(fs []memory.ScrubFinding) []memory.ScrubOptions {
+	rules := map[string]map[string]bool{}
+	var order []string
+	for _, f := range fs {
+		k := f.Source + ":" + f.SessionID
+		if rules[k] == nil {
+			rules[k] = map[string]bool{}
+			order = append(order, k)
+		}
+		rules[k][f.Rule] = true
+	}
+	byRules := map[string]*memory.ScrubOptions{}
+	var out []*memory.ScrubOptions
+	for _, k := range order {
+		var rs []string
+		for r := range rules[k] {
+			rs = append(rs, r)
+		}
+		sort.Strings(rs)
+		rk := strings.Join(rs, "\x00")
+		o := byRules[rk]
+		if o == nil {
+			o = &memory.ScrubOptions{Rules: rs}
+			byRules[rk] = o
+			out = append(out, o)
+		}
+		o.Sessions = append(o.Sessions, k)
+	}
+	res := make([]memory.ScrubOptions, len(out))
+	for i, o := range out {
+		res[i] = *o
+	}
+	return res
+}
+
+// redact redacts findings with progress, then rescans.
+func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
+	patterns := s.u.set.UserPatterns
+	groups := redactGroups(fs)
+	var total memory.ScrubReport
+	total.Redacted = map[string]int{}
+	s.job.start("Redacting secrets", func(ctx context.Context, report progress) error {
+		sc, err := s.u.scrubber(patterns)
+		if err != nil {
+			return err
+		}
+		for i, o := range groups {
+			o.Scrubber = sc
+			o.Progress = func(done, n int) {
+				report(i*100+done*100/max(n, 1), len(groups)*100, fmt.Sprintf("Redacting in %d of %d conversations", done, n))
+			}
+			rep, err := s.u.mem.ScrubApply(ctx, o)
+			total.Changed += rep.Changed
+			for r, n := range rep.Redacted {
+				total.Redacted[r] += n
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}, func(err error) {
+		s.showRedacted(total, err)
+		s.u.memoryChanged()
+		if err != nil {
+			s.u.showError("redact every secret selected", err)
+		}
+		s.runScan()
+	})
+	s.updateButtons()
+}
+
+func (s *scrubScreen) showRedacted(rep memory.ScrubReport, err error) {
+	n := 0
+	for _, c := range rep.Redacted {
+		n += c
+	}
+	msg := fmt.Sprintf("Redacted %s in %s", plural(n, "secret", "secrets"), plural(rep.Changed, "conversation", "conversations"))
+	if n > 0 {
+		msg += ": " + countsText(rep.Redacted)
+	}
+	msg += ". The old text is erased from the memory folder."
+	if err != nil {
+		msg = "Stopped part way. " + msg
+	}
+	s.report.SetText(msg)
+}
+
+// allowCurrent marks the highlighted finding as not a secret. It is
+// remembered (as a hash, not the text) and not reported again.
+func (s *scrubScreen) allowCurrent() {
+	if s.current < 0 || s.current >= len(s.findings) {
+		return
+	}
+	f := s.findings[s.current]
+	patterns := s.u.set.UserPatterns
+	load(s.u, "mark the finding as not a secret", func(ctx context.Context) (memory.ScrubReport, error) {
+		sc, err := s.u.scrubber(patterns)
+		if err != nil {
+			return memory.ScrubReport{}, err
+		}
+		return s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Scrubber: sc, Sessions: []string{f.Source + ":" + f.SessionID}, Allow: []string{f.ID}})
+	}, func(memory.ScrubReport) {
+		s.findings = slices.DeleteFunc(s.findings, func(g memory.ScrubFinding) bool { return g.ID == f.ID })
+		delete(s.checked, f.ID)
+		s.current = -1
+		s.table.UnselectAll()
+		s.table.Refresh()
+		s.report.SetText(fmt.Sprintf("Marked the %s finding %s in “%s” as not a secret; it will not be reported again.",
+			f.Rule, f.Preview, scrubCell(f, 1, s.titles)))
+		s.updateButtons()
+	})
+}
