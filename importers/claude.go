@@ -328,7 +328,7 @@ func contentText(raw json.RawMessage) string {
 			continue
 		}
 		switch {
-		case b.Type == "image":
+		case b.Type == "image" || b.Type == "input_image" || b.Type == "output_image":
 			parts = append(parts, "[image]")
 		case !blank(string(b.Text)):
 			parts = append(parts, string(b.Text))

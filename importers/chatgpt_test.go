@@ -1,0 +1,143 @@
+package importers
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+func TestChatGPTHandmade(t *testing.T) {
+	p := parseFile(t, ParseChatGPT, testdata("chatgpt", "conversations.json"))
+	if p.err != nil {
+		t.Fatal(p.err)
+	}
+	if len(p.sessions) != 3 {
+		t.Fatalf("%d sessions, want 3", len(p.sessions))
+	}
+	// conv-bad (mapping is a string) and conv-empty are skipped and named;
+	// the rest of the export is imported.
+	if len(p.skipped) != 2 || !strings.Contains(p.skipped[0], "conv-bad") || !strings.Contains(p.skipped[0], "wrong shape") ||
+		!strings.Contains(p.skipped[1], "conv-empty") || !strings.Contains(p.skipped[1], "no visible messages") {
+		t.Errorf("skipped = %q", p.skipped)
+	}
+
+	s := sessionByID(t, p.sessions, "conv-branch")
+	if s.Harness != memory.HarnessChatGPT || s.Title != "Branches and blocks" || s.Project != "" {
+		t.Errorf("session = %q %q %q", s.Harness, s.Title, s.Project)
+	}
+	// The branch is current_node's: the abandoned "OLD ANSWER" is not on it.
+	// Hidden system nodes, custom instructions, the empty placeholder, a
+	// tool node with null content and a message with null parts are left out.
+	checkTurns(t, s, []want{
+		{"u1", "2023-11-14T22:13:20Z", "user", []memory.Block{txt("What is the tallest mountain?"), txt("[attachment: notes.pdf]")}},
+		{"th1", "2023-11-14T22:13:45Z", "assistant", []memory.Block{think("Recall facts\n\nEverest is 8849 m.")}},
+		{"rr1", "2023-11-14T22:13:50Z", "assistant", []memory.Block{think("Thought for 7s")}},
+		// Citation markup stripped, entity kept by name; update_time earlier
+		// than create_time and a missing status are tolerated.
+		{"a2", "2023-11-14T22:14:00Z", "assistant", []memory.Block{txt("Mount Everest is the tallest. I like the Kia Optima.")}},
+		// No create_time: the previous turn's time. Image and audio become
+		// placeholders; the audio transcription is the person's words.
+		{"u2", "2023-11-14T22:14:00Z", "user", []memory.Block{txt("[image]"), txt("Draw it"), txt("spoken words here"), txt("[audio]")}},
+		{"c1", "2023-11-14T22:14:10Z", "assistant", []memory.Block{use("python", "print(8849)")}},
+		{"o1", "2023-11-14T22:14:11Z", "tool", []memory.Block{result("python", "8849")}},
+		{"img1", "2023-11-14T22:14:20Z", "tool", []memory.Block{txt("[generated image]")}},
+		{"cv1", "2023-11-14T22:14:30Z", "assistant", []memory.Block{use("canmore.create_textdoc", `{"name":"doc","type":"document","content":"Canvas body"}`)}},
+		{"a3", "2023-11-14T22:15:00Z", "assistant", []memory.Block{txt("Done.")}},
+	})
+	for _, tu := range s.Turns {
+		for _, b := range tu.Blocks {
+			if strings.Contains(b.Text, "SECRET-INSTRUCTIONS") || strings.Contains(b.Text, "OLD ANSWER") || strings.ContainsRune(b.Text, '\ue200') {
+				t.Errorf("turn %d holds %q", tu.Seq, b.Text)
+			}
+		}
+	}
+
+	// current_node missing from the mapping: the newest leaf; null title:
+	// the first user words; a ChatGPT Project: a placeholder project.
+	s = sessionByID(t, p.sessions, "conv-nocurrent")
+	if s.Title != "Plan a trip to Lisbon next spring please" || s.Project != "chatgpt-project-01234567" {
+		t.Errorf("title %q project %q", s.Title, s.Project)
+	}
+	checkTurns(t, s, []want{
+		{"q", "", "user", []memory.Block{txt("Plan a trip to Lisbon next spring please")}},
+		{"aB", "", "assistant", []memory.Block{txt("Answer B")}},
+	})
+
+	// A custom GPT is not a project; old-style citations are stripped.
+	s = sessionByID(t, p.sessions, "conv-gpt")
+	if s.Project != "" {
+		t.Errorf("custom GPT project %q", s.Project)
+	}
+	checkTurns(t, s, []want{
+		{"h", "", "user", []memory.Block{txt("Hello GPT")}},
+		{"g", "", "assistant", []memory.Block{txt("Hi there!")}},
+	})
+}
+
+func TestChatGPTTopLevelShapes(t *testing.T) {
+	one := `{"title":"T","create_time":1700000000,"mapping":{"r":{"id":"r","message":null,"parent":null,"children":["u"]},` +
+		`"u":{"id":"u","message":{"id":"u","author":{"role":"user"},"create_time":1700000001,"content":{"content_type":"text","parts":["hi"]}},"parent":"r","children":[]}},` +
+		`"current_node":"u","id":"c1"}`
+	for name, data := range map[string]string{
+		"array":   "[" + one + "]",
+		"wrapped": `{"export":"x","conversations":[` + one + `],"extra":[1,2]}`,
+		"single":  one,
+		"bom":     "\ufeff[" + one + "]",
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := parseString(t, ParseChatGPT, name, data)
+			if p.err != nil || len(p.sessions) != 1 || p.sessions[0].ID != "c1" || p.sessions[0].Turns[0].Blocks[0].Text != "hi" {
+				t.Fatalf("err %v, %d sessions", p.err, len(p.sessions))
+			}
+		})
+	}
+}
+
+func TestChatGPTBadInput(t *testing.T) {
+	for name, c := range map[string]struct{ data, want string }{
+		"truncated":    {`[{"title":"T","mapping":{"r":{"id":"r"`, "offset 38: unexpected end of JSON (the file is truncated)"},
+		"syntax":       {`[{"title":"T",,}]`, "invalid JSON"},
+		"not a list":   {`"just a string"`, "wrong shape"},
+		"numbers":      {`[1,2,3]`, "wrong shape: no readable ChatGPT conversation in 3 entries"},
+		"other object": {`{"user":"ana"}`, "wrong shape"},
+		"empty file":   {``, "wrong shape: the file is empty"},
+		"non-UTF-8":    {"[{\"title\":\"caf\xe9\",\"mapping\":{}}]", "offset 14: not UTF-8"},
+		"trailing":     {`[] []`, "data after the end"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := parseString(t, ParseChatGPT, name, c.data)
+			if p.err == nil || !strings.Contains(p.err.Error(), c.want) {
+				t.Fatalf("err = %v, want %q", p.err, c.want)
+			}
+		})
+	}
+	// An empty list is a well-formed, empty export: no error, no sessions.
+	if p := parseString(t, ParseChatGPT, "empty", "[]"); p.err != nil || len(p.sessions) != 0 {
+		t.Errorf("[] gave %v, %d sessions", p.err, len(p.sessions))
+	}
+}
+
+func TestChatGPTConversationCap(t *testing.T) {
+	defer func(v int64) { maxConversationBytes = v }(maxConversationBytes)
+	maxConversationBytes = 1 << 16
+	big := `[{"title":"` + strings.Repeat("a", 1<<18) + `","mapping":{}}]`
+	p := parseString(t, ParseChatGPT, "big", big)
+	if p.err == nil || !strings.Contains(p.err.Error(), "larger than") {
+		t.Fatalf("err = %v", p.err)
+	}
+}
+
+func TestStripCitations(t *testing.T) {
+	for in, out := range map[string]string{
+		"plain":                                  "plain",
+		"a\ue200filecite\ue202turn0file0\ue201b": "ab",
+		"x \ue200entity\ue202[\"city\",\"Lisbon\"]\ue201 y": "x Lisbon y",
+		"open \ue200 never closed":                          "open  never closed",
+		"old【3:0†source】 style【12†report.pdf】":              "old style",
+	} {
+		if got := stripCitations(in); got != out {
+			t.Errorf("stripCitations(%q) = %q, want %q", in, got, out)
+		}
+	}
+}
