@@ -180,7 +180,6 @@ func snapshot(t testing.TB, m *memory.Memory) string {
 	return b.String()
 }
 
-
 // testdata returns a path under testdata/.
 func testdata(parts ...string) string {
 	return filepath.Join(append([]string{"testdata"}, parts...)...)
