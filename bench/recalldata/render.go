@@ -56,9 +56,9 @@ func (g *gen) conversation(f Fact, start time.Time, prev *Fact) *Conversation {
 		if asst.Thinking == "" && g.rng.IntN(4) == 0 && c.Harness != memory.HarnessCodex {
 			asst.Thinking = g.pick(thoughts)
 		}
-		user.TS = ts
+		user.TS = ts.Add(time.Duration(g.rng.IntN(1000)) * time.Millisecond)
 		ts = ts.Add(time.Duration(5+g.rng.IntN(40)) * time.Second)
-		asst.TS = ts
+		asst.TS = ts.Add(time.Duration(g.rng.IntN(1000)) * time.Millisecond)
 		ts = ts.Add(time.Duration(30+g.rng.IntN(330)) * time.Second)
 		c.Messages = append(c.Messages, user, asst)
 	}
@@ -72,6 +72,8 @@ func (g *gen) conversation(f Fact, start time.Time, prev *Fact) *Conversation {
 	switch {
 	case c.Harness == memory.HarnessCodex:
 		// Codex has no titles.
+	case c.Harness == memory.HarnessChatGPT && g.rng.IntN(30) == 0:
+		// Some ChatGPT conversations have a null title.
 	case g.rng.IntN(2) == 0:
 		c.Title = g.pick(genericTitles)
 	default:
