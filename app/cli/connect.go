@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+func init() { register(newConnectCmd) }
+
+func newConnectCmd(g *globals) *cobra.Command {
+	var tokenName, addr, kind string
+	var write, asJSON bool
+	c := &cobra.Command{
+		Use:   "connect CLIENT",
+		Short: "Print (or --write) the config that connects an MCP client: " + strings.Join(mcpserver.Clients, ", "),
+		Long: "Print the exact config or command that connects CLIENT to Ireneo. HTTP clients get the URL and\n" +
+			"their token's header: the token named by --token, else one named after the client (made if\n" +
+			"missing). Clients that only start processes run `ireneo mcp`. --write merges the entry into the\n" +
+			"client's own config file after a timestamped backup, keeping every other server.\n\n" +
+			"Clients: " + strings.Join(mcpserver.Clients, ", "),
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			client := args[0]
+			if !isClient(client) {
+				return usagef("connect: unknown client %q; choose one of %s", client, strings.Join(mcpserver.Clients, ", "))
+			}
+			listen, err := mcpserver.NormalizeAddr(addr)
+			if err != nil {
+				return usagef("--addr: %v", err)
+			}
+			o := mcpserver.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: g.memoryDir}
+			if exe, err := os.Executable(); err == nil {
+				o.Command = exe
+			}
+			created := ""
+			if client != mcpserver.ClientClaudeDesktop {
+				if tokenName == "" {
+					tokenName = client
+				}
+				o.Token, created, err = connectToken(c, g, kind, tokenName, c.Flags().Changed("token"))
+				if err != nil {
+					return err
+				}
+			}
+			cfg, err := mcpserver.Connect(client, o)
+			if err != nil {
+				return err
+			}
+			var res *mcpserver.WriteResult
+			if write {
+				r, err := cfg.Write(time.Now())
+				if err != nil {
+					return fmt.Errorf("connect %s --write: %w", client, err)
+				}
+				res = &r
+			}
+			if asJSON {
+				return printJSON(g.stdout, map[string]any{"config": cfg, "token": tokenName, "created_token": created != "", "written": res})
+			}
+			if created != "" {
+				fmt.Fprintf(g.stdout, "Made token %q for %s (its secret is in the keyring; revoke it with `ireneo token revoke %s`).\n\n", created, client, created)
+			}
+			switch {
+			case cfg.Transport == mcpserver.TransportStdio:
+				fmt.Fprintf(g.stdout, "%s starts Ireneo itself (stdio). Its config file is %s; the entry is:\n\n%s\n", client, cfg.Path, cfg.Snippet)
+			case cfg.Command != "":
+				fmt.Fprintf(g.stdout, "Run:\n\n  %s\n\nor put this entry in %s:\n\n%s\n", cfg.Command, cfg.Path, cfg.Snippet)
+			default:
+				fmt.Fprintf(g.stdout, "Put this entry in %s:\n\n%s\n", cfg.Path, cfg.Snippet)
+			}
+			if cfg.Transport == mcpserver.TransportHTTP {
+				fmt.Fprintln(g.stdout, "This holds the token's secret: keep it out of shared files and screenshots.")
+			}
+			if cfg.Note != "" {
+				fmt.Fprintln(g.stdout, cfg.Note)
+			}
+			if res != nil {
+				fmt.Fprintf(g.stdout, "\nWrote %s", res.Path)
+				if res.Backup != "" {
+					fmt.Fprintf(g.stdout, " (the old file is kept as %s)", res.Backup)
+				}
+				fmt.Fprintln(g.stdout, ".")
+			} else {
+				fmt.Fprintf(g.stdout, "\n`ireneo connect %s --write` merges it into that file for you, after a backup.\n", client)
+			}
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&tokenName, "token", "", "the token this client uses (default: one named after the client, made if missing)")
+	f.StringVar(&addr, "addr", mcpserver.DefaultAddr, "the address `ireneo serve` listens on")
+	f.BoolVar(&write, "write", false, "merge the entry into the client's config file (after a timestamped backup)")
+	f.BoolVar(&asJSON, "json", false, "print as JSON (the config includes the token's secret)")
+	addTokenStoreFlag(c, &kind)
+	return c
+}
+
+func isClient(name string) bool {
+	for _, c := range mcpserver.Clients {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
+
+// connectToken reads the secret of a live token, or, when the name was not
+// given explicitly and no such token exists, makes it. It returns the name
+// of a token it made, if any.
+func connectToken(c *cobra.Command, g *globals, kind, name string, explicit bool) (secret, created string, err error) {
+	store, err := tokenStore(kind, g.stderr)
+	if err != nil {
+		return "", "", err
+	}
+	m, err := g.open()
+	if err != nil {
+		return "", "", err
+	}
+	defer m.Close()
+	tokens := mcpserver.NewTokens(m, store)
+	info, err := m.Token(c.Context(), name)
+	switch {
+	case err == nil && info.Active():
+		secret, err = tokens.Reveal(c.Context(), name)
+		if err != nil {
+			return "", "", fmt.Errorf("connect: token %s: %w", name, err)
+		}
+		return secret, "", nil
+	case err != nil && !errors.Is(err, memory.ErrNotFound):
+		return "", "", err
+	case explicit && err != nil:
+		return "", "", fmt.Errorf("connect: no token named %q; make it with `ireneo token create %s`", name, name)
+	case explicit:
+		return "", "", fmt.Errorf("connect: token %q is revoked; make a new one with `ireneo token create NAME`", name)
+	}
+	secret, _, err = tokens.Create(c.Context(), name, nil)
+	if err != nil {
+		return "", "", fmt.Errorf("connect: make token %s: %w", name, err)
+	}
+	return secret, name, nil
+}

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ireneo-app/ireneo/mcpserver"
+)
+
+func init() {
+	register(newServeCmd)
+	register(newMCPCmd)
+}
+
+func newServeCmd(g *globals) *cobra.Command {
+	var addr, kind string
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the memory to local agents over MCP (loopback HTTP, with tokens)",
+		Long: fmt.Sprintf("Serve the memory over MCP's Streamable HTTP at http://%s%s until interrupted.\n"+
+			"Only loopback addresses are accepted. Every request needs \"Authorization: Bearer <token>\"\n"+
+			"(see `ireneo token`), and every tool call is written to the audit log (`ireneo audit`).",
+			mcpserver.DefaultAddr, mcpserver.EndpointPath),
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if _, err := mcpserver.NormalizeAddr(addr); err != nil {
+				return usagef("--addr: %v", err)
+			}
+			store, err := tokenStore(kind, g.stderr)
+			if err != nil {
+				return err
+			}
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			s := mcpserver.New(m, store, mcpserver.Options{
+				Version: Version,
+				Logger:  slog.New(slog.NewTextHandler(g.stderr, nil)),
+			})
+			defer s.Close()
+			if err := s.Start(addr); err != nil {
+				return fmt.Errorf("serve: %w", err)
+			}
+			fmt.Fprintf(g.stdout, "Ireneo MCP server at %s (memory %s). Ctrl-C stops it.\n", s.URL(), m.Dir())
+			if toks, err := m.Tokens(c.Context()); err == nil && len(toks) == 0 {
+				fmt.Fprintln(g.stdout, "No tokens yet: every client will be refused. Make one with `ireneo token create NAME`.")
+			}
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			<-ctx.Done()
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			if err := s.Stop(sctx); err != nil {
+				return fmt.Errorf("serve: stopping: %w", err)
+			}
+			fmt.Fprintln(g.stdout, "Stopped.")
+			return nil
+		},
+	}
+	c.Flags().StringVar(&addr, "addr", mcpserver.DefaultAddr, "loopback address to listen on (127.0.0.1, ::1 or localhost, with a port)")
+	addTokenStoreFlag(c, &kind)
+	return c
+}
+
+func newMCPCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve the memory over MCP on stdin/stdout, for clients that start a process",
+		Long: "Speak MCP on stdin and stdout, for clients such as Claude Desktop that start the server\n" +
+			"themselves. It sees the whole memory (whoever can start it can read the files anyway); calls\n" +
+			"are audited as client \"stdio\". Logs go to stderr only.",
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			s := mcpserver.New(m, nil, mcpserver.Options{
+				Version: Version,
+				Logger:  slog.New(slog.NewTextHandler(g.stderr, nil)),
+			})
+			defer s.Close()
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return s.ServeStdio(ctx, g.stdin, g.stdout)
+		},
+	}
+}

@@ -1,0 +1,239 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+func init() { register(newTokenCmd) }
+
+// Token store kinds for --token-store.
+const (
+	storeKeyring = "keyring"
+	storeFile    = "file"
+)
+
+// addTokenStoreFlag adds --token-store to a command that reads or writes
+// token secrets.
+func addTokenStoreFlag(c *cobra.Command, kind *string) {
+	c.Flags().StringVar(kind, "token-store", storeKeyring,
+		"where token secrets live: keyring (the OS keyring) or file (a plain 0600 file in the config directory; only where no keyring works)")
+}
+
+// tokenStore opens the token store a --token-store flag names; the file
+// store always comes with its warning on stderr.
+func tokenStore(kind string, stderr io.Writer) (mcpserver.TokenStore, error) {
+	switch kind {
+	case storeKeyring, "":
+		return mcpserver.NewKeyringStore(), nil
+	case storeFile:
+		fs := mcpserver.NewFileTokenStore("")
+		fmt.Fprintf(stderr, mcpserver.FileStoreWarning+"\n", fs.Path)
+		return fs, nil
+	}
+	return nil, usagef("--token-store %q: want keyring or file", kind)
+}
+
+func newTokenCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "token",
+		Short: "Create, list, show and revoke the tokens MCP clients use over HTTP",
+		Long: "Each MCP client that connects over HTTP gets its own token: a name, an optional list of projects\n" +
+			"it may see, and a secret kept in the OS keyring (service \"ireneo\"). The memory keeps only the\n" +
+			"name, the scope, the times and a SHA-256 of the secret.",
+	}
+	c.AddCommand(newTokenCreateCmd(g), newTokenListCmd(g), newTokenRevokeCmd(g), newTokenShowCmd(g))
+	return c
+}
+
+func newTokenCreateCmd(g *globals) *cobra.Command {
+	var projects []string
+	var kind string
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "create NAME",
+		Short: "Make a token for one client and print its secret once",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			store, err := tokenStore(kind, g.stderr)
+			if err != nil {
+				return err
+			}
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			secret, info, err := mcpserver.NewTokens(m, store).Create(c.Context(), args[0], projects)
+			if err != nil {
+				return fmt.Errorf("token create %s: %w", args[0], err)
+			}
+			if asJSON {
+				return printJSON(g.stdout, map[string]any{"name": info.Name, "projects": info.Projects, "created": info.Created, "secret": secret})
+			}
+			fmt.Fprintf(g.stdout, "Created token %q (sees %s). Its secret, shown this once:\n\n%s\n\n", info.Name, tokenScopeText(info.Projects), secret)
+			fmt.Fprintf(g.stdout, "It is kept in %s; `ireneo token show %s --reveal` reads it back.\n", store.Describe(), info.Name)
+			fmt.Fprintf(g.stdout, "Next: `ireneo connect CLIENT --token %s` prints the config for your client.\n", info.Name)
+			return nil
+		},
+	}
+	c.Flags().StringArrayVar(&projects, "project", nil, "only conversations tagged with this project (repeat for more); none means everything")
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON, secret included")
+	addTokenStoreFlag(c, &kind)
+	return c
+}
+
+func tokenScopeText(projects []string) string {
+	if len(projects) == 0 {
+		return "the whole memory"
+	}
+	return "only projects " + strings.Join(projects, ", ")
+}
+
+func tokenTime(t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return t.Local().Format("2006-01-02 15:04")
+}
+
+func newTokenListCmd(g *globals) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "List tokens (never their secrets)",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			list, err := m.Tokens(c.Context())
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				if list == nil {
+					list = []memory.TokenInfo{}
+				}
+				return printJSON(g.stdout, list)
+			}
+			if len(list) == 0 {
+				fmt.Fprintln(g.stdout, "No tokens yet. Make one per client with `ireneo token create NAME`.")
+				return nil
+			}
+			tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "NAME\tSCOPE\tCREATED\tLAST USED\tSTATUS")
+			for _, t := range list {
+				status := "active"
+				if !t.Active() {
+					status = "revoked " + tokenTime(t.Revoked)
+				}
+				scope := "everything"
+				if len(t.Projects) > 0 {
+					scope = strings.Join(t.Projects, ",")
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, scope, tokenTime(t.Created), tokenTime(t.LastUsed), status)
+			}
+			return tw.Flush()
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return c
+}
+
+func newTokenRevokeCmd(g *globals) *cobra.Command {
+	var kind string
+	c := &cobra.Command{
+		Use:   "revoke NAME",
+		Short: "Revoke a token at once and delete its secret",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			store, err := tokenStore(kind, g.stderr)
+			if err != nil {
+				return err
+			}
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			err = mcpserver.NewTokens(m, store).Revoke(c.Context(), args[0])
+			if errors.Is(err, memory.ErrNotFound) {
+				return fmt.Errorf("token revoke: no token named %q (see `ireneo token list`)", args[0])
+			}
+			if err != nil {
+				return fmt.Errorf("token revoke %s: %w", args[0], err)
+			}
+			fmt.Fprintf(g.stdout, "Revoked token %q; clients using it are refused from their next call.\n", args[0])
+			return nil
+		},
+	}
+	addTokenStoreFlag(c, &kind)
+	return c
+}
+
+func newTokenShowCmd(g *globals) *cobra.Command {
+	var kind string
+	var reveal, asJSON bool
+	c := &cobra.Command{
+		Use:   "show NAME [--reveal]",
+		Short: "Show a token; --reveal also prints its secret from the keyring",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			info, err := m.Token(c.Context(), args[0])
+			if errors.Is(err, memory.ErrNotFound) {
+				return fmt.Errorf("token show: no token named %q (see `ireneo token list`)", args[0])
+			}
+			if err != nil {
+				return err
+			}
+			secret := ""
+			if reveal {
+				store, err := tokenStore(kind, g.stderr)
+				if err != nil {
+					return err
+				}
+				if secret, err = mcpserver.NewTokens(m, store).Reveal(c.Context(), args[0]); err != nil {
+					return fmt.Errorf("token show %s: %w", args[0], err)
+				}
+			}
+			if asJSON {
+				out := map[string]any{"token": info}
+				if reveal {
+					out["secret"] = secret
+				}
+				return printJSON(g.stdout, out)
+			}
+			status := "active"
+			if !info.Active() {
+				status = "revoked " + tokenTime(info.Revoked)
+			}
+			fmt.Fprintf(g.stdout, "name:      %s\nsees:      %s\ncreated:   %s\nlast used: %s\nstatus:    %s\n",
+				info.Name, tokenScopeText(info.Projects), tokenTime(info.Created), tokenTime(info.LastUsed), status)
+			if reveal {
+				fmt.Fprintf(g.stdout, "secret:    %s\n", secret)
+			}
+			return nil
+		},
+	}
+	c.Flags().BoolVar(&reveal, "reveal", false, "print the secret, read from the token store")
+	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	addTokenStoreFlag(c, &kind)
+	return c
+}
