@@ -46,8 +46,7 @@ type activityScreen struct {
 
 func newActivityScreen(u *ui) *activityScreen {
 	a := &activityScreen{u: u, clients: map[string]bool{}}
-	a.client = widget.NewSelect([]string{anyClient}, func(string) { a.refresh() })
-	a.client.SetSelected(anyClient)
+	a.client = newSelect([]string{anyClient}, anyClient, func(string) { a.refresh() })
 	a.summary = widget.NewLabel("")
 	a.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(a.rows), len(activityColumns) },

@@ -9,7 +9,6 @@
 package gui
 
 import (
-	"context"
 	"fmt"
 	"os"
 
@@ -59,22 +58,7 @@ func Main() int {
 	u := newUI(a, m, Deps{Server: srv, Calls: hook, Settings: set, Version: Version})
 	u.installTray()
 	a.Lifecycle().SetOnStopped(u.shutdown)
-	if set.ServerAutostart {
-		u.startServer()
-	}
-	u.restartWatch()
-	u.refreshTray()
-
-	show := os.Getenv(EnvStartHidden) != "1"
-	if u.firstRun(context.Background()) {
-		// An empty memory: start where the person can fill it.
-		u.tabs.SelectIndex(screenImport)
-		u.imp.refresh()
-		show = true
-	}
-	if show {
-		u.win.Show()
-	}
+	u.start(os.Getenv(EnvStartHidden) == "1")
 	if setErr != nil {
 		u.showError("read the settings", setErr)
 	}

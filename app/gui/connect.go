@@ -44,7 +44,7 @@ type connectScreen struct {
 	name     *widget.Entry
 	scope    *widget.Entry
 	create   *widget.Button
-	clients  *fyne.Container
+	clients  *container.AppTabs
 	tokenFor map[string]*widget.Select // per client: the token its config carries
 	snippets map[string]*widget.RichText
 	notes    map[string]*widget.Label
@@ -64,9 +64,9 @@ func newConnectScreen(u *ui) *connectScreen {
 	c.scope.SetPlaceHolder("Projects it may see, comma-separated (empty: everything)")
 	c.create = widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), func() { c.createToken(c.name.Text, c.scope.Text) })
 	c.name.OnSubmitted = func(string) { c.createToken(c.name.Text, c.scope.Text) }
-	c.clients = container.NewVBox()
+	c.clients = container.NewAppTabs()
 	for _, client := range mcpserver.Clients {
-		c.clients.Add(c.clientCard(client))
+		c.clients.Append(container.NewTabItem(clientNames[client], c.clientCard(client)))
 	}
 	return c
 }
@@ -307,8 +307,7 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 	write := widget.NewButtonWithIcon("Write to config…", theme.DocumentSaveIcon(), func() { c.confirmWrite(client) })
 	var top fyne.CanvasObject
 	if client != mcpserver.ClientClaudeDesktop { // Claude Desktop runs `ireneo mcp` over stdio: no token
-		sel := widget.NewSelect([]string{noToken}, func(string) { c.showClient(client) })
-		sel.SetSelected(noToken)
+		sel := newSelect([]string{noToken}, noToken, func(string) { c.showClient(client) })
 		c.tokenFor[client] = sel
 		mk := widget.NewButton("Create token", func() { c.createToken(client, "") })
 		top = container.NewHBox(widget.NewLabel("Token"), sel, mk)
@@ -316,8 +315,7 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 		top = layout.NewSpacer()
 	}
 	body := container.NewVBox(top, snippet, note, container.NewHBox(copyBtn, write))
-	card := widget.NewCard(clientNames[client], "", body)
-	return card
+	return container.NewPadded(body)
 }
 
 // connectOptions are the options for a client's config with a token secret.

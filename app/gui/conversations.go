@@ -65,21 +65,18 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 	c.query = widget.NewEntry()
 	c.query.SetPlaceHolder("Filter by words")
 	c.query.OnSubmitted = func(string) { c.refresh() }
-	c.project = widget.NewSelect([]string{anyProject}, func(string) { c.filterChanged() })
-	c.project.SetSelected(anyProject)
-	c.source = widget.NewSelect(sourceOptions(), func(string) { c.filterChanged() })
-	c.source.SetSelected(anySource)
-	c.when = widget.NewSelect(dateOptions, func(string) { c.filterChanged() })
-	c.when.SetSelected(anyTime)
+	c.project = newSelect([]string{anyProject}, anyProject, func(string) { c.filterChanged() })
+	c.source = newSelect(sourceOptions(), anySource, func(string) { c.filterChanged() })
+	c.when = newSelect(dateOptions, anyTime, func(string) { c.filterChanged() })
 	c.starred = widget.NewCheck("Starred", func(bool) { c.filterChanged() })
 	var names []string
 	for _, o := range sortOrders {
 		names = append(names, o.name)
 	}
-	c.order = widget.NewSelect(names, func(string) { c.filterChanged() })
-	c.order.SetSelected(sortOrders[0].name)
+	c.order = newSelect(names, sortOrders[0].name, func(string) { c.filterChanged() })
 	c.count = widget.NewLabel("")
 	c.rename = widget.NewButtonWithIcon("Rename project…", theme.DocumentCreateIcon(), c.renameProject)
+	c.rename.Disable()
 	c.more = widget.NewButton("Show more", func() { c.limit += convPage; c.refresh() })
 	c.more.Hide()
 

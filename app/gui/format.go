@@ -220,3 +220,12 @@ func clip(s string, n int) string {
 	}
 	return string(r[:n]) + "…"
 }
+
+// newSelect makes a select with an option chosen, without calling
+// onChanged for that first choice (the screen is not built yet).
+func newSelect(options []string, selected string, onChanged func(string)) *widget.Select {
+	s := widget.NewSelect(options, nil)
+	s.SetSelected(selected)
+	s.OnChanged = onChanged
+	return s
+}

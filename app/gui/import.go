@@ -46,13 +46,14 @@ type importScreen struct {
 
 func newImportScreen(u *ui) *importScreen {
 	s := &importScreen{u: u}
-	s.redact = widget.NewCheck("Redact secrets (API keys, passwords, private keys) while importing", func(on bool) {
+	s.redact = widget.NewCheck("Redact secrets (API keys, passwords, private keys) while importing", nil)
+	s.redact.SetChecked(u.set.ScrubOnImport)
+	s.redact.OnChanged = func(on bool) {
 		if on != u.set.ScrubOnImport {
 			u.set.ScrubOnImport = on
 			u.saveSettings()
 		}
-	})
-	s.redact.SetChecked(u.set.ScrubOnImport)
+	}
 	s.revive = widget.NewCheck("Bring back conversations I forgot", nil)
 	s.sources = container.NewVBox()
 	s.job = newJob(u)

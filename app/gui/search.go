@@ -90,12 +90,9 @@ func newSearchScreen(u *ui) *searchScreen {
 	s.query.OnSubmitted = func(string) { s.submit() }
 	s.query.OnChanged = func(string) { s.navigated = false }
 	s.query.onMove = s.move
-	s.project = widget.NewSelect([]string{anyProject}, func(string) { s.rerun() })
-	s.project.SetSelected(anyProject)
-	s.source = widget.NewSelect(sourceOptions(), func(string) { s.rerun() })
-	s.source.SetSelected(anySource)
-	s.when = widget.NewSelect(dateOptions, func(string) { s.rerun() })
-	s.when.SetSelected(anyTime)
+	s.project = newSelect([]string{anyProject}, anyProject, func(string) { s.rerun() })
+	s.source = newSelect(sourceOptions(), anySource, func(string) { s.rerun() })
+	s.when = newSelect(dateOptions, anyTime, func(string) { s.rerun() })
 	s.summary = widget.NewLabel("")
 	s.open = widget.NewButtonWithIcon("Open conversation", theme.DocumentIcon(), s.openSelected)
 	s.open.Importance = widget.HighImportance

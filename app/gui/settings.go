@@ -74,7 +74,7 @@ func (s *settingsScreen) content() fyne.CanvasObject {
 		widget.NewFormItem("Scrub", s.scrub),
 		widget.NewFormItem("Your secret patterns", s.patterns),
 		widget.NewFormItem("Watch", s.watch),
-		widget.NewFormItem("Watched folders", container.NewBorder(nil, addFolder, nil, nil, s.folders)),
+		widget.NewFormItem("Watched folders", container.NewBorder(nil, container.NewHBox(addFolder), nil, nil, s.folders)),
 		widget.NewFormItem("Login", s.login),
 	)
 	form.Items[0].HintText = "The server listens on 127.0.0.1 only."

@@ -189,6 +189,9 @@ func (u *ui) showScreen(i int) {
 func (u *ui) show() {
 	u.win.Show()
 	u.win.RequestFocus()
+	if u.tabs.SelectedIndex() == screenSearch {
+		u.search.focus()
+	}
 }
 
 // hide remembers the window's size and hides it; the app stays in the tray.
@@ -230,6 +233,7 @@ func (u *ui) screenShown(i int) {
 	switch i {
 	case screenSearch:
 		u.search.refreshFilters()
+		u.search.focus()
 	case screenConversations:
 		u.convs.refresh()
 	case screenImport:
@@ -299,8 +303,21 @@ func (u *ui) dropped(uris []fyne.URI) {
 	u.imp.importPaths(paths)
 }
 
-// firstRun opens the Import screen when the memory is empty.
-func (u *ui) firstRun(ctx context.Context) bool {
-	st, err := u.mem.Status(ctx)
-	return err == nil && st.Conversations == 0
+// start starts the server (unless the settings say no) and the folder
+// watcher, and shows the window unless hidden. On the first run, with an
+// empty memory, the window opens on the Import screen whatever hidden says.
+func (u *ui) start(hidden bool) {
+	if u.set.ServerAutostart {
+		u.startServer()
+	}
+	u.restartWatch()
+	u.refreshTray()
+	// One count query, before the event loop runs: it cannot stall it.
+	if st, err := u.mem.Status(u.ctx); err == nil && st.Conversations == 0 {
+		u.tabs.SelectIndex(screenImport)
+		hidden = false
+	}
+	if !hidden {
+		u.show()
+	}
 }

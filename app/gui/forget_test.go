@@ -1,0 +1,96 @@
+package gui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+func TestForgetRemovesConversation(t *testing.T) {
+	m := newTestMemory(t)
+	u := newTestUI(t, m)
+	f := u.forget
+	if hits := grepDir(t, m.Dir(), phraseForget); len(hits) == 0 {
+		t.Fatal("the fixture should be on disk before the forget")
+	}
+
+	// Select by search.
+	u.showScreen(screenForget)
+	test.Type(f.query, phraseForget)
+	test.Tap(findButton(t, u, "Find"))
+	waitIdle(t, u)
+	if len(f.found) != 1 || f.found[0].SessionID != "conv-forget" {
+		t.Fatalf("find listed %d conversations, want conv-forget", len(f.found))
+	}
+	if !strings.Contains(f.review.Text, "1 conversation selected: 2 turns") {
+		t.Fatalf("review says %q", f.review.Text)
+	}
+
+	// Confirm: the dialog says it cannot be undone.
+	test.Tap(f.button)
+	if !strings.Contains(overlayText(u), "cannot be undone") {
+		t.Fatalf("confirmation should say it cannot be undone: %q", overlayText(u))
+	}
+	tapDialogButton(t, u, "Forget for good")
+	waitIdle(t, u)
+
+	if !strings.Contains(f.report.Text, "Erased 1 conversation (2 turns") || !strings.Contains(f.report.Text, "Something to forget") {
+		t.Fatalf("report says %q", f.report.Text)
+	}
+	if hits := grepDir(t, m.Dir(), phraseForget); len(hits) > 0 {
+		t.Fatalf("%q is still in %v after the forget", phraseForget, hits)
+	}
+	if _, err := m.Get(context.Background(), memory.GetOptions{SessionID: "conv-forget"}); err == nil {
+		t.Fatal("the conversation can still be opened")
+	}
+	// The other screens no longer list it.
+	for _, it := range u.convs.items {
+		if it.SessionID == "conv-forget" {
+			t.Fatal("the Conversations screen still lists it")
+		}
+	}
+	if u.convs.count.Text != "4 conversations" {
+		t.Fatalf("conversations count %q", u.convs.count.Text)
+	}
+}
+
+func TestForgetFromConversationsScreen(t *testing.T) {
+	m := newTestMemory(t)
+	u := newTestUI(t, m)
+	u.convs.open("codex:sess-code", "")
+	waitIdle(t, u)
+	test.Tap(u.convs.forget)
+	if u.tabs.SelectedIndex() != screenForget {
+		t.Fatal("Forget… should switch to the Forget screen")
+	}
+	sel := u.forget.selected()
+	if len(sel) != 1 || sel[0].SessionID != "sess-code" {
+		t.Fatalf("selected %v", sel)
+	}
+	// Cancelling changes nothing.
+	test.Tap(u.forget.button)
+	tapDialogButton(t, u, "Cancel")
+	waitIdle(t, u)
+	if _, err := m.Get(context.Background(), memory.GetOptions{SessionID: "sess-code"}); err != nil {
+		t.Fatalf("cancel forgot it anyway: %v", err)
+	}
+	test.Tap(u.forget.button)
+	tapDialogButton(t, u, "Forget for good")
+	waitIdle(t, u)
+	if hits := grepDir(t, m.Dir(), "race was in the WAL checkpoint"); len(hits) > 0 {
+		t.Fatalf("still on disk: %v", hits)
+	}
+	if u.convs.current != nil {
+		t.Fatal("the transcript of a forgotten conversation is still open")
+	}
+	// No criteria is refused rather than selecting everything.
+	u.forget.query.SetText("")
+	u.forget.find()
+	if !strings.Contains(u.lastError, "no criteria") {
+		t.Fatalf("want a no-criteria error, got %q", u.lastError)
+	}
+}
