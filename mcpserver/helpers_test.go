@@ -77,6 +77,7 @@ func startTestServer(t testing.TB, opts Options) *testServer {
 	if opts.Logger == nil {
 		opts.Logger = quietLogger()
 	}
+	opts.validateOutput = true
 	s := New(m, NewMemoryTokenStore(), opts)
 	ctx := context.Background()
 	full, _, err := s.Tokens().Create(ctx, "full", nil)

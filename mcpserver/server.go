@@ -42,6 +42,10 @@ type Options struct {
 	// OnCall, if set, sees every audited call as it happens (the GUI's
 	// activity view). It must not block.
 	OnCall func(memory.AuditEntry)
+
+	// validateOutput checks every result against its tool's output schema;
+	// tests turn it on so a schema and its results can't drift apart.
+	validateOutput bool
 }
 
 func (o Options) withDefaults() Options {
@@ -110,11 +114,15 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 	if tokens != nil {
 		s.tokens = NewTokens(m, tokens)
 	}
-	s.mcp = server.NewMCPServer("ireneo", opts.Version,
+	mopts := []server.ServerOption{
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
 		server.WithInstructions(serverInstructions),
-	)
+	}
+	if opts.validateOutput {
+		mopts = append(mopts, server.WithOutputSchemaValidation())
+	}
+	s.mcp = server.NewMCPServer("ireneo", opts.Version, mopts...)
 	s.addTools()
 	return s
 }

@@ -150,23 +150,86 @@ func (s *Server) addTools() {
 	s.mcp.AddTool(mcp.NewTool(ToolRecall, append(readOnly("Recall past conversations"),
 		mcp.WithDescription(recallDescription),
 		mcp.WithInputSchema[RecallArgs](),
-		mcp.WithOutputSchema[memory.RecallResult]())...),
+		portableOutputSchema[memory.RecallResult]())...),
 		handle(s, ToolRecall, s.recall))
 	s.mcp.AddTool(mcp.NewTool(ToolGet, append(readOnly("Open a past conversation"),
 		mcp.WithDescription(getDescription),
 		mcp.WithInputSchema[GetArgs](),
-		mcp.WithOutputSchema[memory.Transcript]())...),
+		portableOutputSchema[memory.Transcript]())...),
 		handle(s, ToolGet, s.get))
 	s.mcp.AddTool(mcp.NewTool(ToolSessions, append(readOnly("List past conversations"),
 		mcp.WithDescription(sessionsDescription),
 		mcp.WithInputSchema[SessionsArgs](),
-		mcp.WithOutputSchema[SessionsResult]())...),
+		portableOutputSchema[SessionsResult]())...),
 		handle(s, ToolSessions, s.sessions))
 	s.mcp.AddTool(mcp.NewTool(ToolListProjects, append(readOnly("List projects"),
 		mcp.WithDescription(listProjectsDescription),
 		mcp.WithInputSchema[ListProjectsArgs](),
-		mcp.WithOutputSchema[ProjectsResult]())...),
+		portableOutputSchema[ProjectsResult]())...),
 		handle(s, ToolListProjects, s.listProjects))
+}
+
+// portableOutputSchema is mcp.WithOutputSchema with every nullable array
+// ("type": ["null","array"], as Go slices are generated) made a plain array:
+// clients that map schemas onto a one-type dialect reject the former. The
+// tools never send null for these; see the normalize functions.
+func portableOutputSchema[T any]() mcp.ToolOption {
+	return func(t *mcp.Tool) {
+		var tmp mcp.Tool
+		mcp.WithOutputSchema[T]()(&tmp)
+		b, err := json.Marshal(tmp.OutputSchema)
+		if err != nil {
+			return
+		}
+		var schema any
+		if json.Unmarshal(b, &schema) != nil {
+			return
+		}
+		plainArrays(schema)
+		if raw, err := json.Marshal(schema); err == nil {
+			t.RawOutputSchema = raw
+		}
+	}
+}
+
+func plainArrays(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		if ts, ok := v["type"].([]any); ok && len(ts) == 2 && ts[0] == "null" && ts[1] == "array" {
+			v["type"] = "array"
+		}
+		for _, x := range v {
+			plainArrays(x)
+		}
+	case []any:
+		for _, x := range v {
+			plainArrays(x)
+		}
+	}
+}
+
+// nonNil returns s, or an empty slice for nil, so JSON says [] not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func normalizeRecall(r *memory.RecallResult) {
+	r.Hits = nonNil(r.Hits)
+	for i := range r.Hits {
+		r.Hits[i].Projects = nonNil(r.Hits[i].Projects)
+		r.Hits[i].Neighbors = nonNil(r.Hits[i].Neighbors)
+	}
+}
+
+func normalizeTranscript(tr *memory.Transcript) {
+	tr.Session.Projects = nonNil(tr.Session.Projects)
+	tr.Turns = nonNil(tr.Turns)
+	for i := range tr.Turns {
+		tr.Turns[i].Blocks = nonNil(tr.Turns[i].Blocks)
+	}
 }
 
 func (s *Server) recall(ctx context.Context, c Caller, a RecallArgs) (answer, error) {
@@ -204,9 +267,7 @@ func (s *Server) recall(ctx context.Context, c Caller, a RecallArgs) (answer, er
 	if err != nil {
 		return answer{}, err
 	}
-	if res.Hits == nil {
-		res.Hits = []memory.Hit{}
-	}
+	normalizeRecall(res)
 	out := answer{result: mcp.NewToolResultStructured(res, res.ContextBlock), hits: len(res.Hits)}
 	if len(res.Hits) == 0 {
 		out.outcome = memory.AuditNoMatch
@@ -244,6 +305,7 @@ func (s *Server) get(ctx context.Context, c Caller, a GetArgs) (answer, error) {
 	}
 	total := tr.Session.Turns
 	cutTurns(tr, s.opts.MaxResultBytes*9/10)
+	normalizeTranscript(tr)
 	text := transcriptText(tr, total)
 	return answer{result: mcp.NewToolResultStructured(tr, text), hits: len(tr.Turns)}, nil
 }
@@ -276,13 +338,9 @@ func (s *Server) sessions(ctx context.Context, c Caller, a SessionsArgs) (answer
 	if err != nil {
 		return answer{}, err
 	}
-	if list == nil {
-		list = []memory.SessionInfo{}
-	}
+	list = nonNil(list)
 	for i := range list {
-		if list[i].Projects == nil {
-			list[i].Projects = []string{}
-		}
+		list[i].Projects = nonNil(list[i].Projects)
 	}
 	list = cutSessions(list, s.opts.MaxResultBytes*9/10)
 	res := SessionsResult{Total: total, Offset: int(a.Offset), Sessions: list, More: int(a.Offset)+len(list) < total}
@@ -298,10 +356,7 @@ func (s *Server) listProjects(ctx context.Context, c Caller, _ ListProjectsArgs)
 	if err != nil {
 		return answer{}, err
 	}
-	if ps == nil {
-		ps = []memory.ProjectCount{}
-	}
-	res := ProjectsResult{Projects: ps, Untagged: untagged}
+	res := ProjectsResult{Projects: nonNil(ps), Untagged: untagged}
 	return answer{result: mcp.NewToolResultStructured(res, projectsText(res)), hits: len(ps)}, nil
 }
 
