@@ -123,7 +123,7 @@ func ParseChatGPT(ctx context.Context, r io.Reader, name string, h Handler) erro
 		return err
 	}
 	if sessions == 0 && skipped > 0 {
-		return &errWrongShape{fmt.Sprintf("no readable ChatGPT conversation in %d entries (first: %s)", skipped, firstSkip)}
+		return &errWrongShape{msg: fmt.Sprintf("no readable ChatGPT conversation in %d entries (first: %s)", skipped, firstSkip), allSkipped: true}
 	}
 	return nil
 }

@@ -101,7 +101,7 @@ func ParseClaude(ctx context.Context, r io.Reader, name string, h Handler) error
 		return err
 	}
 	if sessions == 0 && skipped > 0 {
-		return &errWrongShape{fmt.Sprintf("no readable Claude conversation in %d entries (first: %s)", skipped, firstSkip)}
+		return &errWrongShape{msg: fmt.Sprintf("no readable Claude conversation in %d entries (first: %s)", skipped, firstSkip), allSkipped: true}
 	}
 	return nil
 }

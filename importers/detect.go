@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -80,6 +81,10 @@ func Detect(ctx context.Context, path string) ([]Input, error) {
 		return nil, fmt.Errorf("cannot read: %w", unwrapPathErr(err))
 	}
 	if !fi.IsDir() {
+		if !fi.Mode().IsRegular() {
+			// A FIFO or device would block or never end.
+			return nil, fmt.Errorf("cannot read: not a regular file (%s)", fi.Mode().Type())
+		}
 		return detectFile(path, fi, false)
 	}
 	var out []Input
@@ -164,8 +169,11 @@ func detectZip(path string, inWalk bool) ([]Input, error) {
 	}
 	defer zr.Close()
 	var out []Input
-	empty := false
+	empty, companion := false, false
 	for _, f := range zr.File {
+		if isCompanion(f.Name) {
+			companion = true
+		}
 		if !worthReading(f) {
 			continue
 		}
@@ -173,8 +181,13 @@ func detectZip(path string, inWalk bool) ([]Input, error) {
 		if err != nil {
 			return nil, &errArchive{fmt.Sprintf("entry %q: %v", f.Name, err)}
 		}
-		format, why, err := sniff(rc)
+		er := &errRecorder{r: rc}
+		format, why, err := sniff(er)
 		rc.Close()
+		if er.err != nil {
+			// Damaged data is a broken export, not a file to pass over.
+			return nil, &errArchive{fmt.Sprintf("entry %q: corrupt zip data: %v", f.Name, er.err)}
+		}
 		if errors.Is(err, errEmptyExport) {
 			empty = true
 		}
@@ -188,16 +201,33 @@ func detectZip(path string, inWalk bool) ([]Input, error) {
 	}
 	// Shards in name order, so conversations-000 comes before -001.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].entry < out[j].entry })
-	if len(out) == 0 {
-		if inWalk && !empty {
-			return nil, errUnknownFormat // some other zip in a folder: not ours
-		}
-		if empty {
-			return nil, errEmptyExport
-		}
-		return nil, errors.New("no conversations found in the archive (not a ChatGPT or Claude export?)")
+	switch {
+	case len(out) > 0:
+		return out, nil
+	case empty:
+		return nil, errEmptyExport
+	case companion:
+		// One part of a split export (Claude's projects or memories zip):
+		// nothing to import, and nothing wrong.
+		return nil, nil
+	case inWalk:
+		return nil, errUnknownFormat // some other zip in a folder: not ours
 	}
-	return out, nil
+	return nil, errors.New("no conversations found in the archive (not a ChatGPT or Claude export?)")
+}
+
+// isCompanion reports the files that come with a ChatGPT or Claude export
+// beside its conversations.
+func isCompanion(name string) bool {
+	n := strings.ToLower(strings.ReplaceAll(name, `\`, "/"))
+	base := path.Base(n)
+	switch base {
+	case "users.json", "user.json", "projects.json", "memories.json", "message_feedback.json",
+		"shared_conversations.json", "export_manifest.json", "user_settings.json", "model_comparisons.json":
+		return true
+	}
+	return strings.HasPrefix(n, "projects/") && strings.HasSuffix(n, ".json") ||
+		strings.HasPrefix(base, "manifest-") && strings.HasSuffix(base, ".json")
 }
 
 // sniff recognises a file from its first bytes: the keys of its first JSON
@@ -464,4 +494,18 @@ func unwrapPathErr(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// errRecorder remembers the first read error other than EOF.
+type errRecorder struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errRecorder) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }

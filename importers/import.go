@@ -112,6 +112,10 @@ func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (S
 			continue
 		}
 		found += len(ins)
+		if len(ins) == 0 {
+			sum.Skipped = append(sum.Skipped, Failure{Path: p, Reason: "nothing to import in it"})
+			continue
+		}
 		if err := importInputs(ctx, m, ins, opts, &sum); err != nil {
 			return sum, err
 		}
@@ -165,11 +169,20 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 		return nil
 	}
 	var skipped []Failure
+	var allSkipped *Failure // an input none of whose conversations could be read
 	sessions := 0
 	for _, in := range group {
 		err := parseInput(ctx, in, opts, b, &sessions, &skipped)
 		if errors.Is(err, errNoConversation) {
 			continue // one empty shard or transcript: nothing to add
+		}
+		if isAllSkipped(err) {
+			// Its conversations are in skipped already; fatal only if the
+			// other files of the archive hold nothing either.
+			if allSkipped == nil {
+				allSkipped = &Failure{Path: in.Path, Reason: err.Error()}
+			}
+			continue
 		}
 		if err != nil {
 			b.Discard()
@@ -183,6 +196,8 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 	if sessions == 0 {
 		b.Discard()
 		switch {
+		case allSkipped != nil:
+			sum.fail(allSkipped.Path, errors.New(allSkipped.Reason))
 		case len(skipped) > 0:
 			sum.fail(name, fmt.Errorf("no conversation could be read (%s: %s)", skipped[0].Path, skipped[0].Reason))
 		case group[0].inWalk && group[0].Archive == "":

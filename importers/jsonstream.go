@@ -154,9 +154,21 @@ func jsonError(err error, dec *json.Decoder, cr *countReader) error {
 }
 
 // errWrongShape says a JSON input is not the expected kind of export.
-type errWrongShape struct{ msg string }
+type errWrongShape struct {
+	msg string
+	// allSkipped: the input was read to the end, but every conversation in
+	// it was skipped (and reported as such). Within an archive whose other
+	// files are good, that is not fatal.
+	allSkipped bool
+}
 
 func (e *errWrongShape) Error() string { return "wrong shape: " + e.msg }
+
+// isAllSkipped reports an errWrongShape of that kind.
+func isAllSkipped(err error) bool {
+	var ws *errWrongShape
+	return errors.As(err, &ws) && ws.allSkipped
+}
 
 // streamJSONExport walks an export whose top level is an array of
 // conversations, an object {"<listKey>": [...]}, or a single conversation
@@ -171,7 +183,7 @@ func streamJSONExport(ctx context.Context, r io.Reader, h Handler, listKey strin
 	fail := func(err error) error { return jsonError(err, dec, cr) }
 	tok, err := dec.Token()
 	if err == io.EOF {
-		return &errWrongShape{"the file is empty"}
+		return &errWrongShape{msg: "the file is empty"}
 	}
 	if err != nil {
 		return fail(err)
@@ -212,7 +224,7 @@ func streamJSONExport(ctx context.Context, r io.Reader, h Handler, listKey strin
 					return fail(err)
 				}
 				if t != json.Delim('[') {
-					return &errWrongShape{fmt.Sprintf("%q is not a list", listKey)}
+					return &errWrongShape{msg: fmt.Sprintf("%q is not a list", listKey)}
 				}
 				if err := streamArray(); err != nil {
 					return err
@@ -231,7 +243,7 @@ func streamJSONExport(ctx context.Context, r io.Reader, h Handler, listKey strin
 		}
 		if !streamed {
 			if !isOne(other) {
-				return &errWrongShape{"a JSON object that is neither a conversation nor a list of them"}
+				return &errWrongShape{msg: "a JSON object that is neither a conversation nor a list of them"}
 			}
 			whole, err := json.Marshal(other)
 			if err != nil {
@@ -243,7 +255,7 @@ func streamJSONExport(ctx context.Context, r io.Reader, h Handler, listKey strin
 			}
 		}
 	default:
-		return &errWrongShape{fmt.Sprintf("expected a list of conversations, found %v", describeToken(tok))}
+		return &errWrongShape{msg: fmt.Sprintf("expected a list of conversations, found %v", describeToken(tok))}
 	}
 	// Anything after the top-level value means the file is not one JSON document.
 	if _, err := dec.Token(); err != io.EOF {

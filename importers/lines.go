@@ -79,6 +79,11 @@ func readLine(br *bufio.Reader, buf *[]byte) ([]byte, bool, error) {
 			*buf = b[:0]
 			return nil, true, err
 		}
+		if len(b) == 0 && allNUL(frag) {
+			// A crash pads transcripts with NULs: skip them without
+			// buffering, however long the run.
+			frag = nil
+		}
 		b = append(b, frag...)
 		if err == bufio.ErrBufferFull {
 			continue
@@ -90,4 +95,10 @@ func readLine(br *bufio.Reader, buf *[]byte) ([]byte, bool, error) {
 		}
 		return b, false, err
 	}
+}
+
+// allNUL reports a fragment of NUL bytes, perhaps ending the line.
+func allNUL(b []byte) bool {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return len(b) > 0 && bytes.Count(b, []byte{0}) == len(b) // Count is vectorised; Trim is not
 }
