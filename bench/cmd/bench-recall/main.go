@@ -1,0 +1,100 @@
+// Command bench-recall runs the recall-quality benchmark (issue 7): for each
+// N it generates a synthetic history, writes it in the four export formats,
+// imports it as `ireneo import` does, and prints hit@1/3/8, answer-in-text
+// at 3 and latency per question type, for Ireneo's recall and for a bare
+// FTS5 BM25 baseline. See bench/README.md.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+
+	"github.com/ireneo-app/ireneo/bench/recallbench"
+)
+
+func main() {
+	var (
+		ns       = flag.String("n", "1000,10000", "comma-separated history sizes (conversations)")
+		seed     = flag.Uint64("seed", 1, "generator seed")
+		types    = flag.String("types", "", "comma-separated question types (short,long,update,noid); empty = all")
+		k        = flag.Int("k", 8, "hits asked of recall")
+		budget   = flag.Int("budget", 0, "recall token budget; 0 = Ireneo's default")
+		ablation = flag.String("ablation", "", "comma-separated configurations besides the shipped one, or all (see README)")
+		misses   = flag.Bool("misses", false, "print every miss at k=3: query, expected conversation, what outranked it")
+		baseline = flag.Bool("baseline", true, "also measure the bare FTS5 BM25 baseline")
+		ingest   = flag.String("ingest", recallbench.IngestImport, "import: through the importers; direct: memory.Ingest the ideal sessions")
+		keep     = flag.String("keep", "", "keep exports, memory and baseline under this folder instead of a temporary one")
+		jsonOut  = flag.String("json", "", "also write the reports as JSON to this file")
+		facts    = flag.Int("facts", 0, "facts asked as short and long questions (0 = default 600, -1 = all)")
+		noid     = flag.Int("noid", 0, "identifier-free questions (0 = default 400, -1 = all)")
+		updates  = flag.Int("updates", 0, "knowledge-update questions (0 = default 400, -1 = all)")
+		quiet    = flag.Bool("q", false, "no progress lines on stderr")
+	)
+	flag.Parse()
+
+	configs, err := recallbench.SelectConfigs(*ablation)
+	if err != nil {
+		fail(err)
+	}
+	if configs[0].Name != recallbench.DefaultName {
+		configs = append([]recallbench.Config{recallbench.Default()}, configs...)
+	}
+	var sizes []int
+	for _, s := range strings.Split(*ns, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			fail(fmt.Errorf("-n: %q is not a positive number", s))
+		}
+		sizes = append(sizes, n)
+	}
+	var typeList []string
+	if *types != "" {
+		typeList = strings.Split(*types, ",")
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var reports []*recallbench.Report
+	var rows []recallbench.Row
+	for _, n := range sizes {
+		opts := recallbench.Options{
+			N: n, Seed: *seed, Types: typeList, K: *k, Budget: *budget, Ingest: *ingest,
+			Configs: configs, Baseline: *baseline, Dir: *keep,
+			FactQuestions: *facts, NoIDQuestions: *noid, UpdateQuestions: *updates,
+		}
+		if !*quiet {
+			opts.Log = os.Stderr
+		}
+		if *misses {
+			opts.Misses = os.Stdout
+		}
+		rep, err := recallbench.Run(ctx, opts)
+		if err != nil {
+			fail(err)
+		}
+		for _, f := range rep.ImportCheck.Failures {
+			fmt.Fprintln(os.Stderr, "import check:", f)
+		}
+		reports = append(reports, rep)
+		rows = append(rows, rep.Rows...)
+	}
+	fmt.Println()
+	recallbench.WriteTable(os.Stdout, rows)
+	if *jsonOut != "" {
+		b, _ := json.MarshalIndent(reports, "", "  ")
+		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
+			fail(err)
+		}
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "bench-recall:", err)
+	os.Exit(1)
+}

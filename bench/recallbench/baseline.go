@@ -1,0 +1,142 @@
+package recallbench
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ireneo-app/ireneo/memory"
+	_ "modernc.org/sqlite" // FTS5
+)
+
+// Baseline is the bare FTS5 BM25 query the benchmark compares against: one
+// row per turn in its own SQLite file, the porter stemmer over unicode61,
+// and the query's words ORed, ranked by bm25(). It shares no code and no
+// tuning with the memory package's recall.
+type Baseline struct {
+	db    *sql.DB
+	stmt  *sql.Stmt
+	Turns int
+}
+
+// Doc is one turn as the baseline indexes it.
+type Doc struct {
+	Harness, SessionID, Title, Text string
+}
+
+// OpenBaseline creates the baseline index in path.
+func OpenBaseline(path string) (*Baseline, error) {
+	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec(`CREATE VIRTUAL TABLE turns USING fts5(body, harness UNINDEXED, sid UNINDEXED, tokenize = 'porter unicode61')`); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("baseline %s: %w", path, err)
+	}
+	return &Baseline{db: db}, nil
+}
+
+// Add indexes turns in one transaction.
+func (b *Baseline) Add(ctx context.Context, docs []Doc) error {
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	st, err := tx.PrepareContext(ctx, `INSERT INTO turns(body, harness, sid) VALUES(?,?,?)`)
+	if err != nil {
+		return err
+	}
+	for _, d := range docs {
+		if _, err := st.ExecContext(ctx, d.Text, d.Harness, d.SessionID); err != nil {
+			return err
+		}
+	}
+	b.Turns += len(docs)
+	return tx.Commit()
+}
+
+// Query is the bare FTS5 query for q: each whitespace-separated word,
+// stripped of surrounding punctuation, quoted, and ORed. A quoted word
+// that the tokenizer splits (MT-4471) becomes a phrase, as a plain FTS5
+// integration would have it.
+func Query(q string) string {
+	var terms []string
+	for _, w := range strings.Fields(q) {
+		w = strings.TrimFunc(w, func(r rune) bool { return strings.ContainsRune(`?!.,;:"'()[]{}`, r) })
+		if w == "" {
+			continue
+		}
+		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
+	}
+	return strings.Join(terms, " OR ")
+}
+
+// Search returns the k best turns for q.
+func (b *Baseline) Search(ctx context.Context, q string, k int) ([]Result, error) {
+	if b.stmt == nil {
+		st, err := b.db.PrepareContext(ctx, `SELECT harness, sid, body FROM turns WHERE turns MATCH ? ORDER BY rank LIMIT ?`)
+		if err != nil {
+			return nil, err
+		}
+		b.stmt = st
+	}
+	expr := Query(q)
+	if expr == "" {
+		return nil, nil
+	}
+	rows, err := b.stmt.QueryContext(ctx, expr, k)
+	if err != nil {
+		return nil, fmt.Errorf("baseline query %q: %w", expr, err)
+	}
+	defer rows.Close()
+	var out []Result
+	for rows.Next() {
+		var r Result
+		if err := rows.Scan(&r.Harness, &r.SessionID, &r.Text); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// Close closes the index.
+func (b *Baseline) Close() error {
+	if b.stmt != nil {
+		b.stmt.Close()
+	}
+	return b.db.Close()
+}
+
+// ReadSources reads every conversation a memory holds from its src/ folder,
+// the verbatim funes jsonl files the importers wrote: what the baseline
+// indexes, independent of the memory's own index.
+func ReadSources(dir string) ([]*memory.Session, error) {
+	var out []*memory.Session
+	err := filepath.WalkDir(filepath.Join(dir, memory.SrcDir), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".funes.jsonl") {
+			return err
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		ss, _, err := memory.ReadSessions(f)
+		if err != nil {
+			return fmt.Errorf("%s: %w", p, err)
+		}
+		out = append(out, ss...)
+		return nil
+	})
+	return out, err
+}

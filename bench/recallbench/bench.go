@@ -1,0 +1,460 @@
+// Package recallbench runs the recall-quality benchmark of issue 7: it
+// generates a synthetic history with bench/recalldata, writes it in the four
+// export formats, imports it through the importers (the `ireneo import` code
+// path) into a fresh memory, asks every question of memory.Recall and of a
+// bare FTS5 BM25 baseline, and reports strict hit@1/3/8, whether the answer
+// is in the returned text at k=3, and recall latency, per question type.
+package recallbench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ireneo-app/ireneo/bench/recalldata"
+	"github.com/ireneo-app/ireneo/importers"
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// Ingest modes.
+const (
+	IngestImport = "import" // write the exports and run importers.Run over them
+	IngestDirect = "direct" // skip the exports: m.Ingest the ideal sessions
+)
+
+// BaselineName names the bare FTS5 baseline in reports.
+const BaselineName = "fts5-bare"
+
+// Options configure a run.
+type Options struct {
+	N       int    // conversations
+	Seed    uint64 // generator seed
+	Types   []string
+	K       int // hits asked of recall; default 8
+	Budget  int // recall token budget; 0 is memory's default
+	Ingest  string
+	Configs []Config // the recall configurations to measure
+	// Baseline adds the bare FTS5 baseline.
+	Baseline bool
+	// Misses, if set, receives every miss at k=3.
+	Misses io.Writer
+	// Log, if set, receives progress lines.
+	Log io.Writer
+	// Dir, if set, is where the run keeps its exports, memory and baseline;
+	// otherwise a temporary folder that is removed afterwards.
+	Dir string
+	// Questions per type (recalldata.Config); zero takes its defaults.
+	FactQuestions, NoIDQuestions, UpdateQuestions int
+}
+
+// Result is one hit as the benchmark scores it.
+type Result struct {
+	Harness, SessionID string
+	Text               string // the text returned with the hit, neighbours included
+}
+
+// Row is the score of one system on one question type.
+type Row struct {
+	N         int     `json:"n"`
+	System    string  `json:"system"`
+	Type      string  `json:"type"`
+	Questions int     `json:"questions"`
+	Hit1      float64 `json:"hit1"`
+	Hit3      float64 `json:"hit3"`
+	Hit8      float64 `json:"hit8"`
+	Ans3      float64 `json:"answer3"`
+	P50       float64 `json:"p50_ms"`
+	P95       float64 `json:"p95_ms"`
+}
+
+// Report is what a run measured.
+type Report struct {
+	N             int           `json:"n"`
+	Seed          uint64        `json:"seed"`
+	Conversations int           `json:"conversations"`
+	Turns         int           `json:"turns"`
+	Generate      time.Duration `json:"generate_ns"`
+	Write         time.Duration `json:"write_ns"`
+	Import        time.Duration `json:"import_ns"`
+	ImportCheck   ImportCheck   `json:"import_check"`
+	Rows          []Row         `json:"rows"`
+}
+
+// ImportCheck compares what the importers stored with what was generated.
+type ImportCheck struct {
+	Expected int `json:"expected"` // generated conversations
+	Found    int `json:"found"`    // of them, stored under their harness and id
+	Answer   int `json:"answer"`   // of them, with the fact's answer in their text
+	Turns    int `json:"turns"`    // of them, with as many user and assistant turns as generated
+	Extra    int `json:"extra"`    // stored conversations that were not generated
+	Leaks    int `json:"leaks"`    // stored turns holding text an importer should drop
+	Failures []string
+}
+
+// scored is one question's outcome on one system.
+type scored struct {
+	q       recalldata.Question
+	rank    int // 1-based rank of the first hit from the expected conversation; 0 = none
+	answer3 bool
+	latency time.Duration
+	hits    []Result
+}
+
+// Run runs the benchmark once, for opts.N conversations.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	if opts.K <= 0 {
+		opts.K = 8
+	}
+	if opts.Ingest == "" {
+		opts.Ingest = IngestImport
+	}
+	logf := func(format string, a ...any) {
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, format+"\n", a...)
+		}
+	}
+	dir := opts.Dir
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "ireneo-bench-recall-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+
+	rep := &Report{N: opts.N, Seed: opts.Seed}
+	t0 := time.Now()
+	d := recalldata.Generate(recalldata.Config{
+		N: opts.N, Seed: opts.Seed,
+		FactQuestions: opts.FactQuestions, NoIDQuestions: opts.NoIDQuestions, UpdateQuestions: opts.UpdateQuestions,
+	})
+	rep.Generate = time.Since(t0)
+	rep.Conversations = len(d.Conversations)
+	questions := recalldata.Filter(d.Questions, opts.Types)
+	logf("N=%d: generated %d conversations and %d questions in %v", opts.N, len(d.Conversations), len(questions), rep.Generate.Round(time.Millisecond))
+
+	memDir := filepath.Join(dir, fmt.Sprintf("memory-%d", opts.N))
+	os.RemoveAll(memDir)
+	m, err := memory.Open(memDir)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+
+	switch opts.Ingest {
+	case IngestImport:
+		t0 = time.Now()
+		expDir := filepath.Join(dir, fmt.Sprintf("exports-%d", opts.N))
+		os.RemoveAll(expDir)
+		e, err := d.WriteExports(expDir)
+		if err != nil {
+			return nil, fmt.Errorf("write exports: %w", err)
+		}
+		rep.Write = time.Since(t0)
+		t0 = time.Now()
+		sum, err := importers.Run(ctx, m, e.Paths(), importers.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("import: %w", err)
+		}
+		rep.Import = time.Since(t0)
+		for _, f := range sum.Failures {
+			rep.ImportCheck.Failures = append(rep.ImportCheck.Failures, "failed: "+f.Path+": "+f.Reason)
+		}
+		for _, f := range sum.Skipped {
+			rep.ImportCheck.Failures = append(rep.ImportCheck.Failures, "skipped: "+f.Path+": "+f.Reason)
+		}
+		logf("N=%d: wrote %d export files in %v; imported %d inputs (%d new) in %v",
+			opts.N, e.Files, rep.Write.Round(time.Millisecond), sum.Inputs, sum.New, rep.Import.Round(time.Millisecond))
+	case IngestDirect:
+		t0 = time.Now()
+		if _, err := m.Ingest(ctx, d.Sessions(), memory.IngestOptions{}); err != nil {
+			return nil, fmt.Errorf("ingest: %w", err)
+		}
+		rep.Import = time.Since(t0)
+		logf("N=%d: ingested directly in %v", opts.N, rep.Import.Round(time.Millisecond))
+	default:
+		return nil, fmt.Errorf("unknown ingest mode %q", opts.Ingest)
+	}
+
+	// The baseline indexes the turns the importers stored, read back from
+	// the verbatim files; checking them against the dataset on the way.
+	stored, err := ReadSources(memDir)
+	if err != nil {
+		return nil, err
+	}
+	rep.ImportCheck = checkImport(d, stored, rep.ImportCheck.Failures)
+	for _, s := range stored {
+		rep.Turns += len(s.Turns)
+	}
+	ic := rep.ImportCheck
+	logf("N=%d: import check: %d/%d conversations found, %d with their answer, %d with the generated turns; %d extra, %d leaked turns",
+		opts.N, ic.Found, ic.Expected, ic.Answer, ic.Turns, ic.Extra, ic.Leaks)
+
+	systems := make([]system, 0, len(opts.Configs)+1)
+	if opts.Baseline {
+		b, err := OpenBaseline(filepath.Join(dir, fmt.Sprintf("baseline-%d.db", opts.N)))
+		if err != nil {
+			return nil, err
+		}
+		defer b.Close()
+		var docs []Doc
+		for _, s := range stored {
+			for _, t := range s.Turns {
+				docs = append(docs, Doc{Harness: s.Harness, SessionID: s.ID, Title: s.Title, Text: t.Text()})
+			}
+		}
+		if err := b.Add(ctx, docs); err != nil {
+			return nil, err
+		}
+		systems = append(systems, system{name: BaselineName, search: b.Search})
+	}
+	for _, c := range opts.Configs {
+		systems = append(systems, system{name: c.Name, search: recallSearch(m, c, opts.Budget)})
+	}
+
+	byID := d.ByID()
+	for _, sys := range systems {
+		t0 = time.Now()
+		res := make([]scored, 0, len(questions))
+		for _, q := range questions {
+			start := time.Now()
+			hits, err := sys.search(ctx, q.Text, opts.K)
+			lat := time.Since(start)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %q: %w", sys.name, q.Text, err)
+			}
+			res = append(res, score(q, hits, lat))
+		}
+		logf("N=%d: %s answered %d questions in %v", opts.N, sys.name, len(res), time.Since(t0).Round(time.Millisecond))
+		rep.Rows = append(rep.Rows, aggregate(opts.N, sys.name, res)...)
+		if opts.Misses != nil {
+			printMisses(opts.Misses, opts.N, sys.name, res, byID)
+		}
+	}
+	return rep, nil
+}
+
+type system struct {
+	name   string
+	search func(ctx context.Context, q string, k int) ([]Result, error)
+}
+
+func recallSearch(m *memory.Memory, c Config, budget int) func(context.Context, string, int) ([]Result, error) {
+	return func(ctx context.Context, q string, k int) ([]Result, error) {
+		o := memory.RecallOptions{Query: q, K: k, Budget: budget}
+		if c.Apply != nil {
+			c.Apply(&o)
+		}
+		r, err := m.Recall(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Result, len(r.Hits))
+		for i, h := range r.Hits {
+			var b strings.Builder
+			b.WriteString(h.Text)
+			for _, n := range h.Neighbors {
+				b.WriteString("\n")
+				b.WriteString(n.Text)
+			}
+			out[i] = Result{Harness: h.Source, SessionID: h.SessionID, Text: b.String()}
+		}
+		return out, nil
+	}
+}
+
+func score(q recalldata.Question, hits []Result, lat time.Duration) scored {
+	s := scored{q: q, latency: lat, hits: hits}
+	for i, h := range hits {
+		if h.Harness == q.Harness && h.SessionID == q.SessionID {
+			s.rank = i + 1
+			break
+		}
+	}
+	for i := 0; i < len(hits) && i < 3; i++ {
+		if strings.Contains(hits[i].Text, q.Answer) {
+			s.answer3 = true
+			break
+		}
+	}
+	return s
+}
+
+// aggregate turns scored questions into one row per type plus "all".
+func aggregate(n int, name string, res []scored) []Row {
+	groups := map[string][]scored{}
+	for _, r := range res {
+		groups[r.q.Type] = append(groups[r.q.Type], r)
+	}
+	var rows []Row
+	for _, t := range recalldata.QuestionTypes {
+		if g := groups[t]; len(g) > 0 {
+			rows = append(rows, rowOf(n, name, t, g))
+		}
+	}
+	if len(rows) > 1 {
+		rows = append(rows, rowOf(n, name, "all", res))
+	}
+	return rows
+}
+
+func rowOf(n int, name, typ string, g []scored) Row {
+	r := Row{N: n, System: name, Type: typ, Questions: len(g)}
+	lats := make([]time.Duration, len(g))
+	for i, s := range g {
+		lats[i] = s.latency
+		if s.rank == 1 {
+			r.Hit1++
+		}
+		if s.rank >= 1 && s.rank <= 3 {
+			r.Hit3++
+		}
+		if s.rank >= 1 && s.rank <= 8 {
+			r.Hit8++
+		}
+		if s.answer3 {
+			r.Ans3++
+		}
+	}
+	q := float64(len(g))
+	r.Hit1, r.Hit3, r.Hit8, r.Ans3 = r.Hit1/q, r.Hit3/q, r.Hit8/q, r.Ans3/q
+	slices.Sort(lats)
+	r.P50 = ms(percentile(lats, 0.50))
+	r.P95 = ms(percentile(lats, 0.95))
+	return r
+}
+
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(p*float64(len(sorted)) + 0.5)
+	return sorted[min(max(i-1, 0), len(sorted)-1)]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// checkImport compares the stored sessions with the generated ones.
+func checkImport(d *recalldata.Dataset, stored []*memory.Session, failures []string) ImportCheck {
+	ic := ImportCheck{Expected: len(d.Conversations), Failures: failures}
+	byID := d.ByID()
+	seen := map[[2]string]bool{}
+	leakMarks := []string{"Draft answer that was regenerated", "<environment_context>", "<permissions instructions>", "# AGENTS.md instructions"}
+	for _, s := range stored {
+		k := [2]string{s.Harness, s.ID}
+		c := byID[k]
+		for _, t := range s.Turns {
+			text := t.Text()
+			for _, mark := range leakMarks {
+				if strings.Contains(text, mark) {
+					ic.Leaks++
+					if ic.Leaks <= 5 {
+						ic.Failures = append(ic.Failures, fmt.Sprintf("leak: %s %s turn %d holds %q", s.Harness, s.ID, t.Seq, mark))
+					}
+				}
+			}
+		}
+		if c == nil {
+			ic.Extra++
+			continue
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		ic.Found++
+		var all strings.Builder
+		ua := 0
+		for _, t := range s.Turns {
+			all.WriteString(t.Text())
+			if (t.Role == memory.RoleUser || t.Role == memory.RoleAssistant) && hasText(t) {
+				ua++
+			}
+		}
+		if strings.Contains(all.String(), c.Fact.Answer) {
+			ic.Answer++
+		}
+		if ua == len(c.Messages) {
+			ic.Turns++
+		} else if len(ic.Failures) < 20 {
+			ic.Failures = append(ic.Failures, fmt.Sprintf("turns: %s %s has %d user/assistant text turns, generated %d", s.Harness, s.ID, ua, len(c.Messages)))
+		}
+	}
+	if miss := ic.Expected - ic.Found; miss > 0 {
+		var ids []string
+		for k := range byID {
+			if !seen[k] {
+				ids = append(ids, k[0]+" "+k[1])
+			}
+		}
+		sort.Strings(ids)
+		ic.Failures = append(ic.Failures, fmt.Sprintf("missing %d conversations, e.g. %s", miss, ids[0]))
+	}
+	return ic
+}
+
+func hasText(t memory.Turn) bool {
+	for _, b := range t.Blocks {
+		if b.Type == memory.BlockText && strings.TrimSpace(b.Text) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// printMisses prints every question whose conversation is not in the top
+// three: the query, the expected conversation and what outranked it.
+func printMisses(w io.Writer, n int, name string, res []scored, byID map[[2]string]*recalldata.Conversation) {
+	for _, r := range res {
+		if r.rank >= 1 && r.rank <= 3 {
+			continue
+		}
+		q := r.q
+		exp := byID[[2]string{q.Harness, q.SessionID}]
+		rank := "not in top 8"
+		if r.rank > 0 {
+			rank = fmt.Sprintf("rank %d", r.rank)
+		}
+		fmt.Fprintf(w, "MISS N=%d %s %s [%s] %q (%s)\n", n, name, q.ID, q.Type, q.Text, rank)
+		fmt.Fprintf(w, "  want %s %s %s | %s\n", q.Harness, short(q.SessionID), describe(exp), q.Answer)
+		for i, h := range r.hits {
+			if i >= 3 {
+				break
+			}
+			c := byID[[2]string{h.Harness, h.SessionID}]
+			fmt.Fprintf(w, "  #%d  %s %s %s | %s\n", i+1, h.Harness, short(h.SessionID), describe(c), clip(h.Text, 140))
+		}
+	}
+}
+
+func describe(c *recalldata.Conversation) string {
+	if c == nil {
+		return "(not generated)"
+	}
+	f := c.Fact
+	return fmt.Sprintf("%s:%s %s %s@%s %s=%s", f.Kind, f.Topic, c.Started().Format("2006-01-02"), f.Machine, f.Site, f.Noun, f.Answer)
+}
+
+func short(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
