@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -82,14 +84,92 @@ type exportWriter struct {
 }
 
 // marshal encodes v as JSON without HTML escaping, as the sources write it.
-func marshal(v any) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+func marshal(v any) []byte { return appendJSON(nil, v) }
+
+// appendJSON encodes the few shapes the writers build directly, in one pass;
+// anything else goes through encoding/json.
+func appendJSON(b []byte, v any) []byte {
+	switch x := v.(type) {
+	case nil:
+		return append(b, "null"...)
+	case string:
+		return appendString(b, x)
+	case bool:
+		return strconv.AppendBool(b, x)
+	case int:
+		return strconv.AppendInt(b, int64(x), 10)
+	case int64:
+		return strconv.AppendInt(b, x, 10)
+	case ordered:
+		b = append(b, '{')
+		for i, p := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, p.K)
+			b = append(b, ':')
+			b = appendJSON(b, p.V)
+		}
+		return append(b, '}')
+	case []ordered:
+		b = append(b, '[')
+		for i, o := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSON(b, o)
+		}
+		return append(b, ']')
+	case []string:
+		b = append(b, '[')
+		for i, s := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendString(b, s)
+		}
+		return append(b, ']')
+	case []any:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendJSON(b, e)
+		}
+		return append(b, ']')
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		panic(err) // only our own types are encoded
 	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+}
+
+// appendString appends s as a JSON string, escaping as encoding/json does
+// with HTML escaping off.
+func appendString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, '\\', 'n')
+		case r == '\r':
+			b = append(b, '\\', 'r')
+		case r == '\t':
+			b = append(b, '\\', 't')
+		case r < 0x20 || r == 0x2028 || r == 0x2029:
+			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return append(b, '"')
 }
 
 func (w *exportWriter) writeFile(path string, data []byte) error {
@@ -119,20 +199,7 @@ type kv struct {
 	V any
 }
 
-func (o ordered) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, p := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.Write(marshal(p.K))
-		b.WriteByte(':')
-		b.Write(marshal(p.V))
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
+func (o ordered) MarshalJSON() ([]byte, error) { return appendJSON(nil, o), nil }
 
 // derived makes a stable pseudo-random hex id from parts, for ids the
 // conversation model does not carry (request ids, message ids of the API).
