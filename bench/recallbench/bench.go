@@ -49,6 +49,9 @@ type Options struct {
 	// Dir, if set, is where the run keeps its exports, memory and baseline;
 	// otherwise a temporary folder that is removed afterwards.
 	Dir string
+	// Reuse, with Dir, skips writing and importing when Dir already holds a
+	// memory imported from the same history the same way.
+	Reuse bool
 	// Questions per type (recalldata.Config); zero takes its defaults.
 	FactQuestions, NoIDQuestions, UpdateQuestions int
 }
@@ -143,15 +146,25 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	logf("N=%d: generated %d conversations and %d questions in %v", opts.N, len(d.Conversations), len(questions), rep.Generate.Round(time.Millisecond))
 
 	memDir := filepath.Join(dir, fmt.Sprintf("memory-%d", opts.N))
-	os.RemoveAll(memDir)
+	stampPath := filepath.Join(dir, fmt.Sprintf("memory-%d.stamp", opts.N))
+	stamp := fmt.Sprintf("%s %x\n", opts.Ingest, d.Digest())
+	reuse := false
+	if old, err := os.ReadFile(stampPath); err == nil && opts.Reuse && string(old) == stamp {
+		reuse = true
+	} else {
+		os.Remove(stampPath)
+		os.RemoveAll(memDir)
+	}
 	m, err := memory.Open(memDir)
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
 
-	switch opts.Ingest {
-	case IngestImport:
+	switch {
+	case reuse:
+		logf("N=%d: reusing the memory in %s", opts.N, memDir)
+	case opts.Ingest == IngestImport:
 		t0 = time.Now()
 		expDir := filepath.Join(dir, fmt.Sprintf("exports-%d", opts.N))
 		os.RemoveAll(expDir)
@@ -174,7 +187,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		logf("N=%d: wrote %d export files in %v; imported %d inputs (%d new) in %v",
 			opts.N, e.Files, rep.Write.Round(time.Millisecond), sum.Inputs, sum.New, rep.Import.Round(time.Millisecond))
-	case IngestDirect:
+	case opts.Ingest == IngestDirect:
 		t0 = time.Now()
 		if _, err := m.Ingest(ctx, d.Sessions(), memory.IngestOptions{}); err != nil {
 			return nil, fmt.Errorf("ingest: %w", err)
@@ -183,6 +196,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		logf("N=%d: ingested directly in %v", opts.N, rep.Import.Round(time.Millisecond))
 	default:
 		return nil, fmt.Errorf("unknown ingest mode %q", opts.Ingest)
+	}
+	if !reuse {
+		if err := os.WriteFile(stampPath, []byte(stamp), 0o644); err != nil {
+			return nil, err
+		}
 	}
 
 	// The baseline indexes the turns the importers stored, read back from

@@ -1,6 +1,8 @@
 package recalldata
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -152,6 +154,18 @@ func sample(rng *rand.Rand, list []*Conversation, n int) []*Conversation {
 	if n >= 0 && n < len(out) {
 		out = out[:n]
 	}
+	return out
+}
+
+// Digest is a SHA-256 of the conversations, to tell two histories apart.
+func (d *Dataset) Digest() [32]byte {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for _, c := range d.Conversations {
+		enc.Encode(c)
+	}
+	var out [32]byte
+	h.Sum(out[:0])
 	return out
 }
 

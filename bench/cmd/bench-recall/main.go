@@ -30,6 +30,7 @@ func main() {
 		baseline = flag.Bool("baseline", true, "also measure the bare FTS5 BM25 baseline")
 		ingest   = flag.String("ingest", recallbench.IngestImport, "import: through the importers; direct: memory.Ingest the ideal sessions")
 		keep     = flag.String("keep", "", "keep exports, memory and baseline under this folder instead of a temporary one")
+		reuse    = flag.Bool("reuse", false, "with -keep: reuse a memory imported there from the same history")
 		jsonOut  = flag.String("json", "", "also write the reports as JSON to this file")
 		facts    = flag.Int("facts", 0, "facts asked as short and long questions (0 = default 600, -1 = all)")
 		noid     = flag.Int("noid", 0, "identifier-free questions (0 = default 400, -1 = all)")
@@ -65,7 +66,7 @@ func main() {
 	for _, n := range sizes {
 		opts := recallbench.Options{
 			N: n, Seed: *seed, Types: typeList, K: *k, Budget: *budget, Ingest: *ingest,
-			Configs: configs, Baseline: *baseline, Dir: *keep,
+			Configs: configs, Baseline: *baseline, Dir: *keep, Reuse: *reuse,
 			FactQuestions: *facts, NoIDQuestions: *noid, UpdateQuestions: *updates,
 		}
 		if !*quiet {
