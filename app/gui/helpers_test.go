@@ -153,6 +153,9 @@ func newTestUI(t *testing.T, m *memory.Memory) *ui {
 		u.cancel()
 		srv.Close()
 		waitIdle(t, u)
+		if u.watchDone != nil {
+			<-u.watchDone
+		}
 	})
 	waitIdle(t, u)
 	return u

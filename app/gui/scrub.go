@@ -221,10 +221,15 @@ type scrubState struct {
 
 // runScan scans the whole memory with progress.
 func (s *scrubScreen) runScan() {
+	s.report.SetText("")
+	s.rescan()
+}
+
+// rescan scans again, keeping the report of what was just redacted.
+func (s *scrubScreen) rescan() {
 	patterns := s.u.set.UserPatterns
 	var rep memory.ScrubReport
 	titles := map[string]string{}
-	s.report.SetText("")
 	s.job.start("Scanning for secrets", func(ctx context.Context, report progress) error {
 		sc, err := s.u.scrubber(patterns)
 		if err != nil {
@@ -398,7 +403,7 @@ func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
 		if err != nil {
 			s.u.showError("redact every secret selected", err)
 		}
-		s.runScan()
+		s.rescan()
 	})
 	s.updateButtons()
 }

@@ -93,6 +93,7 @@ type ui struct {
 
 	// stopWatch stops the folder watcher, if one runs.
 	stopWatch        context.CancelFunc
+	watchDone        chan struct{} // closed when the last watcher has stopped
 	lastWatchRefresh time.Time
 
 	scrubState

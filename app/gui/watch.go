@@ -57,7 +57,12 @@ func (u *ui) restartWatch() {
 	opts := importers.Options{}
 	redact, patterns := u.set.ScrubOnImport, u.set.UserPatterns
 	u.imp.watchStatus(fmt.Sprintf("Watching %s for new sessions.", plural(len(dirs), "folder", "folders")))
-	u.goBackground(func(context.Context) {
+	done := make(chan struct{})
+	u.watchDone = done
+	// The watcher runs until stopped, so it is not counted as background
+	// work that tests wait for.
+	go func() {
+		defer close(done)
 		if redact {
 			sc, err := u.scrubber(patterns)
 			if err != nil {
@@ -75,7 +80,7 @@ func (u *ui) restartWatch() {
 				u.showError("watch folders", err)
 			})
 		}
-	})
+	}()
 }
 
 // watchImported notes an import the watcher made and refreshes the screens,

@@ -1,0 +1,92 @@
+package gui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// fakeAWSKey is a realistic but fake AWS access key id.
+const fakeAWSKey = "AKIAZ7QW3RTY5UIO2PLM"
+
+func TestScrubRedacts(t *testing.T) {
+	m := newTestMemory(t)
+	// Secrets stored without scrub-on-import, as an older import would have.
+	leaky := []*memory.Session{{ID: "conv-leak", Harness: memory.HarnessChatGPT, Title: "Deploy keys", Turns: []memory.Turn{
+		{TurnUUID: "l0", Seq: 0, TS: time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC), Role: memory.RoleUser,
+			Blocks: []memory.Block{{Type: memory.BlockText, Text: "My token is " + fakeGitHubToken + " for the deploy bot."}}},
+		{TurnUUID: "l1", Seq: 1, TS: time.Date(2026, 2, 1, 8, 1, 0, 0, time.UTC), Role: memory.RoleUser,
+			Blocks: []memory.Block{{Type: memory.BlockText, Text: "And the AWS key id " + fakeAWSKey + " with the deploy bot."}}},
+	}}}
+	if _, err := m.Ingest(context.Background(), leaky, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	u := newTestUI(t, m)
+	s := u.scrub
+	u.showScreen(screenScrub)
+	test.Tap(s.scan)
+	waitIdle(t, u)
+	rules := map[string]memory.ScrubFinding{}
+	for _, f := range s.findings {
+		rules[f.Rule] = f
+	}
+	gh, ok := rules["github-pat"]
+	if !ok || len(s.findings) < 2 {
+		t.Fatalf("scan found %d findings (%v); status %q", len(s.findings), rules, s.status.Text)
+	}
+	// The table shows conversation, rule and a masked preview, never the secret.
+	if got := scrubCell(gh, 1, s.titles); got != "Deploy keys" {
+		t.Fatalf("conversation cell %q", got)
+	}
+	if p := scrubCell(gh, 4, s.titles); p != "gh…Xw" || strings.Contains(p, fakeGitHubToken[4:10]) {
+		t.Fatalf("preview %q should be masked", p)
+	}
+
+	// Allow-list one: the AWS key is a "false positive" here.
+	for i, f := range s.findings {
+		if f.Rule != "github-pat" {
+			s.table.Select(widget.TableCellID{Row: i, Col: 1})
+			break
+		}
+	}
+	test.Tap(s.allow)
+	waitIdle(t, u)
+	for _, f := range s.findings {
+		if f.Rule != "github-pat" {
+			t.Fatalf("allow-listed finding still listed: %+v", f)
+		}
+	}
+
+	// Select the GitHub token and redact the selection.
+	s.toggle(gh, true)
+	if s.redactS.Disabled() {
+		t.Fatal("Redact selected should be enabled")
+	}
+	test.Tap(s.redactS)
+	if !strings.Contains(overlayText(u), "cannot be undone") {
+		t.Fatalf("confirmation %q", overlayText(u))
+	}
+	tapDialogButton(t, u, "Redact")
+	waitIdle(t, u)
+	if !strings.Contains(s.report.Text, "Redacted 1 secret in 1 conversation: github-pat × 1") {
+		t.Fatalf("report %q; error %q", s.report.Text, u.lastError)
+	}
+	if hits := grepDir(t, m.Dir(), fakeGitHubToken); len(hits) > 0 {
+		t.Fatalf("the token is still in %v", hits)
+	}
+	// The rescan after redacting finds nothing more: the AWS key is allowed.
+	if len(s.findings) != 0 {
+		t.Fatalf("rescan still lists %d findings", len(s.findings))
+	}
+	// Recall still finds the conversation by its other words.
+	res, err := m.Recall(context.Background(), memory.RecallOptions{Query: "deploy bot"})
+	if err != nil || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text+res.Hits[len(res.Hits)-1].Text, "[REDACTED:github-pat]") {
+		t.Fatalf("recall after redaction: %v %+v", err, res)
+	}
+}

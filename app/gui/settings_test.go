@@ -1,0 +1,183 @@
+package gui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/settings"
+)
+
+func TestSettingsSaveAndStartAtLogin(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	s := u.prefs
+	u.showScreen(screenSettings)
+	s.port.SetText("47200")
+	s.topK.SetText("12")
+	s.budget.SetText("3000")
+	s.scrub.SetChecked(false)
+	s.patterns.SetText("customer-id = CUST-[0-9]{6}\n")
+	s.login.SetChecked(true)
+	test.Tap(s.save)
+	waitIdle(t, u)
+	got, err := settings.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ServerAddr != "127.0.0.1:47200" || got.DefaultK != 12 || got.DefaultBudget != 3000 || got.ScrubOnImport ||
+		len(got.UserPatterns) != 1 || got.UserPatterns[0].Name != "customer-id" || !got.StartAtLogin {
+		t.Fatalf("saved settings %+v (error %q)", got, u.lastError)
+	}
+	entry, err := os.ReadFile(u.deps.Autostart.Path())
+	if err != nil {
+		t.Fatalf("no autostart entry: %v", err)
+	}
+	if !strings.Contains(string(entry), "Exec=env "+EnvStartHidden+"=1 /opt/ireneo/ireneo\n") || !strings.Contains(string(entry), "[Desktop Entry]") {
+		t.Fatalf("autostart entry:\n%s", entry)
+	}
+	if u.imp.redact.Checked {
+		t.Fatal("the Import screen should follow the scrub setting")
+	}
+
+	// Off again removes the entry.
+	s.login.SetChecked(false)
+	test.Tap(s.save)
+	waitIdle(t, u)
+	if _, err := os.Stat(u.deps.Autostart.Path()); !os.IsNotExist(err) {
+		t.Fatal("the autostart entry is still there")
+	}
+
+	// Bad input is refused with a dialog, and nothing is saved.
+	for _, bad := range []struct{ field, value, want string }{
+		{"port", "99999", "server port"},
+		{"patterns", "broken = ([", "broken"},
+		{"patterns", "no equals sign", "line 1"},
+	} {
+		s.load()
+		switch bad.field {
+		case "port":
+			s.port.SetText(bad.value)
+		case "patterns":
+			s.patterns.SetText(bad.value)
+		}
+		u.lastError = ""
+		test.Tap(s.save)
+		waitIdle(t, u)
+		if !strings.Contains(u.lastError, bad.want) {
+			t.Fatalf("%s=%q: want an error about %q, got %q", bad.field, bad.value, bad.want, u.lastError)
+		}
+	}
+	if got, _ := settings.Load(); got.ServerAddr != "127.0.0.1:47200" {
+		t.Fatalf("a refused save changed the file: %+v", got)
+	}
+}
+
+func TestAutostartEntries(t *testing.T) {
+	dir := t.TempDir()
+	mac := Autostart{Dir: dir, Exec: "/Applications/Ireneo.app/Contents/MacOS/ireneo", GOOS: "darwin"}
+	if err := mac.Set(true); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(mac.Path())
+	if filepath.Ext(mac.Path()) != ".plist" || !strings.Contains(string(data), "<string>/Applications/Ireneo.app/Contents/MacOS/ireneo</string>") {
+		t.Fatalf("launch agent %s:\n%s", mac.Path(), data)
+	}
+	if !mac.Enabled() {
+		t.Fatal("enabled should see the plist")
+	}
+	if err := (Autostart{GOOS: "windows"}).Set(true); err == nil || !strings.Contains(err.Error(), "shell:startup") {
+		t.Fatalf("windows should explain the Startup folder: %v", err)
+	}
+	if got := desktopExec(`/home/a b/ire"neo`); got != `"/home/a b/ire\\"neo"` {
+		t.Fatalf("quoted exec %s", got)
+	}
+}
+
+func TestTrayMenuAndWindow(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	var labels []string
+	for _, it := range u.tray.Items {
+		if !it.IsSeparator {
+			labels = append(labels, it.Label)
+		}
+	}
+	want := []string{traySearch, trayImport, trayStopped, trayStart, trayCopy, trayScrub, trayOpen, trayQuit}
+	if strings.Join(labels, "|") != strings.Join(want, "|") {
+		t.Fatalf("tray menu %q, want %q", labels, want)
+	}
+	var clients []string
+	for _, it := range u.tray.Items[5].ChildMenu.Items {
+		clients = append(clients, it.Label)
+	}
+	if strings.Join(clients, ",") != "Claude Desktop,Claude Code,Codex,Cursor,VS Code" {
+		t.Fatalf("copy connection for %q", clients)
+	}
+	// Copy connection makes a token named after the client and copies a
+	// config that carries it.
+	u.copyConnection("cursor")
+	waitIdle(t, u)
+	info, err := u.mem.Token(context.Background(), "cursor")
+	if err != nil || !info.Active() {
+		t.Fatalf("no cursor token: %v (error %q)", err, u.lastError)
+	}
+	if clip := u.app.Clipboard().Content(); !strings.Contains(clip, "Bearer ireneo_") {
+		t.Fatalf("clipboard %q", clip)
+	}
+	// Tray items open the right screens.
+	u.tray.Items[7].Action() // Scrub secrets…
+	if u.tabs.SelectedIndex() != screenScrub {
+		t.Fatal("Scrub secrets… should open the Scrub screen")
+	}
+	u.tray.Items[0].Action() // Search…
+	if u.tabs.SelectedIndex() != screenSearch || u.win.Canvas().Focused() != u.search.query {
+		t.Fatal("Search… should open Search with the cursor in the query")
+	}
+	// Keyboard shortcuts switch screens.
+	for i, item := range u.win.MainMenu().Items[1].Items[2:] {
+		item.Action()
+		if u.tabs.SelectedIndex() != i {
+			t.Fatalf("%s selected screen %d", item.Label, u.tabs.SelectedIndex())
+		}
+	}
+	// Hiding remembers the window size.
+	u.win.Resize(fyne.NewSize(900, 600))
+	u.hide()
+	waitIdle(t, u)
+	got, _ := settings.Load()
+	if got.WindowWidth != 900 || got.WindowHeight != 600 {
+		t.Fatalf("window size saved as %vx%v", got.WindowWidth, got.WindowHeight)
+	}
+}
+
+func TestFirstRunOpensImport(t *testing.T) {
+	testEnv(t)
+	m, err := memory.Open(filepath.Join(t.TempDir(), "empty"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	u := newTestUI(t, m)
+	u.win.Hide()
+	u.start(true)
+	waitIdle(t, u)
+	if u.tabs.SelectedIndex() != screenImport {
+		t.Fatalf("an empty memory should open the Import screen, opened %d", u.tabs.SelectedIndex())
+	}
+	if !u.win.Content().Visible() {
+		t.Fatal("the window should open even when starting hidden")
+	}
+
+	// With conversations, a hidden start stays hidden and on Search.
+	u2 := newTestUI(t, newTestMemory(t))
+	u2.set.ServerAutostart = false
+	u2.start(true)
+	if u2.tabs.SelectedIndex() != screenSearch {
+		t.Fatal("a memory with conversations starts on Search")
+	}
+}
