@@ -35,7 +35,7 @@ func chatGPTExport(t *testing.T, dir string, convs map[string][2]string) string 
 				n["message"] = map[string]any{
 					"id": nid, "author": map[string]any{"role": role}, "create_time": ts,
 					"content": map[string]any{"content_type": "text", "parts": []string{text}},
-					"status": "finished_successfully", "weight": 1.0, "recipient": "all",
+					"status":  "finished_successfully", "weight": 1.0, "recipient": "all",
 				}
 			}
 			return n
