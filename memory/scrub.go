@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
@@ -11,8 +12,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/rs/zerolog"
+	"github.com/zricethezav/gitleaks/v8/config"
 	"github.com/zricethezav/gitleaks/v8/detect"
 	"github.com/zricethezav/gitleaks/v8/logging"
+	gre "github.com/zricethezav/gitleaks/v8/regexp"
 	"github.com/zricethezav/gitleaks/v8/report"
 )
 
@@ -35,47 +38,98 @@ type Match struct {
 // Scrubber finds secrets with gitleaks' default rules, Ireneo's own rules
 // and the person's patterns. It is safe for concurrent use.
 type Scrubber struct {
-	det   *detect.Detector
-	extra []textRule // Ireneo's built-in rules, then the person's patterns
-	rules []string   // every rule id, sorted
+	*detectors
+	user  []userRule
+	rules []string // every rule id, sorted
 }
 
-// textRule is a rule gitleaks does not have, run with Go's regexp.
-type textRule struct {
-	id    string
-	re    *regexp.Regexp
-	allow func(secret string) bool // reports a secret that is not one; may be nil
-	user  bool
+// userRule is one of the person's patterns, compiled with gitleaks' regexp
+// backend so that it gets RE2's speed when built with gore2regex.
+type userRule struct {
+	id string
+	re *gre.Regexp
+	// lit is a literal every match contains, if the regex has one: texts
+	// without it are skipped, since a regex with no literal prefix costs a
+	// full pass over the text.
+	lit  string
+	fold bool // lit is lowercase and matched ignoring ASCII case
 }
 
 // RuleURLPassword is Ireneo's rule for a password in a URL such as
 // postgres://app:PASSWORD@db/prod. gitleaks has no rule for it.
 const RuleURLPassword = "url-password"
 
+// genericRule is gitleaks' catch-all rule. Its regex is most of a scan's
+// cost and its keywords ("key", "token", "api", …) are in most blocks of a
+// technical conversation, so it runs only on windows around its keywords.
+const genericRule = "generic-api-key"
+
+// detectors are gitleaks' rules, split in two: every rule but the generic
+// one, run over whole texts, and the generic one, run over keyword windows.
+type detectors struct {
+	main, generic   *detect.Detector
+	genericKeywords []string // lowercase
+	gitleaksRules   []string
+}
+
 var (
 	detOnce sync.Once
-	detVal  *detect.Detector
+	detVal  *detectors
 	detErr  error
 )
 
-// defaultDetector builds gitleaks' detector once: building parses 222 rules
-// (about 90 ms), and one detector serves every goroutine.
-func defaultDetector() (*detect.Detector, error) {
+// loadDetectors builds gitleaks' detectors once: parsing the 222 rules takes
+// about 90 ms, and a detector serves any number of goroutines.
+func loadDetectors() (*detectors, error) {
 	detOnce.Do(func() {
 		// gitleaks logs findings at trace level, secret included; we never
 		// want its log, whatever its level.
 		logging.Logger = zerolog.Nop()
-		detVal, detErr = detect.NewDetectorDefaultConfig()
-		if detErr != nil {
-			detErr = fmt.Errorf("scrub: load gitleaks rules: %w", detErr)
+		def, err := detect.NewDetectorDefaultConfig()
+		if err != nil {
+			detErr = fmt.Errorf("scrub: load gitleaks rules: %w", err)
+			return
 		}
+		gen, ok := def.Config.Rules[genericRule]
+		if !ok {
+			detErr = fmt.Errorf("scrub: gitleaks has no %s rule", genericRule)
+			return
+		}
+		d := &detectors{}
+		for id := range def.Config.Rules {
+			d.gitleaksRules = append(d.gitleaksRules, id)
+		}
+		d.main = detect.NewDetector(subConfig(def.Config, func(id string) bool { return id != genericRule }))
+		d.generic = detect.NewDetector(subConfig(def.Config, func(id string) bool { return id == genericRule }))
+		for _, k := range gen.Keywords {
+			d.genericKeywords = append(d.genericKeywords, strings.ToLower(k))
+		}
+		detVal = d
 	})
 	return detVal, detErr
 }
 
+// subConfig is cfg with only the rules keep accepts, and their keywords.
+func subConfig(cfg config.Config, keep func(id string) bool) config.Config {
+	out := cfg
+	out.Rules = map[string]config.Rule{}
+	out.Keywords = map[string]struct{}{}
+	out.OrderedRules = nil
+	for _, id := range cfg.OrderedRules {
+		r, ok := cfg.Rules[id]
+		if !ok || !keep(id) {
+			continue
+		}
+		out.Rules[id] = r
+		out.OrderedRules = append(out.OrderedRules, id)
+		for _, k := range r.Keywords {
+			out.Keywords[strings.ToLower(k)] = struct{}{}
+		}
+	}
+	return out
+}
+
 var (
-	// A URL's userinfo password: scheme://user:PASSWORD@host.
-	urlPasswordRe = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]{1,30}://[^\s:/@'"<>\x60]{1,128}:([^\s/@'"<>\x60]{1,256})@[^\s/@'"<>\x60]`)
 	// Placeholders people write in example URLs, not passwords.
 	urlPasswordPlaceholder = regexp.MustCompile(`(?i)^(?:\$\{?[\w.-]*\}?|\{\{?[^}]*\}?\}|<[^>]*>|%[\w.-]*%|\[[^\]]*\]|\*+|x+|\.+|pass(?:word|wd)?|pwd?|secret|your[_-]?password|changeme|redacted)$`)
 
@@ -86,14 +140,13 @@ var (
 // built-in rules and the given patterns. A pattern with a bad name or regex
 // is an error naming it.
 func NewScrubber(patterns []Pattern) (*Scrubber, error) {
-	det, err := defaultDetector()
+	d, err := loadDetectors()
 	if err != nil {
 		return nil, err
 	}
-	s := &Scrubber{det: det}
-	s.extra = append(s.extra, textRule{id: RuleURLPassword, re: urlPasswordRe, allow: urlPasswordPlaceholder.MatchString})
+	s := &Scrubber{detectors: d}
 	seen := map[string]bool{RuleURLPassword: true}
-	for id := range det.Config.Rules {
+	for _, id := range d.gitleaksRules {
 		seen[id] = true
 	}
 	for _, p := range patterns {
@@ -107,18 +160,79 @@ func NewScrubber(patterns []Pattern) (*Scrubber, error) {
 		if strings.TrimSpace(p.Regex) == "" {
 			return nil, fmt.Errorf("scrub pattern %q: empty regex", name)
 		}
-		re, err := regexp.Compile(p.Regex)
+		re, err := compileBackend(p.Regex)
 		if err != nil {
 			return nil, fmt.Errorf("scrub pattern %q: %w", name, err)
 		}
 		seen[name] = true
-		s.extra = append(s.extra, textRule{id: name, re: re, user: true})
+		ur := userRule{id: name, re: re}
+		ur.lit, ur.fold = requiredLiteral(p.Regex)
+		s.user = append(s.user, ur)
 	}
 	for id := range seen {
 		s.rules = append(s.rules, id)
 	}
 	sort.Strings(s.rules)
 	return s, nil
+}
+
+// compileBackend compiles a person's regex with gitleaks' regexp backend.
+// Go's parser checks it first, for a clear error: both backends take RE2
+// syntax, and the backend's MustCompile panics.
+func compileBackend(expr string) (re *gre.Regexp, err error) {
+	if _, err := regexp.Compile(expr); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("invalid regex: %v", r)
+		}
+	}()
+	return gre.MustCompile(expr), nil
+}
+
+// requiredLiteral finds the longest literal that every match of expr
+// contains: a literal that is a direct part of the top-level sequence, or
+// of a group in it. A case-insensitive literal only counts if it is ASCII
+// with no 'k' or 's' (Unicode folds those to the Kelvin sign and the long s).
+func requiredLiteral(expr string) (lit string, fold bool) {
+	re, err := syntax.Parse(expr, syntax.Perl)
+	if err != nil {
+		return "", false
+	}
+	var walk func(re *syntax.Regexp)
+	walk = func(re *syntax.Regexp) {
+		switch re.Op {
+		case syntax.OpCapture:
+			walk(re.Sub[0])
+		case syntax.OpConcat:
+			for _, sub := range re.Sub {
+				walk(sub)
+			}
+		case syntax.OpLiteral:
+			l, f := string(re.Rune), re.Flags&syntax.FoldCase != 0
+			if f {
+				if strings.ContainsAny(strings.ToLower(l), "ks") || !isASCII(l) {
+					return
+				}
+				l = strings.ToLower(l)
+			}
+			if len(l) > len(lit) {
+				lit, fold = l, f
+			}
+		}
+	}
+	walk(re)
+	return lit, fold
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Rules lists every rule id the scrubber applies, sorted.
@@ -131,39 +245,217 @@ func (s *Scrubber) HasRule(id string) bool {
 }
 
 // Scan finds the secrets in text. Matches are sorted by position and do not
-// overlap; where two rules overlap, the earlier match wins and grows to cover
-// both.
+// overlap; where two rules overlap, the match grows to cover both and keeps
+// the more specific rule.
 func (s *Scrubber) Scan(text string) []Match {
 	if len(text) == 0 {
 		return nil
 	}
-	var ms []Match
-	var nl []int // newline offsets, computed on the first finding
-	for _, f := range s.det.DetectString(text) {
-		if f.Secret == "" || isFalsePositive(f) {
-			continue
+	ms := gitleaksMatches(nil, s.main, text, 0)
+	for _, w := range s.genericWindows(text) {
+		// A cheap pass over the tight window, then, if it finds anything,
+		// gitleaks' own pass over whole lines, whose allow-lists read lines.
+		if len(s.generic.DetectString(text[w[0]:w[1]])) > 0 {
+			lo, hi := lineWindow(text, w[0], w[1])
+			ms = gitleaksMatches(ms, s.generic, text[lo:hi], lo)
 		}
-		if nl == nil {
-			nl = newlines(text)
-		}
-		ms = appendSpans(ms, text, f.RuleID, f.Secret, approxStart(nl, f), len(f.Match))
 	}
-	for _, r := range s.extra {
+	ms = appendURLPasswords(ms, text)
+	var low string
+	for _, r := range s.user {
+		if r.lit != "" {
+			if r.fold && low == "" {
+				low = asciiLower(text)
+			}
+			if r.fold && !strings.Contains(low, r.lit) || !r.fold && !strings.Contains(text, r.lit) {
+				continue
+			}
+		}
 		for _, loc := range r.re.FindAllStringSubmatchIndex(text, -1) {
-			st, en := secretGroup(loc)
-			if st < 0 || st == en {
-				continue
+			if st, en := secretGroup(loc); st >= 0 && st < en {
+				ms = append(ms, Match{Rule: r.id, Start: st, End: en})
 			}
-			if r.allow != nil && r.allow(text[st:en]) {
-				continue
-			}
-			ms = append(ms, Match{Rule: r.id, Start: st, End: en})
 		}
 	}
 	if len(ms) == 0 {
 		return nil
 	}
 	return mergeMatches(dropRedacted(text, ms))
+}
+
+// gitleaksMatches runs det over text, which starts at offset off of the
+// scanned string, and appends the secrets' spans.
+func gitleaksMatches(ms []Match, det *detect.Detector, text string, off int) []Match {
+	var nl []int // newline offsets, computed on the first finding
+	for _, f := range det.DetectString(text) {
+		if f.Secret == "" || isFalsePositive(f) {
+			continue
+		}
+		if nl == nil {
+			nl = newlines(text)
+		}
+		n := len(ms)
+		ms = appendSpans(ms, text, f.RuleID, f.Secret, approxStart(nl, f), len(f.Match))
+		for i := n; i < len(ms); i++ {
+			ms[i].Start += off
+			ms[i].End += off
+		}
+	}
+	return ms
+}
+
+// genericWindows are the spans of text the generic rule can match in. Its
+// regex is
+//
+//	[\w.-]{0,50}? KEYWORD [ \t\w.-]{0,20} [\s'"]{0,3} OPERATOR [\x60'"\s=]{0,5} SECRET END
+//
+// where SECRET holds no space. So a match starts at most 50 bytes before a
+// keyword, has an operator within 24 bytes after it, and ends at the first
+// space 31 bytes past the keyword's end or later. A keyword with no operator
+// in reach is skipped; the others get a window from 64 bytes before them to
+// just past that space.
+func (s *Scrubber) genericWindows(text string) [][2]int {
+	low := asciiLower(text)
+	var ws [][2]int
+	for _, k := range s.genericKeywords {
+		for off := 0; ; {
+			i := strings.Index(low[off:], k)
+			if i < 0 {
+				break
+			}
+			p := off + i
+			off = p + len(k)
+			if !operatorFollows(text, off) {
+				continue
+			}
+			hi := min(len(text), off+48)
+			for hi < len(text) && !isRegexpSpace(text[hi]) {
+				hi++
+			}
+			if hi < len(text) {
+				hi++ // the space ends any secret, so the window ends after one
+			}
+			ws = append(ws, [2]int{max(0, p-64), hi})
+		}
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	sort.Slice(ws, func(i, j int) bool { return ws[i][0] < ws[j][0] })
+	out := ws[:1]
+	for _, w := range ws[1:] {
+		if last := &out[len(out)-1]; w[0] <= last[1] {
+			last[1] = max(last[1], w[1])
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// operatorFollows reports whether the generic rule's operator (= > : | ? ,)
+// can follow a keyword ending at i: up to 20 bytes of [ \t\w.-] and 3 of
+// [\s'"] may sit between them.
+func operatorFollows(text string, i int) bool {
+	for n := 0; n <= 24 && i+n < len(text); n++ {
+		c := text[i+n]
+		switch {
+		case c == '=' || c == '>' || c == ':' || c == '|' || c == '?' || c == ',':
+			return true
+		case isRegexpSpace(c) || c == '\'' || c == '"' || c == '.' || c == '-' || c == '_' ||
+			'0' <= c && c <= '9' || isASCIILetter(c):
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// lineReach bounds how far a window stretches to take in whole lines.
+const lineReach = 512
+
+// lineWindow widens [lo,hi) to whole lines, unless a line runs on for
+// more than lineReach bytes.
+func lineWindow(text string, lo, hi int) (int, int) {
+	if ls := strings.LastIndexByte(text[:lo], '\n') + 1; lo-ls <= lineReach {
+		lo = ls
+	}
+	if hi > 0 && text[hi-1] != '\n' {
+		if le := strings.IndexByte(text[hi:], '\n'); le >= 0 && le < lineReach {
+			hi += le + 1
+		} else if le < 0 && len(text)-hi < lineReach {
+			hi = len(text)
+		}
+	}
+	return lo, hi
+}
+
+// isRegexpSpace is regexp's \s.
+func isRegexpSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
+}
+
+// asciiLower lowercases ASCII letters only, so byte offsets stay put
+// (strings.ToLower may change the length of non-ASCII text).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// appendURLPasswords finds passwords in URLs (scheme://user:PASSWORD@host)
+// by hand: a regex without a literal prefix would try every position of the
+// text, and this rule runs on all of it.
+func appendURLPasswords(ms []Match, text string) []Match {
+	for off := 0; ; {
+		i := strings.Index(text[off:], "://")
+		if i < 0 {
+			return ms
+		}
+		p := off + i
+		off = p + 3
+		// The scheme: a letter, then letters, digits, '+', '.', '-'.
+		j := p
+		for j > 0 && p-j < 32 && isSchemeChar(text[j-1]) {
+			j--
+		}
+		if p-j < 2 || !isASCIILetter(text[j]) {
+			continue
+		}
+		// The userinfo runs to '@'; a '/', space or quote first means none.
+		end := off
+		for end < len(text) && end-off < 400 && !isURLStop(text[end]) {
+			end++
+		}
+		if end >= len(text) || text[end] != '@' || end+1 >= len(text) || isURLStop(text[end+1]) {
+			continue
+		}
+		user, pass, ok := strings.Cut(text[off:end], ":")
+		if !ok || user == "" || pass == "" || urlPasswordPlaceholder.MatchString(pass) {
+			continue
+		}
+		st := off + len(user) + 1
+		ms = append(ms, Match{Rule: RuleURLPassword, Start: st, End: end})
+		off = end
+	}
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c|0x20 && c|0x20 <= 'z' }
+
+func isSchemeChar(c byte) bool {
+	return isASCIILetter(c) || '0' <= c && c <= '9' || c == '+' || c == '.' || c == '-'
+}
+
+func isURLStop(c byte) bool {
+	switch c {
+	case '/', '@', ' ', '\t', '\n', '\r', '\f', '\'', '"', '<', '>', '`':
+		return true
+	}
+	return false
 }
 
 // secretGroup picks the secret's span from a submatch index: the first
@@ -270,6 +562,10 @@ func mergeMatches(ms []Match) []Match {
 	for _, m := range ms {
 		if n := len(out); n > 0 && m.Start < out[n-1].End {
 			out[n-1].End = max(out[n-1].End, m.End)
+			// As gitleaks does, a specific rule beats the generic one.
+			if out[n-1].Rule == genericRule {
+				out[n-1].Rule = m.Rule
+			}
 			continue
 		}
 		out = append(out, m)

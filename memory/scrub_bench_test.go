@@ -21,13 +21,28 @@ import (
 //
 // IRENEO_SCRUB_BENCH_MB sets the size of the scanned text (default 100).
 
-var benchProse = strings.Fields(`the a we you it this that then so and but or if when because after before with
-without about deploy service gateway migration schema database index query release rollback incident outage
-latency cache memory disk network router firewall certificate renewal vendor meeting budget report decision
-ticket customer invoice shipping sensor firmware update build test pipeline branch merge review commit tag
+// benchProse is everyday technical English. Words that wake the generic
+// rule (key, token, password, secret, auth, access, api) are about one word
+// in sixty, as in a developer's chats.
+var benchProse = strings.Fields(`the a an of to in on for with at by from as is are was were be been it this that
+these those there here we you they he she I me my our your their its not no yes so and but or if when then
+than because after before while about into over under again also just only very more most some any each
+every all both few many much other such same new old first last next good bad right wrong small large
+long short high low early late fast slow easy hard simple clear sure true false ready done still already
+deploy service gateway migration schema database index query release rollback incident outage latency
+cache memory disk network router firewall certificate renewal vendor meeting budget report decision ticket
+customer invoice shipping sensor firmware update build test pipeline branch merge review commit tag version
 function method struct interface error return value config file path folder user group role permission
-key keys token tokens password passwords secret secrets auth access api credential session cookie header
-login account email address port host server client request response timeout retry queue worker job`)
+login account email address port host server client request response timeout retry queue worker job
+think know want need try use make take give find tell ask work seem feel leave call keep let begin show
+hear play run move live believe hold bring happen write provide sit stand lose pay meet include continue
+set learn change lead understand watch follow stop create speak read allow add spend grow open walk win
+offer remember consider appear buy wait serve die send expect stay fall cut reach kill remain suggest
+raise pass sell require decide pull check fix debug log trace print parse load save store fetch push
+thing time year day week month way man woman child world life hand part place case point number problem
+fact question idea reason result example system program line order level area side kind head house
+issue plan team project product feature design data model table column row field type name list map
+key token password secret auth access api`)
 
 // benchGen writes conversation-like text: prose, code, JSON tool results,
 // logs, with the identifiers real chats carry (UUIDs, hashes, URLs) and, now
@@ -66,27 +81,27 @@ func (g *benchGen) uuid() string {
 // block returns one block of text, 200 bytes to a few KB.
 func (g *benchGen) block() string {
 	var b strings.Builder
-	switch g.r.IntN(10) {
-	case 0, 1, 2, 3: // prose
+	switch k := g.r.IntN(20); {
+	case k < 10: // prose
 		for range 1 + g.r.IntN(5) {
 			b.WriteString(strings.ToUpper(g.words(1)) + " " + g.words(20+g.r.IntN(60)) + ".\n\n")
 		}
-	case 4, 5: // code
+	case k < 14: // code
 		b.WriteString("```go\nfunc handle(w http.ResponseWriter, r *http.Request) {\n")
 		for range 3 + g.r.IntN(20) {
-			switch g.r.IntN(5) {
+			switch g.r.IntN(12) {
 			case 0:
 				b.WriteString("\ttoken := r.Header.Get(\"Authorization\")\n")
 			case 1:
 				b.WriteString("\tapiKey := os.Getenv(\"API_KEY\")\n")
-			case 2:
+			case 2, 3, 4:
 				fmt.Fprintf(&b, "\tif err := %s(ctx, %s); err != nil {\n\t\treturn fmt.Errorf(\"%s: %%w\", err)\n\t}\n", g.words(1), g.words(1), g.words(3))
 			default:
 				fmt.Fprintf(&b, "\t// %s\n\t%s := %s.%s(%d)\n", g.words(8), g.words(1), g.words(1), g.words(1), g.r.IntN(1000))
 			}
 		}
 		b.WriteString("}\n```\n")
-	case 6, 7: // a JSON tool result
+	case k < 17: // a JSON tool result
 		b.WriteString("[\n")
 		for i := range 2 + g.r.IntN(15) {
 			if i > 0 {
@@ -96,7 +111,7 @@ func (g *benchGen) block() string {
 				g.uuid(), g.hex(40), g.words(1), g.words(6), g.words(1), g.r.IntN(99999))
 		}
 		b.WriteString("\n]\n")
-	case 8: // logs
+	case k < 18: // logs
 		for range 5 + g.r.IntN(30) {
 			fmt.Fprintf(&b, "2026-03-%02dT%02d:%02d:%02dZ level=%s msg=%q request_id=%s digest=sha256:%s\n",
 				1+g.r.IntN(28), g.r.IntN(24), g.r.IntN(60), g.r.IntN(60), []string{"info", "warn", "error"}[g.r.IntN(3)],

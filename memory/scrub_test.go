@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/zricethezav/gitleaks/v8/detect"
 )
 
 // The fake secrets below are built at run time, by concatenation and from
@@ -583,4 +585,88 @@ func FuzzScan(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestRequiredLiteral(t *testing.T) {
+	for expr, want := range map[string]string{
+		`\b[a-z0-9-]+\.corp\.ireneo-internal\.net\b`: ".corp.ireneo-internal.net",
+		`(?i)acme-(\d{6})`:                           "acme-",
+		`(?i)cust-\d+`:                               "", // 's' folds to the long s
+		`foo|bar`:                                    "",
+		`(ab)+c`:                                     "c",
+		`x(?:yz(w))`:                                 "yz",
+	} {
+		if got, _ := requiredLiteral(expr); got != want {
+			t.Errorf("requiredLiteral(%q) = %q, want %q", expr, got, want)
+		}
+	}
+	sc, err := NewScrubber([]Pattern{{Name: "acme-id", Regex: `(?i)acme-(\d{6})`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ms := sc.Scan("order ACME-123456 shipped"); len(ms) != 1 || ms[0].Rule != "acme-id" {
+		t.Fatalf("case-insensitive pattern behind a literal: %+v", ms)
+	}
+}
+
+// TestScanCoversGitleaks checks the windowed generic rule against gitleaks
+// run plainly over whole texts: every secret plain gitleaks finds, Scan
+// covers too.
+func TestScanCoversGitleaks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("scans half a megabyte with Go's regexp")
+	}
+	ref, err := detect.NewDetectorDefaultConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := newTestScrubber(t)
+	v := fakeRand(20, 300, alnum)
+	texts := []string{
+		"password:\n  Zq8vLw2nRt5yXp\n",
+		"password:\r\n   'Zq8vLw2nRt5yXp'\r\n",
+		"token: " + v + " and more",
+		strings.Repeat("x", 3000) + " api_key=" + v[:40] + " " + strings.Repeat("y", 3000),
+		"secret=" + v[:24],
+		"export SECRET_KEY='Zq8vLw2nRt5yXpQ4'\nexport OTHER=1",
+		`{"client_secret": "Zq8vLw2nRt5yXpQ4", "auth": {"token": "` + v[:32] + `"}}`,
+		"RUN --mount=type=secret,id=api_key,env=K4hJ8sLm2pQx9 make",
+		"some_very_long_prefix_identifier_name_goes_here_x_access_token = \"" + v[50:90] + "\"",
+		"key" + strings.Repeat(" ", 19) + "\t\"'=" + v[:20],
+	}
+	special := len(texts)
+	g := newBenchGen(99)
+	for size := 0; size < 512<<10; {
+		b := g.block()
+		texts = append(texts, b)
+		size += len(b)
+	}
+	for i, text := range texts {
+		ours := sc.Scan(text)
+		nl := newlines(text)
+		var wants []Match
+		for _, f := range ref.DetectString(text) {
+			if f.Secret != "" && !isFalsePositive(f) {
+				wants = appendSpans(wants, text, f.RuleID, f.Secret, approxStart(nl, f), len(f.Match))
+			}
+		}
+		for _, want := range wants {
+			if !covered(ours, want) {
+				t.Errorf("%s secret at [%d,%d) not covered in text %d", want.Rule, want.Start, want.End, i)
+			}
+		}
+		// On the hand-made texts, Scan finds no more than gitleaks either.
+		if i < special && len(mergeMatches(wants)) != len(ours) {
+			t.Errorf("text %d: gitleaks finds %+v, Scan %+v", i, wants, ours)
+		}
+	}
+}
+
+func covered(ms []Match, w Match) bool {
+	for _, m := range ms {
+		if m.Start <= w.Start && w.End <= m.End {
+			return true
+		}
+	}
+	return false
 }
