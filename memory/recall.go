@@ -194,7 +194,7 @@ func (m *Memory) pruneCommon(ctx context.Context, p *queryPlan, share float64) e
 
 func (m *Memory) candidates(ctx context.Context, expr string, o RecallOptions, tn Tuning) ([]candidate, error) {
 	var where []string
-	args := []any{tn.BodyWeight, tn.TitleWeight, tn.IDWeight, expr}
+	var args []any
 	if o.Source != "" {
 		where = append(where, "s.harness = ?")
 		args = append(args, o.Source)
@@ -210,18 +210,35 @@ func (m *Memory) candidates(ctx context.Context, expr string, o RecallOptions, t
 	w, a := projectFilter("s", o.Project, o.Scope)
 	where = append(where, w...)
 	args = append(args, a...)
-	q := `SELECT c.id, c.sess, c.seq, bm25(chunks_fts, ?, ?, ?) AS r, s.harness, s.session_id, s.title,
+	// FTS5 ranks first and the few best rows are joined after: joining every
+	// match before sorting costs more than the ranking itself. With filters,
+	// rank deeper; if the filters leave too few, rank everything.
+	inner := tn.Candidates
+	if len(where) > 0 {
+		inner = tn.Candidates * 10
+	}
+	out, err := m.queryCandidates(ctx, expr, tn, where, args, inner)
+	if err == nil && len(where) > 0 && len(out) < o.K {
+		out, err = m.queryCandidates(ctx, expr, tn, where, args, -1)
+	}
+	return out, err
+}
+
+// queryCandidates runs the ranked FTS query, keeping the inner best rows
+// (-1: all) before the filters.
+func (m *Memory) queryCandidates(ctx context.Context, expr string, tn Tuning, where []string, fargs []any, inner int) ([]candidate, error) {
+	q := `SELECT c.id, c.sess, c.seq, x.r, s.harness, s.session_id, s.title,
 			t.turn_uuid, t.role, t.ts, COALESCE(st.starred, 0)
-		FROM chunks_fts
-		JOIN chunks c ON c.id = chunks_fts.rowid
+		FROM (SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) x
+		JOIN chunks c ON c.id = x.id
 		JOIN sessions s ON s.id = c.sess
 		JOIN turns t ON t.sess = c.sess AND t.seq = c.seq
-		LEFT JOIN stars st ON st.harness = s.harness AND st.session_id = s.session_id
-		WHERE chunks_fts MATCH ?`
-	for _, c := range where {
-		q += " AND " + c
+		LEFT JOIN stars st ON st.harness = s.harness AND st.session_id = s.session_id`
+	if len(where) > 0 {
+		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	q += " ORDER BY r LIMIT ?"
+	q += " ORDER BY x.r LIMIT ?"
+	args := append([]any{tn.BodyWeight, tn.TitleWeight, tn.IDWeight, expr, inner}, fargs...)
 	args = append(args, tn.Candidates)
 	rows, err := m.db.QueryContext(ctx, q, args...)
 	if err != nil {
