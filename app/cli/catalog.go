@@ -176,7 +176,8 @@ func newStatusCmd(g *globals) *cobra.Command {
 			}
 			fmt.Fprintf(g.stdout, "memory:        %s\n", st.Dir)
 			fmt.Fprintf(g.stdout, "conversations: %d (%d turns, %d tokens)\n", st.Conversations, st.Turns, st.Tokens)
-			for src, n := range st.BySource {
+			for _, src := range sortedKeys(st.BySource) {
+				n := st.BySource[src]
 				fmt.Fprintf(g.stdout, "  %-12s %d\n", src, n)
 			}
 			fmt.Fprintf(g.stdout, "projects:      %d\nstarred:       %d\nforgotten:     %d\n", st.Projects, st.Starred, st.Forgotten)

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// run runs the CLI in process and returns the exit code and both streams.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// seed makes a memory with a few conversations and returns its directory.
+func seed(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	m, err := memory.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	day := time.Date(2026, 10, 8, 9, 14, 0, 0, time.UTC)
+	var ss []*memory.Session
+	for i := 0; i < 12; i++ {
+		project := []string{"plant-ops", "web", ""}[i%3]
+		s := &memory.Session{ID: fmt.Sprintf("conv-%02d", i), Harness: memory.HarnessChatGPT, Title: fmt.Sprintf("Talk %d", i), Project: project}
+		texts := []string{
+			fmt.Sprintf("What did we decide about N-%d and the pump seal?", 10+i),
+			fmt.Sprintf("We decided N-%d: replace the seal on pump P-%03d and log ticket MT-%d. %s", 10+i, i, 4400+i, strings.Repeat("Details about the seal and the pump. ", 10)),
+			"Thanks, that settles it.",
+		}
+		for j, tx := range texts {
+			role := memory.RoleUser
+			if j == 1 {
+				role = memory.RoleAssistant
+			}
+			s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-t%d", s.ID, j), Seq: j, TS: day.Add(time.Duration(i)*time.Hour + time.Duration(j)*time.Minute), Role: role,
+				Blocks: []memory.Block{{Type: memory.BlockText, Text: tx}}})
+		}
+		ss = append(ss, s)
+	}
+	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestRecallJSONContractAndBudget(t *testing.T) {
+	dir := seed(t)
+	code, out, errs := run(t, "--memory", dir, "recall", "--json", "N-11 decision")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res struct {
+		Query        string `json:"query"`
+		ContextBlock string `json:"context_block"`
+		TotalTokens  int    `json:"total_tokens"`
+		Budget       int    `json:"budget"`
+		Cut          int    `json:"cut"`
+		Hits         []struct {
+			SessionID string            `json:"session_id"`
+			TurnUUID  string            `json:"turn_uuid"`
+			Seq       int               `json:"seq"`
+			TS        string            `json:"ts"`
+			Role      string            `json:"role"`
+			Source    string            `json:"source"`
+			Title     string            `json:"title"`
+			Projects  []string          `json:"projects"`
+			Text      string            `json:"text"`
+			Neighbors []json.RawMessage `json:"neighbors"`
+			Score     float64           `json:"score"`
+			Signals   map[string]float64
+			Tokens    int `json:"tokens"`
+		} `json:"hits"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	if res.Budget != 2000 || len(res.Hits) == 0 || res.Hits[0].SessionID != "conv-01" || res.ContextBlock == "" {
+		t.Fatalf("unexpected result: %+v", res)
+	}
+	h := res.Hits[0]
+	if h.TS == "" || h.Source != "chatgpt" || len(h.Neighbors) == 0 || h.Tokens == 0 || h.Signals == nil {
+		t.Fatalf("hit lacks fields: %+v", h)
+	}
+	for _, budget := range []string{"300", "60", "1"} {
+		code, out, _ = run(t, "--memory", dir, "recall", "--budget", budget, "--json", "-k", "12", "seal pump")
+		if code != 0 {
+			t.Fatalf("budget %s: exit %d", budget, code)
+		}
+		json.Unmarshal([]byte(out), &res)
+		sum := 0
+		for _, h := range res.Hits {
+			sum += h.Tokens
+		}
+		var b int
+		fmt.Sscan(budget, &b)
+		if sum > b {
+			t.Fatalf("budget %s: hits sum to %d tokens", budget, sum)
+		}
+	}
+}
+
+func TestRecallScopedByProject(t *testing.T) {
+	dir := seed(t)
+	_, out, _ := run(t, "--memory", dir, "recall", "--json", "-k", "50", "--project", "plant-ops", "seal pump")
+	var res memory.RecallResult
+	json.Unmarshal([]byte(out), &res)
+	if len(res.Hits) == 0 {
+		t.Fatal("no hits")
+	}
+	for _, h := range res.Hits {
+		if len(h.Projects) > 0 && (len(h.Projects) != 1 || h.Projects[0] != "plant-ops") {
+			t.Fatalf("out-of-project hit: %+v", h)
+		}
+	}
+}
+
+func TestFlagLikeQueryIsText(t *testing.T) {
+	dir := seed(t)
+	code, _, errs := run(t, "--memory", dir, "recall", "seal", "-k", "100")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	dir := seed(t)
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--memory", dir, "recall"}, 2},
+		{[]string{"--memory", dir, "nonsense"}, 2},
+		{[]string{"--memory", dir, "recall", "--since", "yesterday-ish", "x"}, 2},
+		{[]string{"--memory", dir, "forget", "conv-01"}, 2}, // not a terminal, no --yes
+		{[]string{"--memory", dir, "get", "no-such-conversation"}, 1},
+		{[]string{"--memory", dir, "tag", "no-such-conversation", "x"}, 1},
+		{[]string{"--memory", dir, "status"}, 0},
+	} {
+		if code, _, errs := run(t, c.args...); code != c.code {
+			t.Errorf("%v: exit %d, want %d (%s)", c.args, code, c.code, errs)
+		} else if c.code != 0 && !strings.HasPrefix(errs, "ireneo: ") {
+			t.Errorf("%v: stderr %q", c.args, errs)
+		}
+	}
+}
+
+func TestCatalogCommands(t *testing.T) {
+	dir := seed(t)
+	steps := [][]string{
+		{"tag", "conv-02", "new-proj"},
+		{"untag", "conv-00", "plant-ops"},
+		{"star", "conv-02"},
+		{"projects", "rename", "new-proj", "renamed"},
+		{"reindex"},
+	}
+	for _, s := range steps {
+		if code, _, errs := run(t, append([]string{"--memory", dir}, s...)...); code != 0 {
+			t.Fatalf("%v: %s", s, errs)
+		}
+	}
+	_, out, _ := run(t, "--memory", dir, "projects", "--json")
+	if !strings.Contains(out, `"renamed"`) || strings.Contains(out, `"new-proj"`) {
+		t.Fatalf("projects: %s", out)
+	}
+	_, out, _ = run(t, "--memory", dir, "sessions", "--starred", "--json")
+	if !strings.Contains(out, `"conv-02"`) || !strings.Contains(out, `"total": 1`) {
+		t.Fatalf("sessions --starred: %s", out)
+	}
+	code, out, _ := run(t, "--memory", dir, "get", "conv-03", "conv-03-t1", "--window", "1")
+	if code != 0 || !strings.Contains(out, "> [1]") {
+		t.Fatalf("get: %s", out)
+	}
+	code, out, errs := run(t, "--memory", dir, "forget", "--yes", "conv-03")
+	if code != 0 || !strings.Contains(out, "forgot chatgpt conv-03") {
+		t.Fatalf("forget: %d %s %s", code, out, errs)
+	}
+	_, out, _ = run(t, "--memory", dir, "status", "--json")
+	if !strings.Contains(out, `"conversations": 11`) || !strings.Contains(out, `"forgotten": 1`) {
+		t.Fatalf("status: %s", out)
+	}
+}
