@@ -85,7 +85,7 @@ func handle[A any](s *Server, tool string, body toolBody[A]) server.ToolHandlerF
 			return finish(mcp.NewToolResultError(msgBusy), 0, memory.AuditBusy)
 		case <-ctx.Done():
 			wait.Stop()
-			return finish(mcp.NewToolResultError(msgBusy), 0, memory.AuditBusy)
+			return finish(mcp.NewToolResultError(msgBusy), 0, memory.AuditCancelled)
 		}
 
 		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)

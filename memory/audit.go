@@ -18,6 +18,7 @@ const (
 	AuditBusy        = "busy"        // refused: too many calls at once
 	AuditTimeout     = "timeout"     // the call ran out of time
 	AuditUnavailable = "unavailable" // the memory failed
+	AuditCancelled   = "cancelled"   // the client went away first
 )
 
 // AuditEntry is one recorded MCP tool call.
