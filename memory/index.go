@@ -11,40 +11,36 @@ import (
 // previewRunes bounds the turn preview kept for neighbours and lists.
 const previewRunes = 320
 
-// indexSession replaces a session's index rows within tx.
-func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, s *Session, hash, rel string, size int64) error {
-	if err := deleteSessionRows(ctx, tx, s.Harness, s.ID); err != nil {
-		return err
-	}
-	started, updated := s.Started(), s.Updated()
-	var tokens int
-	res, err := tx.ExecContext(ctx, `INSERT INTO sessions(harness,session_id,title,workdir,derived_project,started,updated,turns,tokens,bytes,hash,path,imported)
-		VALUES(?,?,?,?,?,?,?,?,0,?,?,?,strftime('%s','now'))`,
-		s.Harness, s.ID, s.Title, s.Workdir, s.Project, unix(started), unix(updated), len(s.Turns), size, hash, rel)
-	if err != nil {
-		return err
-	}
-	sess, err := res.LastInsertId()
-	if err != nil {
-		return err
-	}
-	insTurn, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO turns(sess,seq,turn_uuid,role,ts,preview) VALUES(?,?,?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer insTurn.Close()
-	insChunk, err := tx.PrepareContext(ctx, `INSERT INTO chunks(sess,seq,block,part,block_type,tokens) VALUES(?,?,?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer insChunk.Close()
-	insFTS, err := tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid,body,title,ids) VALUES(?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer insFTS.Close()
+// prepared is a session cut into the rows the index needs. Preparing is the
+// CPU-heavy part of indexing (chunking, token counting, identifiers), so it
+// runs on every core while one goroutine writes to SQLite.
+type prepared struct {
+	s      *Session
+	data   []byte // its funes jsonl
+	hash   string
+	turns  []preparedTurn
+	chunks []preparedChunk
+	tokens int
+}
 
-	last := started
+type preparedTurn struct {
+	seq        int
+	uuid, role string
+	ts         int64
+	preview    string
+}
+
+type preparedChunk struct {
+	seq, block, part int
+	blockType        string
+	tokens           int
+	body, ids        string
+}
+
+// prepare cuts a session into turn and chunk rows.
+func prepare(s *Session, data []byte, hash string) *prepared {
+	p := &prepared{s: s, data: data, hash: hash}
+	last := s.Started()
 	for _, t := range s.Turns {
 		ts := t.TS
 		if ts.IsZero() {
@@ -52,26 +48,77 @@ func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, s *Session, hash,
 		} else {
 			last = ts
 		}
-		if _, err := insTurn.ExecContext(ctx, sess, t.Seq, t.TurnUUID, t.Role, unix(ts), preview(t.Text(), previewRunes)); err != nil {
-			return err
-		}
+		p.turns = append(p.turns, preparedTurn{seq: t.Seq, uuid: t.TurnUUID, role: t.Role, ts: unix(ts), preview: preview(t.Text(), previewRunes)})
 		for bi, blk := range t.Blocks {
 			for pi, piece := range splitChunks(blk.Text) {
 				n := CountTokens(piece)
-				tokens += n
-				r, err := insChunk.ExecContext(ctx, sess, t.Seq, bi, pi, blk.Type, n)
-				if err != nil {
-					return err
-				}
-				id, _ := r.LastInsertId()
-				if _, err := insFTS.ExecContext(ctx, id, piece, s.Title, strings.Join(identifiers(piece), " ")); err != nil {
-					return err
-				}
+				p.tokens += n
+				p.chunks = append(p.chunks, preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, tokens: n,
+					body: piece, ids: strings.Join(identifiers(piece), " ")})
 			}
 		}
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE sessions SET tokens=? WHERE id=?`, tokens, sess)
-	return err
+	return p
+}
+
+// indexStmts are the inserts indexing repeats, prepared once per transaction.
+type indexStmts struct{ turn, chunk, fts *sql.Stmt }
+
+func prepareIndexStmts(ctx context.Context, tx *sql.Tx) (*indexStmts, error) {
+	var st indexStmts
+	var err error
+	if st.turn, err = tx.PrepareContext(ctx, `INSERT OR REPLACE INTO turns(sess,seq,turn_uuid,role,ts,preview) VALUES(?,?,?,?,?,?)`); err != nil {
+		return nil, err
+	}
+	if st.chunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(sess,seq,block,part,block_type,tokens) VALUES(?,?,?,?,?,?)`); err != nil {
+		return nil, err
+	}
+	if st.fts, err = tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid,body,title,ids) VALUES(?,?,?,?)`); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+func (st *indexStmts) Close() {
+	for _, s := range []*sql.Stmt{st.turn, st.chunk, st.fts} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+// indexSession replaces a session's index rows within tx.
+func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, st *indexStmts, p *prepared, rel string) error {
+	s := p.s
+	if err := deleteSessionRows(ctx, tx, s.Harness, s.ID); err != nil {
+		return err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO sessions(harness,session_id,title,workdir,derived_project,started,updated,turns,tokens,bytes,hash,path,imported)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,strftime('%s','now'))`,
+		s.Harness, s.ID, s.Title, s.Workdir, s.Project, unix(s.Started()), unix(s.Updated()), len(s.Turns), p.tokens, len(p.data), p.hash, rel)
+	if err != nil {
+		return err
+	}
+	sess, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	for _, t := range p.turns {
+		if _, err := st.turn.ExecContext(ctx, sess, t.seq, t.uuid, t.role, t.ts, t.preview); err != nil {
+			return err
+		}
+	}
+	for _, c := range p.chunks {
+		r, err := st.chunk.ExecContext(ctx, sess, c.seq, c.block, c.part, c.blockType, c.tokens)
+		if err != nil {
+			return err
+		}
+		id, _ := r.LastInsertId()
+		if _, err := st.fts.ExecContext(ctx, id, c.body, s.Title, c.ids); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // deleteSessionRows removes a session's index rows (not its catalog rows).

@@ -12,7 +12,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -200,7 +202,8 @@ func (b *Batch) Discard() {
 // replaced atomically, and a long import doesn't hold the write lock for minutes.
 const commitChunk = 250
 
-// Commit indexes and writes every staged session.
+// Commit indexes and writes every staged session. Sessions are prepared on
+// all cores, a part ahead of the writer, and written a part per transaction.
 func (b *Batch) Commit(ctx context.Context, progress func(done, total int)) (IngestReport, error) {
 	if b.done {
 		return b.report, errors.New("batch already finished")
@@ -212,14 +215,42 @@ func (b *Batch) Commit(ctx context.Context, progress func(done, total int)) (Ing
 			todo = append(todo, st)
 		}
 	}
-	for start := 0; start < len(todo); start += commitChunk {
-		end := min(start+commitChunk, len(todo))
-		if err := b.commitPart(ctx, todo[start:end]); err != nil {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type partResult struct {
+		ps  []*prepared
+		err error
+	}
+	parts := make(chan partResult, 1)
+	go func() {
+		defer close(parts)
+		for start := 0; start < len(todo); start += commitChunk {
+			ps, err := b.preparePart(ctx, todo[start:min(start+commitChunk, len(todo))])
+			select {
+			case parts <- partResult{ps, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	done := 0
+	for pr := range parts {
+		if pr.err != nil {
+			return b.report, pr.err
+		}
+		if err := b.commitPart(ctx, pr.ps, todo[done:done+len(pr.ps)]); err != nil {
 			return b.report, err
 		}
+		done += len(pr.ps)
 		if progress != nil {
-			progress(end, len(todo))
+			progress(done, len(todo))
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return b.report, err
 	}
 	if len(todo) > 0 {
 		b.m.metaSet(ctx, b.m.db, "last_import", time.Now().UTC().Format(time.RFC3339))
@@ -227,7 +258,52 @@ func (b *Batch) Commit(ctx context.Context, progress func(done, total int)) (Ing
 	return b.report, nil
 }
 
-func (b *Batch) commitPart(ctx context.Context, part []staged) error {
+// preparePart reads back and prepares staged sessions in parallel.
+func (b *Batch) preparePart(ctx context.Context, part []staged) ([]*prepared, error) {
+	out := make([]*prepared, len(part))
+	errs := make([]error, len(part))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				st := part[i]
+				data := make([]byte, st.n)
+				if _, err := b.file.ReadAt(data, st.off); err != nil {
+					errs[i] = fmt.Errorf("staged session %s: %w", st.id, err)
+					continue
+				}
+				ss, _, err := ReadSessions(bytes.NewReader(data))
+				if err != nil || len(ss) != 1 {
+					errs[i] = fmt.Errorf("staged session %s is unreadable", st.id)
+					continue
+				}
+				out[i] = prepare(ss[0], data, st.hash)
+			}
+		}()
+	}
+	for i := range part {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (b *Batch) commitPart(ctx context.Context, ps []*prepared, part []staged) error {
 	type placed struct{ tmp, final string }
 	var moves []placed
 	defer func() {
@@ -237,18 +313,15 @@ func (b *Batch) commitPart(ctx context.Context, part []staged) error {
 	}()
 	var outcomes []SessionOutcome
 	err := b.m.withTx(ctx, func(tx *sql.Tx) error {
-		for _, st := range part {
-			data := make([]byte, st.n)
-			if _, err := b.file.ReadAt(data, st.off); err != nil {
-				return fmt.Errorf("staged session %s: %w", st.id, err)
-			}
-			ss, _, err := ReadSessions(bytes.NewReader(data))
-			if err != nil || len(ss) != 1 {
-				return fmt.Errorf("staged session %s is unreadable", st.id)
-			}
-			s := ss[0]
+		stmts, err := prepareIndexStmts(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer stmts.Close()
+		for i, p := range ps {
+			s := p.s
 			rel := srcPath(s.Harness, s.ID)
-			if err := b.m.indexSession(ctx, tx, s, st.hash, rel, st.n); err != nil {
+			if err := b.m.indexSession(ctx, tx, stmts, p, rel); err != nil {
 				return fmt.Errorf("index session %s: %w", s.ID, err)
 			}
 			if _, err := tx.ExecContext(ctx, `DELETE FROM tombstones WHERE hash=?`, tombstoneHash(s.Harness, s.ID)); err != nil {
@@ -262,11 +335,11 @@ func (b *Batch) commitPart(ctx context.Context, part []staged) error {
 				return err
 			}
 			tmp := final + ".incoming"
-			if err := os.WriteFile(tmp, data, 0o600); err != nil {
+			if err := os.WriteFile(tmp, p.data, 0o600); err != nil {
 				return fmt.Errorf("write %s: %w", tmp, err)
 			}
 			moves = append(moves, placed{tmp, final})
-			outcomes = append(outcomes, SessionOutcome{Harness: s.Harness, SessionID: s.ID, Title: s.Title, Outcome: st.outcome})
+			outcomes = append(outcomes, SessionOutcome{Harness: s.Harness, SessionID: s.ID, Title: s.Title, Outcome: part[i].outcome})
 		}
 		return nil
 	})

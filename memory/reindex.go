@@ -44,6 +44,11 @@ func (m *Memory) Reindex(ctx context.Context, progress func(done, total int)) (R
 				return err
 			}
 		}
+		stmts, err := prepareIndexStmts(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer stmts.Close()
 		for i, p := range files {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -70,7 +75,7 @@ func (m *Memory) Reindex(ctx context.Context, progress func(done, total int)) (R
 					return err
 				}
 				sum := sha256.Sum256(canon)
-				if err := m.indexSession(ctx, tx, s, hex.EncodeToString(sum[:]), rel, int64(len(data))); err != nil {
+				if err := m.indexSession(ctx, tx, stmts, prepare(s, canon, hex.EncodeToString(sum[:])), rel); err != nil {
 					return fmt.Errorf("%s: %w", rel, err)
 				}
 				if err := deriveProjects(ctx, tx, s); err != nil {
