@@ -106,8 +106,10 @@ func words(text string) []string {
 
 // queryPlan is a recall query taken apart.
 type queryPlan struct {
-	terms []string // content words for the body and title
-	ids   []string // normalised identifiers
+	terms  []string // content words searched in the body and title
+	all    []string // every content word, before pruning by cost
+	ids    []string // normalised identifiers
+	recent bool     // the query asks for the latest state of something
 }
 
 // planQuery cuts the query to MaxQueryRunes, takes out identifiers, and
@@ -130,6 +132,12 @@ func planQuery(q string, dropStop bool) queryPlan {
 		if len([]rune(w)) < 2 && !unicode.IsDigit([]rune(w)[0]) {
 			continue
 		}
+		if recencyWords[w] {
+			p.recent = true
+			if dropStop {
+				continue
+			}
+		}
 		if dropStop && stopwords[w] {
 			continue
 		}
@@ -138,6 +146,7 @@ func planQuery(q string, dropStop bool) queryPlan {
 	if len(p.terms) == 0 && len(p.ids) == 0 {
 		p.terms = all
 	}
+	p.all = append([]string(nil), p.terms...)
 	return p
 }
 
@@ -162,6 +171,12 @@ func (p queryPlan) matchExpr(useIDs bool) string {
 }
 
 func quoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// recencyWords say the question wants the latest state of something.
+var recencyWords = map[string]bool{
+	"latest": true, "newest": true, "current": true, "currently": true, "recent": true,
+	"recently": true, "lately": true, "nowadays": true, "now": true, "today": true, "updated": true,
+}
 
 // stopwords are English function words and question words: they carry no
 // topic, and in a long question they drown the words that do.

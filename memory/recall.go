@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -46,6 +47,16 @@ type Tuning struct {
 	StarWeight    float64 // what a star adds, as a fraction of the score
 	SameSession   float64 // score factor for each further hit from one conversation; 1 turns diversity off
 	NoNeighbors   bool
+	// CoverPower raises the share of the query a chunk covers (IDF
+	// weighted) into the score: a chunk that holds every asked-for word beats
+	// one that repeats a few of them. 0 turns it off.
+	CoverPower float64
+	// TieShare: chunks that cover as much of the query as the best one and
+	// score at least this share of it are ordered newest first, so the latest
+	// report of a repeated measurement wins. TieShareRecent applies when the
+	// query asks for the latest. 0 turns it off.
+	TieShare       float64
+	TieShareRecent float64
 	// PostingShare caps the query's words by cost: words are kept rarest
 	// first while their chunks together stay under this share of the index.
 	// 0 keeps every word.
@@ -54,15 +65,18 @@ type Tuning struct {
 
 // DefaultTuning is the pipeline Ireneo ships.
 var DefaultTuning = Tuning{
-	Candidates:    200,
-	BodyWeight:    1.0,
-	TitleWeight:   0.5,
-	IDWeight:      2.0,
-	HalfLifeDays:  180,
-	RecencyWeight: 0.05,
-	StarWeight:    0.10,
-	SameSession:   0.5,
-	PostingShare:  0.15,
+	Candidates:     200,
+	BodyWeight:     1.0,
+	TitleWeight:    0.5,
+	IDWeight:       2.0,
+	HalfLifeDays:   180,
+	RecencyWeight:  0.05,
+	StarWeight:     0.10,
+	SameSession:    0.5,
+	PostingShare:   0.15,
+	CoverPower:     2,
+	TieShare:       0.7,
+	TieShareRecent: 0.4,
 }
 
 // RecallResult is what recall returns: a context block for agents and the
@@ -124,6 +138,7 @@ type candidate struct {
 	ts              int64
 	starred         bool
 	rel, rec, score float64
+	cov             float64
 }
 
 // Recall finds the passages that best answer a query, within a token budget.
@@ -157,7 +172,16 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 	if err != nil {
 		return nil, err
 	}
-	ranked := rank(cands, o.K, tn)
+	if tn.CoverPower > 0 || tn.TieShare > 0 {
+		if err := m.cover(ctx, plan, cands); err != nil {
+			return nil, err
+		}
+	}
+	tie := tn.TieShare
+	if plan.recent {
+		tie = tn.TieShareRecent
+	}
+	ranked := rank(cands, o.K, tn, tie)
 	hits, err := m.hydrate(ctx, ranked, tn)
 	if err != nil {
 		return nil, err
@@ -284,7 +308,7 @@ func projectFilter(s, project string, scope []string) ([]string, []any) {
 // rank turns candidates into the top k: BM25 relative to the best match,
 // a mild recency lift, a star, one hit per turn, and a penalty for further
 // hits from a conversation already represented.
-func rank(cands []candidate, k int, tn Tuning) []candidate {
+func rank(cands []candidate, k int, tn Tuning, tie float64) []candidate {
 	if len(cands) == 0 {
 		return nil
 	}
@@ -313,12 +337,18 @@ func rank(cands []candidate, k int, tn Tuning) []candidate {
 			c.rec = math.Exp2(-age / tn.HalfLifeDays)
 		}
 		c.score = c.rel * (1 + tn.RecencyWeight*c.rec)
+		if tn.CoverPower > 0 {
+			c.score *= math.Pow(c.cov, tn.CoverPower)
+		}
 		if c.starred {
 			c.score *= 1 + tn.StarWeight
 		}
 		pool = append(pool, c)
 	}
 	sort.SliceStable(pool, func(i, j int) bool { return pool[i].score > pool[j].score })
+	if tie > 0 {
+		newestFirstAmongTies(pool, tie)
+	}
 	if tn.SameSession <= 0 || tn.SameSession >= 1 {
 		return pool[:min(k, len(pool))]
 	}
@@ -346,6 +376,76 @@ func rank(cands []candidate, k int, tn Tuning) []candidate {
 		out = append(out, pool[bi])
 	}
 	return out
+}
+
+// newestFirstAmongTies moves the chunks that cover the query as fully as the
+// top one, and score at least share of it, to the front, newest first: they
+// say the same thing, and the latest saying is the one that holds.
+func newestFirstAmongTies(pool []candidate, share float64) {
+	if len(pool) < 2 {
+		return
+	}
+	top := pool[0]
+	var ties, rest []candidate
+	for _, c := range pool {
+		if c.cov >= top.cov-1e-9 && c.score >= share*top.score {
+			ties = append(ties, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	if len(ties) < 2 {
+		return
+	}
+	sort.SliceStable(ties, func(i, j int) bool { return ties[i].ts > ties[j].ts })
+	// A tie keeps the top score so later re-ranking (diversity) keeps the order.
+	for i := range ties {
+		ties[i].score = top.score * (1 - 1e-6*float64(i))
+	}
+	copy(pool, ties)
+	copy(pool[len(ties):], rest)
+}
+
+// cover fills in how much of the query each candidate's text holds.
+func (m *Memory) cover(ctx context.Context, plan queryPlan, cands []candidate) error {
+	terms, err := m.coverageTerms(ctx, plan)
+	if err != nil {
+		return err
+	}
+	texts, err := m.chunkTexts(ctx, cands)
+	if err != nil {
+		return err
+	}
+	for i := range cands {
+		cands[i].cov = coverage(texts[cands[i].chunk]+" "+cands[i].title, terms)
+	}
+	return nil
+}
+
+// chunkTexts reads the bodies of the candidates' chunks.
+func (m *Memory) chunkTexts(ctx context.Context, cands []candidate) (map[int64]string, error) {
+	out := make(map[int64]string, len(cands))
+	if len(cands) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(cands))
+	for i, c := range cands {
+		ids[i] = strconv.FormatInt(c.chunk, 10)
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (`+strings.Join(ids, ",")+`)`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var body string
+		if err := rows.Scan(&id, &body); err != nil {
+			return nil, err
+		}
+		out[id] = body
+	}
+	return out, rows.Err()
 }
 
 // hydrate loads the text, projects and neighbours of the ranked hits.
