@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io/fs"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -18,10 +19,17 @@ import (
 // row per turn in its own SQLite file, the porter stemmer over unicode61,
 // and the query's words ORed, ranked by bm25(). It shares no code and no
 // tuning with the memory package's recall.
+//
+// Search runs that query in SQLite. FTS5 scores every row that matches any
+// word, so a long question ORing "the" and "on" costs seconds at 60,000
+// turns; Mirror (mirror.go) gives the same ranking from FTS5's own index
+// and tokenizer, computed in Go, for scoring thousands of questions.
 type Baseline struct {
 	db    *sql.DB
 	stmt  *sql.Stmt
 	Turns int
+
+	mirror *mirror
 }
 
 // Doc is one turn as the baseline indexes it.
@@ -44,24 +52,28 @@ func OpenBaseline(path string) (*Baseline, error) {
 	return &Baseline{db: db}, nil
 }
 
-// Add indexes turns in one transaction.
-func (b *Baseline) Add(ctx context.Context, docs []Doc) error {
+// Build indexes the turns, one row each (rowid i+1 for docs[i]), and
+// loads the in-memory mirror of the index.
+func (b *Baseline) Build(ctx context.Context, docs []Doc) error {
 	tx, err := b.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	st, err := tx.PrepareContext(ctx, `INSERT INTO turns(body, harness, sid) VALUES(?,?,?)`)
+	st, err := tx.PrepareContext(ctx, `INSERT INTO turns(rowid, body, harness, sid) VALUES(?,?,?,?)`)
 	if err != nil {
 		return err
 	}
-	for _, d := range docs {
-		if _, err := st.ExecContext(ctx, d.Text, d.Harness, d.SessionID); err != nil {
+	for i, d := range docs {
+		if _, err := st.ExecContext(ctx, i+1, d.Text, d.Harness, d.SessionID); err != nil {
 			return err
 		}
 	}
-	b.Turns += len(docs)
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	b.Turns = len(docs)
+	return b.loadMirror(ctx, docs)
 }
 
 // Query is the bare FTS5 query for q: each whitespace-separated word,
@@ -70,20 +82,23 @@ func (b *Baseline) Add(ctx context.Context, docs []Doc) error {
 // integration would have it.
 func Query(q string) string {
 	var terms []string
-	for _, w := range strings.Fields(q) {
-		w = strings.TrimFunc(w, func(r rune) bool { return strings.ContainsRune(`?!.,;:"'()[]{}`, r) })
-		if w == "" {
-			continue
-		}
+	for _, w := range queryWords(q) {
 		terms = append(terms, `"`+strings.ReplaceAll(w, `"`, `""`)+`"`)
 	}
 	return strings.Join(terms, " OR ")
 }
 
-// Search returns the k best turns for q.
-func (b *Baseline) Search(ctx context.Context, q string, k int) ([]Result, error) {
+// scoredRow is one row of the SQL query with its bm25().
+type scoredRow struct {
+	rowid int64
+	score float64
+	Result
+}
+
+// searchSQL runs the bare query in SQLite: the k best turns for q.
+func (b *Baseline) searchSQL(ctx context.Context, q string, k int) ([]scoredRow, error) {
 	if b.stmt == nil {
-		st, err := b.db.PrepareContext(ctx, `SELECT harness, sid, body FROM turns WHERE turns MATCH ? ORDER BY rank LIMIT ?`)
+		st, err := b.db.PrepareContext(ctx, `SELECT rowid, bm25(turns), harness, sid, body FROM turns WHERE turns MATCH ? ORDER BY rank LIMIT ?`)
 		if err != nil {
 			return nil, err
 		}
@@ -98,15 +113,61 @@ func (b *Baseline) Search(ctx context.Context, q string, k int) ([]Result, error
 		return nil, fmt.Errorf("baseline query %q: %w", expr, err)
 	}
 	defer rows.Close()
-	var out []Result
+	var out []scoredRow
 	for rows.Next() {
-		var r Result
-		if err := rows.Scan(&r.Harness, &r.SessionID, &r.Text); err != nil {
+		var r scoredRow
+		if err := rows.Scan(&r.rowid, &r.score, &r.Harness, &r.SessionID, &r.Text); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// SearchSQL returns the k best turns for q, from SQLite.
+func (b *Baseline) SearchSQL(ctx context.Context, q string, k int) ([]Result, error) {
+	rs, err := b.searchSQL(ctx, q, k)
+	out := make([]Result, len(rs))
+	for i, r := range rs {
+		out[i] = r.Result
+	}
+	return out, err
+}
+
+// Search returns the k best turns for q, ranked by the mirror.
+func (b *Baseline) Search(ctx context.Context, q string, k int) ([]Result, error) {
+	rs, err := b.mirror.search(ctx, q, k)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Result, len(rs))
+	for i, r := range rs {
+		d := b.mirror.docs[r.doc]
+		out[i] = Result{Harness: d.Harness, SessionID: d.SessionID, Text: d.Text}
+	}
+	return out, nil
+}
+
+// Agrees reports whether the mirror ranks q as SQLite does: the same
+// scores, rank by rank (rows with equal scores may swap).
+func (b *Baseline) Agrees(ctx context.Context, q string, k int) (bool, error) {
+	sq, err := b.searchSQL(ctx, q, k)
+	if err != nil {
+		return false, err
+	}
+	mq, err := b.mirror.search(ctx, q, k)
+	if err != nil {
+		return false, err
+	}
+	if len(sq) != len(mq) {
+		return false, nil
+	}
+	for i := range sq {
+		if math.Abs(sq[i].score-mq[i].score) > 1e-9*math.Max(1, math.Abs(sq[i].score)) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // Close closes the index.

@@ -52,6 +52,9 @@ type Options struct {
 	// Reuse, with Dir, skips writing and importing when Dir already holds a
 	// memory imported from the same history the same way.
 	Reuse bool
+	// LatencySample is how many questions of each type the baseline's
+	// SQL query is timed on; default 40, negative for all.
+	LatencySample int
 	// Questions per type (recalldata.Config); zero takes its defaults.
 	FactQuestions, NoIDQuestions, UpdateQuestions int
 }
@@ -74,6 +77,7 @@ type Row struct {
 	Ans3      float64 `json:"answer3"`
 	P50       float64 `json:"p50_ms"`
 	P95       float64 `json:"p95_ms"`
+	Timed     int     `json:"timed"` // questions the latency is measured on
 }
 
 // Report is what a run measured.
@@ -86,7 +90,16 @@ type Report struct {
 	Write         time.Duration `json:"write_ns"`
 	Import        time.Duration `json:"import_ns"`
 	ImportCheck   ImportCheck   `json:"import_check"`
+	BaselineCheck BaselineCheck `json:"baseline_check"`
 	Rows          []Row         `json:"rows"`
+}
+
+// BaselineCheck says how the baseline's latency was measured: the SQL query
+// is timed on a sample of each type's questions (the first LatencySample),
+// and the Go ranking that scored every question is compared with it there.
+type BaselineCheck struct {
+	Timed int `json:"timed"` // SQL queries timed
+	Agree int `json:"agree"` // of them, ranked the same by the Go mirror
 }
 
 // ImportCheck compares what the importers stored with what was generated.
@@ -230,10 +243,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 				docs = append(docs, Doc{Harness: s.Harness, SessionID: s.ID, Title: s.Title, Text: t.Text()})
 			}
 		}
-		if err := b.Add(ctx, docs); err != nil {
+		t0 = time.Now()
+		if err := b.Build(ctx, docs); err != nil {
 			return nil, err
 		}
-		systems = append(systems, system{name: BaselineName, search: b.Search})
+		logf("N=%d: baseline indexed %d turns in %v", opts.N, b.Turns, time.Since(t0).Round(time.Millisecond))
+		systems = append(systems, system{name: BaselineName, search: b.Search, base: b})
 	}
 	for _, c := range opts.Configs {
 		systems = append(systems, system{name: c.Name, search: recallSearch(m, c, opts.Budget)})
@@ -253,7 +268,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			res = append(res, score(q, hits, lat))
 		}
 		logf("N=%d: %s answered %d questions in %v", opts.N, sys.name, len(res), time.Since(t0).Round(time.Millisecond))
-		rep.Rows = append(rep.Rows, aggregate(opts.N, sys.name, res)...)
+		rows := aggregate(opts.N, sys.name, res)
+		if sys.base != nil {
+			if err := baselineLatency(ctx, sys.base, res, rows, opts, &rep.BaselineCheck); err != nil {
+				return nil, err
+			}
+			bc := rep.BaselineCheck
+			logf("N=%d: %s: timed %d SQL queries; the Go ranking agrees with SQLite on %d of them", opts.N, sys.name, bc.Timed, bc.Agree)
+		}
+		rep.Rows = append(rep.Rows, rows...)
 		if opts.Misses != nil {
 			printMisses(opts.Misses, opts.N, sys.name, res, byID)
 		}
@@ -264,6 +287,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 type system struct {
 	name   string
 	search func(ctx context.Context, q string, k int) ([]Result, error)
+	base   *Baseline
 }
 
 func recallSearch(m *memory.Memory, c Config, budget int) func(context.Context, string, int) ([]Result, error) {
@@ -307,6 +331,48 @@ func score(q recalldata.Question, hits []Result, lat time.Duration) scored {
 	return s
 }
 
+// baselineLatency times the bare SQL query on a sample of each type's
+// questions, puts its percentiles in the baseline's rows, and checks the Go
+// ranking against SQLite on the same questions.
+func baselineLatency(ctx context.Context, b *Baseline, res []scored, rows []Row, opts Options, bc *BaselineCheck) error {
+	sample := opts.LatencySample
+	if sample == 0 {
+		sample = 40
+	}
+	byType := map[string][]time.Duration{}
+	var all []time.Duration
+	for _, r := range res {
+		t := r.q.Type
+		if sample > 0 && len(byType[t]) >= sample {
+			continue
+		}
+		start := time.Now()
+		if _, err := b.SearchSQL(ctx, r.q.Text, opts.K); err != nil {
+			return err
+		}
+		d := time.Since(start)
+		byType[t] = append(byType[t], d)
+		all = append(all, d)
+		ok, err := b.Agrees(ctx, r.q.Text, opts.K)
+		if err != nil {
+			return err
+		}
+		bc.Timed++
+		if ok {
+			bc.Agree++
+		}
+	}
+	byType["all"] = all
+	for i := range rows {
+		lats := byType[rows[i].Type]
+		slices.Sort(lats)
+		rows[i].P50 = ms(percentile(lats, 0.50))
+		rows[i].P95 = ms(percentile(lats, 0.95))
+		rows[i].Timed = len(lats)
+	}
+	return nil
+}
+
 // aggregate turns scored questions into one row per type plus "all".
 func aggregate(n int, name string, res []scored) []Row {
 	groups := map[string][]scored{}
@@ -326,7 +392,7 @@ func aggregate(n int, name string, res []scored) []Row {
 }
 
 func rowOf(n int, name, typ string, g []scored) Row {
-	r := Row{N: n, System: name, Type: typ, Questions: len(g)}
+	r := Row{N: n, System: name, Type: typ, Questions: len(g), Timed: len(g)}
 	lats := make([]time.Duration, len(g))
 	for i, s := range g {
 		lats[i] = s.latency

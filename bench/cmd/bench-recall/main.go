@@ -36,6 +36,7 @@ func main() {
 		noid     = flag.Int("noid", 0, "identifier-free questions (0 = default 400, -1 = all)")
 		updates  = flag.Int("updates", 0, "knowledge-update questions (0 = default 400, -1 = all)")
 		quiet    = flag.Bool("q", false, "no progress lines on stderr")
+		latency  = flag.Int("baseline-timed", 40, "questions of each type the baseline's SQL query is timed on (-1 = all)")
 	)
 	flag.Parse()
 
@@ -66,7 +67,7 @@ func main() {
 	for _, n := range sizes {
 		opts := recallbench.Options{
 			N: n, Seed: *seed, Types: typeList, K: *k, Budget: *budget, Ingest: *ingest,
-			Configs: configs, Baseline: *baseline, Dir: *keep, Reuse: *reuse,
+			Configs: configs, Baseline: *baseline, Dir: *keep, Reuse: *reuse, LatencySample: *latency,
 			FactQuestions: *facts, NoIDQuestions: *noid, UpdateQuestions: *updates,
 		}
 		if !*quiet {
