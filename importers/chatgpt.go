@@ -102,9 +102,9 @@ func ParseChatGPT(ctx context.Context, r io.Reader, name string, h Handler) erro
 		if bad != nil {
 			skipped++
 			if firstSkip == "" {
-				firstSkip = what + ": " + bad.Error()
+				firstSkip = what + ": " + describeTypeError(bad)
 			}
-			h.skip(what, "wrong shape: "+bad.Error())
+			h.skip(what, "wrong shape: "+describeTypeError(bad))
 			return nil
 		}
 		s, why := chatGPTSession(&c)

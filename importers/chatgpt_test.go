@@ -17,7 +17,7 @@ func TestChatGPTHandmade(t *testing.T) {
 	}
 	// conv-bad (mapping is a string) and conv-empty are skipped and named;
 	// the rest of the export is imported.
-	if len(p.skipped) != 2 || !strings.Contains(p.skipped[0], "conv-bad") || !strings.Contains(p.skipped[0], "wrong shape") ||
+	if len(p.skipped) != 2 || !strings.Contains(p.skipped[0], "conv-bad") || !strings.Contains(p.skipped[0], `wrong shape: field "mapping" is a string, not an object`) ||
 		!strings.Contains(p.skipped[1], "conv-empty") || !strings.Contains(p.skipped[1], "no visible messages") {
 		t.Errorf("skipped = %q", p.skipped)
 	}
@@ -139,5 +139,25 @@ func TestStripCitations(t *testing.T) {
 		if got := stripCitations(in); got != out {
 			t.Errorf("stripCitations(%q) = %q, want %q", in, got, out)
 		}
+	}
+}
+
+// Hostile text must cost linear time: a quadratic scan of these would take
+// minutes, so a regression shows as a hung test, not a flaky timing.
+func TestTextCleanersAreLinear(t *testing.T) {
+	opens := strings.Repeat("\ue200x", 1<<18)
+	if got := stripCitations(opens); got != strings.Repeat("x", 1<<18) {
+		t.Errorf("unclosed markers: %d bytes left", len(got))
+	}
+	pairs := strings.Repeat("\ue200cite\ue202t\ue201", 1<<17)
+	if got := stripCitations("a" + pairs + "b"); got != "ab" {
+		t.Errorf("closed markers: %q", got[:min(len(got), 40)])
+	}
+	rem := strings.Repeat("<system-reminder>", 1<<16) + "text"
+	if got := stripSystemReminders(rem); !strings.HasSuffix(got, "text") {
+		t.Errorf("unclosed reminders lost the text")
+	}
+	if got := stripCitations(strings.Repeat("【1†", 1<<16)); got == "" {
+		t.Errorf("old-style opens lost the text")
 	}
 }

@@ -82,7 +82,7 @@ func ParseClaude(ctx context.Context, r io.Reader, name string, h Handler) error
 		why := ""
 		var s *memory.Session
 		if bad != nil {
-			why = "wrong shape: " + bad.Error()
+			why = "wrong shape: " + describeTypeError(bad)
 		} else {
 			s, why = claudeSession(&c)
 		}

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -29,19 +30,7 @@ func file(name, path string) zipEnt {
 func writeZip(t testing.TB, path string, ents ...zipEnt) string {
 	t.Helper()
 	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for _, e := range ents {
-		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate}
-		if e.mode != 0 {
-			h.SetMode(e.mode)
-		}
-		w, err := zw.CreateHeader(h)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write(e.data)
-	}
-	if err := zw.Close(); err != nil {
+	if err := writeZipTo(&buf, ents...); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
@@ -289,4 +278,29 @@ func TestUnsafeEntryName(t *testing.T) {
 
 func zipReader(data []byte) (*zip.Reader, error) {
 	return zip.NewReader(bytes.NewReader(data), int64(len(data)))
+}
+
+func writeZipTo(w io.Writer, ents ...zipEnt) error {
+	zw := zip.NewWriter(w)
+	for _, e := range ents {
+		h := &zip.FileHeader{Name: e.name, Method: zip.Deflate}
+		if e.mode != 0 {
+			h.SetMode(e.mode)
+		}
+		fw, err := zw.CreateHeader(h)
+		if err != nil {
+			return err
+		}
+		fw.Write(e.data)
+	}
+	return zw.Close()
+}
+
+func mustRead(t testing.TB, r io.Reader) []byte {
+	t.Helper()
+	data, err := io.ReadAll(io.LimitReader(r, 64<<20))
+	if err != nil {
+		return data // a damaged entry: parse what there is
+	}
+	return data
 }

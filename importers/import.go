@@ -202,6 +202,8 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 			sum.fail(name, fmt.Errorf("no conversation could be read (%s: %s)", skipped[0].Path, skipped[0].Reason))
 		case group[0].inWalk && group[0].Archive == "":
 			sum.Inputs-- // a transcript with nothing in it yet: not an input worth counting
+		case group[0].Format == FormatCodex || group[0].Format == FormatClaudeCode:
+			sum.fail(name, errors.New("no conversation in it yet (an empty or just-started session)"))
 		default:
 			sum.fail(name, errEmptyExport)
 		}

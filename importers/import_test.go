@@ -215,7 +215,7 @@ func badCases() []badCase {
 			os.WriteFile(p, []byte(`{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"0195a000-0000-7000-8000-0000000000ff"}}`+"\n"), 0o644)
 			os.Truncate(p, 2<<30)
 			return p
-		}, want: "empty export", alloc: 256 << 20},
+		}, want: "no conversation in it yet", alloc: 16 << 20},
 		{name: "non-UTF-8", make: write("conversations.json", []byte(strings.Replace(string(full), "Branches and blocks", "Caf\xe9 and blocks", 1))), want: "not UTF-8"},
 		{name: "unreadable (mode 000)", make: func(t *testing.T, dir string) string {
 			if os.Geteuid() == 0 {

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"unicode/utf8"
 )
 
@@ -295,6 +296,34 @@ func unwrapDecode(err error, fail func(error) error) error {
 		return fail(de.err)
 	}
 	return err
+}
+
+// describeTypeError says which field has the wrong kind of value, in
+// JSON's words rather than Go's.
+func describeTypeError(err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	want := "another kind of value"
+	if te.Type != nil {
+		switch te.Type.Kind() {
+		case reflect.Map, reflect.Struct:
+			want = "an object"
+		case reflect.Slice, reflect.Array:
+			want = "a list"
+		case reflect.String:
+			want = "a string"
+		case reflect.Bool:
+			want = "true or false"
+		case reflect.Int, reflect.Int64, reflect.Float64, reflect.Float32, reflect.Int32, reflect.Uint, reflect.Uint64:
+			want = "a number"
+		}
+	}
+	if te.Field == "" {
+		return fmt.Sprintf("a %s where a conversation object belongs", te.Value)
+	}
+	return fmt.Sprintf("field %q is a %s, not %s", te.Field, te.Value, want)
 }
 
 // decodeOne decodes the next value into v. A value of the wrong type is

@@ -38,8 +38,10 @@ func stripCitations(s string) string {
 			rest := s[i+utf8.RuneLen(citeOpen):]
 			j := strings.IndexRune(rest, citeClose)
 			if j < 0 {
-				s = rest // an unclosed marker: drop just the marker
-				continue
+				// Unclosed: keep the rest; its stray markers go below. (Looking
+				// for a close again after each open would be quadratic.)
+				s = rest
+				break
 			}
 			b.WriteString(entityName(rest[:j]))
 			s = rest[j+utf8.RuneLen(citeClose):]

@@ -1,0 +1,133 @@
+package importers
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// seed adds every testdata file whose path contains one of subs, whole and
+// cut short (a truncated export is the commonest damage).
+func seed(f *testing.F, subs ...string) {
+	filepath.WalkDir("testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		for _, s := range subs {
+			if strings.Contains(p, s) {
+				data, err := os.ReadFile(p)
+				if err != nil {
+					return nil
+				}
+				if len(data) > 64<<10 {
+					data = data[:64<<10]
+				}
+				f.Add(data)
+				f.Add(data[:len(data)/2])
+				break
+			}
+		}
+		return nil
+	})
+}
+
+// fuzzParse runs a parser on arbitrary bytes: it may fail, but never panic,
+// and whatever it yields keeps the session invariants.
+func fuzzParse(t *testing.T, fn parseFunc, name string, data []byte) {
+	err := fn(context.Background(), bytes.NewReader(data), name, Handler{
+		Session: func(s *memory.Session) error {
+			checkSession(t, s)
+			for _, tu := range s.Turns {
+				for _, b := range tu.Blocks {
+					if !utf8.ValidString(b.Text) || !utf8.ValidString(b.ToolName) {
+						t.Fatalf("session %s turn %d: text that is not UTF-8", s.ID, tu.Seq)
+					}
+				}
+			}
+			if _, err := memory.MarshalSession(s); err != nil {
+				t.Fatalf("session %s does not encode: %v", s.ID, err)
+			}
+			return nil
+		},
+		Skip: func(what, why string) {
+			if what == "" || why == "" {
+				t.Fatalf("unnamed skip %q %q", what, why)
+			}
+		},
+	})
+	if err != nil && err.Error() == "" {
+		t.Fatal("an error with no message")
+	}
+}
+
+func FuzzChatGPT(f *testing.F) {
+	seed(f, "chatgpt")
+	f.Add([]byte(`{"conversations":[{"mapping":{"a":{"parent":"a","children":["a"],"message":{"content":{"parts":[{}]}}}},"current_node":"a","id":"x"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, ParseChatGPT, "conversations.json", data) })
+}
+
+func FuzzClaude(f *testing.F) {
+	seed(f, "claude/", "claude-2026", "claude-ai-conversation-api")
+	f.Add([]byte(`[{"uuid":"u","chat_messages":[{"uuid":"a","parent_message_uuid":"b"},{"uuid":"b","parent_message_uuid":"a"}]}]`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, ParseClaude, "conversations.json", data) })
+}
+
+func FuzzCodex(f *testing.F) {
+	seed(f, "codex")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzParse(t, ParseCodex, "rollout-2026-01-01T00-00-00-0195a000-0000-7000-8000-000000000001.jsonl", data)
+	})
+}
+
+func FuzzClaudeCode(f *testing.F) {
+	seed(f, "claude-code", "claudecode")
+	f.Add([]byte(`{"type":"user","uuid":"a","parentUuid":"b","message":{"content":"x"}}` + "\n" + `{"type":"user","uuid":"b","parentUuid":"a","message":{"content":"y"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzParse(t, ParseClaudeCode, "7d0c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b.jsonl", data)
+	})
+}
+
+func FuzzFunesJSONL(f *testing.F) {
+	f.Add([]byte(`{"session_id":"s","turn_uuid":"t","seq":0,"role":"user","harness":"codex","blocks":[{"block_type":"text","text":"hi"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		ParseFunesJSONL(context.Background(), bytes.NewReader(data), "x.funes.jsonl", Handler{Session: func(*memory.Session) error { return nil }})
+	})
+}
+
+// FuzzDetect recognises arbitrary files (zips included) and parses what it
+// recognises.
+func FuzzDetect(f *testing.F) {
+	seed(f, "")
+	var zipped bytes.Buffer
+	writeZipTo(&zipped, zipEnt{name: "conversations.json", data: []byte(`[{"mapping":{},"id":"x"}]`)}, zipEnt{name: "../x", data: []byte("[]")})
+	f.Add(zipped.Bytes())
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "input")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ins, err := Detect(context.Background(), p)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("an error with no message")
+			}
+			return
+		}
+		for _, in := range ins {
+			rc, err := in.Open()
+			if err != nil {
+				continue
+			}
+			fuzzParse(t, parsers[in.Format], in.Path, mustRead(t, rc))
+			rc.Close()
+		}
+	})
+}
