@@ -156,7 +156,7 @@ func writeChatGPTExport(path string, n int) (int64, error) {
 				refs[i] = map[string]any{"matched_text": "\ue200cite\ue202turn0search" + strconv.Itoa(i) + "\ue201", "start_idx": i * 10, "end_idx": i*10 + 5,
 					"type": "grouped_webpages", "items": []any{map[string]any{"title": text(5), "url": "https://example.com/" + strconv.Itoa(i), "snippet": text(12)}}}
 			}
-			link(aid, message(aid, "assistant", []any{text(120) + " \ue200cite\ue202turn0search1\ue201"}, t+5, map[string]any{
+			link(aid, message(aid, "assistant", []any{text(80) + " \ue200cite\ue202turn0search1\ue201"}, t+5, map[string]any{
 				"model_slug": "gpt-5", "finish_details": map[string]any{"type": "stop"}, "citations": []any{}, "content_references": refs}))
 			t += 60
 		}

@@ -1,6 +1,7 @@
 package importers
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -369,6 +370,10 @@ func gptParts(raw json.RawMessage) []gptPiece {
 	}
 	var out []gptPiece
 	for _, p := range list {
+		if s, ok := plainJSONString(p); ok {
+			out = append(out, gptPiece{text: s})
+			continue
+		}
 		var s string
 		if json.Unmarshal(p, &s) == nil {
 			out = append(out, gptPiece{text: s})
@@ -452,4 +457,18 @@ func dedupeTurnIDs(s *memory.Session) {
 		}
 		seen[s.Turns[i].TurnUUID] = true
 	}
+}
+
+// plainJSONString returns the value of a JSON string literal that has no
+// escapes, without a second decoding pass (most message parts are such).
+// The input was already validated as JSON and as UTF-8.
+func plainJSONString(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') >= 0 || bytes.IndexByte(body, '"') >= 0 {
+		return "", false
+	}
+	return string(body), true
 }

@@ -1,6 +1,7 @@
 package importers
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -159,5 +160,16 @@ func TestTextCleanersAreLinear(t *testing.T) {
 	}
 	if got := stripCitations(strings.Repeat("【1†", 1<<16)); got == "" {
 		t.Errorf("old-style opens lost the text")
+	}
+}
+
+func TestPlainJSONString(t *testing.T) {
+	for _, raw := range []string{`"plain"`, `""`, `"with \"quote\""`, `"tab\there"`, `"é ✓ \u00e9"`, `"\\"`, `7`, `{}`} {
+		var want string
+		wantOK := json.Unmarshal([]byte(raw), &want) == nil
+		got, ok := plainJSONString(json.RawMessage(raw))
+		if ok && (!wantOK || got != want) {
+			t.Errorf("plainJSONString(%s) = %q, want %q", raw, got, want)
+		}
 	}
 }
