@@ -128,19 +128,17 @@ func (g *benchGen) block() string {
 	return b.String()
 }
 
-// session returns one conversation of about ten turns.
+// session returns one conversation of four to ten turns, about 8 KB.
 func (g *benchGen) session(i int) *Session {
 	s := &Session{ID: fmt.Sprintf("scrub-bench-%05d", i), Harness: []string{HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode}[i%4], Title: g.words(5)}
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
-	for j := range 6 + g.r.IntN(8) {
+	for j := range 4 + g.r.IntN(7) {
 		role := RoleUser
 		if j%2 == 1 {
 			role = RoleAssistant
 		}
-		t := Turn{TurnUUID: fmt.Sprintf("%s-%d", s.ID, j), Seq: j, TS: t0.Add(time.Duration(j) * time.Minute), Role: role}
-		for range 1 + g.r.IntN(2) {
-			t.Blocks = append(t.Blocks, Block{Type: BlockText, Text: g.block()})
-		}
+		t := Turn{TurnUUID: fmt.Sprintf("%s-%d", s.ID, j), Seq: j, TS: t0.Add(time.Duration(j) * time.Minute), Role: role,
+			Blocks: []Block{{Type: BlockText, Text: g.block()}}}
 		s.Turns = append(s.Turns, t)
 	}
 	return s
@@ -182,8 +180,12 @@ func BenchmarkScrubScan(b *testing.B) {
 		b.Run(fmt.Sprintf("backend=%s/workers=%d", backendName(), workers), func(b *testing.B) {
 			b.SetBytes(size)
 			var found int64
+			c0 := cpuTime()
 			for b.Loop() {
 				found = scanAll(sc, blocks, workers)
+			}
+			if cpu := cpuTime() - c0; cpu > 0 {
+				b.ReportMetric(float64(size)*float64(b.N)/(1<<20)/cpu.Seconds(), "MB/cpu-s")
 			}
 			b.ReportMetric(float64(found), "findings")
 		})
@@ -242,20 +244,29 @@ func BenchmarkScrubImport(b *testing.B) {
 		size += int64(len(data))
 	}
 	b.Run("backend="+backendName(), func(b *testing.B) {
-		var off, on time.Duration
+		var off, on, cpuOff, cpuOn time.Duration
 		for b.Loop() {
-			off += importOnce(b, files, nil)
-			on += importOnce(b, files, sc.RedactSession)
+			w, c := importOnce(b, files, nil)
+			off, cpuOff = off+w, cpuOff+c
+			w, c = importOnce(b, files, sc.RedactSession)
+			on, cpuOn = on+w, cpuOn+c
 		}
 		runs := float64(b.N)
 		b.ReportMetric(off.Seconds()/runs, "s-off")
 		b.ReportMetric(on.Seconds()/runs, "s-on")
 		b.ReportMetric(100*(on.Seconds()/off.Seconds()-1), "slowdown-%")
+		if cpuOff > 0 {
+			b.ReportMetric(cpuOff.Seconds()/runs, "cpu-s-off")
+			b.ReportMetric(cpuOn.Seconds()/runs, "cpu-s-on")
+			b.ReportMetric(100*(cpuOn.Seconds()/cpuOff.Seconds()-1), "cpu-slowdown-%")
+		}
 		b.ReportMetric(float64(size)/(1<<20), "MB-imported")
 	})
 }
 
-func importOnce(b *testing.B, files [][]byte, redact func(*Session) map[string]int) time.Duration {
+// importOnce imports files into a new memory and returns the wall and CPU
+// time it took.
+func importOnce(b *testing.B, files [][]byte, redact func(*Session) map[string]int) (time.Duration, time.Duration) {
 	b.StopTimer()
 	m, err := Open(b.TempDir())
 	if err != nil {
@@ -263,7 +274,7 @@ func importOnce(b *testing.B, files [][]byte, redact func(*Session) map[string]i
 	}
 	defer m.Close()
 	b.StartTimer()
-	t0 := time.Now()
+	t0, c0 := time.Now(), cpuTime()
 	ctx := context.Background()
 	batch, err := m.NewBatch(IngestOptions{Redact: redact})
 	if err != nil {
@@ -280,8 +291,12 @@ func importOnce(b *testing.B, files [][]byte, redact func(*Session) map[string]i
 			}
 		}
 	}
-	if _, err := batch.Commit(ctx, nil); err != nil {
+	rep, err := batch.Commit(ctx, nil)
+	if err != nil {
 		b.Fatal(err)
 	}
-	return time.Since(t0)
+	if redact != nil && len(rep.Redacted) == 0 {
+		b.Fatal("scrub on, yet nothing redacted")
+	}
+	return time.Since(t0), cpuTime() - c0
 }

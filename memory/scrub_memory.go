@@ -100,7 +100,7 @@ type scrubResult struct {
 }
 
 func (m *Memory) scrub(ctx context.Context, o ScrubOptions, apply bool) (ScrubReport, error) {
-	rep := ScrubReport{ByRule: map[string]int{}, Redacted: map[string]int{}, Applied: apply}
+	rep := ScrubReport{Findings: []ScrubFinding{}, ByRule: map[string]int{}, Redacted: map[string]int{}, Applied: apply}
 	if o.Scrubber == nil {
 		return rep, errNoScrubber
 	}

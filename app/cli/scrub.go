@@ -1,0 +1,140 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/settings"
+)
+
+func init() { register(newScrubCmd) }
+
+func newScrubCmd(g *globals) *cobra.Command {
+	var asJSON, apply bool
+	var rules, sessions, allow []string
+	c := &cobra.Command{
+		Use:   "scrub [--json] [--apply] [--rule R]... [--session S]... [--allow ID]...",
+		Short: "Find secrets in the memory; redact them with --apply",
+		Long: `Scan every stored conversation for secrets (API keys, tokens, private keys,
+passwords in URLs, and your own patterns from the settings) and list them with
+a masked preview; the secrets themselves are never shown.
+
+With --apply, replace each one with [REDACTED:<rule>]: the conversation files
+are rewritten, the search index updated, and the old bytes erased the way
+forget erases them. --rule and --session narrow what is listed and redacted.
+--allow ID marks a finding as a false positive: it is remembered (as a hash,
+not the secret) and not reported or redacted again.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			st, err := settings.Load()
+			if err != nil {
+				return err
+			}
+			sc, err := newScrubber(st)
+			if err != nil {
+				return err
+			}
+			for _, r := range rules {
+				if !sc.HasRule(r) {
+					return usagef("scrub --rule %q: no such rule (rules are named in the report, e.g. aws-access-token)", r)
+				}
+			}
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			o := memory.ScrubOptions{Scrubber: sc, Rules: rules, Sessions: sessions, Allow: allow}
+			if isTerminal(g.stderr) && !asJSON {
+				o.Progress = scrubProgress(g.stderr)
+				defer fmt.Fprint(g.stderr, "\r\033[K")
+			}
+			run := m.ScrubScan
+			if apply {
+				run = m.ScrubApply
+			}
+			rep, err := run(c.Context(), o)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(g.stdout, rep)
+			}
+			printScrubReport(g.stdout, rep)
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.BoolVar(&apply, "apply", false, "redact the findings")
+	f.StringArrayVar(&rules, "rule", nil, "only this rule (repeatable)")
+	f.StringArrayVar(&sessions, "session", nil, "only this conversation, by id or source:id (repeatable)")
+	f.StringArrayVar(&allow, "allow", nil, "mark the finding with this id as a false positive (repeatable)")
+	return c
+}
+
+// scrubProgress redraws "scanning n of N" on a terminal, at most every
+// hundred conversations.
+func scrubProgress(w io.Writer) func(done, total int) {
+	return func(done, total int) {
+		if done%100 == 0 || done == total {
+			fmt.Fprintf(w, "\r\033[Kscanning %d of %d conversations", done, total)
+		}
+	}
+}
+
+// printScrubReport lists the findings and ends with what was redacted, per rule.
+func printScrubReport(w io.Writer, rep memory.ScrubReport) {
+	fmt.Fprintf(w, "scanned %s\n", plural(rep.Scanned, "conversation", "conversations"))
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(w, "could not read %s\n", s)
+	}
+	if len(rep.Findings) > 0 {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tRULE\tCONVERSATION\tTURN\tBLOCK\tAT\tSECRET")
+		for _, f := range rep.Findings {
+			turn, block := fmt.Sprint(f.Seq), fmt.Sprint(f.Block)
+			if f.Block < 0 {
+				turn, block = "title", "-"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s:%s\t%s\t%s\t%d\t%s\n", f.ID, f.Rule, f.Source, f.SessionID, turn, block, f.Start, f.Preview)
+		}
+		tw.Flush()
+	}
+	fmt.Fprintf(w, "%s", plural(len(rep.Findings), "finding", "findings"))
+	if rep.Allowed > 0 {
+		fmt.Fprintf(w, " (%s hidden as allowed false positives)", plural(rep.Allowed, "more", "more"))
+	}
+	fmt.Fprintln(w)
+	if rep.NewlyAllowed > 0 {
+		fmt.Fprintf(w, "allowed %s as false positives; they will not be reported again\n", plural(rep.NewlyAllowed, "finding", "findings"))
+	}
+	if !rep.Applied {
+		if len(rep.Findings) > 0 {
+			fmt.Fprintln(w, "redacted: nothing yet (`ireneo scrub --apply` redacts these; --allow ID marks a false positive)")
+		} else {
+			fmt.Fprintln(w, "redacted: nothing")
+		}
+		return
+	}
+	if len(rep.Redacted) == 0 {
+		fmt.Fprintln(w, "redacted: nothing")
+		return
+	}
+	fmt.Fprintf(w, "redacted in %s, per rule:\n", plural(rep.Changed, "conversation", "conversations"))
+	rules := make([]string, 0, len(rep.Redacted))
+	for r := range rep.Redacted {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range rules {
+		fmt.Fprintf(tw, "  %s\t%d\n", r, rep.Redacted[r])
+	}
+	tw.Flush()
+}
