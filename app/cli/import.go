@@ -74,11 +74,12 @@ written.`,
 			sum, runErr := importers.Run(c.Context(), m, paths, opts)
 			line.clear()
 			printSummary(g.stdout, sum)
+			if watch && c.Context().Err() == nil {
+				// Empty folders are fine to watch: sessions will come.
+				return watchAndImport(c.Context(), g, m, paths, importers.Options{IncludeForgotten: includeForgotten, Redact: opts.Redact})
+			}
 			if runErr != nil {
 				return runErr
-			}
-			if watch {
-				return watchAndImport(c.Context(), g, m, paths, importers.Options{IncludeForgotten: includeForgotten, Redact: opts.Redact})
 			}
 			if sum.Failed > 0 {
 				return fmt.Errorf("%s failed", plural(sum.Failed, "input", "inputs"))
