@@ -73,7 +73,7 @@ var DefaultTuning = Tuning{
 	RecencyWeight:  0.05,
 	StarWeight:     0.10,
 	SameSession:    0.5,
-	PostingShare:   0.15,
+	PostingShare:   0.03,
 	CoverPower:     2,
 	TieShare:       0.7,
 	TieShareRecent: 0.4,
