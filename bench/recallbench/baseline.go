@@ -134,6 +134,12 @@ func (b *Baseline) SearchSQL(ctx context.Context, q string, k int) ([]Result, er
 	return out, err
 }
 
+// Prepare tokenizes the words of the queries to come in one pass, so that
+// Search need not ask SQLite.
+func (b *Baseline) Prepare(ctx context.Context, queries []string) error {
+	return b.mirror.prepare(ctx, queries)
+}
+
 // Search returns the k best turns for q, ranked by the mirror.
 func (b *Baseline) Search(ctx context.Context, q string, k int) ([]Result, error) {
 	rs, err := b.mirror.search(ctx, q, k)
@@ -143,7 +149,7 @@ func (b *Baseline) Search(ctx context.Context, q string, k int) ([]Result, error
 	out := make([]Result, len(rs))
 	for i, r := range rs {
 		d := b.mirror.docs[r.doc]
-		out[i] = Result{Harness: d.Harness, SessionID: d.SessionID, Text: d.Text}
+		out[i] = Result{Harness: d.Harness, SessionID: d.SessionID, Text: d.Text, Score: fmt.Sprintf("bm25=%.3f", r.score)}
 	}
 	return out, nil
 }

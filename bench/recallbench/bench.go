@@ -63,6 +63,7 @@ type Options struct {
 type Result struct {
 	Harness, SessionID string
 	Text               string // the text returned with the hit, neighbours included
+	Score              string // the score and its parts, for the miss report
 }
 
 // Row is the score of one system on one question type.
@@ -232,7 +233,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 	systems := make([]system, 0, len(opts.Configs)+1)
 	if opts.Baseline {
-		b, err := OpenBaseline(filepath.Join(dir, fmt.Sprintf("baseline-%d.db", opts.N)))
+		bpath := filepath.Join(dir, fmt.Sprintf("baseline-%d.db", opts.N))
+		os.Remove(bpath)
+		b, err := OpenBaseline(bpath)
 		if err != nil {
 			return nil, err
 		}
@@ -245,6 +248,13 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		t0 = time.Now()
 		if err := b.Build(ctx, docs); err != nil {
+			return nil, err
+		}
+		texts := make([]string, len(questions))
+		for i, q := range questions {
+			texts[i] = q.Text
+		}
+		if err := b.Prepare(ctx, texts); err != nil {
 			return nil, err
 		}
 		logf("N=%d: baseline indexed %d turns in %v", opts.N, b.Turns, time.Since(t0).Round(time.Millisecond))
@@ -308,7 +318,8 @@ func recallSearch(m *memory.Memory, c Config, budget int) func(context.Context, 
 				b.WriteString("\n")
 				b.WriteString(n.Text)
 			}
-			out[i] = Result{Harness: h.Source, SessionID: h.SessionID, Text: b.String()}
+			out[i] = Result{Harness: h.Source, SessionID: h.SessionID, Text: b.String(),
+				Score: fmt.Sprintf("%.3f bm25=%.3f rec=%.3f seq=%d", h.Score, h.Signals.BM25, h.Signals.Recency, h.Seq)}
 		}
 		return out, nil
 	}
@@ -511,11 +522,11 @@ func printMisses(w io.Writer, n int, name string, res []scored, byID map[[2]stri
 		fmt.Fprintf(w, "MISS N=%d %s %s [%s] %q (%s)\n", n, name, q.ID, q.Type, q.Text, rank)
 		fmt.Fprintf(w, "  want %s %s %s | %s\n", q.Harness, short(q.SessionID), describe(exp), q.Answer)
 		for i, h := range r.hits {
-			if i >= 3 {
-				break
+			if i >= 3 && i+1 != r.rank {
+				continue
 			}
 			c := byID[[2]string{h.Harness, h.SessionID}]
-			fmt.Fprintf(w, "  #%d  %s %s %s | %s\n", i+1, h.Harness, short(h.SessionID), describe(c), clip(h.Text, 140))
+			fmt.Fprintf(w, "  #%d  %s %s %s [%s] | %s\n", i+1, h.Harness, short(h.SessionID), describe(c), h.Score, clip(h.Text, 140))
 		}
 	}
 }

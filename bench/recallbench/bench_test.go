@@ -23,7 +23,7 @@ func TestQuery(t *testing.T) {
 
 func TestScoreAndAggregate(t *testing.T) {
 	q := recalldata.Question{Type: recalldata.TypeShort, Harness: "codex", SessionID: "a", Answer: "MT-1"}
-	hits := []Result{{"codex", "b", "x"}, {"chatgpt", "a", "MT-1"}, {"codex", "a", "has MT-1"}}
+	hits := []Result{{"codex", "b", "x", ""}, {"chatgpt", "a", "MT-1", ""}, {"codex", "a", "has MT-1", ""}}
 	s := score(q, hits, time.Millisecond)
 	if s.rank != 3 || !s.answer3 {
 		t.Fatalf("rank %d answer %v, want 3 true", s.rank, s.answer3)

@@ -89,6 +89,60 @@ func (b *Baseline) loadMirror(ctx context.Context, docs []Doc) error {
 	return nil
 }
 
+// prepare tokenizes the words of many queries at once, in one pass over
+// the scratch table.
+func (m *mirror) prepare(ctx context.Context, queries []string) error {
+	var words []string
+	seen := map[string]bool{}
+	for _, q := range queries {
+		for _, w := range queryWords(q) {
+			if _, ok := m.toks[w]; !ok && !seen[w] {
+				seen[w] = true
+				words = append(words, w)
+			}
+		}
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	db := m.b.db
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	for i, w := range words {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO qtok(rowid, w) VALUES(?, ?)`, i+1, w); err != nil {
+			return err
+		}
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT doc, term FROM qtok_inst ORDER BY doc, "offset"`)
+	if err != nil {
+		return err
+	}
+	toks := make([][]string, len(words))
+	for rows.Next() {
+		var doc int
+		var t string
+		if err := rows.Scan(&doc, &t); err != nil {
+			rows.Close()
+			return err
+		}
+		toks[doc-1] = append(toks[doc-1], t)
+	}
+	rows.Close()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM qtok`); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	for i, w := range words {
+		m.toks[w] = toks[i]
+	}
+	return nil
+}
+
 // tokens is how FTS5's tokenizer cuts one query word, read back from a
 // scratch table with the same tokenizer.
 func (m *mirror) tokens(ctx context.Context, word string) ([]string, error) {

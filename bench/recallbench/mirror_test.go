@@ -31,6 +31,9 @@ func TestMirrorMatchesFTS5(t *testing.T) {
 	for _, q := range d.Questions {
 		qs = append(qs, q.Text)
 	}
+	if err := b.Prepare(ctx, qs[len(qs)/2:]); err != nil {
+		t.Fatal(err)
+	}
 	for _, q := range qs {
 		ok, err := b.Agrees(ctx, q, 8)
 		if err != nil {
