@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -87,6 +89,8 @@ func main() {
 		rows = append(rows, rep.Rows...)
 	}
 	fmt.Println()
+	fmt.Println(buildLine())
+	fmt.Println()
 	recallbench.WriteTable(os.Stdout, rows)
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(reports, "", "  ")
@@ -94,6 +98,23 @@ func main() {
 			fail(err)
 		}
 	}
+}
+
+// buildLine names the commit the benchmark was built from, as the Go
+// toolchain stamped it.
+func buildLine() string {
+	rev, dirty := "unknown", ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch {
+			case s.Key == "vcs.revision":
+				rev = s.Value
+			case s.Key == "vcs.modified" && s.Value == "true":
+				dirty = " (with uncommitted changes)"
+			}
+		}
+	}
+	return fmt.Sprintf("commit %s%s, %s, GOMAXPROCS=%d", rev, dirty, runtime.Version(), runtime.GOMAXPROCS(0))
 }
 
 func fail(err error) {
