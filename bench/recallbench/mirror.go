@@ -21,6 +21,8 @@ type mirror struct {
 	docs   []Doc // by rowid-1
 	toks   map[string][]string
 	b      *Baseline
+
+	scratch []float64 // scores by row, zero between searches
 }
 
 type posting struct {
@@ -232,29 +234,49 @@ type ranked struct {
 func (m *mirror) search(ctx context.Context, q string, k int) ([]ranked, error) {
 	const k1, b = 1.2, 0.75
 	n := float64(len(m.docs))
-	scores := map[int32]float64{}
+	if len(m.scratch) != len(m.docs) {
+		m.scratch = make([]float64, len(m.docs))
+	}
+	scores := m.scratch
+	var touched []int32
+	add := func(doc int32, idf, tf float64) {
+		if scores[doc] == 0 {
+			touched = append(touched, doc)
+		}
+		scores[doc] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(m.docLen[doc])/m.avgdl))
+	}
+	idfOf := func(hits int) float64 {
+		idf := math.Log((n - float64(hits) + 0.5) / (float64(hits) + 0.5))
+		if idf <= 0 {
+			idf = 1e-6
+		}
+		return idf
+	}
 	for _, w := range queryWords(q) {
 		toks, err := m.tokens(ctx, w)
 		if err != nil {
 			return nil, err
 		}
-		if len(toks) == 0 {
-			continue
-		}
-		freq := m.phraseFreq(toks)
-		hits := float64(len(freq))
-		idf := math.Log((n - hits + 0.5) / (hits + 0.5))
-		if idf <= 0 {
-			idf = 1e-6
-		}
-		for doc, f := range freq {
-			tf := float64(f)
-			scores[doc] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(m.docLen[doc])/m.avgdl))
+		switch len(toks) {
+		case 0:
+		case 1:
+			ps := m.terms[toks[0]]
+			idf := idfOf(len(ps))
+			for _, p := range ps {
+				add(p.doc, idf, float64(p.cnt))
+			}
+		default:
+			freq := m.phraseFreq(toks)
+			idf := idfOf(len(freq))
+			for doc, f := range freq {
+				add(doc, idf, float64(f))
+			}
 		}
 	}
-	out := make([]ranked, 0, len(scores))
-	for doc, s := range scores {
-		out = append(out, ranked{doc, -s})
+	out := make([]ranked, 0, len(touched))
+	for _, doc := range touched {
+		out = append(out, ranked{doc, -scores[doc]})
+		scores[doc] = 0
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].score != out[j].score {
