@@ -151,6 +151,8 @@ func stopword(w string) bool {
 // highlight splits text into rich text segments with the query terms
 // emphasised, matching case-insensitively.
 func highlight(text string, terms []string, style widget.RichTextStyle) []widget.RichTextSegment {
+	// Segments flow on one line; a block style would put each on its own.
+	style.Inline = true
 	lower := strings.ToLower(text)
 	// lower may differ in length from text for some scripts; fall back to
 	// plain text rather than cut a rune in two.

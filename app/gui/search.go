@@ -268,7 +268,7 @@ func (s *searchScreen) showDetail() {
 	s.open.Enable()
 	title := widget.NewLabelWithStyle(hitTitle(h), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
-	meta := widget.NewLabel(fmt.Sprintf("%s · %s · %s · %s, turn %d", stamp(h.TS), sourceName(h.Source), projectsText(h.Projects), h.Role, h.Seq+1))
+	meta := widget.NewLabel(fmt.Sprintf("%s · %s · %s · %s, turn %d", stamp(h.TS), sourceName(h.Source), projectsText(h.Projects), roleName(h.Role), h.Seq+1))
 	meta.Wrapping = fyne.TextWrapWord
 	meta.Importance = widget.LowImportance
 	objs := []fyne.CanvasObject{title, meta, widget.NewSeparator()}

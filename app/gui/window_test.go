@@ -1,0 +1,350 @@
+package gui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/settings"
+)
+
+// The real-window test: the built binary in a real X server (Xvfb under
+// `make test`) with a real session bus, driven with xdotool, photographed
+// with ImageMagick's import, its tray menu read over D-Bus.
+
+// repoRoot is the module root, two folders up from this package.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("no go.mod in %s", root)
+	}
+	return root
+}
+
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	if os.Getenv("DISPLAY") == "" {
+		t.Skip("no DISPLAY: run under `make test` (Xvfb) for the real-window test")
+	}
+	if os.Getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+		t.Skip("no D-Bus session bus: run under `make test` (dbus-run-session)")
+	}
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed (scripts/deps.sh installs it)", tool)
+		}
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// run runs a command and returns its output, failing the test on error. No
+// command may take more than a minute.
+func run(t *testing.T, name string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// findWindow waits for a visible window named Ireneo.
+func findWindow(t *testing.T, timeout time.Duration) string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		out, err := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", "^Ireneo$").Output()
+		cancel()
+		if err == nil {
+			if f := strings.Fields(string(out)); len(f) > 0 {
+				return f[0]
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return ""
+}
+
+// screenshot saves the screen as name.png in dir once it has settled (two
+// captures alike) and differs from prev, the screen before the last action,
+// so a slow machine does not photograph the old screen. It fails if the
+// window's area is blank: it must have real variation in it.
+func screenshot(t *testing.T, dir, name string, prev []byte) []byte {
+	t.Helper()
+	p := filepath.Join(dir, name+".png")
+	var last []byte
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		run(t, "import", "-window", "root", p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		settled := bytes.Equal(data, last) && !bytes.Equal(data, prev)
+		if settled || time.Now().After(deadline) {
+			if !settled {
+				t.Errorf("%s: the screen did not change or settle in 15s", name)
+			}
+			last = data
+			break
+		}
+		last = data
+		time.Sleep(300 * time.Millisecond)
+	}
+	img, err := png.Decode(bytes.NewReader(last))
+	if err != nil {
+		t.Fatalf("%s: %v", p, err)
+	}
+	if sd, colours := pixelSpread(img, image.Rect(0, 0, 1100, 720)); sd < 8 || colours < 16 {
+		t.Fatalf("%s looks blank: luminance sd %.1f, %d colours", p, sd, colours)
+	}
+	return last
+}
+
+// pixelSpread is the standard deviation of luminance and the number of
+// distinct colours in a region.
+func pixelSpread(img image.Image, r image.Rectangle) (float64, int) {
+	r = r.Intersect(img.Bounds())
+	var sum, sq float64
+	n := 0
+	colours := map[[3]uint32]bool{}
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			cr, cg, cb, _ := img.At(x, y).RGBA()
+			l := 0.299*float64(cr>>8) + 0.587*float64(cg>>8) + 0.114*float64(cb>>8)
+			sum += l
+			sq += l * l
+			n++
+			if len(colours) < 1000 {
+				colours[[3]uint32{cr >> 8, cg >> 8, cb >> 8}] = true
+			}
+		}
+	}
+	mean := sum / float64(n)
+	return math.Sqrt(sq/float64(n) - mean*mean), len(colours)
+}
+
+// sendKeys sends keys to the window.
+func sendKeys(t *testing.T, wid string, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		run(t, "xdotool", "key", "--window", wid, "--clearmodifiers", k)
+		time.Sleep(150 * time.Millisecond)
+	}
+}
+
+// trayMenu reads the tray menu over D-Bus: the StatusNotifierItem's name
+// and its dbusmenu layout as item id → label.
+func trayMenu(t *testing.T, pid int) (string, map[string]int) {
+	t.Helper()
+	var service string
+	deadline := time.Now().Add(15 * time.Second)
+	want := fmt.Sprintf("org.kde.StatusNotifierItem-%d-", pid)
+	for service == "" && time.Now().Before(deadline) {
+		names := run(t, "dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus", "/", "org.freedesktop.DBus.ListNames")
+		for _, m := range regexp.MustCompile(`string "([^"]+)"`).FindAllStringSubmatch(names, -1) {
+			if strings.HasPrefix(m[1], want) {
+				service = m[1]
+			}
+		}
+		if service == "" {
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	if service == "" {
+		t.Fatalf("no %s* name on the session bus", want)
+	}
+	layout := run(t, "dbus-send", "--session", "--print-reply", "--dest="+service, "/StatusNotifierMenu",
+		"com.canonical.dbusmenu.GetLayout", "int32:0", "int32:-1", "array:string:")
+	return service, parseLayout(layout)
+}
+
+// parseLayout maps each labelled item of a dbusmenu layout to its id: the
+// id is the int32 that opens the item's struct, just before its properties.
+func parseLayout(layout string) map[string]int {
+	items := map[string]int{}
+	id := -1
+	tok := regexp.MustCompile(`struct \{\s*int32 (\d+)|string "label"\s*variant\s*string "((?:[^"\\]|\\.)*)"`)
+	for _, m := range tok.FindAllStringSubmatch(layout, -1) {
+		if m[1] != "" {
+			id, _ = strconv.Atoi(m[1])
+			continue
+		}
+		items[m[2]] = id
+	}
+	return items
+}
+
+// clickTray activates a tray menu item as a tray host would.
+func clickTray(t *testing.T, service string, id int) {
+	t.Helper()
+	run(t, "dbus-send", "--session", "--print-reply", "--dest="+service, "/StatusNotifierMenu",
+		"com.canonical.dbusmenu.Event", "int32:"+strconv.Itoa(id), "string:clicked", "variant:int32:0", "uint32:0")
+}
+
+func TestRealWindow(t *testing.T) {
+	needTools(t, "xdotool", "import", "dbus-send", "go")
+	root := repoRoot(t)
+	shots := filepath.Join(root, "test-artifacts", "screens")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	// Build the binary as a person would.
+	bin := filepath.Join(t.TempDir(), "ireneo")
+	bctx, bcancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer bcancel()
+	build := exec.CommandContext(bctx, "go", "build", "-o", bin, ".")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	// A home of its own, a small memory and a free port.
+	envRoot := testEnv(t)
+	memDir := filepath.Join(envRoot, "memory")
+	m, err := memory.Open(memDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Ingest(context.Background(), fixtureSessions(), memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	set := settings.Default()
+	port := freePort(t)
+	set.ServerAddr = fmt.Sprintf("127.0.0.1:%d", port)
+	if err := settings.Save(set); err != nil {
+		t.Fatal(err)
+	}
+
+	logPath := filepath.Join(shots, "app.log")
+	logf, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), memory.EnvHome+"="+memDir, "LANG=en_US.UTF-8")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// exited is closed when the app ends; exitErr is then its exit status.
+	exited := make(chan struct{})
+	var exitErr error
+	go func() { exitErr = cmd.Wait(); close(exited) }()
+	defer func() {
+		select {
+		case <-exited:
+		default:
+			cmd.Process.Kill()
+			<-exited
+		}
+	}()
+
+	wid := findWindow(t, 30*time.Second)
+	if wid == "" {
+		log, _ := os.ReadFile(logPath)
+		t.Fatalf("no window named Ireneo appeared in 30s; log:\n%s", log)
+	}
+	// No window manager runs under Xvfb: focus the window directly (with
+	// --sync, xdotool would wait for a WM that never answers).
+	run(t, "xdotool", "windowfocus", wid)
+	time.Sleep(time.Second) // let the first frame and the data land
+
+	// Search: type, Enter, then the arrows and Enter open the result.
+	run(t, "xdotool", "type", "--window", wid, "--delay", "40", phraseBudget)
+	sendKeys(t, wid, "Return")
+	shot := screenshot(t, shots, "01-search", nil)
+	sendKeys(t, wid, "ctrl+a")
+	run(t, "xdotool", "type", "--window", wid, "--delay", "40", phraseLongTurn)
+	sendKeys(t, wid, "Return")
+	time.Sleep(800 * time.Millisecond)
+	sendKeys(t, wid, "Down", "Return")
+	time.Sleep(300 * time.Millisecond)
+	shot = screenshot(t, shots, "02-conversation-at-turn", shot)
+
+	names := []string{"search", "conversations", "import", "scrub", "forget", "connect", "activity", "settings"}
+	for i, name := range names {
+		sendKeys(t, wid, fmt.Sprintf("ctrl+%d", i+1))
+		shot = screenshot(t, shots, fmt.Sprintf("%02d-%s", i+3, name), shot)
+	}
+
+	// The tray menu, read over D-Bus.
+	service, items := trayMenu(t, cmd.Process.Pid)
+	for _, want := range []string{traySearch, trayImport, trayStop, trayCopy, "Claude Code", "VS Code", trayScrub, trayOpen, trayQuit,
+		fmt.Sprintf("%s127.0.0.1:%d", trayRunning, port)} {
+		if _, ok := items[want]; !ok {
+			t.Errorf("tray menu has no %q item; it has %q", want, keys(items))
+		}
+	}
+
+	// Closing the window keeps the app in the tray; the tray opens it again.
+	sendKeys(t, wid, "ctrl+w")
+	time.Sleep(500 * time.Millisecond)
+	if w := findWindow(t, time.Second); w != "" {
+		t.Fatal("Ctrl+W should hide the window")
+	}
+	select {
+	case <-exited:
+		t.Fatalf("the app exited when its window closed: %v", exitErr)
+	default:
+	}
+	clickTray(t, service, items[trayOpen])
+	if findWindow(t, 10*time.Second) == "" {
+		t.Fatal("Open Ireneo in the tray did not bring the window back")
+	}
+
+	// Quit from the tray ends the process cleanly.
+	clickTray(t, service, items[trayQuit])
+	select {
+	case <-exited:
+		if exitErr != nil {
+			t.Fatalf("the app exited with %v", exitErr)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("Quit in the tray did not end the app")
+	}
+	log, _ := os.ReadFile(logPath)
+	if bytes.Contains(log, []byte("panic")) {
+		t.Fatalf("the app panicked:\n%s", log)
+	}
+}
+
+func keys(m map[string]int) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
