@@ -248,6 +248,56 @@ func (s *Scrubber) HasRule(id string) bool {
 // overlap; where two rules overlap, the match grows to cover both and keeps
 // the more specific rule.
 func (s *Scrubber) Scan(text string) []Match {
+	if len(text) <= chunkSize+chunkOverlap {
+		return s.scanChunk(text)
+	}
+	// A long text goes in overlapping chunks: gitleaks does work per finding
+	// that grows with the length of the text and of the finding's line, so
+	// a big paste full of tokens would take quadratic time.
+	var ms []Match
+	for start := 0; start < len(text); {
+		end := len(text)
+		if start+chunkSize < len(text) {
+			end = cutAfterSpace(text, start+chunkSize/2, start+chunkSize)
+		}
+		hi := len(text)
+		if end+chunkOverlap < len(text) {
+			hi = cutAfterSpace(text, end+chunkOverlap/2, end+chunkOverlap)
+		}
+		for _, m := range s.scanChunk(text[start:hi]) {
+			ms = append(ms, Match{Rule: m.Rule, Start: m.Start + start, End: m.End + start})
+		}
+		start = end
+	}
+	if len(ms) == 0 {
+		return nil
+	}
+	return mergeMatches(ms)
+}
+
+// Chunks are 64 KiB, and each reads 8 KiB on into the next, so a secret of
+// up to 8 KiB (a private key block) is whole in one of them.
+const (
+	chunkSize    = 64 << 10
+	chunkOverlap = 8 << 10
+)
+
+// cutAfterSpace picks where to end a chunk in text[lo:hi]: after its last
+// newline, else after its last space, else at hi.
+func cutAfterSpace(text string, lo, hi int) int {
+	if i := strings.LastIndexByte(text[lo:hi], '\n'); i >= 0 {
+		return lo + i + 1
+	}
+	for i := hi - 1; i >= lo; i-- {
+		if isRegexpSpace(text[i]) {
+			return i + 1
+		}
+	}
+	return hi
+}
+
+// scanChunk is Scan on a text of bounded length.
+func (s *Scrubber) scanChunk(text string) []Match {
 	if len(text) == 0 {
 		return nil
 	}
@@ -287,12 +337,13 @@ func (s *Scrubber) Scan(text string) []Match {
 // scanned string, and appends the secrets' spans.
 func gitleaksMatches(ms []Match, det *detect.Detector, text string, off int) []Match {
 	var nl []int // newline offsets, computed on the first finding
+	haveNL := false
 	for _, f := range det.DetectString(text) {
 		if f.Secret == "" || isFalsePositive(f) {
 			continue
 		}
-		if nl == nil {
-			nl = newlines(text)
+		if !haveNL {
+			nl, haveNL = newlines(text), true
 		}
 		n := len(ms)
 		ms = appendSpans(ms, text, f.RuleID, f.Secret, approxStart(nl, f), len(f.Match))

@@ -670,3 +670,33 @@ func covered(ms []Match, w Match) bool {
 	}
 	return false
 }
+
+// TestScanLongTextInChunks plants secrets across the chunk boundaries of a
+// long text: each is found whole, once.
+func TestScanLongTextInChunks(t *testing.T) {
+	sc := newTestScrubber(t)
+	sec := fakeSecrets()
+	g := newBenchGen(5)
+	var b strings.Builder
+	var want []string
+	for b.Len() < 3*chunkSize {
+		b.WriteString(g.words(12) + "\n")
+		// Near each multiple of 32 KiB, some chunk boundary or overlap end.
+		if n := b.Len() % (32 << 10); n > (32<<10)-200 {
+			for _, k := range []string{"privkey", "github", "aws"} {
+				b.WriteString("pasted: " + sec[k].secret + "\n")
+				want = append(want, sec[k].secret)
+			}
+		}
+	}
+	text := b.String()
+	ms := sc.Scan(text)
+	if len(ms) != len(want) {
+		t.Fatalf("%d matches for %d secrets", len(ms), len(want))
+	}
+	for i, m := range ms {
+		if text[m.Start:m.End] != want[i] {
+			t.Errorf("match %d (%s) is not the whole secret", i, m.Rule)
+		}
+	}
+}
