@@ -15,3 +15,9 @@ var IconPNG []byte
 //
 //go:embed tray.png
 var TrayPNG []byte
+
+// StarSVG is the star that marks important conversations; the GUI tints it
+// with the theme's colours.
+//
+//go:embed star.svg
+var StarSVG []byte

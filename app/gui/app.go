@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/assets"
@@ -37,6 +38,10 @@ const EnvStartHidden = "IRENEO_START_HIDDEN"
 var (
 	appIcon  = fyne.NewStaticResource("icon.png", assets.IconPNG)
 	trayIcon = fyne.NewStaticResource("tray.png", assets.TrayPNG)
+	starRes  = fyne.NewStaticResource("star.svg", assets.StarSVG)
+	// starIcon follows the text colour; starredIcon is the accent colour.
+	starIcon    = theme.NewThemedResource(starRes)
+	starredIcon = theme.NewPrimaryThemedResource(starRes)
 )
 
 // Main starts the tray app and returns the process exit code.

@@ -47,13 +47,13 @@ type connectScreen struct {
 	clients  *container.AppTabs
 	tokenFor map[string]*widget.Select // per client: the token its config carries
 	snippets map[string]*widget.RichText
-	notes    map[string]*widget.Label
+	notes    map[string]*widget.RichText
 
 	list []memory.TokenInfo
 }
 
 func newConnectScreen(u *ui) *connectScreen {
-	c := &connectScreen{u: u, tokenFor: map[string]*widget.Select{}, snippets: map[string]*widget.RichText{}, notes: map[string]*widget.Label{}}
+	c := &connectScreen{u: u, tokenFor: map[string]*widget.Select{}, snippets: map[string]*widget.RichText{}, notes: map[string]*widget.RichText{}}
 	c.status = widget.NewLabel("")
 	c.status.Wrapping = fyne.TextWrapWord
 	c.toggle = widget.NewButton("Start server", u.toggleServer)
@@ -154,8 +154,7 @@ func (c *connectScreen) showTokens(list []memory.TokenInfo) {
 	var rows []fyne.CanvasObject
 	for _, t := range list {
 		name := widget.NewLabelWithStyle(t.Name, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		meta := widget.NewLabel(tokenMeta(t))
-		meta.Importance = widget.LowImportance
+		meta := newMuted(tokenMeta(t))
 		meta.Truncation = fyne.TextTruncateEllipsis
 		var actions fyne.CanvasObject = layout.NewSpacer()
 		if t.Active() {
@@ -163,7 +162,7 @@ func (c *connectScreen) showTokens(list []memory.TokenInfo) {
 			reveal := widget.NewButtonWithIcon("Reveal", theme.VisibilityIcon(), func() { c.revealToken(t.Name) })
 			revoke := widget.NewButtonWithIcon("Revoke…", theme.CancelIcon(), func() { c.confirmRevoke(t.Name) })
 			revoke.Importance = widget.DangerImportance
-			actions = container.NewHBox(copyBtn, reveal, revoke)
+			actions = container.NewCenter(container.NewHBox(copyBtn, reveal, revoke))
 		}
 		rows = append(rows, container.NewBorder(nil, nil, nil, actions, container.NewVBox(name, meta)))
 	}
@@ -299,9 +298,8 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 	snippet := widget.NewRichText()
 	snippet.Wrapping = fyne.TextWrapBreak
 	c.snippets[client] = snippet
-	note := widget.NewLabel("")
+	note := newMuted("")
 	note.Wrapping = fyne.TextWrapWord
-	note.Importance = widget.LowImportance
 	c.notes[client] = note
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { c.copyConfig(client) })
 	write := widget.NewButtonWithIcon("Write to config…", theme.DocumentSaveIcon(), func() { c.confirmWrite(client) })
@@ -385,7 +383,7 @@ func (c *connectScreen) showClient(client string) {
 			Style: widget.RichTextStyleParagraph,
 		}}
 		snippet.Refresh()
-		note.SetText("")
+		setMuted(note, "")
 		return
 	}
 	type shown struct {
@@ -401,7 +399,7 @@ func (c *connectScreen) showClient(client string) {
 			if err != nil {
 				snippet.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: capitalize(err.Error()), Style: widget.RichTextStyleParagraph}}
 				snippet.Refresh()
-				note.SetText(fixFor(err))
+				setMuted(note, fixFor(err))
 				return
 			}
 			text := maskSecret(cfg.Snippet, secret)
@@ -416,7 +414,7 @@ func (c *connectScreen) showClient(client string) {
 			}
 			snippet.Segments = segs
 			snippet.Refresh()
-			note.SetText(cfg.Note)
+			setMuted(note, cfg.Note)
 		})
 	})
 }

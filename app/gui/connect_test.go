@@ -47,6 +47,7 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	test.Type(c.name, "claude-code")
 	test.Tap(c.create)
 	waitIdle(t, u)
+	capture(t, u, "connect-token-created")
 	secret := secretInDialog(t, u)
 	tapDialogButton(t, u, "Copy")
 	if got := u.app.Clipboard().Content(); got != secret {
@@ -73,6 +74,8 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	if strings.Contains(shown, secret) || !strings.Contains(shown, "Authorization") {
 		t.Fatalf("the card should show the config with the secret masked: %q", shown)
 	}
+	c.clients.SelectIndex(1)
+	capture(t, u, "connect-tokens")
 	// Copy copies the exact config, secret included.
 	c.copyConfig(mcpserver.ClientClaudeCode)
 	waitIdle(t, u)
@@ -178,6 +181,7 @@ func TestActivityShowsMCPCall(t *testing.T) {
 	if len(u.activity.rows) != 1 {
 		t.Fatalf("activity shows %d rows", len(u.activity.rows))
 	}
+	capture(t, u, "activity")
 	row := u.activity.rows[0]
 	if activityCell(row, 1) != "agent-one" || activityCell(row, 2) != "recall" || activityCell(row, 3) != phraseBudget ||
 		activityCell(row, 4) == "0" || activityCell(row, 6) != "ok" {

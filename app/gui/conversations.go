@@ -88,7 +88,7 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 	}
 
 	c.tv = newTranscriptView(u)
-	c.star = widget.NewButtonWithIcon("Star", theme.ConfirmIcon(), c.toggleStar)
+	c.star = widget.NewButtonWithIcon("Star", starIcon, c.toggleStar)
 	c.tag = widget.NewButtonWithIcon("Tag…", theme.ContentAddIcon(), c.tagDialog)
 	c.untag = widget.NewButtonWithIcon("Untag…", theme.ContentRemoveIcon(), c.untagDialog)
 	c.forget = widget.NewButtonWithIcon("Forget…", theme.DeleteIcon(), c.forgetCurrent)
@@ -223,9 +223,8 @@ func (c *conversationsScreen) createRow() fyne.CanvasObject {
 	icon := widget.NewIcon(nil)
 	title := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Truncation = fyne.TextTruncateEllipsis
-	meta := widget.NewLabel("")
+	meta := newMuted("")
 	meta.Truncation = fyne.TextTruncateEllipsis
-	meta.Importance = widget.LowImportance
 	return container.NewBorder(nil, nil, icon, nil, container.NewVBox(title, meta))
 }
 
@@ -243,12 +242,12 @@ func (c *conversationsScreen) updateRow(id widget.ListItemID, o fyne.CanvasObjec
 		}
 	}
 	if it.Starred {
-		icon.SetResource(theme.ConfirmIcon())
+		icon.SetResource(starredIcon)
 	} else {
 		icon.SetResource(nil)
 	}
 	text.Objects[0].(*widget.Label).SetText(titleOf(it))
-	text.Objects[1].(*widget.Label).SetText(fmt.Sprintf("%s · %s · %s · %s", day(it.Updated), sourceName(it.Source),
+	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", day(it.Updated), sourceName(it.Source),
 		projectsText(it.Projects), plural(it.Turns, "turn", "turns")))
 }
 

@@ -44,6 +44,7 @@ func TestConversationsListAndTranscript(t *testing.T) {
 	if c.tv.tr == nil || c.tv.tr.Session.SessionID != "conv-db" {
 		t.Fatal("transcript not shown")
 	}
+	capture(t, u, "conversation-blocks")
 	var folded, text bool
 	walk(c.tv.turns, func(o fyne.CanvasObject) {
 		switch v := o.(type) {

@@ -103,8 +103,7 @@ func (f *forgetScreen) createRow() fyne.CanvasObject {
 	check := widget.NewCheck("", nil)
 	title := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Truncation = fyne.TextTruncateEllipsis
-	meta := widget.NewLabel("")
-	meta.Importance = widget.LowImportance
+	meta := newMuted("")
 	return container.NewBorder(nil, nil, check, meta, title)
 }
 
@@ -114,7 +113,7 @@ func (f *forgetScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	s := f.found[id]
 	b := o.(*fyne.Container)
-	title, check, meta := b.Objects[0].(*widget.Label), b.Objects[1].(*widget.Check), b.Objects[2].(*widget.Label)
+	title, check, meta := b.Objects[0].(*widget.Label), b.Objects[1].(*widget.Check), b.Objects[2].(*widget.RichText)
 	k := key(s)
 	check.OnChanged = nil
 	check.SetChecked(f.checked[k])
@@ -123,7 +122,7 @@ func (f *forgetScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		f.updateReview()
 	}
 	title.SetText(titleOf(s))
-	meta.SetText(fmt.Sprintf("%s · %s · %s", day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
+	setMuted(meta, fmt.Sprintf("%s · %s · %s", day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 }
 
 // selectOnly puts exactly these conversations up for forgetting (from the
@@ -255,6 +254,7 @@ func (f *forgetScreen) confirm() {
 			f.run(sel)
 		}
 	}, f.u.win)
+	d.SetConfirmImportance(widget.DangerImportance)
 	d.Resize(fyne.NewSize(520, 0))
 	d.Show()
 }
@@ -302,9 +302,15 @@ func (f *forgetScreen) showReport(rep memory.ForgetReport, err error) {
 	}
 	turns, size := 0, int64(0)
 	var lines []string
-	for _, s := range rep.Sessions {
+	for i, s := range rep.Sessions {
 		turns += s.Turns
 		size += s.Bytes
+		if i == 50 {
+			lines = append(lines, fmt.Sprintf("…and %d more", len(rep.Sessions)-i))
+		}
+		if i >= 50 {
+			continue
+		}
 		lines = append(lines, fmt.Sprintf("• %s (%s, %s)", clip(titleOf(memory.SessionInfo{Title: s.Title}), 70), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 	}
 	head := fmt.Sprintf("Erased %s (%s, %s of text); %s overwritten and removed; index rows deleted, freed pages zeroed, write-ahead log truncated",

@@ -30,8 +30,10 @@ func TestForgetRemovesConversation(t *testing.T) {
 		t.Fatalf("review says %q", f.review.Text)
 	}
 
+	capture(t, u, "forget-review")
 	// Confirm: the dialog says it cannot be undone.
 	test.Tap(f.button)
+	capture(t, u, "forget-confirm")
 	if !strings.Contains(overlayText(u), "cannot be undone") {
 		t.Fatalf("confirmation should say it cannot be undone: %q", overlayText(u))
 	}
@@ -41,6 +43,7 @@ func TestForgetRemovesConversation(t *testing.T) {
 	if !strings.Contains(f.report.Text, "Erased 1 conversation (2 turns") || !strings.Contains(f.report.Text, "Something to forget") {
 		t.Fatalf("report says %q", f.report.Text)
 	}
+	capture(t, u, "forget-report")
 	if hits := grepDir(t, m.Dir(), phraseForget); len(hits) > 0 {
 		t.Fatalf("%q is still in %v after the forget", phraseForget, hits)
 	}

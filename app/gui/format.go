@@ -231,3 +231,19 @@ func newSelect(options []string, selected string, onChanged func(string)) *widge
 	s.OnChanged = onChanged
 	return s
 }
+
+// newMuted is secondary text (dates, paths, notes): dimmer than a label,
+// yet readable in both themes, which a low-importance label is not.
+func newMuted(text string) *widget.RichText {
+	style := widget.RichTextStyleParagraph
+	style.ColorName = theme.ColorNamePlaceHolder
+	return widget.NewRichText(&widget.TextSegment{Text: text, Style: style})
+}
+
+// setMuted changes the text of a newMuted.
+func setMuted(rt *widget.RichText, text string) {
+	if ts, ok := rt.Segments[0].(*widget.TextSegment); ok && ts.Text != text {
+		ts.Text = text
+		rt.Refresh()
+	}
+}

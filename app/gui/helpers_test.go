@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"image/png"
 	"io"
 	"io/fs"
 	"log/slog"
@@ -17,6 +18,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/mcpserver"
@@ -134,6 +136,7 @@ func newTestUI(t *testing.T, m *memory.Memory) *ui {
 	t.Helper()
 	root := testEnv(t)
 	a := test.NewTempApp(t)
+	a.Settings().SetTheme(theme.DefaultTheme()) // so captures look like the app
 	notifyAfter, toastFor = 0, 0
 	hook := &CallHook{}
 	srv := mcpserver.New(m, tokenStore(t), mcpserver.Options{
@@ -272,4 +275,48 @@ func findButton(t *testing.T, u *ui, text string) *widget.Button {
 		t.Fatalf("no %q button on this screen", text)
 	}
 	return found
+}
+
+// capture saves what the window shows as
+// test-artifacts/screens/widget-NAME.png, for people to look at.
+func capture(t *testing.T, u *ui, name string) {
+	t.Helper()
+	dir := filepath.Join(repoRoot(t), "test-artifacts", "screens")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "widget-"+name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// The real driver re-lays out parents whose children changed size on
+	// every frame; the test canvas does not, so do it before the picture.
+	relayout(u.win.Content())
+	sz := u.win.Canvas().Size()
+	u.win.Resize(sz.AddWidthHeight(1, 1))
+	u.win.Resize(sz)
+	if err := png.Encode(f, u.win.Canvas().Capture()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// relayout refreshes everything under o, children before parents, so each
+// container lays out with its children's current sizes.
+func relayout(o fyne.CanvasObject) {
+	switch v := o.(type) {
+	case *fyne.Container:
+		for _, c := range v.Objects {
+			relayout(c)
+		}
+		v.Refresh()
+	case fyne.Widget:
+		if r := test.WidgetRenderer(v); r != nil {
+			for _, c := range r.Objects() {
+				relayout(c)
+			}
+			r.Layout(v.Size())
+		}
+		v.Refresh()
+	}
 }

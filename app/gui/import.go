@@ -37,7 +37,7 @@ type importScreen struct {
 	summary *widget.Label
 	card    *widget.Card
 
-	watchLabel *widget.Label
+	watchLabel *widget.RichText
 
 	locations []importers.Location
 	last      importers.Summary
@@ -62,8 +62,7 @@ func newImportScreen(u *ui) *importScreen {
 	s.summary.Selectable = true
 	s.card = widget.NewCard("", "", s.summary)
 	s.card.Hide()
-	s.watchLabel = widget.NewLabel("")
-	s.watchLabel.Importance = widget.LowImportance
+	s.watchLabel = newMuted("")
 	s.watchLabel.Wrapping = fyne.TextWrapWord
 	return s
 }
@@ -75,8 +74,7 @@ func (s *importScreen) content() fyne.CanvasObject {
 	file := widget.NewButtonWithIcon("Import a file…", theme.FileIcon(), s.pickFile)
 	file.Importance = widget.HighImportance
 	folder := widget.NewButtonWithIcon("Import a folder…", theme.FolderOpenIcon(), s.pickFolder)
-	drop := widget.NewLabel("or drop files and folders on this window")
-	drop.Importance = widget.LowImportance
+	drop := newMuted("or drop files and folders on this window")
 	detected := widget.NewLabelWithStyle("Found on this computer", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	body := container.NewVBox(
 		intro,
@@ -316,9 +314,8 @@ func (s *importScreen) showSources(locs []importers.Location) {
 			icon = theme.FileIcon()
 		}
 		what := widget.NewLabelWithStyle(capitalize(l.What), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-		path := widget.NewLabel(l.Path)
+		path := newMuted(l.Path)
 		path.Truncation = fyne.TextTruncateEllipsis
-		path.Importance = widget.LowImportance
 		imp := widget.NewButtonWithIcon("Import", theme.DownloadIcon(), func() { s.importPaths([]string{l.Path}) })
 		actions := container.NewHBox(imp)
 		if l.Live {
@@ -341,5 +338,5 @@ func (s *importScreen) showSources(locs []importers.Location) {
 
 // watchStatus says what the watcher is doing.
 func (s *importScreen) watchStatus(text string) {
-	s.watchLabel.SetText(text)
+	setMuted(s.watchLabel, text)
 }

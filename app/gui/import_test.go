@@ -91,6 +91,7 @@ func TestImportShowsSummary(t *testing.T) {
 	if hits := grepDir(t, m.Dir(), fakeGitHubToken); len(hits) > 0 {
 		t.Fatalf("the token was stored: %v", hits)
 	}
+	capture(t, u, "import-summary")
 	if len(u.convs.items) != 7 {
 		t.Fatalf("the conversation list should show the 2 new ones (%d)", len(u.convs.items))
 	}
@@ -112,6 +113,7 @@ func TestImportShowsSummary(t *testing.T) {
 	if s.card.Title != "Nothing was imported" || !strings.Contains(s.summary.Text, "1 failed") || !strings.Contains(s.summary.Text, "broken.json") {
 		t.Fatalf("bad import summary %q: %q", s.card.Title, s.summary.Text)
 	}
+	capture(t, u, "import-error")
 	if !strings.Contains(u.lastError, "import broken.json") || !strings.Contains(overlayText(u), "What to do") {
 		t.Fatalf("want an error dialog naming the file, got %q / %q", u.lastError, overlayText(u))
 	}
@@ -150,17 +152,17 @@ func TestImportDetectedSourcesAndWatch(t *testing.T) {
 	if !u.watching(codexDir) || !strings.Contains(u.imp.summary.Text, "1 new") {
 		t.Fatalf("watch on: watching %v, summary %q, error %q", u.watching(codexDir), u.imp.summary.Text, u.lastError)
 	}
-	if !strings.Contains(u.imp.watchLabel.Text, "Watching 1 folder") {
-		t.Fatalf("watch status %q", u.imp.watchLabel.Text)
+	if !strings.Contains(u.imp.watchLabel.String(), "Watching 1 folder") {
+		t.Fatalf("watch status %q", u.imp.watchLabel.String())
 	}
 	// A session the agent writes now is imported by the watcher, and the
 	// window shows it.
 	second := strings.ReplaceAll(strings.ReplaceAll(rollout, "eeeeffff0001", "eeeeffff0002"), "flux capacitor", "warp coil")
 	os.WriteFile(filepath.Join(sessions, "rollout-2026-03-01T11-00-00-0199aaaa-bbbb-7ccc-8ddd-eeeeffff0002.jsonl"), []byte(second), 0o600)
 	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(u.imp.watchLabel.Text, "Last import") {
+	for !strings.Contains(u.imp.watchLabel.String(), "Last import") {
 		if time.Now().After(deadline) {
-			t.Fatalf("the watcher did not import the new session: %q", u.imp.watchLabel.Text)
+			t.Fatalf("the watcher did not import the new session: %q", u.imp.watchLabel.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

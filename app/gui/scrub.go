@@ -330,6 +330,7 @@ func (s *scrubScreen) confirmRedact(fs []memory.ScrubFinding) {
 			s.redact(fs)
 		}
 	}, s.u.win)
+	d.SetConfirmImportance(widget.DangerImportance)
 	d.Resize(fyne.NewSize(480, 0))
 	d.Show()
 }

@@ -36,6 +36,7 @@ func TestScrubRedacts(t *testing.T) {
 	for _, f := range s.findings {
 		rules[f.Rule] = f
 	}
+	capture(t, u, "scrub-findings")
 	gh, ok := rules["github-pat"]
 	if !ok || len(s.findings) < 2 {
 		t.Fatalf("scan found %d findings (%v); status %q", len(s.findings), rules, s.status.Text)
@@ -72,6 +73,7 @@ func TestScrubRedacts(t *testing.T) {
 	if !strings.Contains(overlayText(u), "cannot be undone") {
 		t.Fatalf("confirmation %q", overlayText(u))
 	}
+	capture(t, u, "scrub-confirm")
 	tapDialogButton(t, u, "Redact")
 	waitIdle(t, u)
 	if !strings.Contains(s.report.Text, "Redacted 1 secret in 1 conversation: github-pat × 1") {
@@ -80,6 +82,7 @@ func TestScrubRedacts(t *testing.T) {
 	if hits := grepDir(t, m.Dir(), fakeGitHubToken); len(hits) > 0 {
 		t.Fatalf("the token is still in %v", hits)
 	}
+	capture(t, u, "scrub-report")
 	// The rescan after redacting finds nothing more: the AWS key is allowed.
 	if len(s.findings) != 0 {
 		t.Fatalf("rescan still lists %d findings", len(s.findings))

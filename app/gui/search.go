@@ -268,9 +268,8 @@ func (s *searchScreen) showDetail() {
 	s.open.Enable()
 	title := widget.NewLabelWithStyle(hitTitle(h), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
-	meta := widget.NewLabel(fmt.Sprintf("%s · %s · %s · %s, turn %d", stamp(h.TS), sourceName(h.Source), projectsText(h.Projects), roleName(h.Role), h.Seq+1))
+	meta := newMuted(fmt.Sprintf("%s · %s · %s · %s, turn %d", stamp(h.TS), sourceName(h.Source), projectsText(h.Projects), roleName(h.Role), h.Seq+1))
 	meta.Wrapping = fyne.TextWrapWord
-	meta.Importance = widget.LowImportance
 	objs := []fyne.CanvasObject{title, meta, widget.NewSeparator()}
 	for _, n := range h.Neighbors {
 		if n.Seq < h.Seq {

@@ -28,7 +28,7 @@ const maxBlockRunes = 20000
 type transcriptView struct {
 	u      *ui
 	title  *widget.Label
-	meta   *widget.Label
+	meta   *widget.RichText
 	turns  *fyne.Container
 	scroll *container.Scroll
 
@@ -44,9 +44,8 @@ func newTranscriptView(u *ui) *transcriptView {
 	t := &transcriptView{u: u, focus: -1}
 	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.title.Wrapping = fyne.TextWrapWord
-	t.meta = widget.NewLabel("")
+	t.meta = newMuted("")
 	t.meta.Wrapping = fyne.TextWrapWord
-	t.meta.Importance = widget.LowImportance
 	t.turns = container.NewVBox()
 	t.scroll = container.NewVScroll(container.NewPadded(t.turns))
 	t.clear("Pick a conversation on the left to read it here.")
@@ -61,7 +60,7 @@ func (t *transcriptView) content() fyne.CanvasObject {
 func (t *transcriptView) clear(msg string) {
 	t.tr, t.focus, t.focused = nil, -1, nil
 	t.title.SetText("")
-	t.meta.SetText("")
+	setMuted(t.meta, "")
 	hint := widget.NewLabel(msg)
 	hint.Wrapping = fyne.TextWrapWord
 	t.turns.Objects = []fyne.CanvasObject{hint}
@@ -82,7 +81,7 @@ func (t *transcriptView) show(tr *memory.Transcript, turnUUID string) {
 	if info.Starred {
 		star = " · ★ starred"
 	}
-	t.meta.SetText(fmt.Sprintf("%s · %s · %s · %s → %s%s", sourceName(info.Source), projectsText(info.Projects),
+	setMuted(t.meta, fmt.Sprintf("%s · %s · %s · %s → %s%s", sourceName(info.Source), projectsText(info.Projects),
 		plural(info.Turns, "turn", "turns"), stamp(info.Started), stamp(info.Updated), star))
 	if t.focus >= 0 {
 		t.lo = max(0, t.focus-transcriptPage/3)
