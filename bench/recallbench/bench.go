@@ -265,6 +265,12 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 
 	byID := d.ByID()
+	var lexical map[string]bool
+	if opts.Baseline {
+		if lexical, err = lexicalNoID(ctx, systems[0].base, questions, byID); err != nil {
+			return nil, err
+		}
+	}
 	for _, sys := range systems {
 		t0 = time.Now()
 		res := make([]scored, 0, len(questions))
@@ -279,6 +285,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}
 		logf("N=%d: %s answered %d questions in %v", opts.N, sys.name, len(res), time.Since(t0).Round(time.Millisecond))
 		rows := aggregate(opts.N, sys.name, res)
+		if lexical != nil {
+			rows = append(rows, splitNoID(opts.N, sys.name, res, lexical)...)
+		}
 		if sys.base != nil {
 			if err := baselineLatency(ctx, sys.base, res, rows, opts, &rep.BaselineCheck); err != nil {
 				return nil, err
@@ -375,13 +384,86 @@ func baselineLatency(ctx context.Context, b *Baseline, res []scored, rows []Row,
 	}
 	byType["all"] = all
 	for i := range rows {
-		lats := byType[rows[i].Type]
+		typ, _, _ := strings.Cut(rows[i].Type, "/") // noid/lexical is timed with noid
+		lats := byType[typ]
 		slices.Sort(lats)
 		rows[i].P50 = ms(percentile(lats, 0.50))
 		rows[i].P95 = ms(percentile(lats, 0.95))
 		rows[i].Timed = len(lats)
 	}
 	return nil
+}
+
+// noidStop are words that do not make a topic match.
+var noidStop = map[string]bool{"the": true, "a": true, "it": true, "of": true, "to": true, "in": true,
+	"on": true, "at": true, "for": true, "out": true, "up": true, "is": true, "that": true, "was": true}
+
+// lexicalNoID tells, for each identifier-free question, whether its topic
+// words share a stem (FTS5's porter tokenizer) with the fact's message:
+// when they do not, only the site and the machine kind match, and lexical
+// recall cannot tell the conversation from the others about that machine
+// kind at that site.
+func lexicalNoID(ctx context.Context, b *Baseline, qs []recalldata.Question, byID map[[2]string]*recalldata.Conversation) (map[string]bool, error) {
+	out := map[string]bool{}
+	stems := func(s string) (map[string]bool, error) {
+		set := map[string]bool{}
+		for _, w := range queryWords(s) {
+			toks, err := b.mirror.tokens(ctx, w)
+			if err != nil {
+				return nil, err
+			}
+			for _, t := range toks {
+				if !noidStop[t] {
+					set[t] = true
+				}
+			}
+		}
+		return set, nil
+	}
+	for _, q := range qs {
+		if q.Type != recalldata.TypeNoID {
+			continue
+		}
+		c := byID[[2]string{q.Harness, q.SessionID}]
+		topic, err := stems(q.Topic)
+		if err != nil {
+			return nil, err
+		}
+		fact, err := stems(c.Messages[c.FactMsg].Text)
+		if err != nil {
+			return nil, err
+		}
+		for t := range topic {
+			if fact[t] {
+				out[q.ID] = true
+			}
+		}
+	}
+	return out, nil
+}
+
+// splitNoID scores identifier-free questions apart by whether their topic
+// words share a stem with the fact (noid/lexical) or not (noid/paraphrase).
+func splitNoID(n int, name string, res []scored, lexical map[string]bool) []Row {
+	var lex, para []scored
+	for _, r := range res {
+		if r.q.Type != recalldata.TypeNoID {
+			continue
+		}
+		if lexical[r.q.ID] {
+			lex = append(lex, r)
+		} else {
+			para = append(para, r)
+		}
+	}
+	var rows []Row
+	if len(lex) > 0 {
+		rows = append(rows, rowOf(n, name, "noid/lexical", lex))
+	}
+	if len(para) > 0 {
+		rows = append(rows, rowOf(n, name, "noid/paraphrase", para))
+	}
+	return rows
 }
 
 // aggregate turns scored questions into one row per type plus "all".

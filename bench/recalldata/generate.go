@@ -151,6 +151,7 @@ type Question struct {
 	Type      string // TypeShort, …
 	Kind      string // the fact kind asked about
 	Text      string
+	Topic     string // the words the question uses for the fact's topic
 	Harness   string // expected conversation
 	SessionID string
 	Answer    string // the string the returned text should contain

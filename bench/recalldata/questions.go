@@ -40,10 +40,10 @@ func makeQuestions(cfg Config, convs []*Conversation) []Question {
 	}
 
 	var qs []Question
-	add := func(typ string, c *Conversation, text string) {
+	add := func(typ string, c *Conversation, text, topicWords string) {
 		qs = append(qs, Question{
 			ID: fmt.Sprintf("%s-%04d", typ, len(qs)), Type: typ, Kind: c.Fact.Kind,
-			Text: text, Harness: c.Harness, SessionID: c.ID, Answer: c.Fact.Answer,
+			Text: text, Topic: topicWords, Harness: c.Harness, SessionID: c.ID, Answer: c.Fact.Answer,
 		})
 	}
 
@@ -80,8 +80,8 @@ func makeQuestions(cfg Config, convs []*Conversation) []Question {
 				"we made a decision to %[3]s for %[1]s%[5]s; what reference did we log it under?",
 			})
 		}
-		add(TypeShort, c, fmt.Sprintf(short, f.Machine, tp.Short))
-		add(TypeLong, c, fmt.Sprintf(long, f.Machine, tp.Short, tp.Long, f.Noun, site))
+		add(TypeShort, c, fmt.Sprintf(short, f.Machine, tp.Short), tp.Short)
+		add(TypeLong, c, fmt.Sprintf(long, f.Machine, tp.Short, tp.Long, f.Noun, site), tp.Long)
 	}
 
 	// Knowledge updates: only the newest report of a series is right.
@@ -100,7 +100,7 @@ func makeQuestions(cfg Config, convs []*Conversation) []Question {
 			"what %[2]s did line %[1]s at %[3]s report?",
 			"how is line %[1]s doing on %[2]s these days?",
 		})
-		add(TypeUpdate, c, fmt.Sprintf(t, f.Machine, q.Name, f.Site, q.Short))
+		add(TypeUpdate, c, fmt.Sprintf(t, f.Machine, q.Name, f.Site, q.Short), q.Name)
 	}
 
 	// Identifier-free: only where the combination names one conversation.
@@ -131,7 +131,7 @@ func makeQuestions(cfg Config, convs []*Conversation) []Question {
 				"we decided to %[1]s, the %[2]s at %[3]s; which decision record was that?",
 			})
 		}
-		add(TypeNoID, c, fmt.Sprintf(t, tp.NoID, f.Noun, f.Site))
+		add(TypeNoID, c, fmt.Sprintf(t, tp.NoID, f.Noun, f.Site), tp.NoID)
 	}
 
 	sort.SliceStable(qs, func(i, j int) bool { return typeOrder(qs[i].Type) < typeOrder(qs[j].Type) })

@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
 	"runtime/debug"
@@ -112,6 +113,14 @@ func buildLine() string {
 			case s.Key == "vcs.modified" && s.Value == "true":
 				dirty = " (with uncommitted changes)"
 			}
+		}
+	}
+	if rev == "unknown" { // go run and some builds leave no stamp: ask git
+		if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
+			rev = strings.TrimSpace(string(out))
+		}
+		if out, err := exec.Command("git", "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(out) > 0 {
+			dirty = " (with uncommitted changes)"
 		}
 	}
 	return fmt.Sprintf("commit %s%s, %s, GOMAXPROCS=%d", rev, dirty, runtime.Version(), runtime.GOMAXPROCS(0))
