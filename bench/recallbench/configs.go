@@ -54,6 +54,14 @@ var stages = []stage{
 			t.BodyWeight, t.TitleWeight = memory.DefaultTuning.BodyWeight, memory.DefaultTuning.TitleWeight
 		},
 		func(t *memory.Tuning) { t.BodyWeight, t.TitleWeight = 1, 0 }},
+	{"coverage", // the IDF-weighted share of the query a chunk covers, in the score
+		func(t *memory.Tuning) { t.CoverPower = memory.DefaultTuning.CoverPower },
+		func(t *memory.Tuning) { t.CoverPower = 0 }},
+	{"ties", // newest first among chunks that say the same thing (knowledge updates)
+		func(t *memory.Tuning) {
+			t.TieShare, t.TieShareRecent = memory.DefaultTuning.TieShare, memory.DefaultTuning.TieShareRecent
+		},
+		func(t *memory.Tuning) { t.TieShare, t.TieShareRecent = 0, 0 }},
 	{"neighbors",
 		func(t *memory.Tuning) { t.NoNeighbors = false },
 		func(t *memory.Tuning) { t.NoNeighbors = true }},
