@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ireneo-app/ireneo/memory"
@@ -30,6 +31,39 @@ func BenchmarkImportChatGPT500MB(b *testing.B) {
 	benchImportChatGPT(b, 45_000)
 }
 
+// BenchmarkParseChatGPT10k is the parser alone on the same export: what
+// the import costs before the memory stages and indexes anything.
+func BenchmarkParseChatGPT10k(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "conversations.json")
+	size, err := writeChatGPTExport(path, 10_000)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(size)
+	b.ResetTimer()
+	var cpu float64
+	for i := 0; i < b.N; i++ {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		resetPeakRSS()
+		cpu0 := cpuSeconds()
+		turns := 0
+		err = ParseChatGPT(context.Background(), f, path, Handler{Session: func(s *memory.Session) error {
+			turns += len(s.Turns)
+			return nil
+		}})
+		cpu += cpuSeconds() - cpu0
+		f.Close()
+		if err != nil || turns != 60_000 {
+			b.Fatalf("%v, %d turns", err, turns)
+		}
+	}
+	b.ReportMetric(peakRSSMiB(), "peak-RSS-MiB")
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+}
+
 func benchImportChatGPT(b *testing.B, n int) {
 	dir := b.TempDir()
 	path := filepath.Join(dir, "conversations.json")
@@ -39,7 +73,7 @@ func benchImportChatGPT(b *testing.B, n int) {
 	}
 	b.SetBytes(size)
 	b.ResetTimer()
-	var peak float64
+	var peak, cpu float64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
 		m, err := memory.Open(filepath.Join(dir, "memory-"+strconv.Itoa(i)))
@@ -47,9 +81,11 @@ func benchImportChatGPT(b *testing.B, n int) {
 			b.Fatal(err)
 		}
 		resetPeakRSS()
+		cpu0 := cpuSeconds()
 		b.StartTimer()
 		sum, err := Run(context.Background(), m, []string{path}, Options{})
 		b.StopTimer()
+		cpu += cpuSeconds() - cpu0
 		if err != nil || sum.New != n {
 			b.Fatalf("%v: %+v", err, sum)
 		}
@@ -59,6 +95,9 @@ func benchImportChatGPT(b *testing.B, n int) {
 		b.StartTimer()
 	}
 	b.ReportMetric(peak, "peak-RSS-MiB")
+	// CPU time says how much work the import is whatever else the machine
+	// is doing; wall time alone is meaningless on a shared, loaded box.
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(size)/(1<<20), "export-MiB")
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "conversations/s")
 }
@@ -66,6 +105,15 @@ func benchImportChatGPT(b *testing.B, n int) {
 // resetPeakRSS starts a new high-water mark (Linux: clear_refs 5), so the
 // figure is the import's and not the generator's.
 func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// cpuSeconds is the user and system CPU time this process has used.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
 
 // peakRSSMiB reads VmHWM, the peak resident set size, from /proc.
 func peakRSSMiB() float64 {
