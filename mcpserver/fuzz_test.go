@@ -1,0 +1,112 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"net"
+	"net/netip"
+	"strings"
+	"testing"
+
+	"github.com/BurntSushi/toml"
+)
+
+// FuzzMergeJSON: merging into any JSON document never panics, and a merge
+// that succeeds keeps every top-level key and holds Ireneo's entry.
+func FuzzMergeJSON(f *testing.F) {
+	for _, s := range sampleConfigs {
+		f.Add(s)
+	}
+	f.Add(`{}`)
+	f.Add(`{"mcpServers": null}`)
+	f.Add(`{"mcpServers": []}`)
+	f.Add(`{"a":1,"a":2}`)
+	f.Fuzz(func(t *testing.T, doc string) {
+		entry := json.RawMessage(`{"url":"http://127.0.0.1:47119/mcp"}`)
+		out, _, err := mergeJSON([]byte(doc), "mcpServers", entry)
+		if err != nil {
+			return
+		}
+		var after map[string]json.RawMessage
+		if err := json.Unmarshal(out, &after); err != nil {
+			t.Fatalf("merged output is not JSON: %v\n%s", err, out)
+		}
+		var servers map[string]json.RawMessage
+		if err := json.Unmarshal(after["mcpServers"], &servers); err != nil || servers[ServerName] == nil {
+			t.Fatalf("no entry after merge:\n%s", out)
+		}
+		var before map[string]json.RawMessage
+		if json.Unmarshal([]byte(doc), &before) == nil {
+			for k := range before {
+				if _, ok := after[k]; !ok {
+					t.Fatalf("lost key %q", k)
+				}
+			}
+		}
+	})
+}
+
+// FuzzMergeTOML: merging into any TOML document never panics, and a merge
+// that succeeds parses and holds Ireneo's table.
+func FuzzMergeTOML(f *testing.F) {
+	f.Add(sampleConfigs[ClientCodex])
+	f.Add("")
+	f.Add("[mcp_servers]\nireneo = { url = \"x\" }\n")
+	f.Add("[mcp_servers.\"ireneo\"]\nurl = \"x\"\n[other]\n")
+	f.Add("a = '''\n[mcp_servers.ireneo]\n'''\n")
+	snippet := "[mcp_servers.ireneo]\nurl = \"http://127.0.0.1:47119/mcp\"\n"
+	f.Fuzz(func(t *testing.T, doc string) {
+		out, _, err := mergeTOML([]byte(doc), snippet)
+		if err != nil {
+			return
+		}
+		var after map[string]any
+		if _, err := toml.Decode(string(out), &after); err != nil {
+			t.Fatalf("merged output is not TOML: %v\n%s", err, out)
+		}
+		srv, _ := after["mcp_servers"].(map[string]any)
+		ent, _ := srv[ServerName].(map[string]any)
+		if ent["url"] != "http://127.0.0.1:47119/mcp" {
+			t.Fatalf("no entry after merge:\n%s", out)
+		}
+	})
+}
+
+// FuzzNormalizeAddr: whatever it accepts is a loopback host and a port.
+func FuzzNormalizeAddr(f *testing.F) {
+	for _, s := range []string{"", "localhost", "127.0.0.1:0", "[::1]:1", "0.0.0.0:1", ":1", "[::ffff:127.0.0.1]:5", "example.com:80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out, err := NormalizeAddr(in)
+		if err != nil {
+			return
+		}
+		host, _, err := net.SplitHostPort(out)
+		if err != nil {
+			t.Fatalf("%q → %q: %v", in, out, err)
+		}
+		ip, err := netip.ParseAddr(host)
+		if err != nil || !ip.IsLoopback() {
+			t.Fatalf("%q → %q is not loopback", in, out)
+		}
+	})
+}
+
+// FuzzToolArgs: no argument object makes decoding panic.
+func FuzzToolArgs(f *testing.F) {
+	for _, s := range []string{`{"query":"MT-4471","top_k":"5"}`, `{"top_k":1e99}`, `{"top_k":-1.5}`, `null`, `[]`, `{"since":"2026-10-08"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		var r RecallArgs
+		if decodeArgs([]byte(raw), &r) == nil {
+			dateRange(r.Since, r.Until)
+			sourceArg(r.Source)
+		}
+		var g GetArgs
+		decodeArgs([]byte(raw), &g)
+		var s SessionsArgs
+		decodeArgs([]byte(raw), &s)
+		_ = strings.TrimSpace(r.Query)
+	})
+}
