@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 // fakeGitHubToken is a realistic but fake GitHub token for the scrub tests.
@@ -178,5 +181,35 @@ func TestImportDetectedSourcesAndWatch(t *testing.T) {
 	waitIdle(t, u)
 	if u.watching(codexDir) || u.stopWatch != nil {
 		t.Fatal("watch off did not stop")
+	}
+}
+
+func TestImportCancel(t *testing.T) {
+	m := newTestMemory(t)
+	u := newTestUI(t, m)
+	s := u.imp
+	convs := map[string][2]string{}
+	for i := 0; i < 3000; i++ {
+		convs[fmt.Sprintf("Conversation number %d", i)] = [2]string{
+			fmt.Sprintf("Question %d about %s", i, strings.Repeat("things ", 40)),
+			fmt.Sprintf("Answer %d: %s", i, strings.Repeat("details ", 80)),
+		}
+	}
+	export := chatGPTExport(t, t.TempDir(), convs)
+	s.importPaths([]string{export})
+	if !s.job.running() || !s.job.box.Visible() || s.job.stop.Disabled() {
+		t.Fatal("an import should show its progress and a Cancel button")
+	}
+	test.Tap(s.job.stop)
+	waitIdle(t, u)
+	if s.card.Title != "Import cancelled" || s.job.box.Visible() {
+		t.Fatalf("after cancel: %q (progress visible %v): %q", s.card.Title, s.job.box.Visible(), s.summary.Text)
+	}
+	if u.lastError != "" {
+		t.Fatalf("a cancel is not an error: %q", u.lastError)
+	}
+	_, total, err := m.Sessions(context.Background(), memory.SessionQuery{})
+	if err != nil || total != 5 {
+		t.Fatalf("a cancelled import must change nothing: %d conversations (%v)", total, err)
 	}
 }
