@@ -54,8 +54,8 @@ func fixFor(err error) string {
 		return "Check that the file or folder named above still exists."
 	case errors.Is(err, context.DeadlineExceeded):
 		return "It took too long. Try again; if it keeps happening, close other programs using the memory."
-	case strings.Contains(err.Error(), "address already in use"), strings.Contains(err.Error(), "in use"):
-		return "Another program uses that port. Pick another port in Settings, or stop the other program."
+	case strings.Contains(err.Error(), "already in use"):
+		return "Another program (perhaps another Ireneo) uses that port. Stop it, or pick another port in Settings and start the server from the tray."
 	}
 	return "Try again. If it keeps failing, run `ireneo status` in a terminal for details, and report the message above."
 }

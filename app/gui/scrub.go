@@ -87,6 +87,11 @@ func newScrubScreen(u *ui) *scrubScreen {
 	}
 	s.table.OnSelected = func(id widget.TableCellID) {
 		s.current = id.Row
+		// Space on the first column ticks the row, so the keyboard can too.
+		if id.Col == 0 && id.Row < len(s.findings) {
+			f := s.findings[id.Row]
+			s.toggle(f, !s.checked[f.ID])
+		}
 		s.updateButtons()
 	}
 	s.updateButtons()

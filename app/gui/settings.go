@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -259,7 +260,7 @@ func (u *ui) restartServer() {
 	srv := u.deps.Server
 	addr := u.set.ServerAddr
 	u.goBackground(func(ctx context.Context) {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5e9)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		err := srv.Stop(ctx)
 		if err == nil {

@@ -46,6 +46,7 @@ func (u *ui) trayMenu() *fyne.Menu {
 	open := fyne.NewMenuItem(trayOpen, u.show)
 	quit := fyne.NewMenuItem(trayQuit, u.quit)
 	quit.IsQuit = true
+	u.trayState, u.trayToggle = state, toggle
 	return fyne.NewMenu("Ireneo",
 		search, imp, fyne.NewMenuItemSeparator(),
 		state, toggle, copyItem, fyne.NewMenuItemSeparator(),
@@ -64,7 +65,7 @@ func (u *ui) installTray() {
 
 // refreshTray updates the server items of the tray menu.
 func (u *ui) refreshTray() {
-	state, toggle := u.tray.Items[3], u.tray.Items[4]
+	state, toggle := u.trayState, u.trayToggle
 	srv := u.deps.Server
 	switch {
 	case srv == nil:

@@ -74,7 +74,9 @@ type ui struct {
 	set  settings.Settings
 
 	tabs *container.AppTabs
-	tray *fyne.Menu
+	// tray is the tray menu; trayState and trayToggle are its server items.
+	tray                  *fyne.Menu
+	trayState, trayToggle *fyne.MenuItem
 
 	search   *searchScreen
 	convs    *conversationsScreen
