@@ -33,7 +33,7 @@ type Options struct {
 	Version        string        // reported to clients
 	MaxBodyBytes   int64         // larger requests get 413
 	MaxConcurrent  int           // tool calls at once; more wait up to QueueWait, then get a busy error
-	QueueWait      time.Duration //
+	QueueWait      time.Duration // how long a call waits for a free slot
 	CallTimeout    time.Duration // per tool call
 	MaxResultBytes int           // larger results are cut (get, sessions) or refused
 	// Logger receives operational logs; it defaults to text on stderr, which
