@@ -289,7 +289,7 @@ func chatgptConversation(c *Conversation) any {
 	add(sysID, "client-created-root", msg(sysID, memory.RoleSystem, nil, text(""), 0,
 		ordered{{"is_visually_hidden_from_conversation", true}}, nil, true))
 	parent := sysID
-	// One conversation in ten has a regenerated answer: the abandoned
+	// One conversation in eight has a regenerated answer: the abandoned
 	// draft is the first child, the kept answer the second, so only a
 	// walk from current_node finds the conversation's real path.
 	regen := -1
