@@ -19,7 +19,11 @@ import (
 // `go test -bench Scrub` runs Go's regexp, `-tags gore2regex` runs RE2
 // compiled to WebAssembly. Each benchmark names its backend in its output.
 //
-// IRENEO_SCRUB_BENCH_MB sets the size of the scanned text (default 100).
+// IRENEO_SCRUB_BENCH_MB sets the size of the scanned text (default 100),
+// IRENEO_SCRUB_BENCH_CONVS the number of imported conversations (default
+// 10000, about 97 MB of funes jsonl). Both report MB per CPU-second and CPU
+// slowdown beside wall time: on a shared machine wall time measures the
+// neighbours as much as the code.
 
 // benchProse is everyday technical English. Words that wake the generic
 // rule (key, token, password, secret, auth, access, api) are about one word
