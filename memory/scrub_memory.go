@@ -23,6 +23,7 @@ type ScrubOptions struct {
 	Scrubber *Scrubber
 	Rules    []string // only findings of these rule ids; empty means every rule
 	Sessions []string // only these conversations (id, or harness:id); empty means all
+	IDs      []string // only the findings with these ids; empty means all
 	// Allow marks these findings (ids from an earlier report) as false
 	// positives before anything else: they are remembered and not reported
 	// or redacted again. An id that matches no current finding is an error.
@@ -85,6 +86,7 @@ func (m *Memory) ScrubApply(ctx context.Context, o ScrubOptions) (ScrubReport, e
 
 type scrubFilter struct {
 	rules   map[string]bool // nil: every rule
+	ids     map[string]bool // nil: every finding
 	allowed map[string]bool // hashes already allowed
 	allow   map[string]bool // ids to allow now
 }
@@ -116,6 +118,12 @@ func (m *Memory) scrub(ctx context.Context, o ScrubOptions, apply bool) (ScrubRe
 	}
 	for _, id := range o.Allow {
 		f.allow[strings.ToLower(strings.TrimSpace(id))] = true
+	}
+	if len(o.IDs) > 0 {
+		f.ids = map[string]bool{}
+		for _, id := range o.IDs {
+			f.ids[strings.ToLower(strings.TrimSpace(id))] = true
+		}
 	}
 	key, err := m.scrubKey(ctx)
 	if err != nil {
@@ -262,6 +270,8 @@ func (m *Memory) scrubOne(sc *Scrubber, key []byte, ref sessionRef, f scrubFilte
 			fd.ID = fd.hash[:findingIDLen]
 			switch {
 			case f.rules != nil && !f.rules[mt.Rule]:
+				continue
+			case f.ids != nil && !f.ids[fd.ID] && !f.allow[fd.ID]:
 				continue
 			case f.allowed[fd.hash]:
 				r.allowed++

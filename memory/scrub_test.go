@@ -432,6 +432,23 @@ func TestScrubFiltersByRuleAndSession(t *testing.T) {
 	if rest.ByRule["github-pat"] != 0 || rest.ByRule["openai-api-key"] != 1 || rest.ByRule["aws-access-token"] != 1 {
 		t.Fatalf("after a filtered apply: %v", rest.ByRule)
 	}
+	// By finding id: exactly the chosen ones.
+	var pick []string
+	for _, f := range rest.Findings {
+		if f.Rule == "openai-api-key" || f.Rule == "private-key" {
+			pick = append(pick, f.ID)
+		}
+	}
+	rep, err = m.ScrubApply(ctx, ScrubOptions{Scrubber: sc, IDs: pick})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Redacted) != 2 || rep.Redacted["openai-api-key"] != 1 || rep.Redacted["private-key"] != 1 || rep.Changed != 2 {
+		t.Fatalf("apply by id: %+v", rep)
+	}
+	if rest, _ = m.ScrubScan(ctx, ScrubOptions{Scrubber: sc}); rest.ByRule["aws-access-token"] != 1 || len(rest.ByRule) != 4 {
+		t.Fatalf("after an apply by id: %v", rest.ByRule)
+	}
 }
 
 func TestScrubAllowList(t *testing.T) {
