@@ -94,6 +94,13 @@ func (s *Summary) Merge(o Summary) {
 // an error only when nothing at all could be read, or when ctx ends.
 func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (Summary, error) {
 	var sum Summary
+	// The scrub history records what import-time scrubbing redacted, counts
+	// only, whatever way the run ends.
+	defer func() {
+		if len(sum.Redacted) > 0 {
+			m.RecordScrub(context.WithoutCancel(ctx), sum.Redacted)
+		}
+	}()
 	found := 0
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
