@@ -7,15 +7,16 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 if [[ -z ${IRENEO_IN_SESSION:-} ]]; then
+  # Go's caches stay where they were (read before HOME moves), so a test run
+  # does not rebuild the world.
+  export GOCACHE="${GOCACHE:-$(go env GOCACHE)}" GOMODCACHE="${GOMODCACHE:-$(go env GOMODCACHE)}" \
+    GOPATH="${GOPATH:-$(go env GOPATH)}"
   scratch=$(mktemp -d /tmp/ireneo-test-XXXXXX)
   trap 'rm -rf "$scratch"' EXIT
   export HOME="$scratch/home" XDG_DATA_HOME="$scratch/data" XDG_CONFIG_HOME="$scratch/config" \
     XDG_CACHE_HOME="$scratch/cache" XDG_RUNTIME_DIR="$scratch/run"
   mkdir -p "$HOME" "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME" "$XDG_RUNTIME_DIR"
   chmod 700 "$XDG_RUNTIME_DIR"
-  # Go's caches stay where they were, so a test run does not rebuild the world.
-  export GOCACHE="${GOCACHE:-$(go env GOCACHE)}" GOMODCACHE="${GOMODCACHE:-$(go env GOMODCACHE)}" \
-    GOPATH="${GOPATH:-$(go env GOPATH)}"
   export LANG=en_US.UTF-8 IRENEO_IN_SESSION=1
   exec xvfb-run -a -s "-screen 0 1280x800x24" dbus-run-session -- "$0" "$@"
 fi
