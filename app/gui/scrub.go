@@ -152,14 +152,10 @@ func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string 
 	return ""
 }
 
-// toggle checks or unchecks a finding, and with it every finding of the
-// same rule in the same conversation: a redaction covers them together.
+// toggle checks or unchecks a finding. The same secret twice in one
+// conversation is one finding id, so its rows go together.
 func (s *scrubScreen) toggle(f memory.ScrubFinding, on bool) {
-	for _, g := range s.findings {
-		if g.Source == f.Source && g.SessionID == f.SessionID && g.Rule == f.Rule {
-			s.checked[g.ID] = on
-		}
-	}
+	s.checked[f.ID] = on
 	s.table.Refresh()
 	s.updateButtons()
 }
@@ -340,69 +336,40 @@ func (s *scrubScreen) confirmRedact(fs []memory.ScrubFinding) {
 	d.Show()
 }
 
-// redactGroups groups findings into scrub runs: conversations that need
-// the same set of rules redacted go together.
-func redactGroups(fs []memory.ScrubFinding) []memory.ScrubOptions {
-	rules := map[string]map[string]bool{}
-	var order []string
+// redactOptions narrows a scrub to exactly these findings, and reads only
+// the conversations they are in.
+func redactOptions(fs []memory.ScrubFinding) memory.ScrubOptions {
+	var o memory.ScrubOptions
+	seen := map[string]bool{}
 	for _, f := range fs {
-		k := f.Source + ":" + f.SessionID
-		if rules[k] == nil {
-			rules[k] = map[string]bool{}
-			order = append(order, k)
+		if !seen[f.ID] {
+			seen[f.ID] = true
+			o.IDs = append(o.IDs, f.ID)
 		}
-		rules[k][f.Rule] = true
-	}
-	byRules := map[string]*memory.ScrubOptions{}
-	var out []*memory.ScrubOptions
-	for _, k := range order {
-		var rs []string
-		for r := range rules[k] {
-			rs = append(rs, r)
+		if k := f.Source + ":" + f.SessionID; !seen[k] {
+			seen[k] = true
+			o.Sessions = append(o.Sessions, k)
 		}
-		sort.Strings(rs)
-		rk := strings.Join(rs, "\x00")
-		o := byRules[rk]
-		if o == nil {
-			o = &memory.ScrubOptions{Rules: rs}
-			byRules[rk] = o
-			out = append(out, o)
-		}
-		o.Sessions = append(o.Sessions, k)
 	}
-	res := make([]memory.ScrubOptions, len(out))
-	for i, o := range out {
-		res[i] = *o
-	}
-	return res
+	return o
 }
 
 // redact redacts findings with progress, then rescans.
 func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
 	patterns := s.u.set.UserPatterns
-	groups := redactGroups(fs)
+	o := redactOptions(fs)
 	var total memory.ScrubReport
-	total.Redacted = map[string]int{}
 	s.job.start("Redacting secrets", func(ctx context.Context, report progress) error {
 		sc, err := s.u.scrubber(patterns)
 		if err != nil {
 			return err
 		}
-		for i, o := range groups {
-			o.Scrubber = sc
-			o.Progress = func(done, n int) {
-				report(i*100+done*100/max(n, 1), len(groups)*100, fmt.Sprintf("Redacting in %d of %d conversations", done, n))
-			}
-			rep, err := s.u.mem.ScrubApply(ctx, o)
-			total.Changed += rep.Changed
-			for r, n := range rep.Redacted {
-				total.Redacted[r] += n
-			}
-			if err != nil {
-				return err
-			}
+		o.Scrubber = sc
+		o.Progress = func(done, n int) {
+			report(done, n, fmt.Sprintf("Redacting in %d of %d conversations", done, n))
 		}
-		return nil
+		total, err = s.u.mem.ScrubApply(ctx, o)
+		return err
 	}, func(err error) {
 		s.showRedacted(total, err)
 		s.u.memoryChanged()

@@ -15,6 +15,9 @@ import (
 // fakeAWSKey is a realistic but fake AWS access key id.
 const fakeAWSKey = "AKIAZ7QW3RTY5UIO2PLM"
 
+// otherGitHubToken is a second fake token, left unselected.
+const otherGitHubToken = "ghp_AnotherFakeTokenForTheGuiTest0123456"
+
 func TestScrubRedacts(t *testing.T) {
 	m := newTestMemory(t)
 	// Secrets stored without scrub-on-import, as an older import would have.
@@ -23,6 +26,9 @@ func TestScrubRedacts(t *testing.T) {
 			Blocks: []memory.Block{{Type: memory.BlockText, Text: "My token is " + fakeGitHubToken + " for the deploy bot."}}},
 		{TurnUUID: "l1", Seq: 1, TS: time.Date(2026, 2, 1, 8, 1, 0, 0, time.UTC), Role: memory.RoleUser,
 			Blocks: []memory.Block{{Type: memory.BlockText, Text: "And the AWS key id " + fakeAWSKey + " with the deploy bot."}}},
+	}}, {ID: "conv-leak-2", Harness: memory.HarnessClaude, Title: "Other keys", Turns: []memory.Turn{
+		{TurnUUID: "o0", Seq: 0, TS: time.Date(2026, 2, 2, 8, 0, 0, 0, time.UTC), Role: memory.RoleUser,
+			Blocks: []memory.Block{{Type: memory.BlockText, Text: "The CI token is " + otherGitHubToken + " please keep it."}}},
 	}}}
 	if _, err := m.Ingest(context.Background(), leaky, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
@@ -37,8 +43,14 @@ func TestScrubRedacts(t *testing.T) {
 		rules[f.Rule] = f
 	}
 	capture(t, u, "scrub-findings")
-	gh, ok := rules["github-pat"]
-	if !ok || len(s.findings) < 2 {
+	var gh memory.ScrubFinding
+	ok := false
+	for _, f := range s.findings {
+		if f.SessionID == "conv-leak" && f.Rule == "github-pat" {
+			gh, ok = f, true
+		}
+	}
+	if !ok || len(s.findings) < 3 {
 		t.Fatalf("scan found %d findings (%v); status %q", len(s.findings), rules, s.status.Text)
 	}
 	// The table shows conversation, rule and a masked preview, never the secret.
@@ -83,9 +95,20 @@ func TestScrubRedacts(t *testing.T) {
 		t.Fatalf("the token is still in %v", hits)
 	}
 	capture(t, u, "scrub-report")
-	// The rescan after redacting finds nothing more: the AWS key is allowed.
-	if len(s.findings) != 0 {
-		t.Fatalf("rescan still lists %d findings", len(s.findings))
+	// The rescan lists only the token that was not selected; the AWS key
+	// is allowed.
+	if len(s.findings) != 1 || s.findings[0].SessionID != "conv-leak-2" {
+		t.Fatalf("rescan lists %+v, want only the other conversation's token", s.findings)
+	}
+	if hits := grepDir(t, m.Dir(), otherGitHubToken); len(hits) == 0 {
+		t.Fatal("an unselected secret was redacted too")
+	}
+	// Redact all takes the rest.
+	test.Tap(s.redactA)
+	tapDialogButton(t, u, "Redact")
+	waitIdle(t, u)
+	if len(s.findings) != 0 || len(grepDir(t, m.Dir(), otherGitHubToken)) > 0 {
+		t.Fatalf("after Redact all: %d findings left", len(s.findings))
 	}
 	// Recall still finds the conversation by its other words.
 	res, err := m.Recall(context.Background(), memory.RecallOptions{Query: "deploy bot"})
