@@ -30,7 +30,7 @@ bench-recall: deps
 	$(GO) run -tags "$(TAGS)" ./bench/cmd/bench-recall
 
 package: deps
-	$(GO) run fyne.io/tools/cmd/fyne@v1.7.0 package -os linux -release -name Ireneo -icon assets/icon.png
+	$(GO) run fyne.io/tools/cmd/fyne@v1.7.4 package -os linux -release -name Ireneo -icon assets/icon.png
 
 fmt:
 	gofmt -w .
