@@ -220,6 +220,8 @@ func BenchmarkRecallHTTPLoad(b *testing.B) {
 		var errs atomic.Int64
 		lat := make([][]time.Duration, clients)
 		var wg sync.WaitGroup
+		cpu0 := cpuTime()
+		load := loadAverage()
 		t0 := time.Now()
 		for i, c := range cs {
 			wg.Add(1)
@@ -249,11 +251,30 @@ func BenchmarkRecallHTTPLoad(b *testing.B) {
 		b.ReportMetric(ms(pct(all, .95)), "p95-ms")
 		b.ReportMetric(ms(pct(all, .99)), "p99-ms")
 		b.ReportMetric(float64(len(all))/wall.Seconds(), "calls/s")
+		// CPU per call (client and server together) says what the machine
+		// could do unshared: calls/s ≈ cores × 1000 / cpu-ms/call. The load
+		// average says how shared it was.
+		b.ReportMetric(ms(cpuTime()-cpu0)/float64(len(all)), "cpu-ms/call")
+		b.ReportMetric(load, "loadavg")
 	}
 	b.StopTimer()
 	s.FlushAudit()
 	b.ReportMetric(procStatusMB("VmHWM"), "peak-rss-MB")
 	b.ReportMetric(procStatusMB("VmRSS"), "rss-MB")
+}
+
+// loadAverage is the one-minute load average (0 off Linux).
+func loadAverage() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	fs := strings.Fields(string(b))
+	if len(fs) == 0 {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(fs[0], 64)
+	return f
 }
 
 // procStatusMB reads a kB field of /proc/self/status, in MB (0 off Linux).
