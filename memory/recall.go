@@ -177,9 +177,14 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 			return nil, err
 		}
 	}
-	tie := tn.TieShare
-	if plan.recent {
+	// Newest-first among equals is for repeated reports of one thing: a
+	// question about an identified thing, or one that asks for the latest.
+	tie := 0.0
+	switch {
+	case plan.recent:
 		tie = tn.TieShareRecent
+	case len(plan.ids) > 0:
+		tie = tn.TieShare
 	}
 	ranked := rank(cands, o.K, tn, tie)
 	hits, err := m.hydrate(ctx, ranked, tn)
@@ -417,7 +422,7 @@ func (m *Memory) cover(ctx context.Context, plan queryPlan, cands []candidate) e
 		return err
 	}
 	for i := range cands {
-		cands[i].cov = coverage(texts[cands[i].chunk]+" "+cands[i].title, terms)
+		cands[i].cov = coverage(texts[cands[i].chunk], terms)
 	}
 	return nil
 }
