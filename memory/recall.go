@@ -107,8 +107,9 @@ type Hit struct {
 	Tokens    int        `json:"tokens"`
 	Truncated bool       `json:"truncated,omitempty"`
 
-	chunk int64
-	sess  int64
+	chunk      int64
+	sess       int64
+	textTokens int // o200k tokens of Text as stored, 0 if unknown
 }
 
 // Neighbor is a short preview of the turn before or after a hit.
@@ -139,6 +140,8 @@ type candidate struct {
 	starred         bool
 	rel, rec, score float64
 	cov             float64
+	tokens          int    // the chunk's own o200k count, stored at import
+	body            string // filled by cover
 }
 
 // Recall finds the passages that best answer a query, within a token budget.
@@ -256,7 +259,7 @@ func (m *Memory) candidates(ctx context.Context, expr string, o RecallOptions, t
 // queryCandidates runs the ranked FTS query, keeping the inner best rows
 // (-1: all) before the filters.
 func (m *Memory) queryCandidates(ctx context.Context, expr string, tn Tuning, where []string, fargs []any, inner int) ([]candidate, error) {
-	q := `SELECT c.id, c.sess, c.seq, x.r, s.harness, s.session_id, s.title,
+	q := `SELECT c.id, c.sess, c.seq, c.tokens, x.r, s.harness, s.session_id, s.title,
 			t.turn_uuid, t.role, t.ts, COALESCE(st.starred, 0)
 		FROM (SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) x
 		JOIN chunks c ON c.id = x.id
@@ -278,7 +281,7 @@ func (m *Memory) queryCandidates(ctx context.Context, expr string, tn Tuning, wh
 	for rows.Next() {
 		var c candidate
 		var star int
-		if err := rows.Scan(&c.chunk, &c.sess, &c.seq, &c.bm25, &c.harness, &c.sid, &c.title, &c.uuid, &c.role, &c.ts, &star); err != nil {
+		if err := rows.Scan(&c.chunk, &c.sess, &c.seq, &c.tokens, &c.bm25, &c.harness, &c.sid, &c.title, &c.uuid, &c.role, &c.ts, &star); err != nil {
 			return nil, err
 		}
 		c.starred = star != 0
@@ -422,7 +425,8 @@ func (m *Memory) cover(ctx context.Context, plan queryPlan, cands []candidate) e
 		return err
 	}
 	for i := range cands {
-		cands[i].cov = coverage(texts[cands[i].chunk], terms)
+		cands[i].body = texts[cands[i].chunk]
+		cands[i].cov = coverage(cands[i].body, terms)
 	}
 	return nil
 }
@@ -467,8 +471,11 @@ func (m *Memory) hydrate(ctx context.Context, ranked []candidate, tn Tuning) ([]
 		if c.starred {
 			h.Signals.Importance = 1
 		}
-		if err := m.db.QueryRowContext(ctx, `SELECT body FROM chunks_fts WHERE rowid=?`, c.chunk).Scan(&h.Text); err != nil {
-			return nil, err
+		h.Text, h.textTokens = c.body, c.tokens
+		if h.Text == "" {
+			if err := m.db.QueryRowContext(ctx, `SELECT body FROM chunks_fts WHERE rowid=?`, c.chunk).Scan(&h.Text); err != nil {
+				return nil, err
+			}
 		}
 		if p, ok := projCache[c.sess]; ok {
 			h.Projects = p
@@ -532,10 +539,10 @@ const minTrimTokens = 48
 func fitBudget(res *RecallResult, hits []Hit, budget int) {
 	for i, h := range hits {
 		left := budget - res.TotalTokens
-		h.Tokens = CountTokens(hitEntry(len(res.Hits)+1, h))
+		h.Tokens = entryTokens(len(res.Hits)+1, h)
 		if h.Tokens > left && left >= minTrimTokens {
 			h.Neighbors = []Neighbor{}
-			h.Tokens = CountTokens(hitEntry(len(res.Hits)+1, h))
+			h.Tokens = entryTokens(len(res.Hits)+1, h)
 			for h.Tokens > left && len(h.Text) > 0 {
 				over := h.Tokens - left
 				keep := len(h.Text) - max(over*4, len(h.Text)/8)
@@ -545,7 +552,8 @@ func fitBudget(res *RecallResult, hits []Hit, budget int) {
 				}
 				h.Text = trimTo(h.Text, keep)
 				h.Truncated = true
-				h.Tokens = CountTokens(hitEntry(len(res.Hits)+1, h))
+				h.textTokens = 0
+				h.Tokens = entryTokens(len(res.Hits)+1, h)
 			}
 		}
 		if h.Tokens > left || h.Text == "" {
@@ -555,6 +563,17 @@ func fitBudget(res *RecallResult, hits []Hit, budget int) {
 		res.Hits = append(res.Hits, h)
 		res.TotalTokens += h.Tokens
 	}
+}
+
+// entryTokens counts a hit's entry in the context block. The passage's own
+// count was stored at import, so only the frame around it is counted here;
+// a token of slack per seam keeps the sum from ever undercounting the whole.
+func entryTokens(n int, h Hit) int {
+	if h.textTokens == 0 {
+		return CountTokens(hitEntry(n, h))
+	}
+	h.Text = ""
+	return CountTokens(hitEntry(n, h)) + h.textTokens + 2
 }
 
 // trimTo cuts s to at most n bytes at a word boundary and marks the cut.
