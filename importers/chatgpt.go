@@ -90,8 +90,7 @@ type gptPart struct {
 // ParseChatGPT reads a ChatGPT conversations.json (or one shard of it) as a
 // stream, one conversation in memory at a time.
 func ParseChatGPT(ctx context.Context, r io.Reader, name string, h Handler) error {
-	var sessions, skipped int
-	var firstSkip string
+	var t entryTally
 	isOne := func(keys map[string]json.RawMessage) bool { _, ok := keys["mapping"]; return ok }
 	err := streamJSONExport(ctx, r, h, "conversations", isOne, func(i int, dec *json.Decoder) error {
 		var c gptConversation
@@ -101,32 +100,20 @@ func ParseChatGPT(ctx context.Context, r io.Reader, name string, h Handler) erro
 		}
 		what := gptName(i, &c)
 		if bad != nil {
-			skipped++
-			if firstSkip == "" {
-				firstSkip = what + ": " + describeTypeError(bad)
-			}
-			h.skip(what, "wrong shape: "+describeTypeError(bad))
+			t.skip(h, what, "wrong shape: "+describeTypeError(bad))
 			return nil
 		}
 		s, why := chatGPTSession(&c)
 		if s == nil {
-			skipped++
-			if firstSkip == "" {
-				firstSkip = what + ": " + why
-			}
-			h.skip(what, why)
+			t.skip(h, what, why)
 			return nil
 		}
-		sessions++
-		return h.Session(s)
+		return t.emit(h, s)
 	})
 	if err != nil {
 		return err
 	}
-	if sessions == 0 && skipped > 0 {
-		return &errWrongShape{msg: fmt.Sprintf("no readable ChatGPT conversation in %d entries (first: %s)", skipped, firstSkip), allSkipped: true}
-	}
-	return nil
+	return t.err("ChatGPT")
 }
 
 func gptName(i int, c *gptConversation) string {

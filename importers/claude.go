@@ -63,8 +63,7 @@ const claudeRootParent = "00000000-0000-4000-8000-000000000000"
 // ParseClaude reads a Claude.ai conversations.json as a stream, or one
 // conversation in the per-conversation API shape.
 func ParseClaude(ctx context.Context, r io.Reader, name string, h Handler) error {
-	var sessions, skipped int
-	var firstSkip string
+	var t entryTally
 	isOne := func(keys map[string]json.RawMessage) bool { _, ok := keys["chat_messages"]; return ok }
 	err := streamJSONExport(ctx, r, h, "conversations", isOne, func(i int, dec *json.Decoder) error {
 		var c claudeConversation
@@ -87,23 +86,15 @@ func ParseClaude(ctx context.Context, r io.Reader, name string, h Handler) error
 			s, why = claudeSession(&c)
 		}
 		if s == nil {
-			skipped++
-			if firstSkip == "" {
-				firstSkip = what + ": " + why
-			}
-			h.skip(what, why)
+			t.skip(h, what, why)
 			return nil
 		}
-		sessions++
-		return h.Session(s)
+		return t.emit(h, s)
 	})
 	if err != nil {
 		return err
 	}
-	if sessions == 0 && skipped > 0 {
-		return &errWrongShape{msg: fmt.Sprintf("no readable Claude conversation in %d entries (first: %s)", skipped, firstSkip), allSkipped: true}
-	}
-	return nil
+	return t.err("Claude")
 }
 
 func claudeSession(c *claudeConversation) (*memory.Session, string) {

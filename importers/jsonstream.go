@@ -10,6 +10,8 @@ import (
 	"io"
 	"reflect"
 	"unicode/utf8"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 // maxConversationBytes caps one conversation of a JSON export. The decoder
@@ -338,4 +340,32 @@ func decodeOne(dec *json.Decoder, v any) (skip error, err error) {
 		return nil, decodeError{err}
 	}
 	return nil, nil
+}
+
+// entryTally counts the conversations of a JSON export as they are read or
+// skipped, so that an export with nothing readable fails with its first reason.
+type entryTally struct {
+	sessions, skipped int
+	first             string
+}
+
+func (t *entryTally) skip(h Handler, what, why string) {
+	t.skipped++
+	if t.first == "" {
+		t.first = what + ": " + why
+	}
+	h.skip(what, why)
+}
+
+func (t *entryTally) emit(h Handler, s *memory.Session) error {
+	t.sessions++
+	return h.Session(s)
+}
+
+// err is the file's error when every entry was skipped, else nil.
+func (t *entryTally) err(source string) error {
+	if t.sessions == 0 && t.skipped > 0 {
+		return &errWrongShape{msg: fmt.Sprintf("no readable %s conversation in %d entries (first: %s)", source, t.skipped, t.first), allSkipped: true}
+	}
+	return nil
 }
