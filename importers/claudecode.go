@@ -3,7 +3,6 @@ package importers
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -100,14 +99,7 @@ func ParseClaudeCode(ctx context.Context, r io.Reader, name string, h Handler) e
 	if err != nil {
 		return err
 	}
-	s := p.session(name)
-	if s == nil {
-		if st.Lines > 0 && st.Bad == st.Lines {
-			return fmt.Errorf("no readable line (%s)", st.FirstBad)
-		}
-		return errNoConversation
-	}
-	return h.Session(s)
+	return st.emit(h, p.session(name))
 }
 
 func (p *ccParse) line(n int, raw []byte) string {

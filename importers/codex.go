@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -128,14 +127,7 @@ func ParseCodex(ctx context.Context, r io.Reader, name string, h Handler) error 
 	if err != nil {
 		return err
 	}
-	s := p.session(name)
-	if s == nil {
-		if st.Lines > 0 && st.Bad == st.Lines {
-			return fmt.Errorf("no readable line (%s)", st.FirstBad)
-		}
-		return errNoConversation
-	}
-	return h.Session(s)
+	return st.emit(h, p.session(name))
 }
 
 func (p *codexParse) line(n int, raw []byte) string {

@@ -30,6 +30,18 @@ func (st *lineStats) bad(n int, why string) {
 	}
 }
 
+// emit hands a JSONL file's one conversation to h. With none, the file is
+// an error: every line unreadable, or nothing to import.
+func (st *lineStats) emit(h Handler, s *memory.Session) error {
+	if s != nil {
+		return h.Session(s)
+	}
+	if st.Lines > 0 && st.Bad == st.Lines {
+		return fmt.Errorf("no readable line (%s)", st.FirstBad)
+	}
+	return errNoConversation
+}
+
 // readJSONLines calls fn with each line of a JSONL input that is worth
 // decoding. Blank lines, NUL-filled lines (a crash mid-write leaves them),
 // lines that are not UTF-8 and lines over memory.MaxLineBytes are skipped
