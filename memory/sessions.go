@@ -208,22 +208,3 @@ func (m *Memory) loadRef(ref sessionRef) (*Session, error) {
 	}
 	return nil, fmt.Errorf("%s: conversation %s not in file", ref.path, ref.sid)
 }
-
-// AllSessionIDs lists every stored conversation as harness and id, for
-// whole-memory passes such as scrub.
-func (m *Memory) AllSessionIDs(ctx context.Context) ([][2]string, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT harness, session_id FROM sessions ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out [][2]string
-	for rows.Next() {
-		var h, s string
-		if err := rows.Scan(&h, &s); err != nil {
-			return nil, err
-		}
-		out = append(out, [2]string{h, s})
-	}
-	return out, rows.Err()
-}

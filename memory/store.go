@@ -152,10 +152,6 @@ func (m *Memory) Close() error {
 // Dir is the memory directory.
 func (m *Memory) Dir() string { return m.dir }
 
-// DB exposes the database to benchmarks that compare against bare SQL.
-// Callers must only read.
-func (m *Memory) DB() *sql.DB { return m.db }
-
 // withTx runs fn in one write transaction.
 func (m *Memory) withTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	m.writeMu.Lock()
