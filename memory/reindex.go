@@ -23,6 +23,30 @@ type ReindexReport struct {
 // catalog (tags, stars, tombstones, tokens, audit).
 func (m *Memory) Reindex(ctx context.Context, progress func(done, total int)) (ReindexReport, error) {
 	var rep ReindexReport
+	files, err := m.srcFiles()
+	if err != nil {
+		return rep, fmt.Errorf("reindex: %w", err)
+	}
+	rep.Files = len(files)
+	err = m.withTx(ctx, func(tx *sql.Tx) error {
+		for _, q := range []string{`DELETE FROM chunks_fts`, `DELETE FROM chunks`, `DELETE FROM turns`, `DELETE FROM sessions`} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				return err
+			}
+		}
+		return m.fillIndex(ctx, tx, files, &rep, progress)
+	})
+	if err != nil {
+		return rep, fmt.Errorf("reindex: %w", err)
+	}
+	if _, err := m.erase(ctx); err != nil {
+		return rep, fmt.Errorf("reindex: %w", err)
+	}
+	return rep, nil
+}
+
+// srcFiles lists the conversation files under src/.
+func (m *Memory) srcFiles() ([]string, error) {
 	var files []string
 	root := filepath.Join(m.dir, SrcDir)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -34,66 +58,54 @@ func (m *Memory) Reindex(ctx context.Context, progress func(done, total int)) (R
 		}
 		return nil
 	})
+	return files, err
+}
+
+// fillIndex indexes files into an empty index within tx, skipping forgotten
+// conversations; a file that cannot be read is listed in rep.Failed.
+func (m *Memory) fillIndex(ctx context.Context, tx *sql.Tx, files []string, rep *ReindexReport, progress func(done, total int)) error {
+	stmts, err := prepareIndexStmts(ctx, tx)
 	if err != nil {
-		return rep, fmt.Errorf("reindex: %w", err)
+		return err
 	}
-	rep.Files = len(files)
-	err = m.withTx(ctx, func(tx *sql.Tx) error {
-		for _, q := range []string{`DELETE FROM chunks_fts`, `DELETE FROM chunks`, `DELETE FROM turns`, `DELETE FROM sessions`} {
-			if _, err := tx.ExecContext(ctx, q); err != nil {
-				return err
-			}
-		}
-		stmts, err := prepareIndexStmts(ctx, tx)
-		if err != nil {
+	defer stmts.Close()
+	for i, p := range files {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		defer stmts.Close()
-		for i, p := range files {
-			if err := ctx.Err(); err != nil {
+		rel, _ := filepath.Rel(m.dir, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", rel, err))
+			continue
+		}
+		ss, _, err := ReadSessions(strings.NewReader(string(data)))
+		if err != nil {
+			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", rel, err))
+			continue
+		}
+		for _, s := range ss {
+			var dead int
+			tx.QueryRowContext(ctx, `SELECT count(*) FROM tombstones WHERE hash=?`, tombstoneHash(s.Harness, s.ID)).Scan(&dead)
+			if dead > 0 {
+				continue
+			}
+			canon, err := MarshalSession(s)
+			if err != nil {
 				return err
 			}
-			rel, _ := filepath.Rel(m.dir, p)
-			data, err := os.ReadFile(p)
-			if err != nil {
-				rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", rel, err))
-				continue
+			sum := sha256.Sum256(canon)
+			if err := m.indexSession(ctx, tx, stmts, prepare(s, canon, hex.EncodeToString(sum[:])), rel); err != nil {
+				return fmt.Errorf("%s: %w", rel, err)
 			}
-			ss, _, err := ReadSessions(strings.NewReader(string(data)))
-			if err != nil {
-				rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", rel, err))
-				continue
+			if err := deriveProjects(ctx, tx, s); err != nil {
+				return err
 			}
-			for _, s := range ss {
-				var dead int
-				tx.QueryRowContext(ctx, `SELECT count(*) FROM tombstones WHERE hash=?`, tombstoneHash(s.Harness, s.ID)).Scan(&dead)
-				if dead > 0 {
-					continue
-				}
-				canon, err := MarshalSession(s)
-				if err != nil {
-					return err
-				}
-				sum := sha256.Sum256(canon)
-				if err := m.indexSession(ctx, tx, stmts, prepare(s, canon, hex.EncodeToString(sum[:])), rel); err != nil {
-					return fmt.Errorf("%s: %w", rel, err)
-				}
-				if err := deriveProjects(ctx, tx, s); err != nil {
-					return err
-				}
-				rep.Sessions++
-			}
-			if progress != nil {
-				progress(i+1, len(files))
-			}
+			rep.Sessions++
 		}
-		return nil
-	})
-	if err != nil {
-		return rep, fmt.Errorf("reindex: %w", err)
+		if progress != nil {
+			progress(i+1, len(files))
+		}
 	}
-	if _, err := m.erase(ctx); err != nil {
-		return rep, fmt.Errorf("reindex: %w", err)
-	}
-	return rep, nil
+	return nil
 }

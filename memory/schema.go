@@ -1,0 +1,269 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// ireneo.db holds two kinds of tables, versioned separately:
+//
+//   - the catalog: the person's own choices and history (tags, stars,
+//     tombstones, tokens, audit, scrub history …). It cannot be rebuilt from
+//     src/, so it is migrated forward, in one transaction, on open. Its
+//     version is PRAGMA user_version.
+//   - the derived index: sessions, turns, chunks and FTS, rebuilt from src/
+//     at any time. Its layout version is kept in meta; when it differs from
+//     indexLayoutVersion, Open drops the index and rebuilds it from src/,
+//     keeping the catalog.
+
+// indexLayoutVersion is the layout of the derived index: indexSchema plus
+// whatever indexSession and prepare write into it (chunking, tokenizer,
+// identifiers, title and date columns …).
+//
+// BUMP THIS BY ONE whenever you change any of that: it is the whole upgrade.
+// On the next open every existing memory drops its index and rebuilds it
+// from src/ by itself, keeping tags, stars, tombstones, tokens and audit.
+const indexLayoutVersion = 1
+
+// indexSchema is the derived index, rebuilt from src/ by reindex and by Open
+// when its layout changes. Bump indexLayoutVersion with every change here.
+const indexSchema = `
+CREATE TABLE IF NOT EXISTS sessions(
+	id INTEGER PRIMARY KEY,
+	harness TEXT NOT NULL,
+	session_id TEXT NOT NULL,
+	title TEXT NOT NULL DEFAULT '',
+	workdir TEXT NOT NULL DEFAULT '',
+	derived_project TEXT NOT NULL DEFAULT '',
+	started INTEGER NOT NULL DEFAULT 0,
+	updated INTEGER NOT NULL DEFAULT 0,
+	turns INTEGER NOT NULL DEFAULT 0,
+	tokens INTEGER NOT NULL DEFAULT 0,
+	bytes INTEGER NOT NULL DEFAULT 0,
+	hash TEXT NOT NULL,
+	path TEXT NOT NULL,
+	imported INTEGER NOT NULL DEFAULT 0,
+	UNIQUE(harness, session_id)
+);
+CREATE INDEX IF NOT EXISTS sessions_sid ON sessions(session_id);
+CREATE INDEX IF NOT EXISTS sessions_updated ON sessions(updated);
+CREATE TABLE IF NOT EXISTS turns(
+	sess INTEGER NOT NULL,
+	seq INTEGER NOT NULL,
+	turn_uuid TEXT NOT NULL,
+	role TEXT NOT NULL,
+	ts INTEGER NOT NULL,
+	preview TEXT NOT NULL,
+	PRIMARY KEY(sess, seq)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS turns_uuid ON turns(turn_uuid);
+CREATE TABLE IF NOT EXISTS chunks(
+	id INTEGER PRIMARY KEY,
+	sess INTEGER NOT NULL,
+	seq INTEGER NOT NULL,
+	block INTEGER NOT NULL,
+	part INTEGER NOT NULL,
+	block_type TEXT NOT NULL,
+	tokens INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_sess ON chunks(sess, seq);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+	body, title, ids,
+	tokenize = 'porter unicode61 remove_diacritics 2'
+);
+`
+
+// indexTables are the derived index's tables, dropped before a rebuild. List
+// every table indexSchema creates (indexes go with their tables).
+var indexTables = []string{"chunks_fts", "chunks", "turns", "sessions"}
+
+// catalogMigrations move the catalog forward: migration i takes it from
+// version i to i+1, and the catalog's version is how many have run. Append
+// a new one for any catalog change (never edit one that has shipped); all
+// that are due run in one transaction on open.
+var catalogMigrations = []string{
+	// 1: the catalog of the first release, which recorded no version.
+	// Everything is IF NOT EXISTS, so it also adopts a database from
+	// that release as is.
+	`
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS known_sessions(
+	harness TEXT NOT NULL, session_id TEXT NOT NULL, first_seen INTEGER NOT NULL,
+	PRIMARY KEY(harness, session_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS session_projects(
+	harness TEXT NOT NULL, session_id TEXT NOT NULL, project TEXT NOT NULL,
+	PRIMARY KEY(harness, session_id, project)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS session_projects_project ON session_projects(project);
+CREATE TABLE IF NOT EXISTS stars(
+	harness TEXT NOT NULL, session_id TEXT NOT NULL, starred INTEGER NOT NULL,
+	PRIMARY KEY(harness, session_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tombstones(hash TEXT PRIMARY KEY, forgotten INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tokens(
+	name TEXT PRIMARY KEY,
+	hash BLOB NOT NULL UNIQUE,
+	projects TEXT NOT NULL DEFAULT '[]',
+	created INTEGER NOT NULL,
+	last_used INTEGER NOT NULL DEFAULT 0,
+	revoked INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS audit(
+	id INTEGER PRIMARY KEY,
+	ts INTEGER NOT NULL,
+	client TEXT NOT NULL,
+	tool TEXT NOT NULL,
+	args TEXT NOT NULL,
+	hits INTEGER NOT NULL,
+	duration_ms REAL NOT NULL,
+	outcome TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_ts ON audit(ts);
+CREATE TABLE IF NOT EXISTS scrub_history(id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, counts TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS scrub_allow(hash TEXT PRIMARY KEY, rule TEXT NOT NULL, added INTEGER NOT NULL) WITHOUT ROWID;
+-- The first release's index had layout 1 and no record of it.
+INSERT OR IGNORE INTO meta(key, value)
+	SELECT 'index_layout', '1' WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts');
+`,
+}
+
+// catalogVersion is the catalog version this build writes and reads.
+var catalogVersion = len(catalogMigrations)
+
+// metaIndexLayout is the meta key holding the index's layout version.
+const metaIndexLayout = "index_layout"
+
+// ErrNewerSchema is what NewerSchemaError matches with errors.Is: the
+// database was written by a newer Ireneo, and this one will not touch it.
+var ErrNewerSchema = errors.New("memory written by a newer version of Ireneo")
+
+// NewerSchemaError refuses a database whose catalog is newer than this build
+// knows: opening it could lose what the newer version keeps there.
+type NewerSchemaError struct {
+	Path  string // the database file
+	Found int    // its catalog version
+	Known int    // the newest this build knows
+}
+
+func (e *NewerSchemaError) Error() string {
+	return fmt.Sprintf("%s was written by a newer version of Ireneo (catalog schema %d; this one knows up to %d): update Ireneo to open it",
+		e.Path, e.Found, e.Known)
+}
+
+// Is makes errors.Is(err, ErrNewerSchema) hold.
+func (e *NewerSchemaError) Is(target error) bool { return target == ErrNewerSchema }
+
+// upgrade brings the database to this build's schema: it migrates the
+// catalog forward and, when the index layout differs, rebuilds the index
+// from src/. A database already current costs two reads.
+func (m *Memory) upgrade(ctx context.Context) error {
+	switch cat, layout, err := m.schemaVersions(ctx, m.db); {
+	case err != nil:
+		return err
+	case cat > catalogVersion:
+		return &NewerSchemaError{Path: m.dbPath(), Found: cat, Known: catalogVersion}
+	case cat == catalogVersion && layout == indexLayoutVersion:
+		return nil
+	}
+	rebuilt := false
+	err := m.withTx(ctx, func(tx *sql.Tx) error {
+		// Read again under the write lock: another process may have
+		// upgraded meanwhile.
+		cat, _, err := m.schemaVersions(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if cat > catalogVersion {
+			return &NewerSchemaError{Path: m.dbPath(), Found: cat, Known: catalogVersion}
+		}
+		for v := cat; v < catalogVersion; v++ {
+			if _, err := tx.ExecContext(ctx, catalogMigrations[v]); err != nil {
+				return fmt.Errorf("migrate catalog to version %d: %w", v+1, err)
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "PRAGMA user_version = "+strconv.Itoa(catalogVersion)); err != nil {
+			return err
+		}
+		_, layout, err := m.schemaVersions(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if layout == indexLayoutVersion {
+			_, err := tx.ExecContext(ctx, indexSchema)
+			return err
+		}
+		rebuilt = layout != 0 // 0: a new database, with nothing to fold away
+		return m.rebuildIndex(ctx, tx)
+	})
+	if err != nil {
+		var newer *NewerSchemaError
+		if errors.As(err, &newer) {
+			return err
+		}
+		return fmt.Errorf("upgrade %s: %w", m.dbPath(), err)
+	}
+	if rebuilt {
+		// Fold the dropped index's pages away, as reindex does.
+		if _, err := m.erase(ctx); err != nil {
+			return fmt.Errorf("upgrade %s: %w", m.dbPath(), err)
+		}
+	}
+	return nil
+}
+
+// rebuildIndex drops the derived index, creates it in this build's layout
+// and fills it from src/, within tx.
+func (m *Memory) rebuildIndex(ctx context.Context, tx *sql.Tx) error {
+	for _, t := range indexTables {
+		if _, err := tx.ExecContext(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
+			return fmt.Errorf("drop index table %s: %w", t, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, indexSchema); err != nil {
+		return fmt.Errorf("create index: %w", err)
+	}
+	files, err := m.srcFiles()
+	if err != nil {
+		return err
+	}
+	var rep ReindexReport
+	if err := m.fillIndex(ctx, tx, files, &rep, nil); err != nil {
+		return fmt.Errorf("rebuild index from %s: %w", SrcDir, err)
+	}
+	return m.metaSet(ctx, tx, metaIndexLayout, strconv.Itoa(indexLayoutVersion))
+}
+
+// schemaVersions reads the catalog version and the index layout version; a
+// new, empty database reads as 0 and 0.
+func (m *Memory) schemaVersions(ctx context.Context, q querier) (catalog, layout int, err error) {
+	if err := q.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&catalog); err != nil {
+		return 0, 0, fmt.Errorf("read schema version: %w", err)
+	}
+	var hasMeta int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master WHERE type='table' AND name='meta'`).Scan(&hasMeta); err != nil {
+		return 0, 0, fmt.Errorf("read schema version: %w", err)
+	}
+	if hasMeta == 0 {
+		return catalog, 0, nil
+	}
+	var v string
+	switch err := q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key=?`, metaIndexLayout).Scan(&v); {
+	case errors.Is(err, sql.ErrNoRows):
+		return catalog, 0, nil
+	case err != nil:
+		return 0, 0, fmt.Errorf("read index layout: %w", err)
+	}
+	layout, err = strconv.Atoi(v)
+	if err != nil {
+		return 0, 0, fmt.Errorf("read index layout %q: %w", v, err)
+	}
+	return catalog, layout, nil
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
