@@ -93,6 +93,9 @@ type Report struct {
 	ImportCheck   ImportCheck   `json:"import_check"`
 	BaselineCheck BaselineCheck `json:"baseline_check"`
 	Rows          []Row         `json:"rows"`
+	// Outcomes are the per-question scores for the cross-set summary; the
+	// baseline is named FloorName there, timed only where its SQL ran.
+	Outcomes []Outcome `json:"-"`
 }
 
 // BaselineCheck says how the baseline's latency was measured: the SQL query
@@ -288,14 +291,24 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		if lexical != nil {
 			rows = append(rows, splitNoID(opts.N, sys.name, res, lexical)...)
 		}
+		name := sys.name
 		if sys.base != nil {
-			if err := baselineLatency(ctx, sys.base, res, rows, opts, &rep.BaselineCheck); err != nil {
+			name = FloorName
+			timed, err := baselineLatency(ctx, sys.base, res, rows, opts, &rep.BaselineCheck)
+			if err != nil {
 				return nil, err
+			}
+			for i := range res {
+				res[i].latency = timed[i]
 			}
 			bc := rep.BaselineCheck
 			logf("N=%d: %s: timed %d SQL queries; the Go ranking agrees with SQLite on %d of them", opts.N, sys.name, bc.Timed, bc.Agree)
 		}
 		rep.Rows = append(rep.Rows, rows...)
+		for i, r := range res {
+			rep.Outcomes = append(rep.Outcomes, Outcome{Set: SetRecallData, System: name, Type: r.q.Type, Q: i, Held: heldOut(i),
+				Values: []float64{b2f(r.rank == 1), b2f(r.rank >= 1 && r.rank <= 3)}, Latency: r.latency})
+		}
 		if opts.Misses != nil {
 			printMisses(opts.Misses, opts.N, sys.name, res, byID)
 		}
@@ -354,28 +367,30 @@ func score(q recalldata.Question, hits []Result, lat time.Duration) scored {
 // baselineLatency times the bare SQL query on a sample of each type's
 // questions, puts its percentiles in the baseline's rows, and checks the Go
 // ranking against SQLite on the same questions.
-func baselineLatency(ctx context.Context, b *Baseline, res []scored, rows []Row, opts Options, bc *BaselineCheck) error {
+func baselineLatency(ctx context.Context, b *Baseline, res []scored, rows []Row, opts Options, bc *BaselineCheck) (map[int]time.Duration, error) {
+	timed := map[int]time.Duration{}
 	sample := opts.LatencySample
 	if sample == 0 {
 		sample = 40
 	}
 	byType := map[string][]time.Duration{}
 	var all []time.Duration
-	for _, r := range res {
+	for qi, r := range res {
 		t := r.q.Type
 		if sample > 0 && len(byType[t]) >= sample {
 			continue
 		}
 		start := time.Now()
 		if _, err := b.SearchSQL(ctx, r.q.Text, opts.K); err != nil {
-			return err
+			return nil, err
 		}
 		d := time.Since(start)
+		timed[qi] = d
 		byType[t] = append(byType[t], d)
 		all = append(all, d)
 		ok, err := b.Agrees(ctx, r.q.Text, opts.K)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		bc.Timed++
 		if ok {
@@ -391,7 +406,14 @@ func baselineLatency(ctx context.Context, b *Baseline, res []scored, rows []Row,
 		rows[i].P95 = ms(percentile(lats, 0.95))
 		rows[i].Timed = len(lats)
 	}
-	return nil
+	return timed, nil
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // noidStop are words that do not make a topic match.

@@ -8,8 +8,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -18,12 +20,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/bench/realmem"
 	"github.com/ireneo-app/ireneo/bench/recallbench"
 )
 
 func main() {
 	var (
-		ns       = flag.String("n", "1000,10000", "comma-separated history sizes (conversations)")
+		ns       = flag.String("n", "1000", "comma-separated history sizes (conversations) of the recalldata set")
+		sets     = flag.String("sets", "recalldata,realmem", "comma-separated evaluation sets: recalldata, realmem, lifelike")
+		rmDir    = flag.String("realmem", realmem.DefaultDir, "the RealMem persona files")
+		rmQ      = flag.Int("realmem-queries", 0, "RealMem queries asked per persona (0 = all)")
 		seed     = flag.Uint64("seed", 1, "generator seed")
 		types    = flag.String("types", "", "comma-separated question types (short,long,update,noid); empty = all")
 		k        = flag.Int("k", 8, "hits asked of recall")
@@ -63,10 +69,23 @@ func main() {
 		typeList = strings.Split(*types, ",")
 	}
 
+	want := map[string]bool{}
+	for _, s := range strings.Split(*sets, ",") {
+		want[strings.TrimSpace(s)] = true
+	}
+	var logw io.Writer
+	if !*quiet {
+		logw = os.Stderr
+	}
+
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var reports []*recallbench.Report
 	var rows []recallbench.Row
+	var outs []recallbench.Outcome
+	if !want[recallbench.SetRecallData] {
+		sizes = nil
+	}
 	for _, n := range sizes {
 		opts := recallbench.Options{
 			N: n, Seed: *seed, Types: typeList, K: *k, Budget: *budget, Ingest: *ingest,
@@ -88,11 +107,29 @@ func main() {
 		}
 		reports = append(reports, rep)
 		rows = append(rows, rep.Rows...)
+		if n == sizes[len(sizes)-1] {
+			outs = append(outs, rep.Outcomes...)
+		}
+	}
+	if want[recallbench.SetRealMem] {
+		o, err := recallbench.RunRealMem(ctx, recallbench.RealMemOptions{DataDir: *rmDir, Configs: configs, Queries: *rmQ, Log: logw})
+		switch {
+		case errors.Is(err, realmem.ErrNoData):
+			fmt.Fprintln(os.Stderr, "bench-recall: skipping RealMem:", err)
+		case err != nil:
+			fail(err)
+		}
+		outs = append(outs, o...)
 	}
 	fmt.Println()
 	fmt.Println(buildLine())
-	fmt.Println()
-	recallbench.WriteTable(os.Stdout, rows)
+	if len(rows) > 0 {
+		fmt.Println()
+		recallbench.WriteTable(os.Stdout, rows)
+	}
+	if len(outs) > 0 {
+		recallbench.WriteSummary(os.Stdout, recallbench.Summarize(outs, recallbench.FloorName))
+	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(reports, "", "  ")
 		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {

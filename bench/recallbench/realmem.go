@@ -1,0 +1,120 @@
+package recallbench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ireneo-app/ireneo/bench/realmem"
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// RealMemOptions configure a RealMem run.
+type RealMemOptions struct {
+	DataDir string // the persona files; realmem.DefaultDir if empty
+	Configs []Config
+	// Queries caps the queries asked per persona (0: all).
+	Queries int
+	Log     io.Writer
+}
+
+// recallBudget is large enough that the token budget never cuts a hit:
+// the sets score the ranking, and the budget is tested on its own.
+const recallBudget = 1 << 20
+
+// RunRealMem asks every RealMem query of the floor and of each
+// configuration, searching only the sessions before the query, and scores
+// the share of its evidence sessions among the sessions of the top 5 and
+// 10 hits. Personas alternate between the tuning and the held-out half.
+func RunRealMem(ctx context.Context, opts RealMemOptions) ([]Outcome, error) {
+	if opts.DataDir == "" {
+		opts.DataDir = realmem.DefaultDir
+	}
+	personas, err := realmem.Load(opts.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "ireneo-bench-realmem-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	var outs []Outcome
+	qi := 0
+	for pi, p := range personas {
+		o, err := runPersona(ctx, filepath.Join(tmp, fmt.Sprint(pi)), p, pi, &qi, opts)
+		if err != nil {
+			return nil, fmt.Errorf("realmem %s: %w", p.Name, err)
+		}
+		outs = append(outs, o...)
+	}
+	return outs, nil
+}
+
+func runPersona(ctx context.Context, dir string, p *realmem.Persona, pi int, qi *int, opts RealMemOptions) ([]Outcome, error) {
+	t0 := time.Now()
+	m, err := memory.Open(filepath.Join(dir, "memory"))
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	if _, err := m.Ingest(ctx, p.Sessions, memory.IngestOptions{}); err != nil {
+		return nil, err
+	}
+	fl, err := OpenFloor(ctx, filepath.Join(dir, "floor.db"), p.Sessions)
+	if err != nil {
+		return nil, err
+	}
+	defer fl.Close()
+	qs := p.Queries
+	if opts.Queries > 0 && len(qs) > opts.Queries {
+		qs = qs[:opts.Queries]
+	}
+	if opts.Log != nil {
+		fmt.Fprintf(opts.Log, "realmem %s: %d sessions indexed in %v, %d queries\n", p.Name, len(p.Sessions), time.Since(t0).Round(time.Millisecond), len(qs))
+	}
+	var outs []Outcome
+	for _, q := range qs {
+		n := *qi
+		*qi++
+		o := Outcome{Set: SetRealMem, Type: q.Type, Q: n, Held: heldOut(pi)}
+		start := time.Now()
+		fh, err := fl.Search(ctx, q.Text, q.Before, 10)
+		if err != nil {
+			return nil, err
+		}
+		o.System, o.Latency = FloorName, time.Since(start)
+		sids := make([]string, len(fh))
+		for i, h := range fh {
+			sids[i] = h.SessionID
+		}
+		o.Values = []float64{realmem.RecallAt(q.Evidence, sids, 5), realmem.RecallAt(q.Evidence, sids, 10)}
+		outs = append(outs, o)
+		for _, c := range opts.Configs {
+			ro := memory.RecallOptions{Query: q.Text, Until: q.Before, K: 10, Budget: recallBudget}
+			if c.Apply != nil {
+				c.Apply(&ro)
+			}
+			start := time.Now()
+			r, err := m.Recall(ctx, ro)
+			lat := time.Since(start)
+			if err != nil && err != memory.ErrEmptyQuery {
+				return nil, fmt.Errorf("%s: %q: %w", c.Name, q.Text, err)
+			}
+			var sids []string
+			if r != nil {
+				for _, h := range r.Hits {
+					sids = append(sids, h.SessionID)
+				}
+			}
+			oc := o
+			oc.System, oc.Latency = c.Name, lat
+			oc.Values = []float64{realmem.RecallAt(q.Evidence, sids, 5), realmem.RecallAt(q.Evidence, sids, 10)}
+			outs = append(outs, oc)
+		}
+	}
+	return outs, nil
+}
