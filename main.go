@@ -10,6 +10,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/app/cli"
 	"github.com/ireneo-app/ireneo/app/gui"
+	_ "github.com/ireneo-app/ireneo/app/localeenv" // before Fyne looks up the locale
 )
 
 func main() {
