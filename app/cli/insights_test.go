@@ -32,7 +32,7 @@ func TestInsightsCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"conversations:  12 (36 turns", "by source", "chatgpt", "by project (top 10)", "plant-ops", "no agent calls"} {
+	for _, want := range []string{"conversations:     12 (36 turns", "by source", "chatgpt", "by project (top 10)", "plant-ops", "no agent calls"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("insights output lacks %q:\n%s", want, out)
 		}
