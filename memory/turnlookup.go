@@ -1,0 +1,59 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+)
+
+// lookupChunk keeps each IN (…) list well under SQLite's variable limit.
+const lookupChunk = 500
+
+// StoredTurns returns, of turnIDs, those stored in a conversation of
+// harness other than except, each with the id of the conversation holding
+// it. Importers use it to keep a turn a resumed session copied only where
+// it first happened.
+func (m *Memory) StoredTurns(ctx context.Context, harness, except string, turnIDs []string) (map[string]string, error) {
+	out := map[string]string{}
+	for start := 0; start < len(turnIDs); start += lookupChunk {
+		part := turnIDs[start:min(start+lookupChunk, len(turnIDs))]
+		args := make([]any, 0, len(part)+2)
+		args = append(args, harness, except)
+		for _, id := range part {
+			args = append(args, id)
+		}
+		q := `SELECT t.turn_uuid, s.session_id FROM turns t JOIN sessions s ON s.id = t.sess
+WHERE s.harness = ? AND s.session_id <> ? AND t.turn_uuid IN (?` + strings.Repeat(",?", len(part)-1) + `)`
+		rows, err := m.db.QueryContext(ctx, q, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var turn, sess string
+			if err := rows.Scan(&turn, &sess); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[turn] = sess
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Project returns the project a stored conversation was given at import,
+// and whether the conversation is stored at all.
+func (m *Memory) Project(ctx context.Context, harness, id string) (string, bool, error) {
+	var p string
+	err := m.db.QueryRowContext(ctx, `SELECT derived_project FROM sessions WHERE harness = ? AND session_id = ?`, harness, id).Scan(&p)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return p, true, nil
+}
