@@ -37,6 +37,7 @@ type ccRecord struct {
 	SessionID        looseString `json:"sessionId"`
 	AgentID          looseString `json:"agentId"`
 	Cwd              looseString `json:"cwd"`
+	GitBranch        looseString `json:"gitBranch"`
 	Timestamp        flexTime    `json:"timestamp"`
 	RequestID        looseString `json:"requestId"`
 	Message          *struct {
@@ -66,6 +67,8 @@ type ccBlock struct {
 type ccNode struct {
 	idx       int
 	uuid      string
+	sessionID string // the record's own sessionId: another session's, if copied by a resume
+	agentID   string
 	parent    string
 	logical   string
 	sidechain bool
@@ -87,6 +90,7 @@ type ccParse struct {
 	summaries []struct{ summary, leaf string }
 	title     string
 	cwd       string
+	branch    string
 	sessionID string // the latest record's sessionId
 	agentID   string
 }
@@ -99,7 +103,16 @@ func ParseClaudeCode(ctx context.Context, r io.Reader, name string, h Handler) e
 	if err != nil {
 		return err
 	}
-	return st.emit(h, p.session(name))
+	ss := p.sessions(ctx, name, h.Lookup)
+	if len(ss) == 0 {
+		return st.emit(h, nil)
+	}
+	for _, s := range ss {
+		if err := h.Session(s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (p *ccParse) line(n int, raw []byte) string {
@@ -134,8 +147,12 @@ func (p *ccParse) line(n int, raw []byte) string {
 	if p.cwd == "" && !blank(string(rec.Cwd)) {
 		p.cwd = strings.TrimSpace(string(rec.Cwd))
 	}
+	if p.branch == "" && !blank(string(rec.GitBranch)) {
+		p.branch = strings.TrimSpace(string(rec.GitBranch))
+	}
 	nd := &ccNode{idx: len(p.nodes), uuid: uuid, parent: string(rec.ParentUUID), logical: string(rec.LogicalParent),
-		sidechain: bool(rec.IsSidechain), ts: rec.Timestamp.Time, reqID: string(rec.RequestID)}
+		sidechain: bool(rec.IsSidechain), ts: rec.Timestamp.Time, reqID: string(rec.RequestID),
+		sessionID: string(rec.SessionID), agentID: string(rec.AgentID)}
 	if (rec.Type == "user" || rec.Type == "assistant") && rec.Message != nil {
 		nd.conv = true
 		nd.skip = bool(rec.IsMeta) || bool(rec.IsCompactSummary) || bool(rec.TranscriptOnly)
@@ -222,18 +239,28 @@ func (p *ccParse) blocks(nd *ccNode, raw json.RawMessage) {
 	}
 }
 
-// chain picks the kept branch: from the latest leaf (so /rewind follows the
-// newest branch) up to the root, crossing compaction boundaries through
-// logicalParentUuid, reversed.
-func (p *ccParse) chain() []*ccNode {
-	agent := true
-	for _, nd := range p.nodes {
-		if nd.conv && !nd.sidechain {
-			agent = false
-			break
-		}
-	}
-	use := func(nd *ccNode) bool { return agent || !nd.sidechain }
+// The records of a transcript form a tree by parentUuid. Two things make
+// it branch, and only one of them is a branch the person left behind:
+//
+//   - A parallel tool call. One assistant response with N tool_use blocks is
+//     written as N chained records sharing message.id; each tool_result
+//     record is a child of its own tool_use record, and the conversation
+//     continues from one of the results. The other results, and the
+//     tool_use records after the one the conversation went on from, are
+//     siblings off the path, yet every one of them happened.
+//   - A rewind or an edited prompt. The new prompt is a sibling of the old
+//     one; the old branch starts with a person's message (or, after a retry,
+//     an assistant record of another response) and was abandoned.
+//
+// live therefore walks back from the newest leaf (so /rewind follows the
+// newest branch), crossing compaction boundaries through
+// logicalParentUuid, and then adds back every sibling subtree that belongs
+// to a response on that path: records of the same message.id, tool results
+// answering a tool_use kept, and structural records (progress, system)
+// under them. A subtree that starts with a person's message or another
+// response is the abandoned kind and stays out. The kept records come back
+// in file order, which is the order they were written.
+func (p *ccParse) live(member func(*ccNode) bool) []*ccNode {
 	parentOf := func(nd *ccNode) (*ccNode, bool) {
 		if nd.parent != "" {
 			pn := p.byUUID[nd.parent]
@@ -249,7 +276,7 @@ func (p *ccParse) chain() []*ccNode {
 	// that have none.
 	below := make(map[*ccNode]bool, len(p.nodes))
 	for _, nd := range p.nodes {
-		if !nd.conv || !use(nd) {
+		if !nd.conv || !member(nd) {
 			continue
 		}
 		seen := map[*ccNode]bool{nd: true}
@@ -260,24 +287,22 @@ func (p *ccParse) chain() []*ccNode {
 	}
 	var leaf *ccNode
 	for _, nd := range p.nodes {
-		if nd.conv && use(nd) && !below[nd] && (leaf == nil || !nd.ts.Before(leaf.ts)) {
+		if nd.conv && member(nd) && !below[nd] && (leaf == nil || !nd.ts.Before(leaf.ts)) {
 			leaf = nd
 		}
 	}
-	var out []*ccNode
-	visited := map[*ccNode]bool{}
-	for nd := leaf; nd != nil && !visited[nd]; {
-		visited[nd] = true
-		if nd.conv && use(nd) {
-			out = append(out, nd)
-		}
+	kept := map[*ccNode]bool{}
+	var path []*ccNode
+	for nd := leaf; nd != nil && !kept[nd]; {
+		kept[nd] = true
+		path = append(path, nd)
 		next, broken := parentOf(nd)
 		if broken {
 			// A parent lost to a corrupt line: carry on with the record just
 			// before this one, rather than drop the whole start of the session.
 			next = nil
 			for i := nd.idx - 1; i >= 0; i-- {
-				if c := p.nodes[i]; use(c) && !visited[c] {
+				if c := p.nodes[i]; member(c) && !kept[c] {
 					next = c
 					break
 				}
@@ -285,26 +310,102 @@ func (p *ccParse) chain() []*ccNode {
 		}
 		nd = next
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
+	// Add back the parallel siblings.
+	children := map[*ccNode][]*ccNode{}
+	for _, nd := range p.nodes {
+		if nd.parent == "" || !member(nd) {
+			continue
+		}
+		if pn := p.byUUID[nd.parent]; pn != nil {
+			children[pn] = append(children[pn], nd)
+		}
+	}
+	calls := map[string]bool{} // tool_use ids of kept records
+	for _, nd := range path {
+		nd.addCalls(calls)
+	}
+	// response is the message.id of the nearest message at or above nd.
+	response := func(nd *ccNode) string {
+		for a, n := nd, 0; a != nil && n < 64; a, _ = parentOf(a) {
+			if a.conv {
+				return a.msgID
+			}
+			n++
+		}
+		return ""
+	}
+	queue := append([]*ccNode(nil), path...)
+	for len(queue) > 0 {
+		nd := queue[0]
+		queue = queue[1:]
+		for _, c := range children[nd] {
+			if kept[c] || !c.sameCall(response(nd), calls) {
+				continue
+			}
+			kept[c] = true
+			c.addCalls(calls)
+			queue = append(queue, c)
+		}
+	}
+	var out []*ccNode
+	for _, nd := range p.nodes {
+		if kept[nd] && nd.conv && member(nd) {
+			out = append(out, nd)
+		}
 	}
 	return out
 }
 
+// addCalls records the tool_use ids of nd's blocks.
+func (nd *ccNode) addCalls(calls map[string]bool) {
+	for i, b := range nd.blocks {
+		if b.Type == memory.BlockToolUse && i < len(nd.refs) && nd.refs[i] != "" {
+			calls[nd.refs[i]] = true
+		}
+	}
+}
+
+// sameCall reports whether an off-path child belongs to the response its
+// parent is part of: a structural record, a further record of the same
+// response (resp, its message.id), or tool results answering calls kept.
+func (nd *ccNode) sameCall(resp string, calls map[string]bool) bool {
+	switch {
+	case !nd.conv:
+		return true
+	case nd.role == memory.RoleAssistant:
+		return resp != "" && nd.msgID == resp
+	case nd.role == memory.RoleTool:
+		for i, b := range nd.blocks {
+			if b.Type == memory.BlockToolResult && i < len(nd.refs) && calls[nd.refs[i]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 var agentFile = regexp.MustCompile(`^agent-([A-Za-z0-9_-]+)$`)
 
-func (p *ccParse) session(name string) *memory.Session {
-	chain := p.chain()
-	if len(chain) == 0 {
-		return nil
-	}
-	agent := chain[0].sidechain
+// compactPrompt starts the instruction Claude Code gives the agent that
+// writes a compaction summary.
+const compactPrompt = "Your task is to create a detailed summary of the conversation so far"
+
+// sessions builds the file's conversations: the session itself, then one
+// per sub-agent whose records are in it. A 2.x sub-agent file holds only
+// sidechain records and becomes one sub-agent conversation; a 1.0.x session
+// file holds its sub-agents inline, as isSidechain records each rooted at
+// the Task prompt, and each root becomes a sub-agent conversation linked to
+// the session the way 2.x files are (id <session>-agent-<id>).
+func (p *ccParse) sessions(ctx context.Context, name string, look Lookup) []*memory.Session {
 	stem := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
-	s := &memory.Session{Harness: memory.HarnessClaudeCode, Workdir: p.cwd, Project: projectFor(p.cwd, "")}
-	if agent {
-		if first := firstConv(chain); first != nil && strings.TrimSpace(first.firstText) == "Warmup" {
-			return nil
+	hasMain := false
+	for _, nd := range p.nodes {
+		if nd.conv && !nd.sidechain {
+			hasMain = true
+			break
 		}
+	}
+	if !hasMain {
 		id := p.agentID
 		if m := agentFile.FindStringSubmatch(stem); id == "" && m != nil {
 			id = m[1]
@@ -312,29 +413,158 @@ func (p *ccParse) session(name string) *memory.Session {
 		if id == "" {
 			id = stem
 		}
-		s.ID = "agent-" + id
-		if p.sessionID != "" {
-			s.ID = p.sessionID + "-agent-" + id
+		s := p.agentSession(p.live(func(*ccNode) bool { return true }), id, p.parentProject(ctx, look))
+		if s == nil {
+			return nil
 		}
-	} else {
-		// Claude Code names the file by session id; after a resume the copied
-		// records may still carry the old one, so the file name wins.
-		s.ID = strings.ToLower(uuidAtEnd.FindString(stem))
-		if s.ID == "" {
-			s.ID = p.sessionID
+		return []*memory.Session{s}
+	}
+	var out []*memory.Session
+	mainID := strings.ToLower(uuidAtEnd.FindString(stem))
+	// Claude Code names the file by session id; after a resume the copied
+	// records may still carry the old one, so the file name wins.
+	if mainID == "" {
+		mainID = p.sessionID
+	}
+	if mainID == "" {
+		mainID = stem
+	}
+	project := repoProject(p.cwd, p.branch)
+	if s := p.build(ctx, look, p.live(func(nd *ccNode) bool { return !nd.sidechain }), mainID, project); s != nil {
+		out = append(out, s)
+	}
+	// Inline sub-agents, grouped by the first sidechain record above each.
+	// Records that carry an agentId are 2.x ones, whose sub-agent has a file
+	// of its own that is imported as that conversation; taking them here too
+	// would give one conversation two versions.
+	rootOf := map[*ccNode]*ccNode{}
+	var roots []*ccNode
+	for _, nd := range p.nodes {
+		if !nd.sidechain || nd.agentID != "" {
+			continue
 		}
-		if s.ID == "" {
-			s.ID = stem
+		r := nd
+		for n := 0; n < len(p.nodes); n++ {
+			pn := p.byUUID[r.parent]
+			if pn == nil || !pn.sidechain {
+				break
+			}
+			if rr, ok := rootOf[pn]; ok {
+				r = rr
+				break
+			}
+			r = pn
+		}
+		if _, ok := rootOf[r]; !ok && r == nd {
+			roots = append(roots, r)
+		}
+		rootOf[nd] = r
+	}
+	for _, root := range roots {
+		chain := p.live(func(nd *ccNode) bool { return nd.sidechain && rootOf[nd] == root })
+		if s := p.agentSession(chain, root.uuid, project); s != nil {
+			s.ID = mainID + "-agent-" + root.uuid
+			out = append(out, s)
 		}
 	}
-	if blank(s.ID) {
+	return out
+}
+
+// parentProject is the project of the session that spawned this file's
+// sub-agent, when the memory holds it: a sub-agent that ran in a sub-folder
+// belongs to its parent's repository. Else the repository its records name.
+func (p *ccParse) parentProject(ctx context.Context, look Lookup) string {
+	if look != nil && p.sessionID != "" {
+		if proj, ok, err := look.Project(ctx, memory.HarnessClaudeCode, p.sessionID); err == nil && ok {
+			return proj
+		}
+	}
+	return repoProject(p.cwd, p.branch)
+}
+
+// agentSession builds a sub-agent's conversation. "Warmup" agents, which
+// Claude Code starts to fill a cache before the person types anything, are
+// not imported; a compaction agent is labelled as one.
+func (p *ccParse) agentSession(chain []*ccNode, id, project string) *memory.Session {
+	first := firstConv(chain)
+	if first != nil && strings.TrimSpace(first.firstText) == "Warmup" {
 		return nil
 	}
+	sid := "agent-" + id
+	if p.sessionID != "" {
+		sid = p.sessionID + "-agent-" + id
+	}
+	compaction := strings.HasPrefix(id, "acompact") ||
+		(first != nil && strings.HasPrefix(strings.TrimSpace(first.firstText), compactPrompt))
+	if compaction && first != nil {
+		// The instruction is Claude Code's, not the person's.
+		first.role = memory.RoleSystem
+	}
+	s := p.build(context.Background(), nil, chain, sid, project)
+	if s == nil {
+		return nil
+	}
+	if compaction {
+		s.Title = "Compaction summary"
+		for _, t := range s.Turns {
+			if t.Role != memory.RoleAssistant {
+				continue
+			}
+			if txt := compactionText(t); txt != "" {
+				s.Title += ": " + firstWords(txt)
+				break
+			}
+		}
+		return s
+	}
+	s.Title = "Sub-agent: " + s.Title
+	return s
+}
+
+var compactTags = regexp.MustCompile(`(?s)<analysis>.*?</analysis>|</?summary>`)
+
+// compactionText is a compaction summary's prose without its tags.
+func compactionText(t memory.Turn) string {
+	for _, b := range t.Blocks {
+		if b.Type == memory.BlockText {
+			if s := strings.TrimSpace(compactTags.ReplaceAllString(b.Text, "")); s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// build turns a chain of records into a conversation. For a session (look
+// set), records copied from another session by a resume are left out when
+// the memory already holds them there: a turn is kept once, where it first
+// happened.
+func (p *ccParse) build(ctx context.Context, look Lookup, chain []*ccNode, id, project string) *memory.Session {
+	if len(chain) == 0 || blank(id) {
+		return nil
+	}
+	copied := map[string]bool{}
+	if look != nil {
+		var ids []string
+		for _, nd := range chain {
+			if nd.sessionID != "" && nd.sessionID != id {
+				ids = append(ids, nd.uuid)
+			}
+		}
+		if len(ids) > 0 {
+			if owners, err := look.StoredTurns(ctx, memory.HarnessClaudeCode, id, ids); err == nil {
+				for u := range owners {
+					copied[u] = true
+				}
+			}
+		}
+	}
+	s := &memory.Session{ID: id, Harness: memory.HarnessClaudeCode, Workdir: p.cwd, Project: project}
 	byMsg := map[string]int{} // message.id → turn index, to merge split responses
 	toolNames := map[string]string{}
 	last := time.Time{}
 	for _, nd := range chain {
-		if nd.skip || len(nd.blocks) == 0 {
+		if nd.skip || len(nd.blocks) == 0 || copied[nd.uuid] {
 			continue
 		}
 		blocks := append([]memory.Block(nil), nd.blocks...)
@@ -371,7 +601,7 @@ func (p *ccParse) session(name string) *memory.Session {
 	dedupeTurnIDs(s)
 	number(s)
 	s.Title = p.title
-	if s.Title == "" {
+	if s.Title == "" && !chain[0].sidechain {
 		// Most summary lines belong to other sessions; trust one only when
 		// its leaf is in this file.
 		for i := len(p.summaries) - 1; i >= 0; i-- {
@@ -382,12 +612,40 @@ func (p *ccParse) session(name string) *memory.Session {
 		}
 	}
 	if s.Title == "" {
-		s.Title = titleFrom(s.Turns)
-	}
-	if agent {
-		s.Title = "Sub-agent: " + s.Title
+		s.Title = ccTitle(s.Turns)
 	}
 	return s
+}
+
+var (
+	commandName = regexp.MustCompile(`<command-name>\s*(.*?)\s*</command-name>`)
+	commandArgs = regexp.MustCompile(`(?s)<command-args>\s*(.*?)\s*</command-args>`)
+)
+
+// ccTitle titles a session by its first words; one that starts with a slash
+// command is titled by the command and its arguments ("/review 12"), not by
+// the <command-message> markup Claude Code records it as.
+func ccTitle(turns []memory.Turn) string {
+	for _, t := range turns {
+		if t.Role != memory.RoleUser {
+			continue
+		}
+		for _, b := range t.Blocks {
+			if b.Type != memory.BlockText {
+				continue
+			}
+			if m := commandName.FindStringSubmatch(b.Text); m != nil && m[1] != "" {
+				title := m[1]
+				if a := commandArgs.FindStringSubmatch(b.Text); a != nil {
+					title = joinNonBlank(" ", title, a[1])
+				}
+				return firstWords(title)
+			}
+			break
+		}
+		break
+	}
+	return titleFrom(turns)
 }
 
 func firstConv(chain []*ccNode) *ccNode {

@@ -125,7 +125,16 @@ func Detect(ctx context.Context, path string) ([]Input, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot read folder: %w", unwrapPathErr(err))
 	}
+	// Sessions before sub-agents: a sub-agent takes the project of the
+	// session that spawned it, which must be stored by then. (A walk visits
+	// <session>/subagents/ before <session>.jsonl.)
+	sort.SliceStable(out, func(i, j int) bool { return !isSubagentFile(out[i]) && isSubagentFile(out[j]) })
 	return out, nil
+}
+
+// isSubagentFile reports a Claude Code sub-agent transcript (agent-<id>.jsonl).
+func isSubagentFile(in Input) bool {
+	return in.Format == FormatClaudeCode && strings.HasPrefix(filepath.Base(in.Path), "agent-")
 }
 
 var (

@@ -17,6 +17,19 @@ type Handler struct {
 	Skip func(what, reason string)
 	// Progress, if set, is told how many bytes of the input have been read.
 	Progress func(read int64)
+	// Lookup, if set, answers what the memory already holds, so a parser
+	// can keep a turn once and give a sub-agent its parent's project.
+	Lookup Lookup
+}
+
+// Lookup is what a parser may ask of the memory it imports into.
+// *memory.Memory implements it.
+type Lookup interface {
+	// StoredTurns returns, of turnIDs, those stored in a conversation of
+	// harness other than except, each with that conversation's id.
+	StoredTurns(ctx context.Context, harness, except string, turnIDs []string) (map[string]string, error)
+	// Project returns a stored conversation's derived project.
+	Project(ctx context.Context, harness, id string) (project string, ok bool, err error)
 }
 
 func (h Handler) skip(what, reason string) {

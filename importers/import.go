@@ -179,7 +179,7 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 	var allSkipped *Failure // an input none of whose conversations could be read
 	sessions := 0
 	for _, in := range group {
-		err := parseInput(ctx, in, opts, b, &sessions, &skipped)
+		err := parseInput(ctx, in, opts, b, m, &sessions, &skipped)
 		if errors.Is(err, errNoConversation) {
 			continue // one empty shard or transcript: nothing to add
 		}
@@ -236,7 +236,7 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 }
 
 // parseInput reads one input into the batch.
-func parseInput(ctx context.Context, in Input, opts Options, b *memory.Batch, sessions *int, skipped *[]Failure) error {
+func parseInput(ctx context.Context, in Input, opts Options, b *memory.Batch, lookup Lookup, sessions *int, skipped *[]Failure) error {
 	parse := parsers[in.Format]
 	if parse == nil {
 		return fmt.Errorf("no importer for format %q", in.Format)
@@ -257,6 +257,7 @@ func parseInput(ctx context.Context, in Input, opts Options, b *memory.Batch, se
 		Skip: func(what, reason string) {
 			*skipped = append(*skipped, Failure{Path: in.Path + ": " + what, Reason: reason})
 		},
+		Lookup: lookup,
 	}
 	if opts.Progress != nil {
 		h.Progress = func(read int64) {

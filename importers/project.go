@@ -25,3 +25,37 @@ func lastPathElem(p string) string {
 	}
 	return p
 }
+
+// worktreeDirs are folders that hold a repository's git worktrees inside
+// it: Claude Code's own (.claude/worktrees) and the usual hand-made ones.
+var worktreeDirs = []string{"/.claude/worktrees/", "/.worktrees/", "/worktrees/", "/.git/worktrees/"}
+
+// repoProject derives a coding session's project from its working directory
+// and git branch, mapping git worktrees to the repository they belong to:
+// <repo>/.claude/worktrees/<name> (and .worktrees/, worktrees/) is <repo>,
+// and a sibling checkout named <repo>-<branch> (or <repo>.<branch>,
+// <repo>_<branch>, <repo>@<branch>) is <repo>. Only the records are used,
+// never the disk, so a re-import derives the same project.
+func repoProject(cwd, branch string) string {
+	p := strings.ReplaceAll(strings.TrimSpace(cwd), `\`, "/")
+	for _, d := range worktreeDirs {
+		if i := strings.Index(p, d); i > 0 {
+			if name := lastPathElem(p[:i]); name != "" {
+				return name
+			}
+		}
+	}
+	name := lastPathElem(p)
+	b := strings.TrimSpace(branch)
+	if b == "" || b == "HEAD" || b == "main" || b == "master" || name == "" {
+		return name
+	}
+	for _, munged := range []string{b, strings.ReplaceAll(b, "/", "-"), lastPathElem(b)} {
+		for _, sep := range []string{"-", ".", "_", "@"} {
+			if repo, ok := strings.CutSuffix(name, sep+munged); ok && len(repo) >= 2 && repo != "wt" && repo != "worktree" {
+				return repo
+			}
+		}
+	}
+	return name
+}
