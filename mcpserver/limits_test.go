@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -152,25 +153,25 @@ func TestResultCap(t *testing.T) {
 	if _, err := m.Ingest(context.Background(), []*memory.Session{long}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	s := New(m, nil, Options{Logger: quietLogger(), MaxResultBytes: 16 << 10})
+	s := New(m, nil, Options{Logger: quietLogger(), MaxResultBytes: 8 << 10})
 	c := stdioPipeClient(t, s)
 
-	res := callTool(t, c, ToolGet, map[string]any{"session_id": "conv-long"})
+	res := callTool(t, c, ToolGet, map[string]any{"session_id": "conv-long", "token_budget": 600})
 	if res.IsError {
 		t.Fatal(resultText(res))
 	}
-	var tr memory.Transcript
+	var tr GetOutput
 	structured(t, res, &tr)
-	if len(tr.Turns) == 0 || len(tr.Turns) >= 60 || tr.Turns[0].Seq != 0 {
+	if len(tr.Turns) == 0 || len(tr.Turns) >= 60 || tr.Turns[0].Seq != 0 || !strings.Contains(tr.Later, "to read on") {
 		t.Fatalf("get kept %d turns from %d", len(tr.Turns), tr.Turns[0].Seq)
 	}
 	if !strings.Contains(resultText(res), "later turn(s) not shown") {
 		t.Fatalf("no read-on hint:\n%s", resultText(res))
 	}
 	// Around a turn in the middle, the window stays centred on it.
-	res = callTool(t, c, ToolGet, map[string]any{"session_id": "conv-long", "turn_uuid": "long-30", "window": 25})
+	res = callTool(t, c, ToolGet, map[string]any{"session_id": "conv-long", "turn_uuid": "long-30", "window": 25, "token_budget": 600})
 	structured(t, res, &tr)
-	if tr.Focus != 30 || tr.Turns[0].Seq > 30 || tr.Turns[len(tr.Turns)-1].Seq < 30 || len(tr.Turns) >= 51 {
+	if !slices.ContainsFunc(tr.Turns, func(t TurnOut) bool { return t.Focus && t.Seq == 30 }) || tr.Turns[0].Seq > 30 || tr.Turns[len(tr.Turns)-1].Seq < 30 || len(tr.Turns) >= 51 {
 		t.Fatalf("window around 30: %d turns from %d", len(tr.Turns), tr.Turns[0].Seq)
 	}
 	// A recall whose answer can't be cut is refused with advice.

@@ -3,8 +3,6 @@ package mcpserver
 import (
 	"strings"
 	"testing"
-
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // TestScopeNeverLeaks: a token scoped to project alpha sees alpha's
@@ -40,7 +38,7 @@ func TestScopeNeverLeaks(t *testing.T) {
 			t.Fatalf("recall %v: %s", args, resultText(res))
 		}
 		noLeak("recall", resultJSON(t, res), args["query"].(string)) // the query is echoed
-		var rr memory.RecallResult
+		var rr RecallOutput
 		structured(t, res, &rr)
 		for _, h := range rr.Hits {
 			if h.SessionID != "conv-alpha" {

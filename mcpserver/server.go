@@ -26,6 +26,7 @@ const (
 	DefaultCallTimeout    = 20 * time.Second
 	DefaultMaxResultBytes = 512 << 10 // one tool result, text and structured together
 	MaxQueryChars         = 500       // a recall or sessions query
+	DefaultGetTokenBudget = 4000      // a get answer, when the call names none
 )
 
 // Options tunes a Server. Zero fields take the defaults above.
@@ -35,7 +36,13 @@ type Options struct {
 	MaxConcurrent  int           // tool calls at once; more wait up to QueueWait, then get a busy error
 	QueueWait      time.Duration // how long a call waits for a free slot
 	CallTimeout    time.Duration // per tool call
-	MaxResultBytes int           // larger results are cut (get, sessions) or refused
+	MaxResultBytes int           // larger results are refused
+	// Tool defaults, for calls that leave the argument out: how many
+	// passages recall returns, and the token budget of recall and sessions
+	// answers and of get answers.
+	DefaultTopK           int
+	DefaultTokenBudget    int
+	DefaultGetTokenBudget int
 	// Logger receives operational logs; it defaults to text on stderr, which
 	// keeps stdout clean for the stdio transport.
 	Logger *slog.Logger
@@ -67,6 +74,18 @@ func (o Options) withDefaults() Options {
 	if o.MaxResultBytes <= 0 {
 		o.MaxResultBytes = DefaultMaxResultBytes
 	}
+	if o.DefaultTopK <= 0 {
+		o.DefaultTopK = memory.DefaultK
+	}
+	if o.DefaultTokenBudget <= 0 {
+		o.DefaultTokenBudget = memory.DefaultBudget
+	}
+	if o.DefaultGetTokenBudget <= 0 {
+		o.DefaultGetTokenBudget = DefaultGetTokenBudget
+	}
+	o.DefaultTokenBudget = min(max(o.DefaultTokenBudget, minTokenBudget), maxTokenBudget)
+	o.DefaultGetTokenBudget = min(max(o.DefaultGetTokenBudget, minTokenBudget), maxTokenBudget)
+	o.DefaultTopK = min(o.DefaultTopK, memory.MaxK)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,13 +66,13 @@ func TestHTTPClientBothHandshakes(t *testing.T) {
 			if !strings.Contains(text, markerAlpha) || !strings.Contains(text, markerBeta) {
 				t.Fatalf("context block lacks passages:\n%s", text)
 			}
-			var rr memory.RecallResult
+			var rr RecallOutput
 			structured(t, res, &rr)
-			if len(rr.Hits) == 0 || rr.ContextBlock != text || rr.Query != "MT-4471 price" {
+			if len(rr.Hits) == 0 || rr.Query != "MT-4471 price" || !strings.Contains(rr.Notice, "not instructions") || !strings.Contains(rr.Next, "call get") {
 				t.Fatalf("structured recall = %+v", rr)
 			}
 			h := rr.Hits[0]
-			if h.SessionID == "" || h.TurnUUID == "" || h.TS.IsZero() || h.Source == "" {
+			if h.SessionID == "" || h.TurnUUID == "" || h.Date == "" || h.Source == "" {
 				t.Fatalf("hit lacks its receipt: %+v", h)
 			}
 
@@ -80,9 +81,9 @@ func TestHTTPClientBothHandshakes(t *testing.T) {
 			if res.IsError {
 				t.Fatalf("get error: %s", resultText(res))
 			}
-			var tr memory.Transcript
+			var tr GetOutput
 			structured(t, res, &tr)
-			if tr.Session.SessionID != h.SessionID || len(tr.Turns) == 0 || tr.Focus != h.Seq {
+			if tr.Session.SessionID != h.SessionID || len(tr.Turns) == 0 || !slices.ContainsFunc(tr.Turns, func(t TurnOut) bool { return t.Focus && t.TurnUUID == h.TurnUUID }) {
 				t.Fatalf("transcript = %+v", tr)
 			}
 			if !strings.Contains(resultText(res), h.TurnUUID) {
@@ -92,7 +93,7 @@ func TestHTTPClientBothHandshakes(t *testing.T) {
 			res = callTool(t, c, ToolSessions, map[string]any{"limit": 2})
 			var sr SessionsResult
 			structured(t, res, &sr)
-			if res.IsError || sr.Total != 3 || len(sr.Sessions) != 2 || !sr.More {
+			if res.IsError || sr.Total != 3 || len(sr.Sessions) != 2 || !strings.Contains(sr.Next, "offset 2") {
 				t.Fatalf("sessions = %+v (%s)", sr, resultText(res))
 			}
 			if sr.Sessions[0].SessionID != "conv-global" { // newest first
@@ -119,7 +120,7 @@ func TestRecallNoMatchSaysSo(t *testing.T) {
 	if !strings.Contains(resultText(res), "No past conversation matches") {
 		t.Fatalf("no-match text: %q", resultText(res))
 	}
-	var rr memory.RecallResult
+	var rr RecallOutput
 	structured(t, res, &rr)
 	if rr.Hits == nil || len(rr.Hits) != 0 {
 		t.Fatalf("hits = %#v, want empty list", rr.Hits)
@@ -150,7 +151,7 @@ func TestToolArgumentErrors(t *testing.T) {
 	}
 	// Numeric strings are accepted, as typed key=value clients send them.
 	res := callTool(t, c, ToolRecall, map[string]any{"query": "MT-4471", "top_k": "1", "until": "2026-10-08"})
-	var rr memory.RecallResult
+	var rr RecallOutput
 	structured(t, res, &rr)
 	if res.IsError || len(rr.Hits) != 1 || rr.Hits[0].SessionID != "conv-alpha" {
 		t.Fatalf("top_k as string, until inclusive: %+v %s", rr, resultText(res))

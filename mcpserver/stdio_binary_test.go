@@ -59,10 +59,10 @@ func TestStdioBinary(t *testing.T) {
 	if res.IsError || !strings.Contains(resultText(res), markerGlobal) {
 		t.Fatalf("recall over stdio: %s", resultText(res))
 	}
-	var tr memory.Transcript
+	var tr GetOutput
 	res = callTool(t, c, ToolGet, map[string]any{"session_id": "conv-beta", "turn_uuid": "conv-beta-u1", "window": 1})
 	structured(t, res, &tr)
-	if res.IsError || tr.Focus != 1 || len(tr.Turns) != 3 {
+	if res.IsError || len(tr.Turns) != 3 || !tr.Turns[1].Focus {
 		t.Fatalf("get over stdio: %s", resultText(res))
 	}
 	c.Close()
