@@ -283,6 +283,9 @@ func gptBlocks(m *gptMessage) []memory.Block {
 	// to a tool, a result when a tool wrote it, text otherwise.
 	plain := func(bs []memory.Block, text string) []memory.Block {
 		text = stripCitations(text)
+		if toTool && strings.HasPrefix(recipient, "canmore.") {
+			text = canvasText(text)
+		}
 		switch {
 		case toTool:
 			return addBlock(bs, memory.BlockToolUse, text, recipient)
@@ -458,4 +461,49 @@ func plainJSONString(raw json.RawMessage) (string, bool) {
 		return "", false
 	}
 	return string(body), true
+}
+
+// canvasText renders a canvas (canmore) call as the document the person
+// saw: the model sends it as a JSON string, whose code would otherwise be
+// stored with literal \n escapes. create_textdoc gives the name and
+// content; update_textdoc the replacements; comment_textdoc the comments.
+// Anything else stays as sent.
+func canvasText(raw string) string {
+	var c struct {
+		Name    looseString `json:"name"`
+		Content *string     `json:"content"`
+		Updates []struct {
+			Pattern     looseString `json:"pattern"`
+			Replacement *string     `json:"replacement"`
+		} `json:"updates"`
+		Comments []struct {
+			Comment looseString `json:"comment"`
+		} `json:"comments"`
+	}
+	if json.Unmarshal([]byte(raw), &c) != nil {
+		return raw
+	}
+	switch {
+	case c.Content != nil:
+		return joinNonBlank("\n\n", string(c.Name), *c.Content)
+	case len(c.Updates) > 0:
+		var parts []string
+		for _, u := range c.Updates {
+			if u.Replacement != nil {
+				parts = append(parts, *u.Replacement)
+			}
+		}
+		if len(parts) > 0 {
+			return strings.Join(parts, "\n\n")
+		}
+	case len(c.Comments) > 0:
+		var parts []string
+		for _, cm := range c.Comments {
+			parts = append(parts, string(cm.Comment))
+		}
+		if out := joinNonBlank("\n\n", parts...); out != "" {
+			return out
+		}
+	}
+	return raw
 }

@@ -43,7 +43,7 @@ func TestChatGPTHandmade(t *testing.T) {
 		{"c1", "2023-11-14T22:14:10Z", "assistant", []memory.Block{use("python", "print(8849)")}},
 		{"o1", "2023-11-14T22:14:11Z", "tool", []memory.Block{result("python", "8849")}},
 		{"img1", "2023-11-14T22:14:20Z", "tool", []memory.Block{txt("[generated image]")}},
-		{"cv1", "2023-11-14T22:14:30Z", "assistant", []memory.Block{use("canmore.create_textdoc", `{"name":"doc","type":"document","content":"Canvas body"}`)}},
+		{"cv1", "2023-11-14T22:14:30Z", "assistant", []memory.Block{use("canmore.create_textdoc", "doc\n\nCanvas body")}},
 		{"a3", "2023-11-14T22:15:00Z", "assistant", []memory.Block{txt("Done.")}},
 	})
 	for _, tu := range s.Turns {
@@ -72,7 +72,7 @@ func TestChatGPTHandmade(t *testing.T) {
 	}
 	checkTurns(t, s, []want{
 		{"h", "", "user", []memory.Block{txt("Hello GPT")}},
-		{"g", "", "assistant", []memory.Block{txt("Hi there!")}},
+		{"g", "", "assistant", []memory.Block{txt("Hi there【11†source】!")}},
 	})
 }
 
@@ -135,7 +135,8 @@ func TestStripCitations(t *testing.T) {
 		"a\ue200filecite\ue202turn0file0\ue201b": "ab",
 		"x \ue200entity\ue202[\"city\",\"Lisbon\"]\ue201 y": "x Lisbon y",
 		"open \ue200 never closed":                          "open  never closed",
-		"old【3:0†source】 style【12†report.pdf】":              "old style",
+		"old【3:0†source】 style【12†report.pdf】":              "old【3:0†source】 style【12†report.pdf】",
+		"L0: # 【0†Tallest mountains†example.com】":            "L0: # 【0†Tallest mountains†example.com】",
 	} {
 		if got := stripCitations(in); got != out {
 			t.Errorf("stripCitations(%q) = %q, want %q", in, got, out)

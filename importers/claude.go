@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/ireneo-app/ireneo/memory"
@@ -104,7 +105,8 @@ func claudeSession(c *claudeConversation) (*memory.Session, string) {
 	}
 	s := &memory.Session{ID: id, Harness: memory.HarnessClaude, Title: strings.TrimSpace(string(c.Name))}
 	last := c.CreatedAt.Time
-	for _, m := range claudeBranch(c) {
+	branch, tree := claudeBranch(c)
+	for _, m := range branch {
 		blocks := claudeBlocks(m)
 		if len(blocks) == 0 {
 			continue
@@ -129,6 +131,19 @@ func claudeSession(c *claudeConversation) (*memory.Session, string) {
 			role = memory.RoleSystem
 		}
 		s.Turns = append(s.Turns, memory.Turn{TurnUUID: strings.TrimSpace(string(m.UUID)), TS: ts, Role: role, Blocks: blocks})
+	}
+	if !tree {
+		// A flat export often stores chat_messages out of time order, and a
+		// question and its answer can share one created_at: order by time,
+		// the person before the assistant on ties, the list order otherwise.
+		// (A tree's parent links already say the order.)
+		sort.SliceStable(s.Turns, func(i, j int) bool {
+			a, b := s.Turns[i], s.Turns[j]
+			if !a.TS.Equal(b.TS) {
+				return a.TS.Before(b.TS)
+			}
+			return a.Role == memory.RoleUser && b.Role != memory.RoleUser
+		})
 	}
 	if len(s.Turns) == 0 {
 		return nil, "no messages"
@@ -161,10 +176,9 @@ func claudeProject(uuid string) string {
 // claudeBranch is the list of messages on the kept branch. Exports with
 // parent_message_uuid are trees: follow the branch that reaches the current
 // leaf (API shape) or the last message. Older exports are a flat list.
-func claudeBranch(c *claudeConversation) []*claudeMessage {
+func claudeBranch(c *claudeConversation) (_ []*claudeMessage, tree bool) {
 	msgs := c.ChatMessages
 	byID := make(map[string]*claudeMessage, len(msgs))
-	tree := false
 	for i := range msgs {
 		m := &msgs[i]
 		if m.UUID != "" {
@@ -179,7 +193,7 @@ func claudeBranch(c *claudeConversation) []*claudeMessage {
 		for i := range msgs {
 			out = append(out, &msgs[i])
 		}
-		return out
+		return out, false
 	}
 	leaf := byID[string(c.CurrentLeaf)]
 	if leaf == nil {
@@ -204,7 +218,7 @@ func claudeBranch(c *claudeConversation) []*claudeMessage {
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]
 	}
-	return out
+	return out, true
 }
 
 // claudeBlocks maps a message's content. message.text is not used when

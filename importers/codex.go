@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -37,6 +38,7 @@ type codexEnvelope struct {
 
 type codexGit struct {
 	RepositoryURL looseString `json:"repository_url"`
+	Branch        looseString `json:"branch"`
 }
 
 type codexMeta struct {
@@ -114,6 +116,7 @@ type codexParse struct {
 	haveMeta bool
 	cwd      string // first turn_context or environment_context cwd
 	subagent bool
+	parent   string // the thread that spawned this sub-agent
 	seg      int
 	lastTS   time.Time
 	entries  []codexEntry
@@ -127,7 +130,7 @@ func ParseCodex(ctx context.Context, r io.Reader, name string, h Handler) error 
 	if err != nil {
 		return err
 	}
-	return st.emit(h, p.session(name))
+	return st.emit(h, p.session(ctx, name, h.Lookup))
 }
 
 func (p *codexParse) line(n int, raw []byte) string {
@@ -209,9 +212,18 @@ func (p *codexParse) line(n int, raw []byte) string {
 
 func (p *codexParse) setMeta(m codexMeta) {
 	p.meta, p.haveMeta = m, true
-	var src map[string]json.RawMessage
-	if json.Unmarshal(m.Source, &src) == nil {
-		_, p.subagent = src["subagent"]
+	var src struct {
+		Subagent *struct {
+			ThreadSpawn *struct {
+				Parent looseString `json:"parent_thread_id"`
+			} `json:"thread_spawn"`
+		} `json:"subagent"`
+	}
+	if json.Unmarshal(m.Source, &src) == nil && src.Subagent != nil {
+		p.subagent = true
+		if src.Subagent.ThreadSpawn != nil {
+			p.parent = strings.TrimSpace(string(src.Subagent.ThreadSpawn.Parent))
+		}
 	}
 }
 
@@ -288,8 +300,14 @@ func (p *codexParse) item(it *codexItem, ts time.Time) {
 		p.add(kindTool, chResponse, ts, memory.RoleAssistant, "",
 			addBlock(nil, memory.BlockToolUse, joinNonBlank(" ", string(a.Query), string(a.URL)), "web_search"))
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
+		out := codexOutput(it.Output)
+		if blank(out) {
+			// A call that failed without a word still happened: keep a
+			// visible result, with its exit code when the output gives one.
+			out = noOutput(it.Output)
+		}
 		p.add(kindTool, chResponse, ts, memory.RoleTool, string(it.CallID),
-			addBlock(nil, memory.BlockToolResult, codexOutput(it.Output), ""))
+			addBlock(nil, memory.BlockToolResult, out, ""))
 	}
 	// ghost_snapshot, compaction and the like carry no conversation
 }
@@ -320,6 +338,7 @@ func (p *codexParse) completed(raw json.RawMessage, ts time.Time) {
 		RawContent       []looseString   `json:"raw_content"`
 		Command          json.RawMessage `json:"command"`
 		AggregatedOutput looseString     `json:"aggregatedOutput"`
+		ExitCode         looseFloat      `json:"exitCode"`
 		Tool             looseString     `json:"tool"`
 		Server           looseString     `json:"server"`
 		Arguments        json.RawMessage `json:"arguments"`
@@ -370,7 +389,14 @@ func (p *codexParse) completed(raw json.RawMessage, ts time.Time) {
 			cmd = strings.Join(argv, " ")
 		}
 		p.add(kindTool, chCompleted, ts, memory.RoleAssistant, id, addBlock(nil, memory.BlockToolUse, cmd, "shell"))
-		p.add(kindTool, chCompleted, ts, memory.RoleTool, id, addBlock(nil, memory.BlockToolResult, string(it.AggregatedOutput), "shell"))
+		out := string(it.AggregatedOutput)
+		if blank(out) {
+			out = "(no output)"
+			if it.ExitCode.Set {
+				out = fmt.Sprintf("(no output; exit code %g)", it.ExitCode.V)
+			}
+		}
+		p.add(kindTool, chCompleted, ts, memory.RoleTool, id, addBlock(nil, memory.BlockToolResult, out, "shell"))
 	case "McpToolCall", "DynamicToolCall":
 		name := string(it.Tool)
 		if it.Server != "" {
@@ -390,7 +416,7 @@ func (p *codexParse) completed(raw json.RawMessage, ts time.Time) {
 }
 
 // session assembles the chosen channels into one session, or nil.
-func (p *codexParse) session(name string) *memory.Session {
+func (p *codexParse) session(ctx context.Context, name string, look Lookup) *memory.Session {
 	type key struct {
 		seg  int
 		kind codexKind
@@ -449,11 +475,20 @@ func (p *codexParse) session(name string) *memory.Session {
 	if s.Workdir == "" {
 		s.Workdir = p.cwd
 	}
-	remote := ""
+	remote, branch := "", ""
 	if p.meta.Git != nil {
-		remote = string(p.meta.Git.RepositoryURL)
+		remote, branch = string(p.meta.Git.RepositoryURL), string(p.meta.Git.Branch)
 	}
 	s.Project = projectFor(s.Workdir, remote)
+	if strings.TrimSpace(remote) == "" {
+		s.Project = repoProject(s.Workdir, branch)
+	}
+	if p.parent != "" && look != nil {
+		// A sub-agent belongs to the repository of the thread that spawned it.
+		if proj, ok, err := look.Project(ctx, memory.HarnessCodex, p.parent); err == nil && ok {
+			s.Project = proj
+		}
+	}
 	s.Title = titleFrom(s.Turns)
 	if p.subagent {
 		label := "Sub-agent"
@@ -551,6 +586,33 @@ func codexOutput(raw json.RawMessage) string {
 		}
 	}
 	return s
+}
+
+// noOutput stands for a tool output with no text: "(no output)", with the
+// exit code when the output records one (legacy {"output":"",
+// "metadata":{"exit_code":1}}, or an object with exit_code).
+func noOutput(raw json.RawMessage) string {
+	var meta struct {
+		ExitCode *float64 `json:"exit_code"`
+		Metadata *struct {
+			ExitCode *float64 `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	body := []byte(raw)
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		body = []byte(s)
+	}
+	if json.Unmarshal(body, &meta) == nil {
+		code := meta.ExitCode
+		if meta.Metadata != nil && meta.Metadata.ExitCode != nil {
+			code = meta.Metadata.ExitCode
+		}
+		if code != nil {
+			return fmt.Sprintf("(no output; exit code %g)", *code)
+		}
+	}
+	return "(no output)"
 }
 
 // rawText is a JSON string's value, or other JSON compacted.

@@ -13,14 +13,16 @@ import (
 
 // ChatGPT marks citations and entities in answer text with private-use
 // characters: U+E200 opens, U+E202 separates fields, U+E201 closes, as in
-// "\ue200filecite\ue202turn0file0\ue201". Older exports used "【11†source】".
+// "\ue200filecite\ue202turn0file0\ue201": only references into
+// metadata, so they go. Older exports wrote citations as text the person
+// saw: "【11†source】" in answers, "【0†Title†example.com】" in browser
+// results, holding the source number, page title and domain. Those are
+// kept as they are.
 const (
 	citeOpen  = '\ue200'
 	citeClose = '\ue201'
 	citeSep   = '\ue202'
 )
-
-var oldCitation = regexp.MustCompile(`【\d+(?::\d+)?†[^】]{0,80}】`)
 
 // stripCitations removes citation markup from ChatGPT text. An entity token
 // (entity["vehicle","Kia Optima",…]) keeps its display name, so the text
@@ -55,9 +57,6 @@ func stripCitations(s string) string {
 		}
 		return r
 	}, s)
-	if strings.Contains(s, "†") {
-		s = oldCitation.ReplaceAllString(s, "")
-	}
 	return s
 }
 
