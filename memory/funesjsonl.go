@@ -11,6 +11,11 @@ import (
 	"unicode/utf8"
 )
 
+// TimeFormat is how a turn's ts is written: UTC at one fixed width, to the
+// millisecond, so that string order is time order (RFC 3339 with trailing
+// zeros dropped, "…56.39Z" beside "…56.391Z", is not).
+const TimeFormat = "2006-01-02T15:04:05.000Z"
+
 // MaxLineBytes caps one funes jsonl line. A longer line is skipped as bad:
 // no real turn is that large, and the cap keeps memory bounded on hostile input.
 const MaxLineBytes = 64 << 20
@@ -55,7 +60,7 @@ func WriteSession(w io.Writer, s *Session) error {
 			l.Blocks = []Block{}
 		}
 		if !t.TS.IsZero() {
-			l.TS = t.TS.UTC().Format(time.RFC3339Nano)
+			l.TS = t.TS.UTC().Format(TimeFormat)
 		}
 		if err := enc.Encode(&l); err != nil {
 			return fmt.Errorf("turn %d: %w", i, err)
