@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync/atomic"
 )
 
 // Limits on what Ireneo decompresses from one archive. They are variables
@@ -21,9 +22,14 @@ var (
 	// ratioFloor: entries smaller than this are not ratio-checked (tiny
 	// files of repeated bytes compress absurdly well, harmlessly).
 	ratioFloor int64 = 1 << 20
-	// maxArchiveEntries caps the entries of one archive.
-	maxArchiveEntries = 500_000
+	// maxArchiveEntries caps the entries of one archive. A large ChatGPT
+	// export, images and all, holds a few thousand.
+	maxArchiveEntries = 100_000
 )
+
+// zipOpens counts archive opens, so a test can tell that an archive's
+// directory is read once per import, not once per entry.
+var zipOpens atomic.Int64
 
 var zipMagic = []string{"PK\x03\x04", "PK\x05\x06"}
 
@@ -37,6 +43,7 @@ func (e *errArchive) Error() string { return e.msg }
 // say zip bomb refuse the whole archive, since none of these occur in a
 // genuine export.
 func openZip(name string) (*zip.ReadCloser, error) {
+	zipOpens.Add(1)
 	zr, err := zip.OpenReader(name)
 	if errors.Is(err, zip.ErrInsecurePath) {
 		if zr != nil {
@@ -119,39 +126,73 @@ func worthReading(f *zip.File) bool {
 	return !skipExts[strings.ToLower(path.Ext(n))]
 }
 
-// zipEntry is an open archive entry that also closes the archive.
+// zipEntry is an open archive entry; closing it closes the archive too
+// when the entry owns it.
 type zipEntry struct {
 	io.Reader
 	rc io.ReadCloser
-	zr *zip.ReadCloser
+	zr *zip.ReadCloser // nil when the archive is shared
 }
 
 func (z *zipEntry) Close() error {
 	z.rc.Close()
-	return z.zr.Close()
+	if z.zr != nil {
+		return z.zr.Close()
+	}
+	return nil
 }
 
 // openZipEntry opens one entry of an archive for reading, capped at its
 // declared size (archive/zip enforces it) and at maxArchiveBytes.
 func openZipEntry(archive, entry string) (io.ReadCloser, error) {
-	zr, err := openZip(archive)
+	za, err := openArchive(archive)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range zr.File {
-		if f.Name != entry {
-			continue
-		}
-		rc, err := f.Open()
-		if err != nil {
-			zr.Close()
-			return nil, fmt.Errorf("%s: %w", entry, err)
-		}
-		lim := &capped{r: rc, left: maxArchiveBytes}
-		return &zipEntry{Reader: lim, rc: rc, zr: zr}, nil
+	rc, err := za.open(entry)
+	if err != nil {
+		za.Close()
+		return nil, err
 	}
-	zr.Close()
-	return nil, fmt.Errorf("%s: no such entry", entry)
+	rc.(*zipEntry).zr = za.zr
+	return rc, nil
+}
+
+// archive is a zip opened and checked once, its directory read once, for
+// reading many of its entries: reopening it per entry would read the whole
+// directory again each time, quadratic in the number of entries.
+type archive struct {
+	zr    *zip.ReadCloser
+	files map[string]*zip.File
+}
+
+func openArchive(name string) (*archive, error) {
+	zr, err := openZip(name)
+	if err != nil {
+		return nil, err
+	}
+	a := &archive{zr: zr, files: make(map[string]*zip.File, len(zr.File))}
+	for _, f := range zr.File {
+		if _, dup := a.files[f.Name]; !dup {
+			a.files[f.Name] = f
+		}
+	}
+	return a, nil
+}
+
+func (a *archive) Close() error { return a.zr.Close() }
+
+// open opens one entry; closing it leaves the archive open.
+func (a *archive) open(entry string) (io.ReadCloser, error) {
+	f := a.files[entry]
+	if f == nil {
+		return nil, fmt.Errorf("%s: no such entry", entry)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", entry, err)
+	}
+	return &zipEntry{Reader: &capped{r: rc, left: maxArchiveBytes}, rc: rc}, nil
 }
 
 // capped fails a read past its budget instead of silently stopping, so a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/ireneo-app/ireneo/memory"
@@ -178,8 +179,18 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 	var skipped []Failure
 	var allSkipped *Failure // an input none of whose conversations could be read
 	sessions := 0
+	var za *archive
+	if group[0].Archive != "" {
+		// One archive, opened and its directory read once for all its entries.
+		if za, err = openArchive(group[0].Archive); err != nil {
+			b.Discard()
+			sum.fail(name, err)
+			return nil
+		}
+		defer za.Close()
+	}
 	for _, in := range group {
-		err := parseInput(ctx, in, opts, b, m, &sessions, &skipped)
+		err := parseInput(ctx, in, za, opts, b, m, &sessions, &skipped)
 		if errors.Is(err, errNoConversation) {
 			continue // one empty shard or transcript: nothing to add
 		}
@@ -236,12 +247,18 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 }
 
 // parseInput reads one input into the batch.
-func parseInput(ctx context.Context, in Input, opts Options, b *memory.Batch, lookup Lookup, sessions *int, skipped *[]Failure) error {
+func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *memory.Batch, lookup Lookup, sessions *int, skipped *[]Failure) error {
 	parse := parsers[in.Format]
 	if parse == nil {
 		return fmt.Errorf("no importer for format %q", in.Format)
 	}
-	rc, err := in.Open()
+	var rc io.ReadCloser
+	var err error
+	if za != nil && in.Archive != "" {
+		rc, err = za.open(in.entry)
+	} else {
+		rc, err = in.Open()
+	}
 	if err != nil {
 		return fmt.Errorf("cannot read: %w", unwrapPathErr(err))
 	}

@@ -14,10 +14,14 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// maxConversationBytes caps one conversation of a JSON export. The decoder
-// holds one conversation in memory at a time; the cap keeps a hostile or
-// broken file (one endless string) from holding gigabytes.
-var maxConversationBytes int64 = 256 << 20
+// maxConversationBytes caps one conversation of a JSON export, so a
+// hostile or broken file (one endless string) is refused holding a few
+// hundred MB, never gigabytes. The decoder holds one conversation at a time
+// in a buffer that doubles (to about 2^k KiB); a cap a little under a power
+// of two lets it refuse before the last doubling, at about 1.5× the cap
+// rather than 3×. The largest real conversations, long chats full of
+// browsing metadata, are tens of MB.
+var maxConversationBytes int64 = 120 << 20
 
 var errTooLarge = errors.New("too large")
 
@@ -109,8 +113,16 @@ func (c *countReader) Read(p []byte) (int, error) {
 	if err := c.ctx.Err(); err != nil {
 		return 0, err
 	}
-	if c.max > 0 && c.n-c.mark > c.max {
-		return 0, errTooLarge
+	if c.max > 0 {
+		// Enforced on every read, to the byte: the decoder never sees more
+		// of one value than the cap.
+		left := c.max - (c.n - c.mark)
+		if left <= 0 {
+			return 0, errTooLarge
+		}
+		if int64(len(p)) > left {
+			p = p[:left]
+		}
 	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
