@@ -136,7 +136,7 @@ func TestStripCitations(t *testing.T) {
 		"x \ue200entity\ue202[\"city\",\"Lisbon\"]\ue201 y": "x Lisbon y",
 		"open \ue200 never closed":                          "open  never closed",
 		"old【3:0†source】 style【12†report.pdf】":              "old【3:0†source】 style【12†report.pdf】",
-		"L0: # 【0†Tallest mountains†example.com】":            "L0: # 【0†Tallest mountains†example.com】",
+		"L0: # 【0†Tallest mountains†example.com】":           "L0: # 【0†Tallest mountains†example.com】",
 	} {
 		if got := stripCitations(in); got != out {
 			t.Errorf("stripCitations(%q) = %q, want %q", in, got, out)
