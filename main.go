@@ -11,11 +11,13 @@ import (
 	"github.com/ireneo-app/ireneo/app/cli"
 	"github.com/ireneo-app/ireneo/app/gui"
 	_ "github.com/ireneo-app/ireneo/app/localeenv" // before Fyne looks up the locale
+	"github.com/ireneo-app/ireneo/config"
 )
 
 func main() {
+	cfg := config.Load() // the one configuration: environment, then settings.json
 	if len(os.Args) < 2 {
-		os.Exit(gui.Main())
+		os.Exit(gui.Main(cfg))
 	}
-	os.Exit(cli.Main(os.Args[1:]))
+	os.Exit(cli.Main(cfg, os.Args[1:]))
 }

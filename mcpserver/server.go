@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -39,7 +40,9 @@ type Options struct {
 	MaxResultBytes int           // larger results are refused
 	// Tool defaults, for calls that leave the argument out: how many
 	// passages recall returns, and the token budget of recall and sessions
-	// answers and of get answers.
+	// answers and of get answers. The first two are the person's
+	// default_top_k and default_token_budget; SetRecallDefaults changes
+	// them on a running server.
 	DefaultTopK           int
 	DefaultTokenBudget    int
 	DefaultGetTokenBudget int
@@ -113,6 +116,8 @@ type Server struct {
 	audit  *auditLog
 	slots  chan struct{} // one per running tool call
 
+	defaults atomic.Pointer[recallDefaults]
+
 	mu   sync.Mutex
 	http *http.Server
 	ln   net.Listener
@@ -130,6 +135,8 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 		audit: newAuditLog(m, opts.Logger, opts.OnCall),
 		slots: make(chan struct{}, opts.MaxConcurrent),
 	}
+	d := opts.recallDefaults()
+	s.defaults.Store(&d)
 	if tokens != nil {
 		s.tokens = NewTokens(m, tokens)
 	}

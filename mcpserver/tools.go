@@ -136,11 +136,7 @@ func readOnly(title string) []mcp.ToolOption {
 }
 
 func (s *Server) addTools() {
-	s.mcp.AddTool(mcp.NewTool(ToolRecall, append(readOnly("Recall past conversations"),
-		mcp.WithDescription(recallDescription),
-		mcp.WithInputSchema[RecallArgs](),
-		portableOutputSchema[RecallOutput]())...),
-		handle(s, ToolRecall, s.recall))
+	s.addRecallTool()
 	s.mcp.AddTool(mcp.NewTool(ToolGet, append(readOnly("Open a past conversation"),
 		mcp.WithDescription(getDescription),
 		mcp.WithInputSchema[GetArgs](),
@@ -156,6 +152,16 @@ func (s *Server) addTools() {
 		mcp.WithInputSchema[ListProjectsArgs](),
 		portableOutputSchema[ProjectsResult]())...),
 		handle(s, ToolListProjects, s.listProjects))
+}
+
+// addRecallTool adds recall, or replaces it when its defaults change.
+func (s *Server) addRecallTool() {
+	s.mcp.AddTool(mcp.NewTool(ToolRecall, append(readOnly("Recall past conversations"),
+		mcp.WithDescription(recallDescription),
+		mcp.WithInputSchema[RecallArgs](),
+		withRecallDefaultsText(s.recallDefaults()),
+		portableOutputSchema[RecallOutput]())...),
+		handle(s, ToolRecall, s.recall))
 }
 
 // portableOutputSchema is mcp.WithOutputSchema with every nullable array
@@ -235,13 +241,14 @@ func (s *Server) recall(ctx context.Context, c Caller, a RecallArgs) (answer, er
 	if a.TopK < 0 || a.TokenBudget < 0 {
 		return answer{}, argErrorf("top_k and token_budget must not be negative")
 	}
-	budget, err := budgetArg(a.TokenBudget, s.opts.DefaultTokenBudget)
+	d := s.recallDefaults()
+	budget, err := budgetArg(a.TokenBudget, d.budget)
 	if err != nil {
 		return answer{}, err
 	}
 	k := int(a.TopK)
 	if k == 0 {
-		k = s.opts.DefaultTopK
+		k = d.k
 	}
 	res, err := s.mem.Recall(ctx, memory.RecallOptions{
 		Query:   q,
@@ -319,7 +326,7 @@ func (s *Server) sessions(ctx context.Context, c Caller, a SessionsArgs) (answer
 	if a.Limit < 0 || a.Offset < 0 || a.TokenBudget < 0 {
 		return answer{}, argErrorf("limit, offset and token_budget must not be negative")
 	}
-	budget, err := budgetArg(a.TokenBudget, s.opts.DefaultTokenBudget)
+	budget, err := budgetArg(a.TokenBudget, s.recallDefaults().budget)
 	if err != nil {
 		return answer{}, err
 	}

@@ -54,6 +54,7 @@ func Default() Settings {
 
 // ConfigDir is the folder of Ireneo's settings: $IRENEO_CONFIG if set, else
 // $XDG_CONFIG_HOME/ireneo (read at each call, so tests can point it away).
+// The app takes it from its config; Load and Save are for tests and tools.
 func ConfigDir() string {
 	if d := os.Getenv("IRENEO_CONFIG"); d != "" {
 		return d
@@ -64,33 +65,43 @@ func ConfigDir() string {
 	return filepath.Join(xdg.ConfigHome, "ireneo")
 }
 
-// Path is the settings file.
-func Path() string { return filepath.Join(ConfigDir(), "settings.json") }
+// Path is the settings file in ConfigDir.
+func Path() string { return PathIn(ConfigDir()) }
 
-// Load reads the settings; a missing file gives the defaults, and fields the
-// file lacks keep their defaults.
-func Load() (Settings, error) {
+// PathIn is the settings file in the folder dir.
+func PathIn(dir string) string { return filepath.Join(dir, "settings.json") }
+
+// Load reads the settings from ConfigDir.
+func Load() (Settings, error) { return LoadFrom(ConfigDir()) }
+
+// Save writes the settings to ConfigDir.
+func Save(s Settings) error { return SaveTo(ConfigDir(), s) }
+
+// LoadFrom reads the settings in the folder dir; a missing file gives the
+// defaults, and fields the file lacks keep their defaults.
+func LoadFrom(dir string) (Settings, error) {
 	s := Default()
-	data, err := os.ReadFile(Path())
+	path := PathIn(dir)
+	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return s, nil
 	}
 	if err != nil {
-		return s, fmt.Errorf("settings %s: %w", Path(), err)
+		return s, fmt.Errorf("settings %s: %w", path, err)
 	}
 	if err := json.Unmarshal(data, &s); err != nil {
-		return Default(), fmt.Errorf("settings %s: %w (fix or delete the file to start from defaults)", Path(), err)
+		return Default(), fmt.Errorf("settings %s: %w (fix or delete the file to start from defaults)", path, err)
 	}
 	return s, nil
 }
 
-// Save writes the settings atomically, readable by the owner only.
-func Save(s Settings) error {
+// SaveTo writes the settings in the folder dir atomically, readable by the
+// owner only.
+func SaveTo(dir string, s Settings) error {
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return err
 	}
-	dir := ConfigDir()
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
@@ -110,5 +121,5 @@ func Save(s Settings) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	return os.Rename(f.Name(), Path())
+	return os.Rename(f.Name(), PathIn(dir))
 }

@@ -36,7 +36,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return usagef("--addr: %v", err)
 			}
-			o := mcpserver.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: g.memoryDir}
+			o := mcpserver.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: g.memoryFlag}
 			if exe, err := os.Executable(); err == nil {
 				o.Command = exe
 			}
@@ -96,7 +96,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&tokenName, "token", "", "the token this client uses (default: one named after the client, made if missing)")
-	f.StringVar(&addr, "addr", mcpserver.DefaultAddr, "the address `ireneo serve` listens on")
+	f.StringVar(&addr, "addr", g.cfg.Settings.ServerAddr, "the address `ireneo serve` listens on (default from the settings)")
 	f.BoolVar(&write, "write", false, "merge the entry into the client's config file (after a timestamped backup)")
 	f.BoolVar(&asJSON, "json", false, "print as JSON (the config includes the token's secret)")
 	addTokenStoreFlag(c, &kind)
@@ -116,7 +116,7 @@ func isClient(name string) bool {
 // given explicitly and no such token exists, makes it. It returns the name
 // of a token it made, if any.
 func connectToken(c *cobra.Command, g *globals, kind, name string, explicit bool) (secret, created string, err error) {
-	store, err := tokenStore(kind, g.stderr)
+	store, err := g.tokenStore(kind)
 	if err != nil {
 		return "", "", err
 	}

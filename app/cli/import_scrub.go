@@ -2,7 +2,6 @@ package cli
 
 import (
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/settings"
 )
 
 // Scrub on import: on by default, off when the settings say
@@ -14,14 +13,13 @@ func init() { importRedactor = scrubOnImport }
 // file that cannot be read stops the import rather than risk importing
 // secrets with the person's patterns missing.
 func scrubOnImport(g *globals) (func(*memory.Session) map[string]int, error) {
-	st, err := settings.Load()
-	if err != nil {
-		return nil, err
+	if g.cfg.SettingsErr != nil {
+		return nil, g.cfg.SettingsErr
 	}
-	if !st.ScrubOnImport {
+	if !g.cfg.Settings.ScrubOnImport {
 		return nil, nil
 	}
-	sc, err := newScrubber(st)
+	sc, err := g.newScrubber()
 	if err != nil {
 		return nil, err
 	}
@@ -29,14 +27,17 @@ func scrubOnImport(g *globals) (func(*memory.Session) map[string]int, error) {
 }
 
 // newScrubber builds the scrubber with the person's own patterns.
-func newScrubber(st settings.Settings) (*memory.Scrubber, error) {
-	ps := make([]memory.Pattern, len(st.UserPatterns))
-	for i, p := range st.UserPatterns {
+func (g *globals) newScrubber() (*memory.Scrubber, error) {
+	if g.cfg.SettingsErr != nil {
+		return nil, g.cfg.SettingsErr
+	}
+	ps := make([]memory.Pattern, len(g.cfg.Settings.UserPatterns))
+	for i, p := range g.cfg.Settings.UserPatterns {
 		ps[i] = memory.Pattern{Name: p.Name, Regex: p.Regex}
 	}
 	sc, err := memory.NewScrubber(ps)
 	if err != nil {
-		return nil, &settingsError{path: settings.Path(), err: err}
+		return nil, &settingsError{path: g.cfg.SettingsPath(), err: err}
 	}
 	return sc, nil
 }

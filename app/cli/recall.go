@@ -61,8 +61,8 @@ func newRecallCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.Source, "source", "", "only this source: chatgpt, claude, codex, claude_code")
 	f.StringVar(&since, "since", "", "only turns on or after this date (2026-10-08)")
 	f.StringVar(&until, "until", "", "only turns before this date")
-	f.IntVarP(&o.K, "k", "k", memory.DefaultK, "at most this many passages")
-	f.IntVar(&o.Budget, "budget", memory.DefaultBudget, "token budget for all passages together")
+	f.IntVarP(&o.K, "k", "k", g.cfg.Settings.DefaultK, "at most this many passages (default from the settings)")
+	f.IntVar(&o.Budget, "budget", g.cfg.Settings.DefaultBudget, "token budget for all passages together (default from the settings)")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return c
 }

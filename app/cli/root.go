@@ -12,11 +12,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ireneo-app/ireneo/config"
 	"github.com/ireneo-app/ireneo/memory"
 )
-
-// Version is the app's version, set at build time.
-var Version = "0.1.0"
 
 // Exit codes.
 const (
@@ -25,17 +23,19 @@ const (
 	ExitUsage = 2
 )
 
-// globals holds what every command shares: the --memory flag and the streams.
+// globals holds what every command shares: the configuration (with the
+// --memory flag applied) and the streams.
 type globals struct {
-	memoryDir string
-	stdout    io.Writer
-	stderr    io.Writer
-	stdin     io.Reader
+	cfg        config.Config
+	memoryFlag string // --memory as given, "" if not
+	stdout     io.Writer
+	stderr     io.Writer
+	stdin      io.Reader
 }
 
-// open opens the memory directory the flags name.
+// open opens the memory directory the configuration names.
 func (g *globals) open() (*memory.Memory, error) {
-	return memory.Open(memory.ResolveDir(g.memoryDir))
+	return memory.Open(g.cfg.MemoryDir)
 }
 
 // commands lists the constructors of every subcommand. Each command's file
@@ -51,20 +51,26 @@ func usagef(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
 
-// NewRoot builds the root command writing to the given streams.
-func NewRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	g := &globals{stdout: stdout, stderr: stderr, stdin: stdin}
+// NewRoot builds the root command for cfg, writing to the given streams.
+func NewRoot(cfg config.Config, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	g := &globals{cfg: cfg, stdout: stdout, stderr: stderr, stdin: stdin}
 	root := &cobra.Command{
 		Use:           "ireneo",
 		Short:         "Ireneo keeps one local, verbatim, searchable memory of your AI conversations",
-		Version:       Version,
+		Version:       cfg.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.PersistentFlags().StringVar(&g.memoryDir, "memory", "", "memory directory (default $IRENEO_HOME, else $XDG_DATA_HOME/ireneo)")
+	// Flags go on top of the configuration.
+	root.PersistentFlags().StringVar(&g.memoryFlag, "memory", "", "memory directory (default $IRENEO_HOME, else $XDG_DATA_HOME/ireneo)")
+	root.PersistentPreRun = func(*cobra.Command, []string) {
+		if g.memoryFlag != "" {
+			g.cfg.MemoryDir = g.memoryFlag
+		}
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{err} })
 	for _, c := range commands {
 		root.AddCommand(c(g))
@@ -72,9 +78,15 @@ func NewRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	return root
 }
 
-// Run runs the CLI with args and returns the exit code.
+// Run runs the CLI with args and returns the exit code, configured by the
+// environment as Main is; tests use it.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := NewRoot(stdin, stdout, stderr)
+	return RunConfig(ctx, config.Load(), args, stdin, stdout, stderr)
+}
+
+// RunConfig runs the CLI with cfg and args and returns the exit code.
+func RunConfig(ctx context.Context, cfg config.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := NewRoot(cfg, stdin, stdout, stderr)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	if err == nil {
@@ -98,7 +110,7 @@ func isCobraUsage(err error) bool {
 	return false
 }
 
-// Main runs the CLI on the process's own streams.
-func Main(args []string) int {
-	return Run(context.Background(), args, os.Stdin, os.Stdout, os.Stderr)
+// Main runs the CLI with cfg on the process's own streams.
+func Main(cfg config.Config, args []string) int {
+	return RunConfig(context.Background(), cfg, args, os.Stdin, os.Stdout, os.Stderr)
 }

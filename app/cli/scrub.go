@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/settings"
 )
 
 func init() { register(newScrubCmd) }
@@ -31,11 +30,7 @@ forget erases them. --rule and --session narrow what is listed and redacted.
 not the secret) and not reported or redacted again.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			st, err := settings.Load()
-			if err != nil {
-				return err
-			}
-			sc, err := newScrubber(st)
+			sc, err := g.newScrubber()
 			if err != nil {
 				return err
 			}

@@ -33,7 +33,7 @@ func newServeCmd(g *globals) *cobra.Command {
 			if _, err := mcpserver.NormalizeAddr(addr); err != nil {
 				return usagef("--addr: %v", err)
 			}
-			store, err := tokenStore(kind, g.stderr)
+			store, err := g.tokenStore(kind)
 			if err != nil {
 				return err
 			}
@@ -43,8 +43,10 @@ func newServeCmd(g *globals) *cobra.Command {
 			}
 			defer m.Close()
 			s := mcpserver.New(m, store, mcpserver.Options{
-				Version: Version,
-				Logger:  slog.New(slog.NewTextHandler(g.stderr, nil)),
+				Version:            g.cfg.Version,
+				Logger:             slog.New(slog.NewTextHandler(g.stderr, nil)),
+				DefaultTopK:        g.cfg.Settings.DefaultK,
+				DefaultTokenBudget: g.cfg.Settings.DefaultBudget,
 			})
 			defer s.Close()
 			if err := s.Start(addr); err != nil {
@@ -66,7 +68,7 @@ func newServeCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	c.Flags().StringVar(&addr, "addr", mcpserver.DefaultAddr, "loopback address to listen on (127.0.0.1, ::1 or localhost, with a port)")
+	c.Flags().StringVar(&addr, "addr", g.cfg.Settings.ServerAddr, "loopback address to listen on (127.0.0.1, ::1 or localhost, with a port; default from the settings)")
 	addTokenStoreFlag(c, &kind)
 	return c
 }
@@ -86,8 +88,10 @@ func newMCPCmd(g *globals) *cobra.Command {
 			}
 			defer m.Close()
 			s := mcpserver.New(m, nil, mcpserver.Options{
-				Version: Version,
-				Logger:  slog.New(slog.NewTextHandler(g.stderr, nil)),
+				Version:            g.cfg.Version,
+				Logger:             slog.New(slog.NewTextHandler(g.stderr, nil)),
+				DefaultTopK:        g.cfg.Settings.DefaultK,
+				DefaultTokenBudget: g.cfg.Settings.DefaultBudget,
 			})
 			defer s.Close()
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -31,13 +30,13 @@ func addTokenStoreFlag(c *cobra.Command, kind *string) {
 
 // tokenStore opens the token store a --token-store flag names; the file
 // store always comes with its warning on stderr.
-func tokenStore(kind string, stderr io.Writer) (mcpserver.TokenStore, error) {
+func (g *globals) tokenStore(kind string) (mcpserver.TokenStore, error) {
 	switch kind {
 	case storeKeyring, "":
 		return mcpserver.NewKeyringStore(), nil
 	case storeFile:
-		fs := mcpserver.NewFileTokenStore("")
-		fmt.Fprintf(stderr, mcpserver.FileStoreWarning+"\n", fs.Path)
+		fs := mcpserver.NewFileTokenStore(g.cfg.TokenFile())
+		fmt.Fprintf(g.stderr, mcpserver.FileStoreWarning+"\n", fs.Path)
 		return fs, nil
 	}
 	return nil, usagef("--token-store %q: want keyring or file", kind)
@@ -64,7 +63,7 @@ func newTokenCreateCmd(g *globals) *cobra.Command {
 		Short: "Make a token for one client and print its secret once",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			store, err := tokenStore(kind, g.stderr)
+			store, err := g.tokenStore(kind)
 			if err != nil {
 				return err
 			}
@@ -159,7 +158,7 @@ func newTokenRevokeCmd(g *globals) *cobra.Command {
 		Short: "Revoke a token at once and delete its secret",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			store, err := tokenStore(kind, g.stderr)
+			store, err := g.tokenStore(kind)
 			if err != nil {
 				return err
 			}
@@ -205,7 +204,7 @@ func newTokenShowCmd(g *globals) *cobra.Command {
 			}
 			secret := ""
 			if reveal {
-				store, err := tokenStore(kind, g.stderr)
+				store, err := g.tokenStore(kind)
 				if err != nil {
 					return err
 				}

@@ -16,7 +16,7 @@ func (u *ui) about() {
 	icon := canvas.NewImageFromResource(appIcon)
 	icon.FillMode = canvas.ImageFillContain
 	icon.SetMinSize(fyne.NewSize(96, 96))
-	text := widget.NewLabel("Ireneo " + Version + "\n\nA local, verbatim, searchable memory of your AI conversations, " +
+	text := widget.NewLabel("Ireneo " + u.deps.Version + "\n\nA local, verbatim, searchable memory of your AI conversations, " +
 		"served to your local agents over MCP. Nothing leaves this computer.\n\nMemory: " + u.mem.Dir())
 	text.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("About Ireneo", "Close", container.NewBorder(nil, nil, icon, nil, text), u.win)

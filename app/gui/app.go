@@ -10,7 +10,6 @@ package gui
 
 import (
 	"fmt"
-	"os"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
@@ -19,21 +18,17 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/assets"
+	"github.com/ireneo-app/ireneo/config"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/settings"
 )
-
-// Version is reported in About and to MCP clients; set at build time with
-// -ldflags "-X github.com/ireneo-app/ireneo/app/gui.Version=…".
-var Version = "0.1.0"
 
 // AppID is the app's unique id, as in FyneApp.toml.
 const AppID = "app.ireneo.Ireneo"
 
 // EnvStartHidden, set to 1 (as the login entry does), starts the app in
 // the tray without opening the window.
-const EnvStartHidden = "IRENEO_START_HIDDEN"
+const EnvStartHidden = config.EnvStartHidden
 
 var (
 	appIcon  = fyne.NewStaticResource("icon.png", assets.IconPNG)
@@ -44,12 +39,12 @@ var (
 	starredIcon = theme.NewPrimaryThemedResource(starRes)
 )
 
-// Main starts the tray app and returns the process exit code.
-func Main() int {
+// Main starts the tray app configured by cfg and returns the process exit
+// code.
+func Main(cfg config.Config) int {
 	a := app.NewWithID(AppID)
 	a.SetIcon(appIcon)
-	set, setErr := settings.Load()
-	dir := memory.ResolveDir("")
+	dir := cfg.MemoryDir
 	m, err := memory.Open(dir)
 	if err != nil {
 		fatalWindow(a, fmt.Errorf("open the memory in %s: %w", dir, err),
@@ -58,14 +53,21 @@ func Main() int {
 	}
 	defer m.Close()
 
+	set := cfg.Settings
 	hook := &CallHook{}
-	srv := mcpserver.New(m, mcpserver.NewKeyringStore(), mcpserver.Options{Version: Version, OnCall: hook.Call})
-	u := newUI(a, m, Deps{Server: srv, Calls: hook, Settings: set, Version: Version})
+	srv := mcpserver.New(m, mcpserver.NewKeyringStore(), mcpserver.Options{
+		Version: cfg.Version, OnCall: hook.Call, DefaultTopK: set.DefaultK, DefaultTokenBudget: set.DefaultBudget,
+	})
+	auto := Autostart{}
+	if auto.goos() != "darwin" {
+		auto.Dir = cfg.AutostartDir
+	}
+	u := newUI(a, m, Deps{Server: srv, Calls: hook, Settings: set, SaveSettings: cfg.SaveSettings, Autostart: auto, Version: cfg.Version})
 	u.installTray()
 	a.Lifecycle().SetOnStopped(u.shutdown)
-	u.start(os.Getenv(EnvStartHidden) == "1")
-	if setErr != nil {
-		u.showError("read the settings", setErr)
+	u.start(cfg.StartHidden)
+	if cfg.SettingsErr != nil {
+		u.showError("read the settings", cfg.SettingsErr)
 	}
 	a.Run()
 	return 0

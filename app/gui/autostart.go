@@ -52,10 +52,7 @@ func (a Autostart) Path() string {
 		return filepath.Join(dir, autostartID+".plist")
 	default:
 		if dir == "" {
-			dir = filepath.Join(xdg.ConfigHome, "autostart")
-			if c := os.Getenv("XDG_CONFIG_HOME"); c != "" {
-				dir = filepath.Join(c, "autostart")
-			}
+			dir = filepath.Join(xdg.ConfigHome, "autostart") // Main passes the configured one
 		}
 		return filepath.Join(dir, autostartID+".desktop")
 	}

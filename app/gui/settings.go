@@ -181,7 +181,7 @@ func expandHome(p, home string) string {
 }
 
 // apply checks and saves the settings, then applies what changed: the
-// server address, the watcher and the login entry.
+// server address, recall's defaults, the watcher and the login entry.
 func (s *settingsScreen) apply() {
 	next, err := s.parsed()
 	if err != nil {
@@ -202,6 +202,9 @@ func (s *settingsScreen) apply() {
 			s.u.lastInfo = "settings saved"
 			if next.ServerAddr != prev.ServerAddr && s.u.deps.Server != nil && s.u.deps.Server.Running() {
 				s.u.restartServer()
+			}
+			if (next.DefaultK != prev.DefaultK || next.DefaultBudget != prev.DefaultBudget) && s.u.deps.Server != nil {
+				s.u.deps.Server.SetRecallDefaults(next.DefaultK, next.DefaultBudget)
 			}
 			if next.WatchEnabled != prev.WatchEnabled || !slices.Equal(next.WatchFolders, prev.WatchFolders) ||
 				next.ScrubOnImport != prev.ScrubOnImport || !slices.Equal(next.UserPatterns, prev.UserPatterns) {

@@ -44,6 +44,9 @@ func TestSettingsSaveAndStartAtLogin(t *testing.T) {
 	if u.imp.redact.Checked {
 		t.Fatal("the Import screen should follow the scrub setting")
 	}
+	if k, budget := u.deps.Server.RecallDefaults(); k != 12 || budget != 3000 {
+		t.Errorf("the MCP server's recall defaults are %d and %d, want the saved 12 and 3000", k, budget)
+	}
 
 	// Off again removes the entry.
 	s.login.SetChecked(false)

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/config"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -281,7 +282,7 @@ func TestRealWindow(t *testing.T) {
 	}
 	defer logf.Close()
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), memory.EnvHome+"="+memDir, "LANG=en_US.UTF-8")
+	cmd.Env = append(os.Environ(), config.EnvHome+"="+memDir, "LANG=en_US.UTF-8")
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

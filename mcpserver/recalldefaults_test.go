@@ -1,0 +1,67 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// TestRecallDefaultsFromOptions: recall without top_k or token_budget
+// returns the configured defaults, SetRecallDefaults changes them on a
+// running server, and the tool's schema states the numbers in force.
+func TestRecallDefaultsFromOptions(t *testing.T) {
+	t.Parallel()
+	ts := startTestServer(t, Options{DefaultTopK: 1, DefaultTokenBudget: 300})
+	c := connect(t, ts.url, ts.full)
+	type result struct {
+		Hits   []json.RawMessage `json:"hits"`
+		Budget int               `json:"token_budget"`
+	}
+	recall := func() result {
+		t.Helper()
+		var res result
+		structured(t, callTool(t, c, ToolRecall, map[string]any{"query": "MT-4471"}), &res)
+		return res
+	}
+	schema := func() string {
+		t.Helper()
+		tools, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range tools.Tools {
+			if tl.Name == ToolRecall {
+				b, _ := json.Marshal(tl)
+				return string(b)
+			}
+		}
+		t.Fatal("no recall tool")
+		return ""
+	}
+	if res := recall(); len(res.Hits) != 1 || res.Budget != 300 {
+		t.Errorf("DefaultK 1, DefaultBudget 300: %d hits, budget %d", len(res.Hits), res.Budget)
+	}
+	if s := schema(); !strings.Contains(s, "(default 1, at most") || !strings.Contains(s, "(default 300, at least") {
+		t.Errorf("schema does not state the defaults: %s", s)
+	}
+	ts.SetRecallDefaults(3, 5000)
+	if res := recall(); len(res.Hits) != 3 || res.Budget != 5000 {
+		t.Errorf("after SetRecallDefaults(3, 5000): %d hits, budget %d", len(res.Hits), res.Budget)
+	}
+	if s := schema(); !strings.Contains(s, "(default 3, at most") || !strings.Contains(s, "(default 5000, at least") {
+		t.Errorf("schema after SetRecallDefaults: %s", s)
+	}
+	var res result
+	structured(t, callTool(t, c, ToolRecall, map[string]any{"query": "MT-4471", "top_k": 2}), &res)
+	if len(res.Hits) != 2 {
+		t.Errorf("an agent's top_k 2 beats the default: %d hits", len(res.Hits))
+	}
+	if d := (Options{}).withDefaults().recallDefaults(); d.k != memory.DefaultK || d.budget != memory.DefaultBudget {
+		t.Errorf("zero options: %+v, want memory's defaults", d)
+	}
+}
