@@ -117,7 +117,15 @@ func TestDetectRejects(t *testing.T) {
 }
 
 func TestDetectFolder(t *testing.T) {
-	ins, err := Detect(context.Background(), "testdata")
+	var ins []Input
+	var err error
+	for _, dir := range fixtureDirs(t) {
+		var more []Input
+		if more, err = Detect(context.Background(), dir); err != nil {
+			break
+		}
+		ins = append(ins, more...)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ func TestRunEverything(t *testing.T) {
 	m := newMemory(t)
 	ctx := context.Background()
 	var phases = map[string]bool{}
-	sum, err := Run(ctx, m, []string{"testdata"}, Options{Progress: func(p Progress) { phases[p.Phase] = true }})
+	sum, err := Run(ctx, m, fixtureDirs(t), Options{Progress: func(p Progress) { phases[p.Phase] = true }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestRunEverything(t *testing.T) {
 	}
 
 	// Re-importing everything changes nothing.
-	sum, err = Run(ctx, m, []string{"testdata"}, Options{})
+	sum, err = Run(ctx, m, fixtureDirs(t), Options{})
 	if err != nil || sum.New != 0 || sum.Updated != 0 || sum.Unchanged != 26 {
 		t.Errorf("re-import: %v %+v", err, sum)
 	}
