@@ -68,28 +68,44 @@ func printInsights(w io.Writer, in memory.Insights) {
 	if len(in.Weeks) > 0 {
 		fmt.Fprintf(w, "\nper week, %s (%s from %s):\n", span, plural(len(in.Weeks), "week", "weeks"), day(in.Weeks[0]))
 	}
+	nw := 12
+	for _, s := range append(append([]memory.WeekSeries{}, in.BySource...), in.ByProject...) {
+		nw = max(nw, min(28, len([]rune(s.Name))))
+	}
+	for _, a := range in.Agents {
+		nw = max(nw, min(28, len([]rune(a.Client))))
+	}
 	fmt.Fprintln(w, "by source")
 	for _, s := range in.BySource {
-		fmt.Fprintf(w, "  %-16s %6d conv %7d turns  %s\n", s.Name, s.TotalConvs, s.TotalTurns, sparkline(s.Conversations))
+		fmt.Fprintf(w, "  %-*s %6d conv %7d turns  %s\n", nw, clip(s.Name, nw), s.TotalConvs, s.TotalTurns, sparkline(s.Conversations))
 	}
 	if len(in.BySource) == 0 {
 		fmt.Fprintln(w, "  no conversations in this range")
 	}
 	fmt.Fprintln(w, "by project (top 10)")
 	for _, s := range in.ByProject {
-		fmt.Fprintf(w, "  %-16s %6d conv %7d turns  %s\n", s.Name, s.TotalConvs, s.TotalTurns, sparkline(s.Conversations))
+		fmt.Fprintf(w, "  %-*s %6d conv %7d turns  %s\n", nw, clip(s.Name, nw), s.TotalConvs, s.TotalTurns, sparkline(s.Conversations))
 	}
 	if len(in.ByProject) == 0 {
 		fmt.Fprintln(w, "  no tagged conversations in this range")
 	}
 	fmt.Fprintln(w, "agent access per day (recall and get)")
 	for _, a := range in.Agents {
-		fmt.Fprintf(w, "  %-16s %6d answered %5d no match %5d refused %5d failed  %s\n",
-			a.Client, sum(a.Answered), sum(a.NoMatch), sum(a.Refused), sum(a.Failed), sparkline(addUp(a.Answered, a.NoMatch, a.Refused, a.Failed)))
+		fmt.Fprintf(w, "  %-*s %6d answered %5d no match %5d refused %5d failed  %s\n",
+			nw, clip(a.Client, nw), sum(a.Answered), sum(a.NoMatch), sum(a.Refused), sum(a.Failed), sparkline(addUp(a.Answered, a.NoMatch, a.Refused, a.Failed)))
 	}
 	if len(in.Agents) == 0 {
 		fmt.Fprintln(w, "  no agent calls in this range")
 	}
+}
+
+// clip shortens s to n characters, marking the cut.
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 func sum(xs []int) int {

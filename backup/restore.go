@@ -1,0 +1,240 @@
+package backup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/settings"
+)
+
+// Restore phases, as Progress reports them.
+const (
+	PhaseExtract = "extract"
+	PhaseIndex   = "index"
+	PhaseMerge   = "merge"
+)
+
+// RestoreOptions tunes Restore.
+type RestoreOptions struct {
+	// Merge adds the archive to a memory that has conversations, the way
+	// an import does: forgotten conversations stay forgotten, a changed
+	// one is replaced by the import rules, nothing is duplicated, and the
+	// memory's settings are kept.
+	Merge bool
+	// Redact, if set, scrubs each conversation a merge imports.
+	Redact func(*memory.Session) map[string]int
+	// SaveSettings writes the archive's settings after a restore into an
+	// empty memory; nil means settings.Save.
+	SaveSettings func(settings.Settings) error
+	// Progress, if set, reports files or conversations done in a phase.
+	Progress func(phase string, done, total int)
+}
+
+// RestoreSummary says what a restore did.
+type RestoreSummary struct {
+	Archive       string `json:"archive"`
+	Merged        bool   `json:"merged"`
+	Files         int    `json:"files"`
+	Conversations int    `json:"conversations"` // in the memory's index afterwards, for a restore; imported, for a merge
+	// Import is what a merge's import did.
+	Import   *memory.IngestReport `json:"import,omitempty"`
+	Catalog  memory.CatalogImport `json:"catalog"`
+	Settings bool                 `json:"settings_restored"`
+	// Failed lists files the rebuilt index could not read.
+	Failed      []string `json:"failed,omitempty"`
+	NotIncluded []string `json:"not_included"`
+}
+
+// Restore puts the archive into memory m. Into an empty memory it writes
+// the conversation files (each checked again against its checksum), the
+// catalog and the settings, then rebuilds the index from src/. A memory
+// with conversations is refused with ErrNotEmpty unless opts.Merge.
+func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOptions) (RestoreSummary, error) {
+	sum := RestoreSummary{Archive: a.Path, Merged: opts.Merge, NotIncluded: NotIncluded}
+	if opts.Merge {
+		return a.merge(ctx, m, opts, sum)
+	}
+	if err := checkEmpty(ctx, m); err != nil {
+		return sum, err
+	}
+	root := filepath.Join(m.Dir(), ".staging")
+	if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
+		if err := os.Mkdir(root, 0o700); err != nil {
+			return sum, fmt.Errorf("restore: %w", err)
+		}
+		defer os.Remove(root) // only if empty: an import may have started since
+	}
+	staging, err := os.MkdirTemp(root, "restore-")
+	if err != nil {
+		return sum, fmt.Errorf("restore: %w", err)
+	}
+	defer os.RemoveAll(staging)
+
+	// Extract everything beside the memory first: a file that fails its
+	// checksum now leaves src/ untouched.
+	for i, p := range a.src {
+		if err := ctx.Err(); err != nil {
+			return sum, err
+		}
+		if err := a.extract(p, filepath.Join(staging, filepath.FromSlash(p))); err != nil {
+			return sum, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(PhaseExtract, i+1, len(a.src))
+		}
+	}
+	var placed []string
+	undo := func() {
+		for _, p := range placed {
+			os.Remove(p)
+		}
+	}
+	for _, p := range a.src {
+		final := filepath.Join(m.Dir(), filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
+			undo()
+			return sum, fmt.Errorf("restore: %w", err)
+		}
+		if _, err := os.Lstat(final); err == nil {
+			undo()
+			return sum, fmt.Errorf("restore: %s appeared while restoring; nothing was restored: %w", final, ErrNotEmpty)
+		}
+		if err := os.Rename(filepath.Join(staging, filepath.FromSlash(p)), final); err != nil {
+			undo()
+			return sum, fmt.Errorf("restore: %w", err)
+		}
+		placed = append(placed, final)
+	}
+	sum.Files = len(placed)
+	if sum.Catalog, err = m.ImportCatalog(ctx, a.Catalog, false); err != nil {
+		undo()
+		return sum, fmt.Errorf("restore: %w", err)
+	}
+	var progress func(done, total int)
+	if opts.Progress != nil {
+		progress = func(done, total int) { opts.Progress(PhaseIndex, done, total) }
+	}
+	rep, err := m.Reindex(ctx, progress)
+	sum.Conversations, sum.Failed = rep.Sessions, rep.Failed
+	if err != nil {
+		return sum, fmt.Errorf("restore: the files are in place but the index is not; run `ireneo reindex`: %w", err)
+	}
+	save := opts.SaveSettings
+	if save == nil {
+		save = settings.Save
+	}
+	if err := save(a.Settings); err != nil {
+		return sum, fmt.Errorf("restore: conversations restored, settings not: %w", err)
+	}
+	sum.Settings = true
+	return sum, nil
+}
+
+// checkEmpty refuses a memory that holds conversations, indexed or not.
+func checkEmpty(ctx context.Context, m *memory.Memory) error {
+	_, n, err := m.Sessions(ctx, memory.SessionQuery{Limit: 1})
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	files, err := srcFiles(m.Dir())
+	if err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	if n > 0 || len(files) > 0 {
+		return fmt.Errorf("restore into %s: %w (%d conversations, %d files); restore into an empty folder, or merge the backup in",
+			m.Dir(), ErrNotEmpty, n, len(files))
+	}
+	return nil
+}
+
+// extract writes one checked entry to dst and syncs it.
+func (a *Archive) extract(entry, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return fmt.Errorf("restore: %w", err)
+	}
+	rc, err := a.open(entry)
+	if err != nil {
+		return err
+	}
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		rc.Close()
+		return fmt.Errorf("restore: %w", err)
+	}
+	_, err = io.Copy(f, rc)
+	if cerr := rc.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && !errors.Is(err, ErrDamaged) {
+		err = fmt.Errorf("restore: %s: %w", entry, err)
+	}
+	return err
+}
+
+// merge imports the archive's conversations through one import batch, the
+// way `ireneo import` does, then adds its tags, stars and tombstones.
+func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptions, sum RestoreSummary) (RestoreSummary, error) {
+	b, err := m.NewBatch(memory.IngestOptions{Redact: opts.Redact})
+	if err != nil {
+		return sum, fmt.Errorf("merge: %w", err)
+	}
+	for i, p := range a.src {
+		rc, err := a.open(p)
+		if err != nil {
+			b.Discard()
+			return sum, err
+		}
+		ss, _, rerr := memory.ReadSessions(rc)
+		_, err = io.Copy(io.Discard, rc)
+		if cerr := rc.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = rerr
+		}
+		for _, s := range ss {
+			if err == nil {
+				err = b.Add(ctx, s)
+			}
+		}
+		if err != nil {
+			b.Discard()
+			if errors.Is(err, ErrDamaged) || errors.Is(err, context.Canceled) {
+				return sum, err
+			}
+			return sum, fmt.Errorf("merge: %s: %w", p, err)
+		}
+		if opts.Progress != nil {
+			opts.Progress(PhaseExtract, i+1, len(a.src))
+		}
+	}
+	var progress func(done, total int)
+	if opts.Progress != nil {
+		progress = func(done, total int) { opts.Progress(PhaseMerge, done, total) }
+	}
+	rep, err := b.Commit(ctx, progress)
+	if err != nil {
+		return sum, fmt.Errorf("merge: %w", err)
+	}
+	sum.Import = &rep
+	if len(rep.Redacted) > 0 {
+		m.RecordScrub(context.WithoutCancel(ctx), rep.Redacted)
+	}
+	sum.Files = len(a.src)
+	sum.Conversations = rep.New + rep.Updated
+	if sum.Catalog, err = m.ImportCatalog(ctx, a.Catalog, true); err != nil {
+		return sum, fmt.Errorf("merge: conversations imported, catalog not: %w", err)
+	}
+	return sum, nil
+}
