@@ -85,7 +85,7 @@ func newFixture(t *testing.T) *fixture {
 func (f *fixture) backupTo(t *testing.T) (string, WriteSummary) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "ireneo-backup.zip")
-	sum, err := Write(context.Background(), f.m, path, WriteOptions{AppVersion: "test"})
+	sum, err := Write(context.Background(), f.m, path, WriteOptions{AppVersion: "test", Settings: f.settings})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	rsum, err := a.Restore(ctx, m2, RestoreOptions{})
+	rsum, err := a.Restore(ctx, m2, RestoreOptions{SaveSettings: settings.Save})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +244,7 @@ func TestMerge(t *testing.T) {
 	if _, err := a.Restore(ctx, m2, RestoreOptions{}); !errors.Is(err, ErrNotEmpty) {
 		t.Fatalf("restore without merge into a full memory: %v", err)
 	}
-	sum, err := a.Restore(ctx, m2, RestoreOptions{Merge: true})
+	sum, err := a.Restore(ctx, m2, RestoreOptions{Merge: true, SaveSettings: settings.Save})
 	if err != nil {
 		t.Fatal(err)
 	}

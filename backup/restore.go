@@ -29,7 +29,7 @@ type RestoreOptions struct {
 	// Redact, if set, scrubs each conversation a merge imports.
 	Redact func(*memory.Session) map[string]int
 	// SaveSettings writes the archive's settings after a restore into an
-	// empty memory; nil means settings.Save.
+	// empty memory; nil leaves the settings alone.
 	SaveSettings func(settings.Settings) error
 	// Progress, if set, reports files or conversations done in a phase.
 	Progress func(phase string, done, total int)
@@ -124,14 +124,12 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 	if err != nil {
 		return sum, fmt.Errorf("restore: the files are in place but the index is not; run `ireneo reindex`: %w", err)
 	}
-	save := opts.SaveSettings
-	if save == nil {
-		save = settings.Save
+	if opts.SaveSettings != nil {
+		if err := opts.SaveSettings(a.Settings); err != nil {
+			return sum, fmt.Errorf("restore: conversations restored, settings not: %w", err)
+		}
+		sum.Settings = true
 	}
-	if err := save(a.Settings); err != nil {
-		return sum, fmt.Errorf("restore: conversations restored, settings not: %w", err)
-	}
-	sum.Settings = true
 	return sum, nil
 }
 

@@ -23,6 +23,8 @@ import (
 // WriteOptions tunes Write.
 type WriteOptions struct {
 	AppVersion string
+	// Settings are the person's settings, as the configuration loaded them.
+	Settings settings.Settings
 	// Progress, if set, is called after each conversation file.
 	Progress func(done, total int)
 }
@@ -53,10 +55,7 @@ func Write(ctx context.Context, m *memory.Memory, dst string, opts WriteOptions)
 	if err != nil {
 		return sum, err
 	}
-	set, err := settings.Load()
-	if err != nil {
-		return sum, fmt.Errorf("backup: %w", err)
-	}
+	set := opts.Settings
 	files, err := srcFiles(m.Dir())
 	if err != nil {
 		return sum, fmt.Errorf("backup: %w", err)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/backup"
+	"github.com/ireneo-app/ireneo/settings"
 )
 
 func init() {
@@ -31,15 +32,20 @@ conversation. FILE is written atomically: it is the old file or the whole
 new archive, never part of one.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			// Backing up defaults in place of unreadable settings would lose them.
+			if g.cfg.SettingsErr != nil {
+				return g.cfg.SettingsErr
+			}
 			m, err := g.open()
 			if err != nil {
 				return err
 			}
 			defer m.Close()
 			line := newProgressLine(g.stderr)
-			sum, err := backup.Write(c.Context(), m, args[0], backup.WriteOptions{AppVersion: Version, Progress: func(done, total int) {
+			opts := backup.WriteOptions{AppVersion: g.cfg.Version, Settings: g.cfg.Settings, Progress: func(done, total int) {
 				line.text(fmt.Sprintf("backing up %d of %d files", done, total))
-			}})
+			}}
+			sum, err := backup.Write(c.Context(), m, args[0], opts)
 			line.clear()
 			if err != nil {
 				return err
@@ -95,7 +101,7 @@ nothing is duplicated), adds its tags and stars, and keeps your settings.`,
 				return err
 			}
 			defer m.Close()
-			opts := backup.RestoreOptions{Merge: merge}
+			opts := backup.RestoreOptions{Merge: merge, SaveSettings: func(s settings.Settings) error { return settings.SaveTo(g.cfg.Dir, s) }}
 			if merge && importRedactor != nil && !noScrub {
 				if opts.Redact, err = importRedactor(g); err != nil {
 					return err
