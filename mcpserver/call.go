@@ -24,6 +24,7 @@ const (
 	msgTimeout     = "the memory took too long to answer (over %s); try a shorter, more specific query, or continue without it"
 	msgTooLarge    = "the answer is too large to send (%d bytes; the limit is %d); ask for less: a smaller top_k, token_budget, window or limit"
 	msgNoCaller    = "unauthorized: this call carries no token"
+	msgCancelled   = "the call was cancelled"
 )
 
 // maxAuditArgs bounds the arguments kept in one audit entry.
@@ -85,7 +86,7 @@ func handle[A any](s *Server, tool string, body toolBody[A]) server.ToolHandlerF
 			return finish(mcp.NewToolResultError(msgBusy), 0, memory.AuditBusy)
 		case <-ctx.Done():
 			wait.Stop()
-			return finish(mcp.NewToolResultError(msgBusy), 0, memory.AuditCancelled)
+			return finish(mcp.NewToolResultError(msgCancelled), 0, memory.AuditCancelled)
 		}
 
 		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
@@ -121,6 +122,10 @@ func handle[A any](s *Server, tool string, body toolBody[A]) server.ToolHandlerF
 			return finish(mcp.NewToolResultError(out.err.Error()), 0, memory.AuditInvalid)
 		case errors.Is(out.err, context.DeadlineExceeded):
 			return finish(mcp.NewToolResultError(fmt.Sprintf(msgTimeout, s.opts.CallTimeout)), 0, memory.AuditTimeout)
+		case errors.Is(out.err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
+			// The client cancelled (notifications/cancelled) or hung up: its
+			// choice, not a failure of the memory, and nobody reads the answer.
+			return finish(mcp.NewToolResultError(msgCancelled), 0, memory.AuditCancelled)
 		default:
 			// The agent gets one plain line; the details go to the log.
 			s.log.Error("tool failed", "tool", tool, "client", c.Name, "err", out.err)

@@ -5,8 +5,21 @@
 //
 // It owns the tokens (secrets in the OS keyring, metadata in the memory's
 // catalog), the HTTP refusals (401 for a missing, unknown or revoked token;
-// 403 for a foreign Host or Origin), the limits (request size, concurrent
-// calls, per-call time, result size, query length), the audit log of every
-// call, and the snippets that connect each supported client. The CLI and the
-// GUI both drive it through Server, Tokens and the Connect functions.
+// 403 for a foreign Host or any foreign Origin; both logged, rate-limited, to
+// the audit log), the Streamable HTTP sessions (issued at initialize, bound
+// to the token that opened them, ended by DELETE), the limits (request size,
+// concurrent calls, per-call time, result size, query length), the token
+// budget of every answer (its structured content and its text each counted
+// in o200k tokens), the audit log of every call, and the snippets that
+// connect each supported client. The CLI and the GUI both drive it through
+// Server, Tokens and the Connect functions.
+//
+// Scope: a token scoped to projects sees only conversations tagged with one
+// of them, and of their tags only those in its scope. One side channel is
+// left open, knowingly: BM25 statistics (how rare a word is, how long
+// passages are on average) come from the whole memory, so the order of a
+// scoped token's hits can shift when out-of-scope conversations mention its
+// query words. Scores are not sent, so what leaks is at most ordering, and
+// only to a client that can already read the person's in-scope memory;
+// closing it would mean one index per scope.
 package mcpserver

@@ -3,11 +3,15 @@ package mcpserver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 type callerKey struct{}
@@ -26,26 +30,36 @@ func callerFrom(ctx context.Context) (Caller, bool) {
 const authChallenge = `Bearer realm="ireneo"`
 
 // guard wraps the MCP handler with the checks every HTTP request passes, in
-// this order: Host and Origin (403, against DNS rebinding and web pages),
-// bearer token (401), body size (413). An authenticated request carries
-// its Caller in its context.
+// this order: Host and every Origin (403, against DNS rebinding and web
+// pages), bearer token (401), body size (413), then the transport's rules:
+// no batches, and a session this token was issued (400 without one, 404 for
+// one that ended, was never issued, or is another token's). An
+// authenticated request carries its Caller in its context. Refusals are
+// logged where a person sees them (see refusals).
 func (s *Server) guard(port string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !hostAllowed(r.Host, port) {
+			s.refused.note(r, http.StatusForbidden, fmt.Sprintf("Host %q is not this loopback server", r.Host))
 			http.Error(w, fmt.Sprintf("forbidden: Host %q is not this loopback server", r.Host), http.StatusForbidden)
 			return
 		}
-		if o := r.Header.Get("Origin"); !originAllowed(o) {
-			http.Error(w, fmt.Sprintf("forbidden: Origin %q is not loopback", o), http.StatusForbidden)
-			return
+		// A request may carry several Origin headers; each must be loopback.
+		for _, o := range r.Header.Values("Origin") {
+			if !originAllowed(o) {
+				s.refused.note(r, http.StatusForbidden, fmt.Sprintf("Origin %q is not loopback", o))
+				http.Error(w, fmt.Sprintf("forbidden: Origin %q is not loopback", o), http.StatusForbidden)
+				return
+			}
 		}
 		bearer, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
+			s.refused.note(r, http.StatusUnauthorized, "no bearer token")
 			unauthorized(w, `missing bearer token: send "Authorization: Bearer <token>"; make one with `+"`ireneo token create NAME`", "")
 			return
 		}
 		c, err := s.tokens.Authenticate(r.Context(), bearer)
 		if errors.Is(err, ErrUnauthorized) {
+			s.refused.note(r, http.StatusUnauthorized, "unknown or revoked token")
 			unauthorized(w, "unknown or revoked token", `, error="invalid_token"`)
 			return
 		}
@@ -58,10 +72,11 @@ func (s *Server) guard(port string, next http.Handler) http.Handler {
 			tooLarge(w, s.opts.MaxBodyBytes)
 			return
 		}
+		var body []byte
 		if r.Body != nil && r.Method == http.MethodPost {
 			// Read the body here, capped, so an oversized chunked body gets a
 			// plain 413 rather than a parse error from deeper down.
-			body, err := io.ReadAll(io.LimitReader(r.Body, s.opts.MaxBodyBytes+1))
+			body, err = io.ReadAll(io.LimitReader(r.Body, s.opts.MaxBodyBytes+1))
 			r.Body.Close()
 			if err != nil {
 				http.Error(w, "cannot read request body", http.StatusBadRequest)
@@ -73,7 +88,57 @@ func (s *Server) guard(port string, next http.Handler) http.Handler {
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
-		next.ServeHTTP(w, r.WithContext(withCaller(r.Context(), c)))
+		r = r.WithContext(withCaller(r.Context(), c))
+		s.session(c, body, next).ServeHTTP(w, r)
+	})
+}
+
+// session applies the session rules of Streamable HTTP to an authenticated
+// request, then hands it to next.
+func (s *Server) session(c Caller, body []byte, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(server.HeaderKeySessionID)
+		switch r.Method {
+		case http.MethodPost:
+			if isBatch(body) {
+				jsonrpcRefusal(w, http.StatusBadRequest, mcp.INVALID_REQUEST, "batches are not supported: send one JSON-RPC message per request")
+				return
+			}
+			var head jsonrpcHead
+			if json.Unmarshal(body, &head) != nil || modernRequest(r, head) {
+				break // mcp-go answers bad JSON; modern requests have no session
+			}
+			if head.Method == mcp.MethodInitialize {
+				next.ServeHTTP(&sessionIDWriter{ResponseWriter: w, onHeader: func(id string) { s.httpSessions.open(id, c.key) }}, r)
+				return
+			}
+			if id == "" {
+				jsonrpcRefusal(w, http.StatusBadRequest, mcp.INVALID_REQUEST, "missing Mcp-Session-Id header: send initialize first and then the session id it returns")
+				return
+			}
+			if !s.httpSessions.use(id, c.key) {
+				jsonrpcRefusal(w, http.StatusNotFound, mcp.INVALID_REQUEST, "session not found: it ended or was never issued to this token; send initialize to start a new one")
+				return
+			}
+		case http.MethodDelete:
+			if mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) {
+				break // mcp-go says modern protocols have no sessions to end
+			}
+			if id == "" {
+				http.Error(w, "missing Mcp-Session-Id header: say which session to end", http.StatusBadRequest)
+				return
+			}
+			if !s.httpSessions.end(id, c.key) {
+				http.Error(w, "session not found: it ended or was never issued to this token", http.StatusNotFound)
+				return
+			}
+		case http.MethodGet:
+			if id != "" && !mcp.IsModernProtocol(r.Header.Get(mcp.HeaderProtocolVersion)) && !s.httpSessions.use(id, c.key) {
+				http.Error(w, "session not found: it ended or was never issued to this token", http.StatusNotFound)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
 	})
 }
 

@@ -180,3 +180,42 @@ func TestResultCap(t *testing.T) {
 		t.Fatalf("recall over the cap: %v %.200q", res.IsError, resultText(res))
 	}
 }
+
+// TestCancelledCallAudited: a call the client gives up on is audited as
+// cancelled, not as a failure of the memory.
+func TestCancelledCallAudited(t *testing.T) {
+	ts := startTestServer(t, Options{})
+	started := make(chan struct{}, 1)
+	ts.Server.mem = fakeBackend{func(ctx context.Context) error {
+		started <- struct{}{}
+		<-ctx.Done()
+		return fmt.Errorf("recall: %w", ctx.Err())
+	}}
+	c := connect(t, ts.url, ts.full)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-started
+		cancel()
+	}()
+	if _, err := c.CallTool(ctx, toolRequest(ToolRecall, map[string]any{"query": "MT-4471"})); err == nil {
+		t.Fatal("a cancelled call answered")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		es, err := ts.mem.Audit(context.Background(), memory.AuditQuery{Tool: ToolRecall})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(es) == 1 {
+			if es[0].Outcome != memory.AuditCancelled {
+				t.Fatalf("cancelled call audited as %q", es[0].Outcome)
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled call was not audited")
+		}
+		ts.FlushAudit()
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -115,6 +115,10 @@ type Server struct {
 	mcp    *server.MCPServer
 	audit  *auditLog
 	slots  chan struct{} // one per running tool call
+	// sessions are the Streamable HTTP sessions issued, by token.
+	httpSessions *sessionTable
+	// refused logs refused HTTP requests for the person to see.
+	refused *refusals
 
 	defaults atomic.Pointer[recallDefaults]
 
@@ -129,14 +133,16 @@ type Server struct {
 func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 	opts = opts.withDefaults()
 	s := &Server{
-		mem:   m,
-		opts:  opts,
-		log:   opts.Logger,
-		audit: newAuditLog(m, opts.Logger, opts.OnCall),
-		slots: make(chan struct{}, opts.MaxConcurrent),
+		mem:          m,
+		opts:         opts,
+		log:          opts.Logger,
+		audit:        newAuditLog(m, opts.Logger, opts.OnCall),
+		slots:        make(chan struct{}, opts.MaxConcurrent),
+		httpSessions: newSessionTable(),
 	}
 	d := opts.recallDefaults()
 	s.defaults.Store(&d)
+	s.refused = newRefusals(s.audit)
 	if tokens != nil {
 		s.tokens = NewTokens(m, tokens)
 	}

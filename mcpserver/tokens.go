@@ -34,6 +34,7 @@ var ErrUnauthorized = errors.New("missing, unknown or revoked token")
 type Caller struct {
 	Name  string
 	Scope []string // the projects the caller may see; nil means everything
+	key   string   // identifies the very token (its hash), to bind sessions to it
 }
 
 // StdioCaller is the caller for `ireneo mcp`: the person's own process,
@@ -205,7 +206,7 @@ func (t *Tokens) Authenticate(ctx context.Context, bearer string) (Caller, error
 	}
 	tk := toks[found]
 	t.touch(ctx, tk.Name)
-	c := Caller{Name: tk.Name}
+	c := Caller{Name: tk.Name, key: string(tk.Hash)}
 	if len(tk.Projects) > 0 {
 		c.Scope = tk.Projects
 	}

@@ -18,7 +18,10 @@ const (
 	AuditBusy        = "busy"        // refused: too many calls at once
 	AuditTimeout     = "timeout"     // the call ran out of time
 	AuditUnavailable = "unavailable" // the memory failed
-	AuditCancelled   = "cancelled"   // the client went away first
+	AuditCancelled   = "cancelled"   // the client cancelled the call or went away first
+	// Refused HTTP requests, recorded so a person sees them (rate-limited).
+	AuditUnauthorized = "unauthorized" // 401: no, unknown or revoked token
+	AuditForbidden    = "forbidden"    // 403: a Host or Origin that is not loopback
 )
 
 // AuditEntry is one recorded MCP tool call.
