@@ -30,6 +30,10 @@ const (
 // maxAuditArgs bounds the arguments kept in one audit entry.
 const maxAuditArgs = 2000
 
+// auditScanSlack is how far past the cut arguments are scanned for secrets,
+// so one that straddles the cut is still found whole.
+const auditScanSlack = 1024
+
 // AuditTooLarge is the audit outcome of a result over the size cap.
 const AuditTooLarge = "too_large"
 
@@ -58,7 +62,7 @@ func handle[A any](s *Server, tool string, body toolBody[A]) server.ToolHandlerF
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		rawArgs := rawArguments(req)
-		entry := memory.AuditEntry{TS: start.UTC(), Tool: tool, Args: auditArgs(rawArgs)}
+		entry := memory.AuditEntry{TS: start.UTC(), Tool: tool, Args: auditArgs(rawArgs, s.opts.Secrets)}
 		finish := func(res *mcp.CallToolResult, hits int, outcome string) (*mcp.CallToolResult, error) {
 			entry.Hits, entry.Outcome, entry.Duration = hits, outcome, time.Since(start)
 			s.audit.record(entry)
@@ -171,13 +175,18 @@ func decodeArgs(raw []byte, dst any) error {
 	return nil
 }
 
-func auditArgs(raw []byte) string {
+// auditArgs is what the audit log keeps of a call's arguments: compact,
+// with secrets redacted (a query may hold a pasted token), and cut short.
+// Redaction comes before the cut, so a cut cannot leave half a secret
+// behind unrecognised.
+func auditArgs(raw []byte, secrets memory.SecretFinder) string {
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) != nil {
 		buf.Reset()
 		buf.Write(raw)
 	}
 	s := buf.String()
+	s = memory.RedactText(secrets, s[:min(len(s), maxAuditArgs+auditScanSlack)])
 	if len(s) > maxAuditArgs {
 		s = s[:maxAuditArgs] + "…"
 	}

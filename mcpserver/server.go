@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/scrub"
 )
 
 // Limits and their defaults.
@@ -52,6 +53,10 @@ type Options struct {
 	// OnCall, if set, sees every audited call as it happens (the GUI's
 	// activity view). It must not block.
 	OnCall func(memory.AuditEntry)
+	// Secrets finds the secrets in a call's arguments, which are redacted
+	// before the call is audited or shown to OnCall. Nil means the
+	// built-in rules, without the person's own patterns.
+	Secrets memory.SecretFinder
 
 	// validateOutput checks every result against its tool's output schema;
 	// tests turn it on so a schema and its results can't drift apart.
@@ -91,6 +96,11 @@ func (o Options) withDefaults() Options {
 	o.DefaultTopK = min(o.DefaultTopK, memory.MaxK)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
+	if o.Secrets == nil {
+		if sc, err := scrub.New(nil); err == nil {
+			o.Secrets = sc
+		}
 	}
 	return o
 }

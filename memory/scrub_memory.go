@@ -14,15 +14,19 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // ScrubOptions says what a scrub covers.
 type ScrubOptions struct {
-	Scrubber *Scrubber
+	Finder   SecretFinder
 	Rules    []string // only findings of these rule ids; empty means every rule
-	Sessions []string // only these conversations (id, or harness:id); empty means all
+	Sessions []string // only these conversations (id, or harness:id); empty means all, and the audit log
+	// AuditLog scans the audit log too when Sessions names conversations
+	// (with Sessions empty, it always is).
+	AuditLog bool
 	IDs      []string // only the findings with these ids; empty means all
 	// Allow marks these findings (ids from an earlier report) as false
 	// positives before anything else: they are remembered and not reported
@@ -31,30 +35,41 @@ type ScrubOptions struct {
 	Progress func(done, total int) // conversations scanned so far; may be nil
 }
 
-// ScrubFinding is one secret found in a stored conversation. It never holds
-// the secret: only where it is, the rule, and a masked preview.
+// FieldAudit marks a finding in the audit log: the arguments an agent's
+// call was recorded with.
+const FieldAudit = "audit"
+
+// ScrubFinding is one secret found in a stored conversation or in the audit
+// log. It never holds the secret: only where it is, the rule, and a masked
+// preview.
 type ScrubFinding struct {
 	// ID names the finding for --allow: a keyed hash of rule, conversation and
-	// secret, so the same secret twice in one conversation shares an id.
+	// secret, so the same secret twice in one conversation shares an id (and
+	// the same secret anywhere in the audit log).
 	ID        string `json:"id"`
 	Source    string `json:"source"`
 	SessionID string `json:"session_id"`
 	TurnUUID  string `json:"turn_uuid,omitempty"`
-	Seq       int    `json:"seq"`   // the turn's seq; -1 for the title
-	Block     int    `json:"block"` // the block's index in the turn; -1 for the title
-	Rule      string `json:"rule"`
-	Start     int    `json:"start"` // byte offsets of the secret in the block text
-	End       int    `json:"end"`
-	Preview   string `json:"preview"` // first and last two characters
+	Seq       int    `json:"seq"`   // the turn's seq; -1 for the session's own fields and the audit log
+	Block     int    `json:"block"` // the block's index in the turn; -1 likewise
+	// Field says which text holds the secret: FieldTitle, FieldWorkdir,
+	// FieldProject, FieldToolName, FieldAudit, or empty for a block's text.
+	Field   string `json:"field,omitempty"`
+	AuditID int64  `json:"audit_id,omitempty"` // the audit row, for FieldAudit
+	Rule    string `json:"rule"`
+	Start   int    `json:"start"` // byte offsets of the secret in that text
+	End     int    `json:"end"`
+	Preview string `json:"preview"` // first and last two characters
 
 	hash string
 }
 
 // ScrubReport is what a scan found and, after an apply, what it redacted.
 type ScrubReport struct {
-	Scanned  int            `json:"scanned"` // conversations read
-	Findings []ScrubFinding `json:"findings"`
-	ByRule   map[string]int `json:"by_rule"`
+	Scanned      int            `json:"scanned"`       // conversations read
+	AuditScanned int            `json:"audit_scanned"` // audit log rows read
+	Findings     []ScrubFinding `json:"findings"`
+	ByRule       map[string]int `json:"by_rule"`
 	// Allowed counts findings the allow-list hid, NewlyAllowed the ones this
 	// call's Allow added.
 	Allowed      int `json:"allowed"`
@@ -62,26 +77,125 @@ type ScrubReport struct {
 	// Skipped lists conversations whose source file could not be read.
 	Skipped []string `json:"skipped,omitempty"`
 
-	Applied  bool           `json:"applied"`
-	Changed  int            `json:"changed"`  // conversations rewritten
-	Redacted map[string]int `json:"redacted"` // redactions per rule
+	Applied      bool           `json:"applied"`
+	Changed      int            `json:"changed"`       // conversations rewritten
+	AuditChanged int            `json:"audit_changed"` // audit rows rewritten
+	Redacted     map[string]int `json:"redacted"`      // redactions per rule
 }
 
-// ScrubScan scans every stored conversation (or the ones o names) and lists
-// the secrets in it. The index is derived from the src files, so scanning
-// them covers both. Nothing is changed, except that o.Allow is remembered.
+func newScrubReport(applied bool) ScrubReport {
+	return ScrubReport{Findings: []ScrubFinding{}, ByRule: map[string]int{}, Redacted: map[string]int{}, Applied: applied}
+}
+
+// ScrubScan scans every stored conversation and the audit log (or the
+// conversations o names) and lists the secrets in them. The index is
+// derived from the src files, so scanning them covers both. Nothing is
+// changed, except that o.Allow is remembered.
 func (m *Memory) ScrubScan(ctx context.Context, o ScrubOptions) (ScrubReport, error) {
-	return m.scrub(ctx, o, false)
+	rep := newScrubReport(false)
+	p, err := m.newScrubPlan(ctx, o)
+	if err != nil {
+		return rep, err
+	}
+	var t scrubTally
+	err = m.eachSessionScan(ctx, p, false, func(r sessionScan) error {
+		rep.addSession(r, &t, len(p.refs), o.Progress)
+		return nil
+	})
+	if err != nil {
+		return ScrubReport{}, err
+	}
+	if _, err := m.scanAudit(ctx, p, &t, &rep, false); err != nil {
+		return ScrubReport{}, err
+	}
+	if err := m.settleScrub(ctx, p, &rep, &t); err != nil {
+		return ScrubReport{}, err
+	}
+	return rep, nil
 }
 
 // ScrubApply redacts what ScrubScan would report: each affected src file is
 // rewritten atomically and its index rows replaced in one transaction (by
-// re-ingesting the redacted conversation), the old file's bytes are
-// overwritten, and the database is erased the way forget does (freed pages
-// zeroed, FTS merged, WAL truncated, vacuum when worth it). A history row
-// keeps the counts per rule, never the secrets.
+// re-ingesting the redacted conversation), affected audit rows are
+// rewritten, the old file's bytes are overwritten, and the database is
+// erased the way forget does (freed pages zeroed, FTS merged, WAL
+// truncated, vacuum when worth it). A history row keeps the counts per
+// rule, never the secrets.
 func (m *Memory) ScrubApply(ctx context.Context, o ScrubOptions) (ScrubReport, error) {
-	return m.scrub(ctx, o, true)
+	rep := newScrubReport(true)
+	p, err := m.newScrubPlan(ctx, o)
+	if err != nil {
+		return rep, err
+	}
+	m.shredLeftovers()
+	var (
+		t     scrubTally
+		batch *Batch
+		olds  []sessionRef // src files the batch replaces
+		tags  []tagEdit
+	)
+	discard := func() {
+		if batch != nil {
+			batch.Discard()
+		}
+	}
+	err = m.eachSessionScan(ctx, p, true, func(r sessionScan) error {
+		rep.addSession(r, &t, len(p.refs), o.Progress)
+		if r.err != nil {
+			return nil
+		}
+		tags = append(tags, r.tagEdits...)
+		if r.sess == nil && len(r.tagEdits) > 0 {
+			rep.Changed++
+			addCounts(rep.Redacted, r.counts)
+		}
+		if r.sess == nil {
+			return nil
+		}
+		if batch == nil {
+			var err error
+			if batch, err = m.NewBatch(IngestOptions{}); err != nil {
+				return err
+			}
+		}
+		if err := batch.Add(ctx, r.sess); err != nil {
+			return fmt.Errorf("scrub %s: %w", r.ref.sid, err)
+		}
+		olds = append(olds, r.ref)
+		rep.Changed++
+		addCounts(rep.Redacted, r.counts)
+		return nil
+	})
+	if err != nil {
+		discard()
+		return ScrubReport{}, err
+	}
+	edits, err := m.scanAudit(ctx, p, &t, &rep, true)
+	if err != nil {
+		discard()
+		return ScrubReport{}, err
+	}
+	if err := m.settleScrub(ctx, p, &rep, &t); err != nil {
+		discard()
+		return ScrubReport{}, err
+	}
+	if err := m.commitScrub(ctx, batch, olds, tags, edits); err != nil {
+		return ScrubReport{}, err
+	}
+	if err := m.RecordScrub(ctx, rep.Redacted); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// scrubPlan is a checked ScrubOptions and what every scan needs.
+type scrubPlan struct {
+	finder SecretFinder
+	key    []byte // the memory's key for finding hashes
+	filter scrubFilter
+	refs   []sessionRef        // conversations to scan
+	tags   map[string][]string // project tags by harness NUL session id
+	audit  bool                // scan the audit log
 }
 
 type scrubFilter struct {
@@ -91,27 +205,17 @@ type scrubFilter struct {
 	allow   map[string]bool // ids to allow now
 }
 
-type scrubResult struct {
-	ref      sessionRef
-	findings []ScrubFinding // to report (and redact, when applying)
-	allowed  int
-	newly    []ScrubFinding // matched an id in Allow
-	sess     *Session       // redacted copy; nil if nothing changed
-	counts   map[string]int
-	err      error
-}
-
-func (m *Memory) scrub(ctx context.Context, o ScrubOptions, apply bool) (ScrubReport, error) {
-	rep := ScrubReport{Findings: []ScrubFinding{}, ByRule: map[string]int{}, Redacted: map[string]int{}, Applied: apply}
-	if o.Scrubber == nil {
-		return rep, errNoScrubber
+func (m *Memory) newScrubPlan(ctx context.Context, o ScrubOptions) (*scrubPlan, error) {
+	if o.Finder == nil {
+		return nil, errNoFinder
 	}
-	f := scrubFilter{allow: map[string]bool{}}
+	p := &scrubPlan{finder: o.Finder, filter: scrubFilter{allow: map[string]bool{}}, audit: len(o.Sessions) == 0 || o.AuditLog}
+	f := &p.filter
 	if len(o.Rules) > 0 {
 		f.rules = map[string]bool{}
 		for _, r := range o.Rules {
-			if !o.Scrubber.HasRule(r) {
-				return rep, fmt.Errorf("scrub: unknown rule %q", r)
+			if !o.Finder.HasRule(r) {
+				return nil, fmt.Errorf("scrub: unknown rule %q", r)
 			}
 			f.rules[r] = true
 		}
@@ -125,191 +229,281 @@ func (m *Memory) scrub(ctx context.Context, o ScrubOptions, apply bool) (ScrubRe
 			f.ids[strings.ToLower(strings.TrimSpace(id))] = true
 		}
 	}
-	key, err := m.scrubKey(ctx)
-	if err != nil {
-		return rep, err
+	var err error
+	if p.key, err = m.scrubKey(ctx); err != nil {
+		return nil, err
 	}
 	if f.allowed, err = m.scrubAllowedHashes(ctx); err != nil {
-		return rep, err
+		return nil, err
 	}
-	refs, err := m.scrubRefs(ctx, o.Sessions)
-	if err != nil {
-		return rep, err
+	if p.refs, err = m.scrubRefs(ctx, o.Sessions); err != nil {
+		return nil, err
 	}
-	if apply {
-		m.shredLeftovers()
+	if p.tags, err = m.scrubTags(ctx); err != nil {
+		return nil, err
 	}
+	return p, nil
+}
 
+// scrubTally gathers what the scans found.
+type scrubTally struct {
+	allowed int
+	newly   []ScrubFinding // matched an id in Allow
+}
+
+// check finds the secrets in one text, reports them as findings like at
+// (which says where the text is), and returns the ones to redact: those the
+// filters keep and the allow-list does not hide. scope names the text's
+// owner in the finding hash: a conversation, or the audit log.
+func (p *scrubPlan) check(t *scrubTally, findings *[]ScrubFinding, text string, at ScrubFinding, scope [2]string) []secretSpan {
+	if text == "" {
+		return nil
+	}
+	spans := findSecrets(p.finder, text)
+	if len(spans) == 0 {
+		return nil
+	}
+	f := &p.filter
+	var keep []secretSpan
+	for _, sp := range spans {
+		fd := at
+		fd.Rule, fd.Start, fd.End = sp.rule, sp.start, sp.end
+		fd.Preview = MaskSecret(text[sp.start:sp.end])
+		fd.hash = findingHash(p.key, sp.rule, scope[0], scope[1], text[sp.start:sp.end])
+		fd.ID = fd.hash[:findingIDLen]
+		switch {
+		case f.rules != nil && !f.rules[sp.rule]:
+			continue
+		case f.ids != nil && !f.ids[fd.ID] && !f.allow[fd.ID]:
+			continue
+		case f.allowed[fd.hash]:
+			t.allowed++
+			if f.allow[fd.ID] {
+				t.newly = append(t.newly, fd) // already allowed: not an unknown id
+			}
+			continue
+		case f.allow[fd.ID]:
+			t.allowed++
+			t.newly = append(t.newly, fd)
+			continue
+		}
+		*findings = append(*findings, fd)
+		keep = append(keep, sp)
+	}
+	return keep
+}
+
+// sessionScan is what scanning one conversation found.
+type sessionScan struct {
+	ref      sessionRef
+	findings []ScrubFinding // to report (and redact, when applying)
+	tally    scrubTally
+	sess     *Session  // redacted copy; nil if nothing changed
+	tagEdits []tagEdit // project tags to rename
+	counts   map[string]int
+	err      error
+}
+
+// tagEdit renames one session's project tag that held a secret.
+type tagEdit struct {
+	harness, sid, from, to string
+}
+
+// eachSessionScan scans the plan's conversations on every CPU and hands
+// each result to each, on the calling goroutine. An error from each stops
+// the scan and is returned.
+func (m *Memory) eachSessionScan(ctx context.Context, p *scrubPlan, redact bool, each func(sessionScan) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	jobs := make(chan sessionRef)
-	results := make(chan scrubResult)
-	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ref := range jobs {
-				r := m.scrubOne(o.Scrubber, key, ref, f, apply)
-				select {
-				case results <- r:
-				case <-ctx.Done():
-					return
-				}
-			}
-		}()
-	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(1, runtime.GOMAXPROCS(0)))
+	results := make(chan sessionScan)
 	go func() {
-		defer close(jobs)
-		for _, ref := range refs {
-			select {
-			case jobs <- ref:
-			case <-ctx.Done():
-				return
+		defer close(results)
+		for _, ref := range p.refs {
+			if gctx.Err() != nil {
+				break
 			}
+			g.Go(func() error {
+				select {
+				case results <- m.scanSession(p, ref, redact):
+					return nil
+				case <-gctx.Done():
+					return gctx.Err()
+				}
+			})
 		}
+		g.Wait() // its only errors are the context's, returned below
 	}()
-	go func() { wg.Wait(); close(results) }()
-
-	var batch *Batch
-	var olds []sessionRef // src files the batch replaces
-	var newly []ScrubFinding
 	var failed error
 	for r := range results {
 		if failed != nil {
 			continue // drain so the workers can finish
 		}
-		rep.Scanned++
-		if o.Progress != nil {
-			o.Progress(rep.Scanned, len(refs))
-		}
-		if r.err != nil {
-			rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s:%s: %v", r.ref.harness, r.ref.sid, r.err))
-			continue
-		}
-		rep.Allowed += r.allowed
-		newly = append(newly, r.newly...)
-		rep.Findings = append(rep.Findings, r.findings...)
-		for _, fd := range r.findings {
-			rep.ByRule[fd.Rule]++
-		}
-		if r.sess == nil {
-			continue
-		}
-		if batch == nil {
-			if batch, failed = m.NewBatch(IngestOptions{}); failed != nil {
-				cancel()
-				continue
-			}
-		}
-		if failed = batch.Add(ctx, r.sess); failed != nil {
-			failed = fmt.Errorf("scrub %s: %w", r.ref.sid, failed)
+		if failed = each(r); failed != nil {
 			cancel()
-			continue
 		}
-		olds = append(olds, r.ref)
-		rep.Changed++
-		for rule, n := range r.counts {
-			rep.Redacted[rule] += n
-		}
-	}
-	if failed == nil {
-		failed = ctx.Err()
-	}
-	if failed == nil {
-		failed = unknownAllowIDs(f.allow, newly)
 	}
 	if failed != nil {
-		if batch != nil {
-			batch.Discard()
-		}
-		return ScrubReport{}, failed
+		return failed
 	}
-	sortFindings(rep.Findings)
-	if rep.NewlyAllowed, err = m.addScrubAllow(ctx, newly); err != nil {
-		if batch != nil {
-			batch.Discard()
-		}
-		return ScrubReport{}, err
-	}
-	if !apply {
-		return rep, nil
-	}
-	if batch != nil {
-		if err := m.commitScrub(ctx, batch, olds); err != nil {
-			return ScrubReport{}, err
-		}
-	}
-	if err := m.RecordScrub(ctx, rep.Redacted); err != nil {
-		return rep, err
-	}
-	return rep, nil
+	return ctx.Err()
 }
 
-// scrubOne scans one conversation and, when applying, redacts it.
-func (m *Memory) scrubOne(sc *Scrubber, key []byte, ref sessionRef, f scrubFilter, apply bool) scrubResult {
-	r := scrubResult{ref: ref}
+// scanSession scans one conversation, its metadata included, and when
+// redact is set, redacts what it reports.
+func (m *Memory) scanSession(p *scrubPlan, ref sessionRef, redact bool) sessionScan {
+	r := sessionScan{ref: ref}
 	s, err := m.loadRef(ref)
 	if err != nil {
 		r.err = err
 		return r
 	}
+	scope := [2]string{s.Harness, s.ID}
 	changed := false
-	do := func(seq, block int, turnUUID, text string) string {
-		ms := sc.Scan(text)
-		if len(ms) == 0 {
-			return text
+	eachText(s, func(loc textLoc, text string) string {
+		at := ScrubFinding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: loc.field}
+		if loc.turn >= 0 {
+			t := s.Turns[loc.turn]
+			at.Seq, at.Block, at.TurnUUID = t.Seq, loc.block, t.TurnUUID
 		}
-		keep := ms[:0:0]
-		for _, mt := range ms {
-			fd := ScrubFinding{
-				Source: s.Harness, SessionID: s.ID, TurnUUID: turnUUID, Seq: seq, Block: block,
-				Rule: mt.Rule, Start: mt.Start, End: mt.End, Preview: MaskSecret(text[mt.Start:mt.End]),
-			}
-			fd.hash = findingHash(key, mt.Rule, s.Harness, s.ID, text[mt.Start:mt.End])
-			fd.ID = fd.hash[:findingIDLen]
-			switch {
-			case f.rules != nil && !f.rules[mt.Rule]:
-				continue
-			case f.ids != nil && !f.ids[fd.ID] && !f.allow[fd.ID]:
-				continue
-			case f.allowed[fd.hash]:
-				r.allowed++
-				if f.allow[fd.ID] {
-					r.newly = append(r.newly, fd) // already allowed: not an unknown id
-				}
-				continue
-			case f.allow[fd.ID]:
-				r.allowed++
-				r.newly = append(r.newly, fd)
-				continue
-			}
-			r.findings = append(r.findings, fd)
-			keep = append(keep, mt)
-		}
-		if !apply || len(keep) == 0 {
+		keep := p.check(&r.tally, &r.findings, text, at, scope)
+		if !redact || len(keep) == 0 {
 			return text
 		}
 		changed = true
-		if r.counts == nil {
-			r.counts = map[string]int{}
+		for _, sp := range keep {
+			r.counts = countRule(r.counts, sp.rule)
 		}
-		for _, mt := range keep {
-			r.counts[mt.Rule]++
+		return redactSpans(p.finder, text, keep)
+	})
+	for _, tag := range p.tags[s.Harness+"\x00"+s.ID] {
+		at := ScrubFinding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: FieldProjectTag}
+		keep := p.check(&r.tally, &r.findings, tag, at, scope)
+		if !redact || len(keep) == 0 {
+			continue
 		}
-		return Redact(text, keep)
-	}
-	s.Title = do(-1, -1, "", s.Title)
-	for ti := range s.Turns {
-		t := &s.Turns[ti]
-		for bi := range t.Blocks {
-			t.Blocks[bi].Text = do(t.Seq, bi, t.TurnUUID, t.Blocks[bi].Text)
+		r.tagEdits = append(r.tagEdits, tagEdit{s.Harness, s.ID, tag, redactSpans(p.finder, tag, keep)})
+		for _, sp := range keep {
+			r.counts = countRule(r.counts, sp.rule)
 		}
 	}
 	if changed {
 		r.sess = s
 	}
 	return r
+}
+
+func countRule(counts map[string]int, rule string) map[string]int {
+	if counts == nil {
+		counts = map[string]int{}
+	}
+	counts[rule]++
+	return counts
+}
+
+// scrubTags lists every session's project tags.
+func (m *Memory) scrubTags(ctx context.Context) (map[string][]string, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT harness, session_id, project FROM session_projects`)
+	if err != nil {
+		return nil, fmt.Errorf("scrub: read project tags: %w", err)
+	}
+	defer rows.Close()
+	tags := map[string][]string{}
+	for rows.Next() {
+		var h, sid, p string
+		if err := rows.Scan(&h, &sid, &p); err != nil {
+			return nil, fmt.Errorf("scrub: read project tags: %w", err)
+		}
+		tags[h+"\x00"+sid] = append(tags[h+"\x00"+sid], p)
+	}
+	return tags, rows.Err()
+}
+
+// addSession adds one conversation's scan to the report.
+func (rep *ScrubReport) addSession(r sessionScan, t *scrubTally, total int, progress func(done, total int)) {
+	rep.Scanned++
+	if progress != nil {
+		progress(rep.Scanned, total)
+	}
+	if r.err != nil {
+		rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s:%s: %v", r.ref.harness, r.ref.sid, r.err))
+		return
+	}
+	t.allowed += r.tally.allowed
+	t.newly = append(t.newly, r.tally.newly...)
+	rep.Findings = append(rep.Findings, r.findings...)
+	for _, fd := range r.findings {
+		rep.ByRule[fd.Rule]++
+	}
+}
+
+// auditEdit is an audit row's redacted arguments.
+type auditEdit struct {
+	id   int64
+	args string
+}
+
+// scanAudit scans the audit log's recorded arguments (an agent's queries)
+// and, when redact is set, returns the rows to rewrite.
+func (m *Memory) scanAudit(ctx context.Context, p *scrubPlan, t *scrubTally, rep *ScrubReport, redact bool) ([]auditEdit, error) {
+	if !p.audit {
+		return nil, nil
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT id, args FROM audit ORDER BY id`)
+	if err != nil {
+		return nil, fmt.Errorf("scrub the audit log: %w", err)
+	}
+	defer rows.Close()
+	var edits []auditEdit
+	scope := [2]string{FieldAudit, ""}
+	for rows.Next() {
+		var id int64
+		var args string
+		if err := rows.Scan(&id, &args); err != nil {
+			return nil, fmt.Errorf("scrub the audit log: %w", err)
+		}
+		rep.AuditScanned++
+		n := len(rep.Findings)
+		keep := p.check(t, &rep.Findings, args, ScrubFinding{Seq: -1, Block: -1, Field: FieldAudit, AuditID: id}, scope)
+		for _, fd := range rep.Findings[n:] {
+			rep.ByRule[fd.Rule]++
+		}
+		if !redact || len(keep) == 0 {
+			continue
+		}
+		edits = append(edits, auditEdit{id, redactSpans(p.finder, args, keep)})
+		for _, sp := range keep {
+			rep.Redacted[sp.rule]++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("scrub the audit log: %w", err)
+	}
+	rep.AuditChanged = len(edits)
+	return edits, nil
+}
+
+// settleScrub checks the allow ids, sorts the findings and remembers the
+// newly allowed ones.
+func (m *Memory) settleScrub(ctx context.Context, p *scrubPlan, rep *ScrubReport, t *scrubTally) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := unknownAllowIDs(p.filter.allow, t.newly); err != nil {
+		return err
+	}
+	rep.Allowed = t.allowed
+	sortFindings(rep.Findings)
+	var err error
+	rep.NewlyAllowed, err = m.addScrubAllow(ctx, t.newly)
+	return err
+}
+
+func addCounts(dst, src map[string]int) {
+	for k, v := range src {
+		dst[k] += v
+	}
 }
 
 // findingIDLen is how many hex digits of a finding's hash its id shows.
@@ -359,8 +553,12 @@ func sortFindings(fs []ScrubFinding) {
 			return a.SessionID < b.SessionID
 		case a.Seq != b.Seq:
 			return a.Seq < b.Seq
+		case a.AuditID != b.AuditID:
+			return a.AuditID < b.AuditID
 		case a.Block != b.Block:
 			return a.Block < b.Block
+		case a.Field != b.Field:
+			return a.Field < b.Field
 		}
 		return a.Start < b.Start
 	})
@@ -399,23 +597,51 @@ func (m *Memory) scrubRefs(ctx context.Context, ids []string) ([]sessionRef, err
 	return refs, rows.Err()
 }
 
-// commitScrub commits the redacted conversations, then overwrites the
-// replaced files' old bytes and erases the database's.
-func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRef) error {
-	// Hard links keep the old files' inodes reachable after the batch renames
-	// the redacted files over them, so their blocks can be overwritten.
-	var links []string
-	for _, ref := range olds {
-		if l, err := m.linkOld(ref.path); err == nil {
-			links = append(links, l)
+// commitScrub commits the redacted conversations and audit rows, then
+// overwrites the replaced files' old bytes and erases the database's.
+func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRef, tags []tagEdit, edits []auditEdit) error {
+	if batch == nil && len(tags) == 0 && len(edits) == 0 {
+		return nil
+	}
+	if batch != nil {
+		// Hard links keep the old files' inodes reachable after the batch
+		// renames the redacted files over them, so their blocks can be
+		// overwritten.
+		var links []string
+		for _, ref := range olds {
+			if l, err := m.linkOld(ref.path); err == nil {
+				links = append(links, l)
+			}
+		}
+		_, err := batch.Commit(ctx, nil)
+		for _, l := range links {
+			shredOld(m.dir, l)
+		}
+		if err != nil {
+			return fmt.Errorf("scrub: %w", err)
 		}
 	}
-	_, err := batch.Commit(ctx, nil)
-	for _, l := range links {
-		shredOld(m.dir, l)
-	}
-	if err != nil {
-		return fmt.Errorf("scrub: %w", err)
+	if len(tags)+len(edits) > 0 {
+		err := m.withTx(ctx, func(tx *sql.Tx) error {
+			for _, e := range tags {
+				// The redacted tag may be one the session has already.
+				if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO session_projects(harness,session_id,project) VALUES(?,?,?)`, e.harness, e.sid, e.to); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `DELETE FROM session_projects WHERE harness=? AND session_id=? AND project=?`, e.harness, e.sid, e.from); err != nil {
+					return err
+				}
+			}
+			for _, e := range edits {
+				if _, err := tx.ExecContext(ctx, `UPDATE audit SET args=? WHERE id=?`, e.args, e.id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("scrub project tags and the audit log: %w", err)
+		}
 	}
 	if err := m.Erase(ctx); err != nil {
 		return fmt.Errorf("scrub: erase old text: %w", err)

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/scrub"
 )
 
 // Scrub on import: on by default, off when the settings say
@@ -16,30 +18,34 @@ func scrubOnImport(g *globals) (func(*memory.Session) map[string]int, error) {
 	if g.cfg.SettingsErr != nil {
 		return nil, g.cfg.SettingsErr
 	}
-	if !g.cfg.Settings.ScrubOnImport {
-		return nil, nil
-	}
-	sc, err := g.newScrubber()
+	redact, err := scrubber.ImportRedactor(g.cfg.Settings)
 	if err != nil {
-		return nil, err
+		return nil, &settingsError{path: g.cfg.SettingsPath(), err: err}
 	}
-	return sc.RedactSession, nil
+	return redact, nil
 }
 
 // newScrubber builds the scrubber with the person's own patterns.
-func (g *globals) newScrubber() (*memory.Scrubber, error) {
+func (g *globals) newScrubber() (*scrub.Scrubber, error) {
 	if g.cfg.SettingsErr != nil {
 		return nil, g.cfg.SettingsErr
 	}
-	ps := make([]memory.Pattern, len(g.cfg.Settings.UserPatterns))
-	for i, p := range g.cfg.Settings.UserPatterns {
-		ps[i] = memory.Pattern{Name: p.Name, Regex: p.Regex}
-	}
-	sc, err := memory.NewScrubber(ps)
+	sc, err := scrubber.For(g.cfg.Settings.UserPatterns)
 	if err != nil {
 		return nil, &settingsError{path: g.cfg.SettingsPath(), err: err}
 	}
 	return sc, nil
+}
+
+// auditSecrets is what the MCP server redacts from the queries it audits:
+// the settings' scrubber, or nil (the server's built-in rules) when the
+// settings cannot be read or hold a bad pattern — a server must still start.
+func (g *globals) auditSecrets() memory.SecretFinder {
+	sc, err := g.newScrubber()
+	if err != nil {
+		return nil
+	}
+	return sc
 }
 
 // settingsError names the settings file a bad pattern came from.

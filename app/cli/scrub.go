@@ -20,7 +20,9 @@ func newScrubCmd(g *globals) *cobra.Command {
 		Use:   "scrub [--json] [--apply] [--rule R]... [--session S]... [--allow ID]...",
 		Short: "Find secrets in the memory; redact them with --apply",
 		Long: `Scan every stored conversation for secrets (API keys, tokens, private keys,
-passwords in URLs, and your own patterns from the settings) and list them with
+passwords in URLs and in sentences, and your own patterns from the settings)
+in conversations, their titles and working directories, and in the queries
+agents made (the audit log), and list them with
 a masked preview; the secrets themselves are never shown.
 
 With --apply, replace each one with [REDACTED:<rule>]: the conversation files
@@ -44,7 +46,7 @@ not the secret) and not reported or redacted again.`,
 				return err
 			}
 			defer m.Close()
-			o := memory.ScrubOptions{Scrubber: sc, Rules: rules, Sessions: sessions, Allow: allow}
+			o := memory.ScrubOptions{Finder: sc, Rules: rules, Sessions: sessions, Allow: allow}
 			if isTerminal(g.stderr) && !asJSON {
 				o.Progress = scrubProgress(g.stderr)
 				defer fmt.Fprint(g.stderr, "\r\033[K")
@@ -85,7 +87,11 @@ func scrubProgress(w io.Writer) func(done, total int) {
 
 // printScrubReport lists the findings and ends with what was redacted, per rule.
 func printScrubReport(w io.Writer, rep memory.ScrubReport) {
-	fmt.Fprintf(w, "scanned %s\n", plural(rep.Scanned, "conversation", "conversations"))
+	fmt.Fprintf(w, "scanned %s", plural(rep.Scanned, "conversation", "conversations"))
+	if rep.AuditScanned > 0 {
+		fmt.Fprintf(w, " and %s of the audit log", plural(rep.AuditScanned, "call", "calls"))
+	}
+	fmt.Fprintln(w)
 	for _, s := range rep.Skipped {
 		fmt.Fprintf(w, "could not read %s\n", s)
 	}
@@ -93,11 +99,16 @@ func printScrubReport(w io.Writer, rep memory.ScrubReport) {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tRULE\tCONVERSATION\tTURN\tBLOCK\tAT\tSECRET")
 		for _, f := range rep.Findings {
-			turn, block := fmt.Sprint(f.Seq), fmt.Sprint(f.Block)
-			if f.Block < 0 {
-				turn, block = "title", "-"
+			conv, turn, block := f.Source+":"+f.SessionID, fmt.Sprint(f.Seq), fmt.Sprint(f.Block)
+			switch {
+			case f.Field == memory.FieldAudit:
+				conv, turn, block = "audit log", fmt.Sprintf("call %d", f.AuditID), "-"
+			case f.Block < 0:
+				turn, block = f.Field, "-"
+			case f.Field != memory.FieldText:
+				block += " " + f.Field
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s:%s\t%s\t%s\t%d\t%s\n", f.ID, f.Rule, f.Source, f.SessionID, turn, block, f.Start, f.Preview)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", f.ID, f.Rule, conv, turn, block, f.Start, f.Preview)
 		}
 		tw.Flush()
 	}
@@ -121,7 +132,11 @@ func printScrubReport(w io.Writer, rep memory.ScrubReport) {
 		fmt.Fprintln(w, "redacted: nothing")
 		return
 	}
-	fmt.Fprintf(w, "redacted in %s, per rule:\n", plural(rep.Changed, "conversation", "conversations"))
+	fmt.Fprintf(w, "redacted in %s", plural(rep.Changed, "conversation", "conversations"))
+	if rep.AuditChanged > 0 {
+		fmt.Fprintf(w, " and %s of the audit log", plural(rep.AuditChanged, "call", "calls"))
+	}
+	fmt.Fprintln(w, ", per rule:")
 	rules := make([]string, 0, len(rep.Redacted))
 	for r := range rep.Redacted {
 		rules = append(rules, r)

@@ -47,6 +47,7 @@ func newServeCmd(g *globals) *cobra.Command {
 				Logger:             slog.New(slog.NewTextHandler(g.stderr, nil)),
 				DefaultTopK:        g.cfg.Settings.DefaultK,
 				DefaultTokenBudget: g.cfg.Settings.DefaultBudget,
+				Secrets:            g.auditSecrets(),
 			})
 			defer s.Close()
 			if err := s.Start(addr); err != nil {
@@ -92,6 +93,7 @@ func newMCPCmd(g *globals) *cobra.Command {
 				Logger:             slog.New(slog.NewTextHandler(g.stderr, nil)),
 				DefaultTopK:        g.cfg.Settings.DefaultK,
 				DefaultTokenBudget: g.cfg.Settings.DefaultBudget,
+				Secrets:            g.auditSecrets(),
 			})
 			defer s.Close()
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/assets"
 	"github.com/ireneo-app/ireneo/config"
 	"github.com/ireneo-app/ireneo/mcpserver"
@@ -55,9 +56,11 @@ func Main(cfg config.Config) int {
 
 	set := cfg.Settings
 	hook := &CallHook{}
-	srv := mcpserver.New(m, mcpserver.NewKeyringStore(), mcpserver.Options{
-		Version: cfg.Version, OnCall: hook.Call, DefaultTopK: set.DefaultK, DefaultTokenBudget: set.DefaultBudget,
-	})
+	opts := mcpserver.Options{Version: cfg.Version, OnCall: hook.Call, DefaultTopK: set.DefaultK, DefaultTokenBudget: set.DefaultBudget}
+	if sc, err := scrubber.For(set.UserPatterns); err == nil {
+		opts.Secrets = sc // audited queries lose the person's patterns' secrets too
+	}
+	srv := mcpserver.New(m, mcpserver.NewKeyringStore(), opts)
 	auto := Autostart{}
 	if auto.goos() != "darwin" {
 		auto.Dir = cfg.AutostartDir

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/importers"
 )
 
@@ -162,23 +163,18 @@ func (s *importScreen) importPaths(paths []string) {
 		return
 	}
 	opts := importers.Options{IncludeForgotten: s.revive.Checked}
-	redact := s.u.set.ScrubOnImport
-	patterns := s.u.set.UserPatterns
+	set := s.u.set
 	var sum importers.Summary
 	s.card.Hide()
 	what := "Importing " + describePaths(paths)
 	s.job.start(what, func(ctx context.Context, report progress) error {
-		if redact {
-			sc, err := s.u.scrubber(patterns)
-			if err != nil {
-				return fmt.Errorf("load the secret rules: %w", err)
-			}
-			opts.Redact = sc.RedactSession
+		var err error
+		if opts.Redact, err = scrubber.ImportRedactor(set); err != nil {
+			return fmt.Errorf("load the secret rules: %w", err)
 		}
 		opts.Progress = func(p importers.Progress) {
 			report(int(p.Done), int(p.Total), progressText(p))
 		}
-		var err error
 		sum, err = importers.Run(ctx, s.u.mem, paths, opts)
 		return err
 	}, func(err error) {

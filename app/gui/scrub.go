@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -15,8 +14,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/settings"
 )
 
 // The scrub screen: scan the memory for secrets, review the findings
@@ -133,8 +132,12 @@ func (s *scrubScreen) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 
 // scrubCell is one cell of the findings table.
 func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string {
+	audit := f.Field == memory.FieldAudit
 	switch col {
 	case 1:
+		if audit {
+			return "Audit log (an agent's query)"
+		}
 		if t := titles[f.Source+":"+f.SessionID]; t != "" {
 			return t
 		}
@@ -142,8 +145,13 @@ func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string 
 	case 2:
 		return f.Rule
 	case 3:
-		if f.Seq < 0 {
-			return "title"
+		switch {
+		case audit:
+			return fmt.Sprintf("call %d", f.AuditID)
+		case f.Seq < 0:
+			return f.Field // title, workdir, project
+		case f.Field != memory.FieldText:
+			return fmt.Sprintf("turn %d, %s", f.Seq+1, f.Field)
 		}
 		return fmt.Sprintf("turn %d", f.Seq+1)
 	case 4:
@@ -193,33 +201,6 @@ func (s *scrubScreen) updateButtons() {
 	set(s.allow, s.current >= 0 && s.current < len(s.findings))
 }
 
-// scrubber builds the secret scanner for the person's patterns, once per
-// set of patterns (gitleaks' rules take a moment to load).
-func (u *ui) scrubber(patterns []settings.Pattern) (*memory.Scrubber, error) {
-	u.scrubMu.Lock()
-	defer u.scrubMu.Unlock()
-	if u.scrubCache != nil && slices.Equal(u.scrubFor, patterns) {
-		return u.scrubCache, nil
-	}
-	ps := make([]memory.Pattern, len(patterns))
-	for i, p := range patterns {
-		ps[i] = memory.Pattern{Name: p.Name, Regex: p.Regex}
-	}
-	sc, err := memory.NewScrubber(ps)
-	if err != nil {
-		return nil, err
-	}
-	u.scrubCache, u.scrubFor = sc, slices.Clone(patterns)
-	return sc, nil
-}
-
-// scrubState is the scrubber cache, shared by the UI and its jobs.
-type scrubState struct {
-	scrubMu    sync.Mutex
-	scrubCache *memory.Scrubber
-	scrubFor   []settings.Pattern
-}
-
 // runScan scans the whole memory with progress.
 func (s *scrubScreen) runScan() {
 	s.report.SetText("")
@@ -232,11 +213,11 @@ func (s *scrubScreen) rescan() {
 	var rep memory.ScrubReport
 	titles := map[string]string{}
 	s.job.start("Scanning for secrets", func(ctx context.Context, report progress) error {
-		sc, err := s.u.scrubber(patterns)
+		sc, err := scrubber.For(patterns)
 		if err != nil {
 			return err
 		}
-		rep, err = s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Scrubber: sc, Progress: func(done, total int) {
+		rep, err = s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Finder: sc, Progress: func(done, total int) {
 			report(done, total, fmt.Sprintf("Scanned %d of %d conversations", done, total))
 		}})
 		if err != nil {
@@ -259,7 +240,7 @@ func (s *scrubScreen) rescan() {
 func findTitles(ctx context.Context, m *memory.Memory, fs []memory.ScrubFinding, titles map[string]string) {
 	for _, f := range fs {
 		k := f.Source + ":" + f.SessionID
-		if _, ok := titles[k]; ok {
+		if _, ok := titles[k]; ok || f.Field == memory.FieldAudit {
 			continue
 		}
 		titles[k] = ""
@@ -337,7 +318,7 @@ func (s *scrubScreen) confirmRedact(fs []memory.ScrubFinding) {
 }
 
 // redactOptions narrows a scrub to exactly these findings, and reads only
-// the conversations they are in.
+// the conversations they are in (and the audit log, if one is there).
 func redactOptions(fs []memory.ScrubFinding) memory.ScrubOptions {
 	var o memory.ScrubOptions
 	seen := map[string]bool{}
@@ -345,6 +326,10 @@ func redactOptions(fs []memory.ScrubFinding) memory.ScrubOptions {
 		if !seen[f.ID] {
 			seen[f.ID] = true
 			o.IDs = append(o.IDs, f.ID)
+		}
+		if f.Field == memory.FieldAudit {
+			o.AuditLog = true
+			continue
 		}
 		if k := f.Source + ":" + f.SessionID; !seen[k] {
 			seen[k] = true
@@ -360,11 +345,11 @@ func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
 	o := redactOptions(fs)
 	var total memory.ScrubReport
 	s.job.start("Redacting secrets", func(ctx context.Context, report progress) error {
-		sc, err := s.u.scrubber(patterns)
+		sc, err := scrubber.For(patterns)
 		if err != nil {
 			return err
 		}
-		o.Scrubber = sc
+		o.Finder = sc
 		o.Progress = func(done, n int) {
 			report(done, n, fmt.Sprintf("Redacting in %d of %d conversations", done, n))
 		}
@@ -406,11 +391,11 @@ func (s *scrubScreen) allowCurrent() {
 	f := s.findings[s.current]
 	patterns := s.u.set.UserPatterns
 	load(s.u, "mark the finding as not a secret", func(ctx context.Context) (memory.ScrubReport, error) {
-		sc, err := s.u.scrubber(patterns)
+		sc, err := scrubber.For(patterns)
 		if err != nil {
 			return memory.ScrubReport{}, err
 		}
-		return s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Scrubber: sc, Sessions: []string{f.Source + ":" + f.SessionID}, Allow: []string{f.ID}})
+		return s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Finder: sc, Sessions: []string{f.Source + ":" + f.SessionID}, Allow: []string{f.ID}})
 	}, func(memory.ScrubReport) {
 		s.findings = slices.DeleteFunc(s.findings, func(g memory.ScrubFinding) bool { return g.ID == f.ID })
 		delete(s.checked, f.ID)

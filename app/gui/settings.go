@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
@@ -221,7 +222,7 @@ func (s *settingsScreen) apply() {
 // patterns compile, the login entry is written, the file saved.
 func (s *settingsScreen) store(next settings.Settings) error {
 	// A bad pattern would otherwise only fail at the next import.
-	if _, err := s.u.scrubber(next.UserPatterns); err != nil {
+	if _, err := scrubber.For(next.UserPatterns); err != nil {
 		return err
 	}
 	if a := s.u.deps.Autostart; a.Supported() && next.StartAtLogin != a.Enabled() {

@@ -98,8 +98,6 @@ type ui struct {
 	watchDone        chan struct{} // closed when the last watcher has stopped
 	lastWatchRefresh time.Time
 
-	scrubState
-
 	// lastError and lastInfo are the last error and message shown, for tests.
 	lastError string
 	lastInfo  string

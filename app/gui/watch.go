@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/importers"
 )
 
@@ -55,7 +56,7 @@ func (u *ui) restartWatch() {
 	u.stopWatch = cancel
 	dirs := slices.Clone(u.set.WatchFolders)
 	opts := importers.Options{}
-	redact, patterns := u.set.ScrubOnImport, u.set.UserPatterns
+	set := u.set
 	u.imp.watchStatus(fmt.Sprintf("Watching %s for new sessions.", plural(len(dirs), "folder", "folders")))
 	done := make(chan struct{})
 	u.watchDone = done
@@ -63,15 +64,13 @@ func (u *ui) restartWatch() {
 	// work that tests wait for.
 	go func() {
 		defer close(done)
-		if redact {
-			sc, err := u.scrubber(patterns)
-			if err != nil {
-				fyne.Do(func() { u.showError("watch folders", fmt.Errorf("load the secret rules: %w", err)) })
-				return
-			}
-			opts.Redact = sc.RedactSession
+		redact, err := scrubber.ImportRedactor(set)
+		if err != nil {
+			fyne.Do(func() { u.showError("watch folders", fmt.Errorf("load the secret rules: %w", err)) })
+			return
 		}
-		err := importers.Watch(ctx, u.mem, dirs, opts, func(sum importers.Summary) {
+		opts.Redact = redact
+		err = importers.Watch(ctx, u.mem, dirs, opts, func(sum importers.Summary) {
 			fyne.Do(func() { u.watchImported(sum) })
 		})
 		if err != nil && ctx.Err() == nil {

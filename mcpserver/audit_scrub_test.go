@@ -1,0 +1,83 @@
+package mcpserver
+
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/scrub/scrubtest"
+)
+
+// TestRecallQueryScrubbedInAudit: a recall whose query holds a GitHub
+// token is audited with the token redacted — in the audit log, in what the
+// activity view is shown, and in no file of the memory.
+func TestRecallQueryScrubbedInAudit(t *testing.T) {
+	var mu sync.Mutex
+	var shown []memory.AuditEntry
+	ts := startTestServer(t, Options{OnCall: func(e memory.AuditEntry) {
+		mu.Lock()
+		shown = append(shown, e)
+		mu.Unlock()
+	}})
+	c := connect(t, ts.url, ts.full)
+	tok := scrubtest.GitHubToken(77)
+	callTool(t, c, ToolRecall, map[string]any{"query": "why does the deploy bot reject " + tok})
+	// A long query: the token sits across the point where args are cut.
+	long := strings.Repeat("w", maxAuditArgs-30) + " " + tok
+	callTool(t, c, ToolRecall, map[string]any{"query": long})
+	ts.FlushAudit()
+	es, err := ts.mem.Audit(context.Background(), memory.AuditQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 2 {
+		t.Fatalf("audit has %d entries, want 2", len(es))
+	}
+	for _, e := range es {
+		if strings.Contains(e.Args, tok[:12]) {
+			t.Errorf("audit args keep the token: %.80s…", e.Args)
+		}
+	}
+	if !strings.Contains(es[1].Args, "why does the deploy bot reject [REDACTED:github-pat]") {
+		t.Errorf("audit args %q: want the query with the token redacted", es[1].Args)
+	}
+	mu.Lock()
+	for _, e := range shown {
+		if strings.Contains(e.Args, tok[:12]) {
+			t.Errorf("the activity view was shown the token")
+		}
+	}
+	mu.Unlock()
+	if files := holdingBytes(t, ts.mem.Dir(), tok[:12]); len(files) > 0 {
+		t.Errorf("token in %v", files)
+	}
+}
+
+// holdingBytes lists the files under dir that hold s.
+func holdingBytes(t *testing.T, dir, s string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(data, []byte(s)) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

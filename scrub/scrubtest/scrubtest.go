@@ -1,0 +1,189 @@
+// Package scrubtest holds the fake secrets and the conversation-like text
+// generator that the tests and benchmarks of scrub, memory and app share.
+//
+// The fake secrets are built at run time, by concatenation and from a
+// seeded generator, so this repository's own source never trips a secret
+// scanner. They have the shapes of real keys and none is real. The package
+// imports nothing of ours, so any package's tests may use it.
+package scrubtest
+
+import (
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+)
+
+// FakeRand returns n characters from alphabet, the same on every run.
+func FakeRand(seed uint64, n int, alphabet string) string {
+	r := rand.New(rand.NewPCG(seed, 0x1e4e0))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = alphabet[r.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+// Alphabets for fake secrets.
+const (
+	Alnum   = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	Base32  = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	KeyBody = Alnum + "+/"
+)
+
+// The person's own pattern the tests use: an internal hostname.
+const (
+	HostRule  = "internal-host"
+	HostRegex = `\b[a-z0-9-]+\.corp\.ireneo-internal\.net\b`
+)
+
+// Planted is one fake secret: the rule that must find it, the secret, and
+// the markers that must not survive in any file once it is redacted.
+type Planted struct {
+	Rule    string
+	Secret  string
+	Markers []string
+}
+
+// GrepMarkers are the strings a test greps for: the markers, else the
+// secret itself.
+func (p Planted) GrepMarkers() []string {
+	if len(p.Markers) > 0 {
+		return p.Markers
+	}
+	return []string{p.Secret}
+}
+
+// Secrets returns one fake secret per kind, keyed by a short name: aws,
+// github, openai, anthropic, privkey, pgpass (a password in a URL) and host
+// (the HostRule pattern).
+func Secrets() map[string]Planted {
+	var keyLines []string
+	for i := range 6 {
+		keyLines = append(keyLines, FakeRand(uint64(10+i), 64, KeyBody))
+	}
+	privKey := "-----BEGIN " + "RSA PRIVATE" + " KEY-----\n" + strings.Join(keyLines, "\n") + "\n-----END RSA " + "PRIVATE KEY-----"
+	return map[string]Planted{
+		"aws":       {Rule: "aws-access-token", Secret: "AK" + "IA" + FakeRand(1, 16, Base32)},
+		"github":    {Rule: "github-pat", Secret: "gh" + "p_" + FakeRand(2, 36, Alnum)},
+		"openai":    {Rule: "openai-api-key", Secret: "sk-" + "proj-" + FakeRand(3, 74, Alnum) + "T3Blbk" + "FJ" + FakeRand(4, 74, Alnum)},
+		"anthropic": {Rule: "anthropic-api-key", Secret: "sk-ant-" + "api03-" + FakeRand(5, 93, Alnum) + "AA"},
+		"privkey":   {Rule: "private-key", Secret: privKey, Markers: keyLines},
+		"pgpass":    {Rule: "url-password", Secret: "Vx9q" + FakeRand(6, 14, Alnum)},
+		"host":      {Rule: HostRule, Secret: "build-07" + ".corp." + "ireneo-internal" + ".net"},
+	}
+}
+
+// GitHubToken is a fake GitHub personal access token, different per seed.
+func GitHubToken(seed uint64) string { return "gh" + "p_" + FakeRand(seed, 36, Alnum) }
+
+// prose is everyday technical English. Words that wake the generic rule
+// (key, token, password, secret, auth, access, api) are about one word in
+// sixty, as in a developer's chats.
+var prose = strings.Fields(`the a an of to in on for with at by from as is are was were be been it this that
+these those there here we you they he she I me my our your their its not no yes so and but or if when then
+than because after before while about into over under again also just only very more most some any each
+every all both few many much other such same new old first last next good bad right wrong small large
+long short high low early late fast slow easy hard simple clear sure true false ready done still already
+deploy service gateway migration schema database index query release rollback incident outage latency
+cache memory disk network router firewall certificate renewal vendor meeting budget report decision ticket
+customer invoice shipping sensor firmware update build test pipeline branch merge review commit tag version
+function method struct interface error return value config file path folder user group role permission
+login account email address port host server client request response timeout retry queue worker job
+think know want need try use make take give find tell ask work seem feel leave call keep let begin show
+hear play run move live believe hold bring happen write provide sit stand lose pay meet include continue
+set learn change lead understand watch follow stop create speak read allow add spend grow open walk win
+offer remember consider appear buy wait serve die send expect stay fall cut reach kill remain suggest
+raise pass sell require decide pull check fix debug log trace print parse load save store fetch push
+thing time year day week month way man woman child world life hand part place case point number problem
+fact question idea reason result example system program line order level area side kind head house
+issue plan team project product feature design data model table column row field type name list map
+key token password secret auth access api`)
+
+// Gen writes conversation-like text: prose, code, JSON tool results, logs,
+// with the identifiers real chats carry (UUIDs, hashes, URLs) and, now and
+// then, a fake secret.
+type Gen struct {
+	R   *rand.Rand
+	sec []string
+}
+
+// NewGen returns a generator that writes the same text for the same seed.
+func NewGen(seed uint64) *Gen {
+	g := &Gen{R: rand.New(rand.NewPCG(seed, 7))}
+	sec := Secrets()
+	for _, k := range slices.Sorted(maps.Keys(sec)) {
+		g.sec = append(g.sec, sec[k].Secret)
+	}
+	return g
+}
+
+// Words returns n words of prose.
+func (g *Gen) Words(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(prose[g.R.IntN(len(prose))])
+	}
+	return b.String()
+}
+
+func (g *Gen) hex(n int) string { return FakeRand(g.R.Uint64(), n, "0123456789abcdef") }
+
+func (g *Gen) uuid() string {
+	h := g.hex(32)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
+}
+
+// Block returns one block of text, 200 bytes to a few KB.
+func (g *Gen) Block() string {
+	var b strings.Builder
+	switch k := g.R.IntN(20); {
+	case k < 10: // prose
+		for range 1 + g.R.IntN(5) {
+			b.WriteString(strings.ToUpper(g.Words(1)) + " " + g.Words(20+g.R.IntN(60)) + ".\n\n")
+		}
+	case k < 14: // code
+		b.WriteString("```go\nfunc handle(w http.ResponseWriter, r *http.Request) {\n")
+		for range 3 + g.R.IntN(20) {
+			switch g.R.IntN(12) {
+			case 0:
+				b.WriteString("\ttoken := r.Header.Get(\"Authorization\")\n")
+			case 1:
+				b.WriteString("\tapiKey := os.Getenv(\"API_KEY\")\n")
+			case 2, 3, 4:
+				fmt.Fprintf(&b, "\tif err := %s(ctx, %s); err != nil {\n\t\treturn fmt.Errorf(\"%s: %%w\", err)\n\t}\n", g.Words(1), g.Words(1), g.Words(3))
+			default:
+				fmt.Fprintf(&b, "\t// %s\n\t%s := %s.%s(%d)\n", g.Words(8), g.Words(1), g.Words(1), g.Words(1), g.R.IntN(1000))
+			}
+		}
+		b.WriteString("}\n```\n")
+	case k < 17: // a JSON tool result
+		b.WriteString("[\n")
+		for i := range 2 + g.R.IntN(15) {
+			if i > 0 {
+				b.WriteString(",\n")
+			}
+			fmt.Fprintf(&b, `  {"id": "%s", "commit": "%s", "status": "%s", "title": "%s", "url": "https://example.com/%s/%d"}`,
+				g.uuid(), g.hex(40), g.Words(1), g.Words(6), g.Words(1), g.R.IntN(99999))
+		}
+		b.WriteString("\n]\n")
+	case k < 18: // logs
+		for range 5 + g.R.IntN(30) {
+			fmt.Fprintf(&b, "2026-03-%02dT%02d:%02d:%02dZ level=%s msg=%q request_id=%s digest=sha256:%s\n",
+				1+g.R.IntN(28), g.R.IntN(24), g.R.IntN(60), g.R.IntN(60), []string{"info", "warn", "error"}[g.R.IntN(3)],
+				g.Words(6), g.uuid(), g.hex(64))
+		}
+	default: // a shell session
+		for range 3 + g.R.IntN(10) {
+			fmt.Fprintf(&b, "$ git %s %s\n%s\n", g.Words(1), g.hex(7), g.Words(12))
+		}
+	}
+	if g.R.IntN(200) == 0 { // now and then, someone pastes a key
+		b.WriteString("\nhere is the key: " + g.sec[g.R.IntN(len(g.sec))] + "\n")
+	}
+	return b.String()
+}
