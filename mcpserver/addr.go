@@ -90,6 +90,10 @@ func originAllowed(origin string) bool {
 }
 
 // portInUse reports whether a listen error means the port is taken.
+// ErrPortInUse is returned by Start when another program listens on the
+// port already.
+var ErrPortInUse = errors.New("is already in use")
+
 func portInUse(err error) bool {
 	return errors.Is(err, syscall.EADDRINUSE)
 }

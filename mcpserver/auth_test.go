@@ -162,7 +162,7 @@ func TestStartPortInUse(t *testing.T) {
 	s := New(newFixtureMemory(t), NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	defer s.Close()
 	err = s.Start(ln.Addr().String())
-	if err == nil || !strings.Contains(err.Error(), "port "+port+" is already in use") {
+	if !errors.Is(err, ErrPortInUse) || !strings.Contains(err.Error(), "port "+port+" is already in use") {
 		t.Fatalf("Start on a used port: %v", err)
 	}
 }

@@ -210,7 +210,7 @@ func (s *Server) Start(addr string) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		if portInUse(err) {
-			return fmt.Errorf("cannot listen on %s: port %s is already in use (is another `ireneo serve` or the Ireneo tray app running?); stop it or choose another port with --addr 127.0.0.1:PORT", addr, portOf(addr))
+			return fmt.Errorf("cannot listen on %s: port %s %w (is another `ireneo serve` or the Ireneo tray app running?); stop it or choose another port with --addr 127.0.0.1:PORT", addr, portOf(addr), ErrPortInUse)
 		}
 		return fmt.Errorf("cannot listen on %s: %w", addr, err)
 	}

@@ -300,7 +300,7 @@ func (s *Server) get(ctx context.Context, c Caller, a GetArgs) (answer, error) {
 		}
 		return answer{result: mcp.NewToolResultError(msg), outcome: memory.AuditNotFound}, nil
 	}
-	if err != nil && strings.Contains(err.Error(), "write it as") {
+	if errors.Is(err, memory.ErrAmbiguousSession) {
 		return answer{}, &argError{err.Error()} // an id two sources share, both visible
 	}
 	if err != nil {

@@ -167,9 +167,26 @@ func (m *Memory) findSession(ctx context.Context, q queryer, sessionID string, s
 	case 1:
 		return refs[0], nil
 	default:
-		return sessionRef{}, fmt.Errorf("conversation id %s is in %s and %s; write it as %s:%s", sessionID, refs[0].harness, refs[1].harness, refs[0].harness, sessionID)
+		return sessionRef{}, &AmbiguousSessionError{ID: sessionID, Sources: []string{refs[0].harness, refs[1].harness}}
 	}
 }
+
+// ErrAmbiguousSession is what AmbiguousSessionError matches with errors.Is.
+var ErrAmbiguousSession = errors.New("conversation id is in more than one source")
+
+// AmbiguousSessionError says a bare conversation id names conversations in
+// two sources; the caller must write it as source:id.
+type AmbiguousSessionError struct {
+	ID      string
+	Sources []string // two of them, at least
+}
+
+func (e *AmbiguousSessionError) Error() string {
+	return fmt.Sprintf("conversation id %s is in %s and %s; write it as %s:%s", e.ID, e.Sources[0], e.Sources[1], e.Sources[0], e.ID)
+}
+
+// Is makes errors.Is(err, ErrAmbiguousSession) hold.
+func (e *AmbiguousSessionError) Is(target error) bool { return target == ErrAmbiguousSession }
 
 func isHarness(h string) bool {
 	switch h {

@@ -142,11 +142,20 @@ func TestExitCodes(t *testing.T) {
 	}{
 		{[]string{"--memory", dir, "recall"}, 2},
 		{[]string{"--memory", dir, "nonsense"}, 2},
+		{[]string{"--memory", dir, "token", "frobnicate"}, 2},
+		{[]string{"--memory", dir, "completion", "frobnicate"}, 2},
+		{[]string{"--memory", dir, "status", "extra"}, 2},
+		{[]string{"--memory", dir, "get"}, 2},
+		{[]string{"--memory", dir, "--bogus", "status"}, 2},
+		{[]string{"--memory", dir, "recall", "-k", "many", "x"}, 2},
+		{[]string{"--memory", dir, "recall", "--json", "-k"}, 2},
 		{[]string{"--memory", dir, "recall", "--since", "yesterday-ish", "x"}, 2},
 		{[]string{"--memory", dir, "forget", "conv-01"}, 2}, // not a terminal, no --yes
 		{[]string{"--memory", dir, "get", "no-such-conversation"}, 1},
 		{[]string{"--memory", dir, "tag", "no-such-conversation", "x"}, 1},
 		{[]string{"--memory", dir, "status"}, 0},
+		{[]string{"--memory", dir, "token"}, 0},
+		{[]string{"token", "--memory", dir}, 0},
 	} {
 		if code, _, errs := run(t, c.args...); code != c.code {
 			t.Errorf("%v: exit %d, want %d (%s)", c.args, code, c.code, errs)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -75,7 +74,27 @@ func NewRoot(cfg config.Config, stdin io.Reader, stdout, stderr io.Writer) *cobr
 	for _, c := range commands {
 		root.AddCommand(c(g))
 	}
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	markUsageErrors(root)
 	return root
+}
+
+// markUsageErrors makes every argument check's error a usage error (exit
+// code 2), so no error needs to be told apart by its text. (An unknown
+// subcommand is caught before, in RunConfig.)
+func markUsageErrors(c *cobra.Command) {
+	if check := c.Args; check != nil {
+		c.Args = func(c *cobra.Command, args []string) error {
+			if err := check(c, args); err != nil {
+				return usageError{err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range c.Commands() {
+		markUsageErrors(sub)
+	}
 }
 
 // Run runs the CLI with args and returns the exit code, configured by the
@@ -88,26 +107,35 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func RunConfig(ctx context.Context, cfg config.Config, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := NewRoot(cfg, stdin, stdout, stderr)
 	root.SetArgs(args)
+	// Finding the command fails only on an unknown command, and a group
+	// such as `token` left with words it has no command for has one too.
+	if c, rest, err := root.Find(args); err != nil || (c.HasSubCommands() && !c.Runnable() && len(words(c, rest)) > 0) {
+		if err == nil {
+			err = fmt.Errorf("unknown command %q for %q", words(c, rest)[0], c.CommandPath())
+		}
+		fmt.Fprintln(stderr, "ireneo:", err)
+		return ExitUsage
+	}
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return ExitOK
 	}
 	fmt.Fprintln(stderr, "ireneo:", err)
 	var ue usageError
-	if errors.As(err, &ue) || isCobraUsage(err) {
+	if errors.As(err, &ue) {
 		return ExitUsage
 	}
 	return ExitError
 }
 
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
+// words are the arguments left once c's flags are taken out.
+func words(c *cobra.Command, args []string) []string {
+	fs := c.Flags()
+	fs.AddFlagSet(c.InheritedFlags())
+	if fs.Parse(args) != nil {
+		return nil // cobra reports the flag error itself
 	}
-	return false
+	return fs.Args()
 }
 
 // Main runs the CLI with cfg on the process's own streams.

@@ -54,7 +54,7 @@ func fixFor(err error) string {
 		return "Check that the file or folder named above still exists."
 	case errors.Is(err, context.DeadlineExceeded):
 		return "It took too long. Try again; if it keeps happening, close other programs using the memory."
-	case strings.Contains(err.Error(), "already in use"):
+	case errors.Is(err, mcpserver.ErrPortInUse):
 		return "Another program (perhaps another Ireneo) uses that port. Stop it, or pick another port in Settings and start the server from the tray."
 	}
 	return "Try again. If it keeps failing, run `ireneo status` in a terminal for details, and report the message above."

@@ -1,0 +1,32 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestAmbiguousSessionID: a bare id two sources share is a typed error that
+// names both; source:id picks one.
+func TestAmbiguousSessionID(t *testing.T) {
+	t.Parallel()
+	m := openTest(t)
+	mustIngest(t, m,
+		conv("same-id", HarnessChatGPT, "one", "", day0, "from chatgpt"),
+		conv("same-id", HarnessClaude, "two", "", day0, "from claude"))
+	ctx := context.Background()
+	_, err := m.Get(ctx, GetOptions{SessionID: "same-id"})
+	var amb *AmbiguousSessionError
+	if !errors.Is(err, ErrAmbiguousSession) || !errors.As(err, &amb) || amb.ID != "same-id" {
+		t.Fatalf("get same-id: %v, want an AmbiguousSessionError", err)
+	}
+	got := slices.Sorted(slices.Values(amb.Sources))
+	if !slices.Equal(got, []string{HarnessChatGPT, HarnessClaude}) || !strings.Contains(err.Error(), "write it as") {
+		t.Errorf("error %q names %v", err, amb.Sources)
+	}
+	if tr, err := m.Get(ctx, GetOptions{SessionID: HarnessClaude + ":same-id"}); err != nil || tr.Session.Title != "two" {
+		t.Errorf("get claude:same-id: %+v, %v", tr, err)
+	}
+}
