@@ -3,10 +3,12 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -28,15 +30,41 @@ type ForgottenSession struct {
 }
 
 // Forget erases conversations for good: the source file is overwritten and
-// removed, every index and catalog row deleted, the freed database pages
-// zeroed (secure_delete), FTS segments merged, the WAL truncated, and a
-// tombstone (a hash of harness and id, not the text) keeps a re-import from
-// bringing them back. Unknown ids are an error and nothing is forgotten.
+// removed, every index and catalog row deleted, the audit rows that name it
+// or whose query matches it deleted, the freed database pages zeroed
+// (secure_delete), FTS segments merged, the WAL truncated, and a tombstone
+// (a hash of harness and id, not the text) keeps a re-import from bringing
+// them back. Imports are covered too: what dead imports left is cleared
+// first, and the conversation's lines in a running import's staging file
+// are zeroed (the import skips it at commit). A conversation that so far
+// exists only in a running import can be forgotten. Unknown ids are an
+// error and nothing is forgotten.
 func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(done, total int)) (ForgetReport, error) {
 	var rep ForgetReport
+	if err := m.recoverLeftovers(ctx); err != nil {
+		return rep, fmt.Errorf("forget: clear what interrupted imports left: %w", err)
+	}
 	var refs []sessionRef
 	for _, id := range sessionIDs {
 		ref, err := m.findSession(ctx, m.db, id, nil)
+		if errors.Is(err, ErrNotFound) {
+			harness, sid := "", id
+			if h, rest, ok := strings.Cut(id, ":"); ok && isHarness(h) {
+				harness, sid = h, rest
+			}
+			// Not stored yet, but perhaps staged by an import under way;
+			// its lines are zeroed after the tombstone is in.
+			found, serr := m.eraseStaged(ctx, harness, sid, false)
+			if serr != nil {
+				return rep, fmt.Errorf("forget %s: %w", id, serr)
+			}
+			for _, f := range found {
+				refs = append(refs, sessionRef{harness: f.harness, sid: f.sid})
+			}
+			if len(found) > 0 {
+				continue
+			}
+		}
 		if err != nil {
 			return rep, err
 		}
@@ -46,11 +74,17 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		info, err := m.sessionInfo(ctx, ref)
-		if err != nil {
-			return rep, err
+		info := SessionInfo{SessionID: ref.sid, Source: ref.harness}
+		if ref.path != "" {
+			var err error
+			if info, err = m.sessionInfo(ctx, ref); err != nil {
+				return rep, err
+			}
 		}
-		err = m.withTx(ctx, func(tx *sql.Tx) error {
+		err := m.withTx(ctx, func(tx *sql.Tx) error {
+			if err := eraseAudit(ctx, tx, ref.harness, ref.sid, ref.id); err != nil {
+				return err
+			}
 			if err := deleteSessionRows(ctx, tx, ref.harness, ref.sid); err != nil {
 				return err
 			}
@@ -63,19 +97,30 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 					return err
 				}
 			}
-			_, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tombstones(hash, forgotten) VALUES(?,?)`,
+			// A repeated forget moves the time on, so an import bringing
+			// back the earlier forget can tell this one from it.
+			_, err := tx.ExecContext(ctx, `INSERT INTO tombstones(hash, forgotten) VALUES(?,?)
+				ON CONFLICT(hash) DO UPDATE SET forgotten=max(excluded.forgotten, tombstones.forgotten+1)`,
 				tombstoneHash(ref.harness, ref.sid), time.Now().Unix())
 			return err
 		})
 		if err != nil {
 			return rep, fmt.Errorf("forget %s: %w", ref.sid, err)
 		}
-		path := filepath.Join(m.dir, ref.path)
-		if err := shred(path); err != nil && !os.IsNotExist(err) {
-			return rep, fmt.Errorf("forget %s: %w", ref.sid, err)
+		if ref.path != "" {
+			path := filepath.Join(m.dir, ref.path)
+			err := shred(path)
+			if err != nil && !os.IsNotExist(err) {
+				return rep, fmt.Errorf("forget %s: %w", ref.sid, err)
+			}
+			if err == nil {
+				rep.Files++
+			}
 		}
-		if err == nil {
-			rep.Files++
+		// After the tombstone, so a running import that reads the zeroed
+		// lines finds why.
+		if _, err := m.eraseStaged(ctx, ref.harness, ref.sid, true); err != nil {
+			return rep, fmt.Errorf("forget %s: erase it from an import under way: %w", ref.sid, err)
 		}
 		rep.Sessions = append(rep.Sessions, ForgottenSession{
 			SessionID: info.SessionID, Source: info.Source, Title: info.Title,

@@ -1,18 +1,21 @@
 package memory
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,11 +27,19 @@ const (
 	OutcomeUpdated   = "updated"
 	OutcomeUnchanged = "unchanged"
 	OutcomeForgotten = "forgotten"
+	// OutcomeOlder is a copy that holds less than the stored one (a strict
+	// prefix of its turns, or an older last turn); the stored one stays.
+	OutcomeOlder = "older"
 )
+
+// ErrPathTaken is returned for a conversation whose file name is already
+// another conversation's: it is refused rather than written over the other.
+var ErrPathTaken = errors.New("file name already holds another conversation")
 
 // IngestOptions tunes an ingest.
 type IngestOptions struct {
-	// IncludeForgotten brings back sessions that were forgotten.
+	// IncludeForgotten brings back sessions that were forgotten before the
+	// import started; a forget during the import still wins.
 	IncludeForgotten bool
 	// Redact, if set, edits each session in place before it is written or
 	// indexed and returns its redactions per rule id.
@@ -41,6 +52,7 @@ type IngestReport struct {
 	Updated   int              `json:"updated"`
 	Unchanged int              `json:"unchanged"`
 	Forgotten int              `json:"forgotten"`
+	Older     int              `json:"older"` // older copies skipped: the stored one holds more
 	Redacted  map[string]int   `json:"redacted,omitempty"`
 	Sessions  []SessionOutcome `json:"sessions,omitempty"`
 }
@@ -63,6 +75,8 @@ func (r *IngestReport) add(o SessionOutcome) {
 		r.Unchanged++
 	case OutcomeForgotten:
 		r.Forgotten++
+	case OutcomeOlder:
+		r.Older++
 	}
 	r.Sessions = append(r.Sessions, o)
 }
@@ -73,6 +87,7 @@ func (r *IngestReport) Merge(o IngestReport) {
 	r.Updated += o.Updated
 	r.Unchanged += o.Unchanged
 	r.Forgotten += o.Forgotten
+	r.Older += o.Older
 	for k, v := range o.Redacted {
 		if r.Redacted == nil {
 			r.Redacted = map[string]int{}
@@ -82,47 +97,86 @@ func (r *IngestReport) Merge(o IngestReport) {
 	r.Sessions = append(r.Sessions, o.Sessions...)
 }
 
+// The staging area: one folder per batch under .staging/, named batch-*
+// once its lock is held (a folder is born as .new-* and renamed), holding
+// the lock file, staged.jsonl and, during a commit, in-* files waiting to be
+// renamed into src/.
+const (
+	stagingDir     = ".staging"
+	batchPrefix    = "batch-"
+	newBatchPrefix = ".new-"
+	stagedName     = "staged.jsonl"
+	incomingPrefix = "in-"
+)
+
 // Batch stages sessions on disk and commits them together, so that a parse
 // that fails half way changes nothing, and memory stays bounded however big
-// the export.
+// the export. It holds a lock for its whole life, so that its folder is
+// never taken for a dead import's leftovers.
 type Batch struct {
-	m      *Memory
-	opts   IngestOptions
-	dir    string
-	file   *os.File // staged sessions, appended one after another
-	size   int64
-	staged []staged
-	seen   map[string]int // key → index in staged
-	report IngestReport
-	done   bool
+	m       *Memory
+	opts    IngestOptions
+	dir     string
+	lock    *os.File // nil once discarded
+	file    *os.File // staged sessions, appended one after another
+	size    int64
+	staged  []staged
+	seen    map[string]int    // key → index in staged
+	paths   map[string]string // file path → key of the session staged for it
+	report  IngestReport
+	done    bool
+	tainted bool // it holds text of a conversation forgotten while it ran
+	nIn     int  // in-* files written
 }
 
 type staged struct {
 	harness, id, title string
 	hash               string
-	off, n             int64 // where its funes jsonl lies in the staging file; n is 0 when superseded
+	path               string // its file, relative to the memory directory
+	revive             int64  // with IncludeForgotten: the tombstone it had when staged, which it lifts
+	off, n             int64  // where its funes jsonl lies in the staging file; n is 0 when superseded
 	outcome            string
 }
 
 // NewBatch starts a batch.
 func (m *Memory) NewBatch(opts IngestOptions) (*Batch, error) {
-	root := filepath.Join(m.dir, ".staging")
+	m.recoverStaging(context.Background()) // best effort; Open and Forget report its errors
+	root := filepath.Join(m.dir, stagingDir)
 	if err := os.MkdirAll(root, 0o700); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("stage the import: %w", err)
 	}
-	dir, err := os.MkdirTemp(root, "batch-")
+	tmp, err := os.MkdirTemp(root, newBatchPrefix)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("stage the import: %w", err)
 	}
-	f, err := os.OpenFile(filepath.Join(dir, "staged.jsonl"), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	lock, err := tryLock(filepath.Join(tmp, lockName))
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("stage the import: %w", err)
+	}
+	dir := filepath.Join(root, batchPrefix+strings.TrimPrefix(filepath.Base(tmp), newBatchPrefix))
+	if err := os.Rename(tmp, dir); err != nil {
+		closeLock(lock)
+		os.RemoveAll(tmp)
+		return nil, fmt.Errorf("stage the import: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, stagedName), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		os.RemoveAll(dir)
-		return nil, err
+		closeLock(lock)
+		return nil, fmt.Errorf("stage the import: %w", err)
 	}
-	return &Batch{m: m, opts: opts, dir: dir, file: f, seen: map[string]int{}}, nil
+	return &Batch{m: m, opts: opts, dir: dir, lock: lock, file: f, seen: map[string]int{}, paths: map[string]string{}}, nil
 }
 
-// Add checks a session and stages it unless it is unchanged or forgotten.
+func closeLock(f *os.File) {
+	if f != nil {
+		f.Close()
+	}
+}
+
+// Add checks a session and stages it unless it is unchanged, forgotten, or
+// an older copy of the stored one.
 func (b *Batch) Add(ctx context.Context, s *Session) error {
 	if b.done {
 		return errors.New("batch already finished")
@@ -149,22 +203,27 @@ func (b *Batch) Add(ctx context.Context, s *Session) error {
 	hash := hex.EncodeToString(sum[:])
 	out := SessionOutcome{Harness: s.Harness, SessionID: s.ID, Title: s.Title}
 
-	if !b.opts.IncludeForgotten {
-		forgotten, err := b.m.isTombstoned(ctx, s.Harness, s.ID)
-		if err != nil {
-			return err
-		}
-		if forgotten {
-			out.Outcome = OutcomeForgotten
-			b.report.add(out)
-			return nil
-		}
+	// A forget that lands after this check is caught again at commit.
+	tomb, err := tombstoneTime(ctx, b.m.db, s.Harness, s.ID)
+	if err != nil {
+		return err
 	}
-	var old string
-	err = b.m.db.QueryRowContext(ctx, `SELECT hash FROM sessions WHERE harness=? AND session_id=?`, s.Harness, s.ID).Scan(&old)
+	if tomb != 0 && !b.opts.IncludeForgotten {
+		out.Outcome = OutcomeForgotten
+		b.report.add(out)
+		return nil
+	}
+	var (
+		old, path  string
+		oldTurns   int
+		oldUpdated int64
+	)
+	err = b.m.db.QueryRowContext(ctx, `SELECT hash, turns, updated, path FROM sessions WHERE harness=? AND session_id=?`,
+		s.Harness, s.ID).Scan(&old, &oldTurns, &oldUpdated, &path)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		out.Outcome = OutcomeNew
+		path = srcPath(s.Harness, s.ID)
 	case err != nil:
 		return err
 	case old == hash:
@@ -172,9 +231,22 @@ func (b *Batch) Add(ctx context.Context, s *Session) error {
 		b.report.add(out)
 		return nil
 	default:
+		if b.m.isOlderCopy(s, oldTurns, oldUpdated, path) {
+			out.Outcome = OutcomeOlder
+			b.report.add(out)
+			return nil
+		}
 		out.Outcome = OutcomeUpdated
 	}
 	key := s.Harness + "\x00" + s.ID
+	if other, ok := b.paths[path]; ok && other != key {
+		return fmt.Errorf("conversation %s (%s) would be stored as %s, like another conversation in the same input: %w", s.ID, s.Harness, path, ErrPathTaken)
+	}
+	if out.Outcome == OutcomeNew {
+		if err := b.m.checkPathFree(ctx, b.m.db, path, s.Harness, s.ID); err != nil {
+			return err
+		}
+	}
 	if i, dup := b.seen[key]; dup {
 		// The same conversation twice in one input: the later copy wins.
 		b.staged[i].n = 0
@@ -183,20 +255,150 @@ func (b *Batch) Add(ctx context.Context, s *Session) error {
 		return fmt.Errorf("stage session %s: %w", s.ID, err)
 	}
 	b.seen[key] = len(b.staged)
-	b.staged = append(b.staged, staged{harness: s.Harness, id: s.ID, title: s.Title, hash: hash, off: b.size, n: int64(len(data)), outcome: out.Outcome})
+	b.paths[path] = key
+	b.staged = append(b.staged, staged{harness: s.Harness, id: s.ID, title: s.Title, hash: hash, path: path, revive: tomb,
+		off: b.size, n: int64(len(data)), outcome: out.Outcome})
 	b.size += int64(len(data))
+	return nil
+}
+
+// tombstoneTime is when a session was forgotten, or 0. Forget makes the
+// time of a repeated forget differ from the one before, so a batch can tell
+// the tombstone it was asked to lift from one made while it ran.
+func tombstoneTime(ctx context.Context, q rowQueryer, harness, id string) (int64, error) {
+	var when int64
+	err := q.QueryRowContext(ctx, `SELECT forgotten FROM tombstones WHERE hash=?`, tombstoneHash(harness, id)).Scan(&when)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return when, err
+}
+
+// forgottenNow says whether a staged session must not be stored: it has a
+// tombstone that the batch was not asked to lift (IncludeForgotten lifts
+// only the one it saw when staging: a forget while it ran always wins).
+func (b *Batch) forgottenNow(ctx context.Context, q rowQueryer, st staged) (bool, int64, error) {
+	when, err := tombstoneTime(ctx, q, st.harness, st.id)
+	if err != nil || when == 0 {
+		return false, 0, err
+	}
+	return !b.opts.IncludeForgotten || when != st.revive, when, nil
+}
+
+type rowQueryer interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// isOlderCopy says whether s holds less than the stored copy of itself: its
+// last turn is older, or it has fewer turns and they are the stored copy's
+// first ones. An unreadable stored file counts as nothing, as before.
+func (m *Memory) isOlderCopy(s *Session, storedTurns int, storedUpdated int64, rel string) bool {
+	if u := unix(s.Updated()); u != 0 && storedUpdated != 0 && u < storedUpdated {
+		return true
+	}
+	if len(s.Turns) >= storedTurns {
+		return false
+	}
+	f, err := os.Open(filepath.Join(m.dir, rel))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	ss, _, err := ReadSessions(f)
+	if err != nil || len(ss) != 1 || len(ss[0].Turns) <= len(s.Turns) {
+		return false
+	}
+	for i, t := range s.Turns {
+		st := ss[0].Turns[i]
+		if t.TurnUUID != st.TurnUUID || t.Role != st.Role || !t.TS.Equal(st.TS) || !slices.Equal(t.Blocks, st.Blocks) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkPathFree refuses a new session whose file name another session
+// already has, in the index or on disk.
+func (m *Memory) checkPathFree(ctx context.Context, q rowQueryer, rel, harness, id string) error {
+	var h, sid string
+	err := q.QueryRowContext(ctx, `SELECT harness, session_id FROM sessions WHERE path=? AND NOT (harness=? AND session_id=?) LIMIT 1`,
+		rel, harness, id).Scan(&h, &sid)
+	if err == nil {
+		return fmt.Errorf("conversation %s (%s) would be stored as %s, which holds conversation %s (%s): %w", id, harness, rel, sid, h, ErrPathTaken)
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	f, err := os.Open(filepath.Join(m.dir, rel))
+	if err != nil {
+		return nil // nothing there
+	}
+	defer f.Close()
+	line, _ := bufio.NewReader(f).ReadBytes('\n')
+	var head struct {
+		SessionID string `json:"session_id"`
+		Harness   string `json:"harness"`
+	}
+	if json.Unmarshal(line, &head) != nil || head.SessionID != id || head.Harness != harness {
+		return fmt.Errorf("conversation %s (%s) would be stored as %s, which holds another file: %w", id, harness, rel, ErrPathTaken)
+	}
 	return nil
 }
 
 // Staged is how many sessions wait to be committed.
 func (b *Batch) Staged() int { return len(b.seen) }
 
-// Discard drops everything staged; the memory is unchanged.
+// Discard drops everything staged and removes the batch's folder; the
+// memory is unchanged. A batch that held a conversation forgotten while it
+// ran has its files zeroed first.
 func (b *Batch) Discard() {
 	b.done = true
+	if b.lock == nil {
+		return
+	}
 	b.file.Close()
-	os.RemoveAll(b.dir)
+	removeStaging(b.dir, b.tainted)
+	closeLock(b.lock)
+	b.lock = nil
 }
+
+// removeStaging deletes a batch folder, its lock file last; with shred,
+// every other file is zeroed before it goes.
+func removeStaging(dir string, shredFiles bool) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	var errs []error
+	for _, e := range ents {
+		if e.Name() == lockName {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if e.IsDir() {
+			errs = append(errs, os.RemoveAll(p))
+			continue
+		}
+		if shredFiles {
+			if err := shred(p); err != nil && !os.IsNotExist(err) {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			errs = append(errs, err)
+		}
+	}
+	os.Remove(filepath.Join(dir, lockName))
+	if err := os.Remove(dir); err != nil && !os.IsNotExist(err) {
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// afterCommitTx, set only by tests, runs between a part's transaction and
+// the renames of its files.
+var afterCommitTx func()
 
 // commitChunk is how many sessions go in one transaction: each session is
 // replaced atomically, and a long import doesn't hold the write lock for minutes.
@@ -204,6 +406,7 @@ const commitChunk = 250
 
 // Commit indexes and writes every staged session. Sessions are prepared on
 // all cores, a part ahead of the writer, and written a part per transaction.
+// A session forgotten since it was staged is skipped, and its tombstone kept.
 func (b *Batch) Commit(ctx context.Context, progress func(done, total int)) (IngestReport, error) {
 	if b.done {
 		return b.report, errors.New("batch already finished")
@@ -258,7 +461,8 @@ func (b *Batch) Commit(ctx context.Context, progress func(done, total int)) (Ing
 	return b.report, nil
 }
 
-// preparePart reads back and prepares staged sessions in parallel.
+// preparePart reads back and prepares staged sessions in parallel. A
+// session a forget has zeroed in the staging file comes back nil.
 func (b *Batch) preparePart(ctx context.Context, part []staged) ([]*prepared, error) {
 	out := make([]*prepared, len(part))
 	errs := make([]error, len(part))
@@ -277,6 +481,9 @@ func (b *Batch) preparePart(ctx context.Context, part []staged) ([]*prepared, er
 				}
 				ss, _, err := ReadSessions(bytes.NewReader(data))
 				if err != nil || len(ss) != 1 {
+					if when, _ := tombstoneTime(ctx, b.m.db, st.harness, st.id); when != 0 {
+						continue
+					}
 					errs[i] = fmt.Errorf("staged session %s is unreadable", st.id)
 					continue
 				}
@@ -304,7 +511,10 @@ func (b *Batch) preparePart(ctx context.Context, part []staged) ([]*prepared, er
 }
 
 func (b *Batch) commitPart(ctx context.Context, ps []*prepared, part []staged) error {
-	type placed struct{ tmp, final string }
+	type placed struct {
+		tmp, final string
+		outcome    int // index in outcomes
+	}
 	var moves []placed
 	defer func() {
 		for _, mv := range moves {
@@ -319,38 +529,59 @@ func (b *Batch) commitPart(ctx context.Context, ps []*prepared, part []staged) e
 		}
 		defer stmts.Close()
 		for i, p := range ps {
-			s := p.s
-			rel := srcPath(s.Harness, s.ID)
-			if err := b.m.indexSession(ctx, tx, stmts, p, rel); err != nil {
-				return fmt.Errorf("index session %s: %w", s.ID, err)
-			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM tombstones WHERE hash=?`, tombstoneHash(s.Harness, s.ID)); err != nil {
+			st := part[i]
+			o := SessionOutcome{Harness: st.harness, SessionID: st.id, Title: st.title, Outcome: st.outcome}
+			// Checked inside the transaction, so a forget commits either
+			// before it (and wins here) or after it (and erases this).
+			dead, tomb, err := b.forgottenNow(ctx, tx, st)
+			if err != nil {
 				return err
 			}
-			if err := deriveProjects(ctx, tx, s); err != nil {
+			if dead || p == nil {
+				b.tainted = true
+				o.Outcome = OutcomeForgotten
+				outcomes = append(outcomes, o)
+				continue
+			}
+			if tomb != 0 {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM tombstones WHERE hash=?`, tombstoneHash(st.harness, st.id)); err != nil {
+					return err
+				}
+			}
+			if err := b.m.checkPathFree(ctx, tx, st.path, st.harness, st.id); err != nil {
 				return err
 			}
-			final := filepath.Join(b.m.dir, rel)
+			if err := b.m.indexSession(ctx, tx, stmts, p, st.path); err != nil {
+				return fmt.Errorf("index session %s: %w", st.id, err)
+			}
+			if err := deriveProjects(ctx, tx, p.s); err != nil {
+				return err
+			}
+			final := filepath.Join(b.m.dir, st.path)
 			if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 				return err
 			}
-			tmp := final + ".incoming"
+			b.nIn++
+			tmp := filepath.Join(b.dir, fmt.Sprintf("%s%06d", incomingPrefix, b.nIn))
 			if err := os.WriteFile(tmp, p.data, 0o600); err != nil {
 				return fmt.Errorf("write %s: %w", tmp, err)
 			}
-			moves = append(moves, placed{tmp, final})
-			outcomes = append(outcomes, SessionOutcome{Harness: s.Harness, SessionID: s.ID, Title: s.Title, Outcome: part[i].outcome})
+			moves = append(moves, placed{tmp, final, len(outcomes)})
+			outcomes = append(outcomes, o)
 		}
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	if afterCommitTx != nil {
+		afterCommitTx()
+	}
 	tmps := make([]string, len(moves))
 	for i, mv := range moves {
 		tmps[i] = mv.tmp
 	}
-	if err := syncFiles(filepath.Join(b.m.dir, SrcDir), tmps); err != nil {
+	if err := syncFiles(b.dir, tmps); err != nil {
 		return err
 	}
 	for _, mv := range moves {
@@ -358,7 +589,24 @@ func (b *Batch) commitPart(ctx context.Context, ps []*prepared, part []staged) e
 			return fmt.Errorf("write %s: %w", mv.final, err)
 		}
 	}
+	placedNow := moves
 	moves = nil
+	// A forget that committed after the transaction may have looked for the
+	// file before it was in place: look again, and erase it here.
+	for _, mv := range placedNow {
+		o := &outcomes[mv.outcome]
+		when, err := tombstoneTime(ctx, b.m.db, o.Harness, o.SessionID)
+		if err != nil {
+			return err
+		}
+		if when != 0 {
+			b.tainted = true
+			if err := shred(mv.final); err != nil && !os.IsNotExist(err) {
+				return fmt.Errorf("erase %s: %w", mv.final, err)
+			}
+			o.Outcome = OutcomeForgotten
+		}
+	}
 	for _, o := range outcomes {
 		b.report.add(o)
 	}
@@ -396,18 +644,21 @@ func validate(s *Session) error {
 
 var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
 
-// srcPath is where a session's file lives, relative to the memory directory.
-// Ids that are not plain file names are hashed, so no id can escape src/.
+// srcPath is where a new session's file goes, relative to the memory
+// directory. A stored session keeps the path it was given (sessions.path).
 func srcPath(harness, id string) string {
-	h := harness
-	if !safeName.MatchString(h) {
-		h = "h-" + shortHash(harness)
+	return filepath.Join(SrcDir, fileName(harness, "h-"), fileName(id, "id-")+".funes.jsonl")
+}
+
+// fileName keeps a plain name as it is and hashes anything else behind
+// prefix, so no name can escape src/. A name that starts with the prefix
+// (in any case) is hashed too: a plain name can never equal a hashed one,
+// which keeps the mapping one to one.
+func fileName(name, prefix string) string {
+	if safeName.MatchString(name) && !strings.Contains(name, "..") && !strings.HasPrefix(strings.ToLower(name), prefix) {
+		return name
 	}
-	name := id
-	if !safeName.MatchString(name) || strings.Contains(name, "..") {
-		name = "id-" + shortHash(id)
-	}
-	return filepath.Join(SrcDir, h, name+".funes.jsonl")
+	return prefix + shortHash(name)
 }
 
 func shortHash(s string) string {
@@ -419,15 +670,6 @@ func shortHash(s string) string {
 func tombstoneHash(harness, id string) string {
 	sum := sha256.Sum256([]byte(harness + "\x00" + id))
 	return hex.EncodeToString(sum[:])
-}
-
-func (m *Memory) isTombstoned(ctx context.Context, harness, id string) (bool, error) {
-	var one int
-	err := m.db.QueryRowContext(ctx, `SELECT 1 FROM tombstones WHERE hash=?`, tombstoneHash(harness, id)).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
 }
 
 // deriveProjects tags a session with its derived project the first time

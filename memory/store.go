@@ -38,7 +38,7 @@ func Open(dir string) (*Memory, error) {
 	if dir == "" {
 		return nil, errors.New("open memory: no directory given")
 	}
-	if err := os.MkdirAll(filepath.Join(dir, SrcDir), 0o700); err != nil {
+	if err := secureDir(dir); err != nil {
 		return nil, fmt.Errorf("open memory %s: %w", dir, err)
 	}
 	dsn := "file:" + (&url.URL{Path: filepath.Join(dir, DBName)}).EscapedPath() +
@@ -59,6 +59,7 @@ func Open(dir string) (*Memory, error) {
 		return nil, fmt.Errorf("open memory %s: %w", dir, err)
 	}
 	os.Chmod(m.dbPath(), 0o600)
+	m.recoverLeftovers(context.Background()) // best effort: Forget and NewBatch run it again and report errors
 	return m, nil
 }
 

@@ -1,0 +1,131 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// eraseAudit deletes the audit rows that name a conversation (its id, alone
+// or as harness:id, as a JSON string in the call's arguments) and the rows
+// whose query matches its text or title, whether or not the search ranked
+// it among the hits: the log keeps only hit counts, so "could have found
+// it" is the test. It runs in the forget's transaction, before the
+// conversation's index rows go (sess is its row id; 0 if it has none).
+func eraseAudit(ctx context.Context, tx *sql.Tx, harness, sid string, sess int64) error {
+	for _, needle := range auditNeedles(harness, sid) {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM audit WHERE instr(args, ?) > 0`, needle); err != nil {
+			return fmt.Errorf("erase audit rows: %w", err)
+		}
+	}
+	if sess == 0 {
+		return nil
+	}
+	byExpr, err := auditQueries(ctx, tx)
+	if err != nil || len(byExpr) == 0 {
+		return err
+	}
+	hit, err := matchingExprs(ctx, tx, sess, byExpr)
+	if err != nil {
+		return fmt.Errorf("erase audit rows: %w", err)
+	}
+	for _, expr := range hit {
+		for _, id := range byExpr[expr] {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM audit WHERE id=?`, id); err != nil {
+				return fmt.Errorf("erase audit rows: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// auditNeedles are the JSON string forms a call's arguments would hold the
+// id in.
+func auditNeedles(harness, sid string) []string {
+	var out []string
+	for _, v := range []string{sid, harness + ":" + sid} {
+		plain := jsonString(v, false)
+		out = append(out, plain)
+		if html := jsonString(v, true); html != plain {
+			out = append(out, html)
+		}
+	}
+	return out
+}
+
+func jsonString(s string, escapeHTML bool) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(escapeHTML)
+	enc.Encode(s)
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// auditQueries maps each recorded query, as an FTS5 expression, to the
+// audit rows that asked it.
+func auditQueries(ctx context.Context, tx *sql.Tx) (map[string][]int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, args FROM audit WHERE instr(args, '"query"') > 0`)
+	if err != nil {
+		return nil, fmt.Errorf("read audit: %w", err)
+	}
+	defer rows.Close()
+	out := map[string][]int64{}
+	for rows.Next() {
+		var (
+			id   int64
+			args string
+		)
+		if err := rows.Scan(&id, &args); err != nil {
+			return nil, fmt.Errorf("read audit: %w", err)
+		}
+		var a struct {
+			Query string `json:"query"`
+		}
+		if json.Unmarshal([]byte(args), &a) != nil || strings.TrimSpace(a.Query) == "" {
+			continue
+		}
+		if expr := planQuery(a.Query, true).matchExpr(true); expr != "" {
+			out[expr] = append(out[expr], id)
+		}
+	}
+	return out, rows.Err()
+}
+
+// matchingExprs returns the expressions that match the conversation's
+// chunks. Each is tried against those chunks alone, in a throwaway FTS5
+// table in the forget's connection that is dropped before it commits.
+func matchingExprs(ctx context.Context, tx *sql.Tx, sess int64, byExpr map[string][]int64) ([]string, error) {
+	for _, q := range []string{
+		`DROP TABLE IF EXISTS forget_probe`,
+		`CREATE VIRTUAL TABLE forget_probe USING fts5(body, title, ids, tokenize = 'porter unicode61 remove_diacritics 2')`,
+		`INSERT INTO forget_probe(body, title, ids) SELECT f.body, f.title, f.ids FROM chunks_fts f JOIN chunks c ON c.id = f.rowid WHERE c.sess = ?`,
+	} {
+		var err error
+		if strings.HasPrefix(q, "INSERT") {
+			_, err = tx.ExecContext(ctx, q, sess)
+		} else {
+			_, err = tx.ExecContext(ctx, q)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	var hit []string
+	for expr := range byExpr {
+		var one int
+		err := tx.QueryRowContext(ctx, `SELECT 1 FROM forget_probe WHERE forget_probe MATCH ? LIMIT 1`, expr).Scan(&one)
+		if err == nil {
+			hit = append(hit, expr)
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DROP TABLE forget_probe`); err != nil {
+		return nil, err
+	}
+	return hit, nil
+}
