@@ -52,6 +52,7 @@ type Summary struct {
 	Updated   int `json:"updated"`
 	Unchanged int `json:"unchanged"`
 	Forgotten int `json:"forgotten"` // skipped because the person forgot them
+	Older     int `json:"older"`     // skipped as older copies of what is stored
 	Failed    int `json:"failed"`    // inputs that changed nothing because they are bad
 	// Failures says why each failed input failed.
 	Failures []Failure `json:"failures,omitempty"`
@@ -71,6 +72,7 @@ func (s *Summary) add(r memory.IngestReport) {
 	s.Updated += r.Updated
 	s.Unchanged += r.Unchanged
 	s.Forgotten += r.Forgotten
+	s.Older += r.Older
 	s.Redacted = mergeCounts(s.Redacted, r.Redacted)
 }
 
@@ -81,6 +83,7 @@ func (s *Summary) Merge(o Summary) {
 	s.Updated += o.Updated
 	s.Unchanged += o.Unchanged
 	s.Forgotten += o.Forgotten
+	s.Older += o.Older
 	s.Failed += o.Failed
 	s.Failures = append(s.Failures, o.Failures...)
 	s.Skipped = append(s.Skipped, o.Skipped...)

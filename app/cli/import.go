@@ -69,14 +69,21 @@ written.`,
 					return err
 				}
 			}
+			// Ctrl-C or SIGTERM cancels the import, which then removes its
+			// staging files before the command exits 130.
+			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
 			line := newProgressLine(g.stderr)
 			opts.Progress = line.show
-			sum, runErr := importers.Run(c.Context(), m, paths, opts)
+			sum, runErr := importers.Run(ctx, m, paths, opts)
 			line.clear()
 			printSummary(g.stdout, sum)
-			if watch && c.Context().Err() == nil {
+			if ctx.Err() != nil && c.Context().Err() == nil {
+				return errInterrupted
+			}
+			if watch && ctx.Err() == nil {
 				// Empty folders are fine to watch: sessions will come.
-				return watchAndImport(c.Context(), g, m, paths, importers.Options{IncludeForgotten: includeForgotten, Redact: opts.Redact})
+				return watchAndImport(ctx, g, m, paths, importers.Options{IncludeForgotten: includeForgotten, Redact: opts.Redact})
 			}
 			if runErr != nil {
 				return runErr
@@ -154,8 +161,12 @@ func formatName(f importers.Format) string {
 
 // printSummary tells what an import did, then each failure and skip.
 func printSummary(w io.Writer, s importers.Summary) {
-	fmt.Fprintf(w, "imported %d new, %d updated, %d unchanged; %d skipped as forgotten; %d failed\n",
-		s.New, s.Updated, s.Unchanged, s.Forgotten, s.Failed)
+	older := ""
+	if s.Older > 0 {
+		older = "; " + plural(s.Older, "older copy", "older copies") + " skipped"
+	}
+	fmt.Fprintf(w, "imported %d new, %d updated, %d unchanged; %d skipped as forgotten%s; %d failed\n",
+		s.New, s.Updated, s.Unchanged, s.Forgotten, older, s.Failed)
 	for _, f := range s.Failures {
 		fmt.Fprintf(w, "failed: %s: %s\n", f.Path, f.Reason)
 	}

@@ -20,7 +20,13 @@ const (
 	ExitOK    = 0
 	ExitError = 1
 	ExitUsage = 2
+	// ExitInterrupted is a command stopped by Ctrl-C or SIGTERM, after it
+	// cleaned up (128 + SIGINT, as shells report it).
+	ExitInterrupted = 130
 )
+
+// errInterrupted is returned by a command stopped by a signal.
+var errInterrupted = errors.New("interrupted")
 
 // globals holds what every command shares: the configuration (with the
 // --memory flag applied) and the streams.
@@ -121,6 +127,9 @@ func RunConfig(ctx context.Context, cfg config.Config, args []string, stdin io.R
 		return ExitOK
 	}
 	fmt.Fprintln(stderr, "ireneo:", err)
+	if errors.Is(err, errInterrupted) {
+		return ExitInterrupted
+	}
 	var ue usageError
 	if errors.As(err, &ue) {
 		return ExitUsage

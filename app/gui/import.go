@@ -258,6 +258,9 @@ func summaryText(sum importers.Summary, err error) (title, body string) {
 			fmt.Fprintf(&b, "\n…and %d more", len(sum.Skipped)-20)
 		}
 	}
+	if sum.Older > 0 {
+		fmt.Fprintf(&b, "\n\n%s skipped: what is stored holds more (later turns, or a later update).", plural(sum.Older, "older copy", "older copies"))
+	}
 	if sum.Forgotten > 0 {
 		b.WriteString("\n\nForgotten conversations stay forgotten; tick “Bring back conversations I forgot” to import them again.")
 	}
