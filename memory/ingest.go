@@ -693,3 +693,8 @@ func randomHex(n int) string {
 	rand.Read(b)
 	return hex.EncodeToString(b)
 }
+
+func (m *Memory) isTombstoned(ctx context.Context, harness, id string) (bool, error) {
+	when, err := tombstoneTime(ctx, m.db, harness, id)
+	return when != 0, err
+}
