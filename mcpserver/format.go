@@ -10,13 +10,6 @@ import (
 // a model reads when its client shows text rather than structuredContent.
 // Both carry the same facts, notice and paging hints.
 
-func day(t time.Time) string {
-	if t.IsZero() {
-		return "?"
-	}
-	return t.UTC().Format(time.DateOnly)
-}
-
 func minute(t time.Time) string {
 	if t.IsZero() {
 		return "undated"

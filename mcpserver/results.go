@@ -139,7 +139,7 @@ func briefOf(si memory.SessionInfo, scope []string) SessionBrief {
 	return SessionBrief{
 		SessionID: si.SessionID, Source: si.Source, Title: si.Title,
 		Projects: inScope(si.Projects, scope),
-		Started:  day(si.Started), Updated: day(si.Updated), Turns: si.Turns, Starred: si.Starred,
+		Started:  memory.Day(si.Started), Updated: memory.Day(si.Updated), Turns: si.Turns, Starred: si.Starred,
 	}
 }
 

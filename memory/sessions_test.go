@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestAmbiguousSessionID: a bare id two sources share is a typed error that
@@ -28,5 +29,17 @@ func TestAmbiguousSessionID(t *testing.T) {
 	}
 	if tr, err := m.Get(ctx, GetOptions{SessionID: HarnessClaude + ":same-id"}); err != nil || tr.Session.Title != "two" {
 		t.Errorf("get claude:same-id: %+v, %v", tr, err)
+	}
+}
+
+func TestDay(t *testing.T) {
+	t.Parallel()
+	if got := Day(time.Time{}); got != Undated {
+		t.Errorf("Day(zero) = %q", got)
+	}
+	// 23:30 in UTC-5 is the next day in UTC: one date everywhere, UTC's.
+	ny := time.FixedZone("UTC-5", -5*3600)
+	if got := Day(time.Date(2026, 3, 1, 23, 30, 0, 0, ny)); got != "2026-03-02" {
+		t.Errorf("Day = %q, want the UTC date 2026-03-02", got)
 	}
 }

@@ -56,17 +56,17 @@ func printInsights(w io.Writer, in memory.Insights) {
 	h := in.Headline
 	fmt.Fprintf(w, "conversations:     %d (%d turns, %d tokens)\n", h.Conversations, h.Turns, h.Tokens)
 	if h.Oldest != nil && h.Newest != nil {
-		fmt.Fprintf(w, "from:              %s to %s\n", day(*h.Oldest), day(*h.Newest))
+		fmt.Fprintf(w, "from:              %s to %s\n", memory.Day(*h.Oldest), memory.Day(*h.Newest))
 	}
 	fmt.Fprintf(w, "size on disk:      %.1f MB\n", float64(h.SizeBytes)/1e6)
 	fmt.Fprintf(w, "secrets redacted:  %d\nforgotten:         %s\n", h.Redacted, plural(h.Forgotten, "conversation", "conversations"))
 
 	span := "all time"
 	if in.Since != nil {
-		span = "since " + day(*in.Since)
+		span = "since " + memory.Day(*in.Since)
 	}
 	if len(in.Weeks) > 0 {
-		fmt.Fprintf(w, "\nper week, %s (%s from %s):\n", span, plural(len(in.Weeks), "week", "weeks"), day(in.Weeks[0]))
+		fmt.Fprintf(w, "\nper week, %s (%s from %s):\n", span, plural(len(in.Weeks), "week", "weeks"), memory.Day(in.Weeks[0]))
 	}
 	nw := 12
 	for _, s := range append(append([]memory.WeekSeries{}, in.BySource...), in.ByProject...) {

@@ -42,13 +42,6 @@ func isTerminal(f any) bool {
 	return false
 }
 
-func day(t time.Time) string {
-	if t.IsZero() {
-		return "undated   "
-	}
-	return t.UTC().Format("2006-01-02")
-}
-
 func orDash(s string) string {
 	if strings.TrimSpace(s) == "" {
 		return "-"

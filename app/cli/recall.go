@@ -164,7 +164,7 @@ func newSessionsCmd(g *globals) *cobra.Command {
 				if s.Starred {
 					star = "*"
 				}
-				fmt.Fprintf(g.stdout, "%s %s  %-11s %-40s %3d turns  %s  [%s]\n", star, day(s.Updated), s.Source, s.SessionID,
+				fmt.Fprintf(g.stdout, "%s %-10s  %-11s %-40s %3d turns  %s  [%s]\n", star, memory.Day(s.Updated), s.Source, s.SessionID,
 					s.Turns, orDash(s.Title), strings.Join(s.Projects, ", "))
 			}
 			fmt.Fprintf(g.stdout, "%s of %d\n", plural(len(list), "conversation", "conversations"), total)

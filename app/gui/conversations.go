@@ -247,7 +247,7 @@ func (c *conversationsScreen) updateRow(id widget.ListItemID, o fyne.CanvasObjec
 		icon.SetResource(nil)
 	}
 	text.Objects[0].(*widget.Label).SetText(titleOf(it))
-	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", day(it.Updated), sourceName(it.Source),
+	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", memory.Day(it.Updated), sourceName(it.Source),
 		projectsText(it.Projects), plural(it.Turns, "turn", "turns")))
 }
 

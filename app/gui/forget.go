@@ -122,7 +122,7 @@ func (f *forgetScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		f.updateReview()
 	}
 	title.SetText(titleOf(s))
-	setMuted(meta, fmt.Sprintf("%s · %s · %s", day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
+	setMuted(meta, fmt.Sprintf("%s · %s · %s", memory.Day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 }
 
 // selectOnly puts exactly these conversations up for forgetting (from the
@@ -225,7 +225,7 @@ func (f *forgetScreen) updateReview() {
 		}
 	}
 	f.review.SetText(fmt.Sprintf("%s selected: %s, %s, from %s to %s.",
-		plural(len(sel), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), day(first), day(last)))
+		plural(len(sel), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), memory.Day(first), memory.Day(last)))
 	f.button.SetText("Forget " + plural(len(sel), "conversation", "conversations") + "…")
 	if !f.job.running() {
 		f.button.Enable()
@@ -244,7 +244,7 @@ func (f *forgetScreen) confirm() {
 			titles = append(titles, fmt.Sprintf("…and %d more", len(sel)-i))
 			break
 		}
-		titles = append(titles, "• "+clip(titleOf(s), 60)+" ("+day(s.Updated)+")")
+		titles = append(titles, "• "+clip(titleOf(s), 60)+" ("+memory.Day(s.Updated)+")")
 	}
 	msg := widget.NewLabel(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
 		"and importing them again will not bring them back.", plural(len(sel), "conversation", "conversations"), strings.Join(titles, "\n")))

@@ -78,14 +78,6 @@ func since(option string, now time.Time) time.Time {
 	return time.Time{}
 }
 
-// day formats a time as a local date, or "undated".
-func day(t time.Time) string {
-	if t.IsZero() {
-		return "undated"
-	}
-	return t.Local().Format("2006-01-02")
-}
-
 // stamp formats a time as a local date and minute.
 func stamp(t time.Time) string {
 	if t.IsZero() {

@@ -244,7 +244,7 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	meta.ColorName = theme.ColorNamePlaceHolder
 	head.Segments = []widget.RichTextSegment{
 		&widget.TextSegment{Text: hitTitle(h), Style: title},
-		&widget.TextSegment{Text: "   " + day(h.TS) + " · " + sourceName(h.Source) + " · " + projectsText(h.Projects), Style: meta},
+		&widget.TextSegment{Text: "   " + memory.Day(h.TS) + " · " + sourceName(h.Source) + " · " + projectsText(h.Projects), Style: meta},
 	}
 	head.Refresh()
 	body.Segments = highlight(clip(oneLine(h.Text), 300), s.terms, inlineStyle())
