@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/tailscale/hujson"
 
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -42,12 +43,20 @@ const (
 // ConnectOptions says what to connect a client to. Zero fields take
 // defaults from the running user's environment.
 type ConnectOptions struct {
-	URL       string // the MCP endpoint; default URLFor(DefaultAddr)
-	Token     string // the bearer secret, for HTTP clients
-	Command   string // the ireneo binary, for stdio clients; default this executable
-	MemoryDir string // passed as --memory to `ireneo mcp` when set
-	Home      string // the user's home directory; default os.UserHomeDir
-	ConfigDir string // the user's config directory; default os.UserConfigDir
+	URL     string // the MCP endpoint; default URLFor(DefaultAddr)
+	Token   string // the bearer secret, for HTTP clients
+	Command string // the ireneo binary, for stdio clients; default this executable
+	// MemoryDir is the memory the person uses. Stdio entries always pass it
+	// as --memory (absolute): a client starts `ireneo mcp` with a bare
+	// environment, where $IRENEO_HOME and the person's XDG dirs are unset.
+	// It is required for stdio clients.
+	MemoryDir string
+	// TokenName and TokenStore (the --token-store kind, "" for the keyring)
+	// name the token for SafeCommand, which reads the secret at run time.
+	TokenName  string
+	TokenStore string
+	Home       string // the user's home directory; default os.UserHomeDir
+	ConfigDir  string // the user's config directory; default os.UserConfigDir
 }
 
 // ClientConfig is how one client reaches Ireneo: the exact text for its
@@ -58,10 +67,13 @@ type ClientConfig struct {
 	Transport string `json:"transport"`
 	Path      string `json:"path"`              // the client's config file
 	Snippet   string `json:"snippet"`           // the entry, in the file's own format
-	Command   string `json:"command,omitempty"` // a shell command that adds it instead
-	Note      string `json:"note,omitempty"`
+	Command   string `json:"command,omitempty"` // a shell command that adds it instead; the secret is in it
+	// SafeCommand is Command with the secret read from Ireneo's token store
+	// when the shell runs it, so the secret stays out of shell history.
+	SafeCommand string `json:"safe_command,omitempty"`
+	Note        string `json:"note,omitempty"`
 
-	format string          // "json" or "toml"
+	format string          // "json", "jsonc" (comments and trailing commas allowed) or "toml"
 	key    string          // JSON: the object that holds servers ("mcpServers", "servers")
 	entry  json.RawMessage // JSON: Ireneo's entry
 }
@@ -103,10 +115,14 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 	switch client {
 	case ClientClaudeDesktop:
 		// Claude Desktop's config file only starts local processes.
-		args := []string{"mcp"}
-		if o.MemoryDir != "" {
-			args = append([]string{"--memory", o.MemoryDir}, args...)
+		if o.MemoryDir == "" {
+			return nil, fmt.Errorf("connect %s: it starts `ireneo mcp` itself and must be told which memory to serve; give --memory DIR", client)
 		}
+		dir, err := filepath.Abs(o.MemoryDir)
+		if err != nil {
+			return nil, fmt.Errorf("connect %s: memory directory %s: %w", client, o.MemoryDir, err)
+		}
+		args := []string{"--memory", dir, "mcp"}
 		c.Transport, c.key = TransportStdio, "mcpServers"
 		c.Path = filepath.Join(o.ConfigDir, "Claude", "claude_desktop_config.json")
 		entry = map[string]any{"command": o.Command, "args": args}
@@ -124,6 +140,10 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 		entry = map[string]any{"type": "http", "url": o.URL, "headers": auth}
 		c.Command = fmt.Sprintf("claude mcp add --transport http --scope user %s %s --header %s",
 			ServerName, shellQuote(o.URL), shellQuote("Authorization: Bearer "+o.Token))
+		if sub := secretCommand(o); sub != "" {
+			c.SafeCommand = fmt.Sprintf("claude mcp add --transport http --scope user %s %s --header \"Authorization: Bearer $(%s)\"",
+				ServerName, shellQuote(o.URL), sub)
+		}
 		c.Note = "Keep `ireneo serve` (or the tray app) running; Claude Code connects to it over loopback HTTP."
 	case ClientCodex:
 		if err := needToken(); err != nil {
@@ -151,7 +171,8 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 		if err := needToken(); err != nil {
 			return nil, err
 		}
-		c.Transport, c.key = TransportHTTP, "servers"
+		// VS Code's mcp.json is JSON with comments and trailing commas.
+		c.Transport, c.key, c.format = TransportHTTP, "servers", "jsonc"
 		c.Path = filepath.Join(o.ConfigDir, "Code", "User", "mcp.json")
 		entry = map[string]any{"type": "http", "url": o.URL, "headers": auth}
 		add, _ := marshalNoEscape(map[string]any{"name": ServerName, "type": "http", "url": o.URL, "headers": auth})
@@ -185,47 +206,71 @@ type WriteResult struct {
 // Write merges the entry into the client's config file: the file is backed
 // up first (PATH.ireneo-backup-<UTC time>), every other server and setting
 // is kept, and an earlier Ireneo entry is replaced. A file Ireneo cannot
-// parse safely (JSON with comments, say) is left alone with an error.
+// parse safely is left alone with an error. A config that is a symlink (a
+// dotfiles checkout, say) is written through: its target changes, the link
+// stays. The file and its backup are 0600, as either may hold a token's
+// secret.
 func (c *ClientConfig) Write(now time.Time) (WriteResult, error) {
 	res := WriteResult{Path: c.Path}
-	old, err := os.ReadFile(c.Path)
+	target := c.Path
+	if resolved, err := filepath.EvalSymlinks(c.Path); err == nil {
+		target = resolved
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return res, fmt.Errorf("follow %s: %w", c.Path, err)
+	} else if link, lerr := os.Readlink(c.Path); lerr == nil {
+		// A link to a file not made yet: create the file where it points.
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(c.Path), link)
+		}
+		target = link
+	}
+	old, err := os.ReadFile(target)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return res, fmt.Errorf("read %s: %w", c.Path, err)
 	}
 	var out []byte
-	if c.format == "toml" {
+	switch c.format {
+	case "toml":
 		out, res.Replaced, err = mergeTOML(old, c.Snippet)
-	} else {
+	case "jsonc":
+		out, res.Replaced, err = mergeJSONC(old, c.key, c.entry)
+	default:
 		out, res.Replaced, err = mergeJSON(old, c.key, c.entry)
 	}
 	if err != nil {
 		return res, fmt.Errorf("%s: %w; add the entry by hand instead", c.Path, err)
 	}
-	perm := fs.FileMode(0o600) // a new file holds a token
 	if exists {
-		st, err := os.Stat(c.Path)
-		if err == nil {
-			perm = st.Mode().Perm()
-		}
-		res.Backup, err = writeBackup(c.Path, old, perm, now)
+		res.Backup, err = writeBackup(c.Path, old, now)
 		if err != nil {
 			return res, err
 		}
 	}
-	if err := memory.WriteFileAtomic(c.Path, out, perm); err != nil {
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		return res, fmt.Errorf("write %s: %w", c.Path, err)
+	}
+	if err := memory.WriteFileAtomic(target, out, secretFileMode); err != nil {
+		return res, fmt.Errorf("write %s: %w", c.Path, err)
+	}
+	// WriteFileAtomic may keep an existing file's mode; a secret needs 0600.
+	if err := os.Chmod(target, secretFileMode); err != nil {
 		return res, fmt.Errorf("write %s: %w", c.Path, err)
 	}
 	return res, nil
 }
 
+// secretFileMode is the mode of every file Ireneo writes a secret into.
+const secretFileMode fs.FileMode = 0o600
+
 // writeBackup copies a config file's old bytes beside it, named for the
-// time, never overwriting an earlier backup.
-func writeBackup(path string, old []byte, perm fs.FileMode, now time.Time) (string, error) {
+// time, never overwriting an earlier backup. It is 0600 whatever the
+// original's mode: it may hold an earlier token's secret.
+func writeBackup(path string, old []byte, now time.Time) (string, error) {
 	base := path + ".ireneo-backup-" + now.UTC().Format("20060102-150405")
 	name := base
 	for i := 2; ; i++ {
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, secretFileMode)
 		if errors.Is(err, fs.ErrExist) {
 			name = fmt.Sprintf("%s-%d", base, i)
 			continue
@@ -243,6 +288,80 @@ func writeBackup(path string, old []byte, perm fs.FileMode, now time.Time) (stri
 		}
 		return name, nil
 	}
+}
+
+// mergeJSONC sets obj[key][ServerName] = entry in a JSON-with-comments
+// document (VS Code's), keeping its comments, trailing commas and layout.
+func mergeJSONC(old []byte, key string, entry json.RawMessage) ([]byte, bool, error) {
+	if len(bytes.TrimSpace(old)) == 0 {
+		return mergeJSON(old, key, entry)
+	}
+	v, err := hujson.Parse(old)
+	if err != nil {
+		return nil, false, fmt.Errorf("not valid JSON with comments (%v)", err)
+	}
+	if _, ok := v.Value.(*hujson.Object); !ok {
+		return nil, false, errors.New("the top level is not an object")
+	}
+	ptr := "/" + jsonPointerEscape(key)
+	type op struct {
+		Op    string          `json:"op"`
+		Path  string          `json:"path"`
+		Value json.RawMessage `json:"value"`
+	}
+	var patch op
+	replaced := false
+	switch servers := v.Find(ptr); {
+	case servers == nil || servers.Value.Kind() == 'n':
+		obj, _ := marshalNoEscape(map[string]json.RawMessage{ServerName: entry})
+		patch = op{"add", ptr, obj}
+	case servers.Value.Kind() != '{':
+		return nil, false, fmt.Errorf("%q is not a JSON object", key)
+	default:
+		replaced = servers.Find("/"+ServerName) != nil
+		patch = op{"add", ptr + "/" + ServerName, entry}
+	}
+	p, err := json.Marshal([]op{patch})
+	if err != nil {
+		return nil, false, err
+	}
+	if err := v.Patch(p); err != nil {
+		return nil, false, fmt.Errorf("cannot add the entry (%v)", err)
+	}
+	out := v.Pack()
+	// Check the result reads back as the JSON it should be.
+	std, err := hujson.Standardize(bytes.Clone(out))
+	if err != nil || !json.Valid(std) {
+		return nil, false, fmt.Errorf("merged file would not be valid (%v)", err)
+	}
+	return out, replaced, nil
+}
+
+func jsonPointerEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// secretCommand is the shell command that prints the token's secret from
+// Ireneo's token store, for $(…) in SafeCommand; "" without a token name.
+func secretCommand(o ConnectOptions) string {
+	if o.TokenName == "" {
+		return ""
+	}
+	exe := o.Command
+	if exe == "" {
+		exe = "ireneo"
+	}
+	parts := []string{shellQuote(exe)}
+	if o.MemoryDir != "" {
+		if dir, err := filepath.Abs(o.MemoryDir); err == nil {
+			parts = append(parts, "--memory", shellQuote(dir))
+		}
+	}
+	parts = append(parts, "token", "secret", shellQuote(o.TokenName))
+	if o.TokenStore != "" {
+		parts = append(parts, "--token-store", shellQuote(o.TokenStore))
+	}
+	return strings.Join(parts, " ")
 }
 
 // mergeJSON sets obj[key][ServerName] = entry in the JSON document old,
@@ -412,6 +531,9 @@ func tomlString(s string) string {
 	b, _ := marshalNoEscape(s)
 	return string(b)
 }
+
+// ShellQuote quotes s for a POSIX shell, as the commands connect prints do.
+func ShellQuote(s string) string { return shellQuote(s) }
 
 // shellQuote quotes s for a POSIX shell (or PowerShell, where single quotes
 // work the same for these values).

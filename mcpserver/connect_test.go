@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/tailscale/hujson"
 )
 
 func connectOpts(t *testing.T, url, token string) ConnectOptions {
@@ -18,13 +20,20 @@ func connectOpts(t *testing.T, url, token string) ConnectOptions {
 	home := t.TempDir()
 	t.Setenv("CLAUDE_CONFIG_DIR", "")
 	t.Setenv("CODEX_HOME", "")
-	return ConnectOptions{URL: url, Token: token, Command: "/opt/ireneo/bin/ireneo", Home: home, ConfigDir: filepath.Join(home, ".config")}
+	return ConnectOptions{URL: url, Token: token, Command: "/opt/ireneo/bin/ireneo", MemoryDir: "/srv/memory", Home: home, ConfigDir: filepath.Join(home, ".config")}
 }
 
 // entryOf reads Ireneo's entry back out of a written config file.
 func entryOf(t *testing.T, c *ClientConfig, data []byte) map[string]any {
 	t.Helper()
 	var doc map[string]any
+	if c.format == "jsonc" {
+		std, err := hujson.Standardize(bytes.Clone(data))
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", c.Path, err, data)
+		}
+		data = std
+	}
 	if c.format == "toml" {
 		if _, err := toml.Decode(string(data), &doc); err != nil {
 			t.Fatalf("%s: %v\n%s", c.Path, err, data)
@@ -51,7 +60,7 @@ func TestConnectConfigsWork(t *testing.T) {
 			e := entryOf(t, c, []byte(c.Snippet))
 			if c.Transport == TransportStdio {
 				args, _ := e["args"].([]any)
-				if e["command"] != "/opt/ireneo/bin/ireneo" || len(args) != 1 || args[0] != "mcp" {
+				if e["command"] != "/opt/ireneo/bin/ireneo" || len(args) != 3 || args[0] != "--memory" || args[1] != "/srv/memory" || args[2] != "mcp" {
 					t.Fatalf("stdio entry = %v", e)
 				}
 				return
@@ -159,8 +168,12 @@ func TestConnectWriteMerges(t *testing.T) {
 			if e["url"] != nil && e["url"] != "http://127.0.0.1:47119/mcp" {
 				t.Fatalf("entry = %v", e)
 			}
-			if st, _ := os.Stat(c.Path); st.Mode().Perm() != 0o644 {
-				t.Errorf("mode changed to %v", st.Mode().Perm())
+			// The file and its backup may hold a secret: 0600, though the
+			// original was 0644.
+			for _, f := range []string{c.Path, res.Backup} {
+				if st, _ := os.Stat(f); st.Mode().Perm() != 0o600 {
+					t.Errorf("%s is %v, want 0600", f, st.Mode().Perm())
+				}
 			}
 			// Everything else survives.
 			for _, keep := range map[string][]string{
@@ -225,9 +238,10 @@ func TestConnectWriteNewFile(t *testing.T) {
 
 func TestConnectWriteRefusesWhatItCannotParse(t *testing.T) {
 	for name, content := range map[string]string{
-		ClientVSCode: "{\n  // my servers\n  \"servers\": {}\n}\n",
-		ClientCursor: `["not", "an", "object"]`,
-		ClientCodex:  "this is = = not toml",
+		ClientVSCode:        "{\n  // my servers\n  \"servers\": {,,}\n}\n",
+		ClientClaudeDesktop: "{\n  // comments are not JSON\n  \"mcpServers\": {}\n}\n",
+		ClientCursor:        `["not", "an", "object"]`,
+		ClientCodex:         "this is = = not toml",
 	} {
 		c, err := Connect(name, connectOpts(t, "http://127.0.0.1:47119/mcp", "ireneo_secret"))
 		if err != nil {
@@ -244,5 +258,129 @@ func TestConnectWriteRefusesWhatItCannotParse(t *testing.T) {
 		if m, _ := filepath.Glob(c.Path + ".ireneo-backup-*"); len(m) != 0 {
 			t.Errorf("%s: backup written for a refused merge", name)
 		}
+	}
+}
+
+// TestConnectWriteKeepsVSCodeComments: VS Code's mcp.json is JSON with
+// comments and trailing commas; the merge keeps both.
+func TestConnectWriteKeepsVSCodeComments(t *testing.T) {
+	c, err := Connect(ClientVSCode, connectOpts(t, "http://127.0.0.1:47119/mcp", "ireneo_secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Dir(c.Path), 0o700)
+	orig := `// VS Code MCP servers
+{
+  "servers": {
+    // the browser one
+    "playwright": {"command": "npx", "args": ["@playwright/mcp@latest",],},
+    "ireneo": {"type": "http", "url": "http://127.0.0.1:1/mcp"}, /* old */
+  },
+  "inputs": [], // none yet
+}
+`
+	os.WriteFile(c.Path, []byte(orig), 0o644)
+	res, err := c.Write(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(c.Path)
+	for _, keep := range []string{"// VS Code MCP servers", "// the browser one", `"args": ["@playwright/mcp@latest",],}`, "// none yet", `"inputs": [],`} {
+		if !strings.Contains(string(got), keep) {
+			t.Errorf("lost %q:\n%s", keep, got)
+		}
+	}
+	if e := entryOf(t, c, got); e["url"] != "http://127.0.0.1:47119/mcp" || !res.Replaced || strings.Contains(string(got), "127.0.0.1:1/") {
+		t.Errorf("entry %v, replaced %v:\n%s", e, res.Replaced, got)
+	}
+	// Into a file without a "servers" object yet.
+	os.WriteFile(c.Path, []byte("{\n  // nothing yet\n  \"inputs\": [],\n}\n"), 0o600)
+	if _, err := c.Write(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = os.ReadFile(c.Path)
+	if e := entryOf(t, c, got); e["url"] != "http://127.0.0.1:47119/mcp" || !strings.Contains(string(got), "// nothing yet") {
+		t.Errorf("new servers object:\n%s", got)
+	}
+}
+
+// TestConnectWriteThroughSymlink: a config kept in a dotfiles checkout and
+// linked into place is written through the link; the link stays.
+func TestConnectWriteThroughSymlink(t *testing.T) {
+	c, err := Connect(ClientCursor, connectOpts(t, "http://127.0.0.1:47119/mcp", "ireneo_secret"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dotfiles := t.TempDir()
+	target := filepath.Join(dotfiles, "cursor-mcp.json")
+	os.WriteFile(target, []byte(sampleConfigs[ClientCursor]), 0o644)
+	os.MkdirAll(filepath.Dir(c.Path), 0o700)
+	if err := os.Symlink(target, c.Path); err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Write(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(c.Path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("the link was replaced by a file: %v %v", fi.Mode(), err)
+	}
+	got, _ := os.ReadFile(target)
+	if e := entryOf(t, c, got); e["url"] != "http://127.0.0.1:47119/mcp" || !strings.Contains(string(got), "linear") {
+		t.Fatalf("target:\n%s", got)
+	}
+	if st, _ := os.Stat(target); st.Mode().Perm() != 0o600 {
+		t.Errorf("target mode %v", st.Mode().Perm())
+	}
+	if b, _ := os.ReadFile(res.Backup); string(b) != sampleConfigs[ClientCursor] {
+		t.Errorf("backup:\n%s", b)
+	}
+	// A dangling link: the file is made where it points.
+	os.Remove(target)
+	if _, err := c.Write(time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if fi, _ := os.Lstat(c.Path); fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatal("dangling link replaced")
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Fatalf("target not made: %v", err)
+	}
+}
+
+// TestConnectStdioNamesTheMemory: a stdio entry always names the memory,
+// absolute, and without one Connect refuses.
+func TestConnectStdioNamesTheMemory(t *testing.T) {
+	o := connectOpts(t, "", "")
+	o.MemoryDir = ""
+	if _, err := Connect(ClientClaudeDesktop, o); err == nil || !strings.Contains(err.Error(), "--memory") {
+		t.Fatalf("no memory: %v", err)
+	}
+	o.MemoryDir = "rel/mem"
+	c, err := Connect(ClientClaudeDesktop, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs("rel/mem")
+	if !strings.Contains(c.Snippet, jsonQuote(abs)) {
+		t.Fatalf("snippet does not name %s:\n%s", abs, c.Snippet)
+	}
+}
+
+// TestClaudeCodeSafeCommand: besides the command with the secret written
+// out, connect offers one that reads it from the token store as it runs.
+func TestClaudeCodeSafeCommand(t *testing.T) {
+	o := connectOpts(t, "http://127.0.0.1:47119/mcp", "ireneo_secretvalue")
+	o.TokenName, o.TokenStore = "claude-code", "file"
+	c, err := Connect(ClientClaudeCode, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `claude mcp add --transport http --scope user ireneo http://127.0.0.1:47119/mcp --header "Authorization: Bearer $(/opt/ireneo/bin/ireneo --memory /srv/memory token secret claude-code --token-store file)"`
+	if c.SafeCommand != want || strings.Contains(c.SafeCommand, "ireneo_secretvalue") {
+		t.Fatalf("safe command:\n%s\nwant\n%s", c.SafeCommand, want)
+	}
+	if !strings.Contains(c.Command, "ireneo_secretvalue") {
+		t.Fatalf("command: %s", c.Command)
 	}
 }

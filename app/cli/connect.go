@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -36,9 +37,18 @@ func newConnectCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return usagef("--addr: %v", err)
 			}
-			o := mcpserver.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: g.memoryFlag}
+			// Every entry names the memory explicitly: a client may start
+			// `ireneo mcp` without the environment that chose it.
+			memDir, err := filepath.Abs(g.cfg.MemoryDir)
+			if err != nil {
+				return fmt.Errorf("connect: memory directory %s: %w", g.cfg.MemoryDir, err)
+			}
+			o := mcpserver.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: memDir}
 			if exe, err := os.Executable(); err == nil {
 				o.Command = exe
+			}
+			if kind != storeKeyring {
+				o.TokenStore = kind
 			}
 			created := ""
 			if client != mcpserver.ClientClaudeDesktop {
@@ -49,6 +59,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				o.TokenName = tokenName
 			}
 			cfg, err := mcpserver.Connect(client, o)
 			if err != nil {
@@ -71,6 +82,10 @@ func newConnectCmd(g *globals) *cobra.Command {
 			switch {
 			case cfg.Transport == mcpserver.TransportStdio:
 				fmt.Fprintf(g.stdout, "%s starts Ireneo itself (stdio). Its config file is %s; the entry is:\n\n%s\n", client, cfg.Path, cfg.Snippet)
+			case cfg.SafeCommand != "":
+				fmt.Fprintf(g.stdout, "Run this, which reads the secret from Ireneo's token store as it runs, so it stays out of your shell history:\n\n  %s\n\n"+
+					"or this, with the secret written out (it lands in your shell history):\n\n  %s\n\nor put this entry in %s:\n\n%s\n",
+					cfg.SafeCommand, cfg.Command, cfg.Path, cfg.Snippet)
 			case cfg.Command != "":
 				fmt.Fprintf(g.stdout, "Run:\n\n  %s\n\nor put this entry in %s:\n\n%s\n", cfg.Command, cfg.Path, cfg.Snippet)
 			default:
@@ -89,7 +104,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 				}
 				fmt.Fprintln(g.stdout, ".")
 			} else {
-				fmt.Fprintf(g.stdout, "\n`ireneo connect %s --write` merges it into that file for you, after a backup.\n", client)
+				fmt.Fprintf(g.stdout, "\n`%s` merges it into that file for you, after a backup.\n", reproduce(client, memDir, listen, tokenName, o.TokenStore))
 			}
 			return nil
 		},
@@ -99,6 +114,52 @@ func newConnectCmd(g *globals) *cobra.Command {
 	f.StringVar(&addr, "addr", g.cfg.Settings.ServerAddr, "the address `ireneo serve` listens on (default from the settings)")
 	f.BoolVar(&write, "write", false, "merge the entry into the client's config file (after a timestamped backup)")
 	f.BoolVar(&asJSON, "json", false, "print as JSON (the config includes the token's secret)")
+	addTokenStoreFlag(c, &kind)
+	return c
+}
+
+// reproduce is the connect command that writes exactly the config shown.
+func reproduce(client, memDir, addr, token, store string) string {
+	q := mcpserver.ShellQuote
+	parts := []string{"ireneo", "--memory", q(memDir), "connect", q(client), "--write"}
+	if client != mcpserver.ClientClaudeDesktop {
+		parts = append(parts, "--addr", q(addr), "--token", q(token))
+		if store != "" {
+			parts = append(parts, "--token-store", q(store))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// newTokenSecretCmd prints one token's secret and nothing else, for $(…)
+// in a command, so the secret never enters shell history.
+func newTokenSecretCmd(g *globals) *cobra.Command {
+	var kind string
+	c := &cobra.Command{
+		Use:   "secret NAME",
+		Short: "Print a token's secret alone, for $(ireneo token secret NAME) in a client's setup command",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			store, err := g.tokenStore(kind)
+			if err != nil {
+				return err
+			}
+			m, err := g.open()
+			if err != nil {
+				return err
+			}
+			defer m.Close()
+			secret, err := mcpserver.NewTokens(m, store).Reveal(c.Context(), args[0])
+			if errors.Is(err, memory.ErrNotFound) {
+				return fmt.Errorf("token secret: no token named %q (see `ireneo token list`)", args[0])
+			}
+			if err != nil {
+				return fmt.Errorf("token secret %s: %w", args[0], err)
+			}
+			fmt.Fprintln(g.stdout, secret)
+			return nil
+		},
+	}
 	addTokenStoreFlag(c, &kind)
 	return c
 }

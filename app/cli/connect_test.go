@@ -79,3 +79,79 @@ func secretOf(out string) string {
 	end := strings.IndexAny(out[i:], "'\"\n ")
 	return out[i : i+end]
 }
+
+// TestConnectHintReproduces: the hint at the end of connect is the exact
+// command that writes what was shown, given flags and all.
+func TestConnectHintReproduces(t *testing.T) {
+	home, mem := mcpEnv(t)
+	code, out, errs := ireneo(t, "--memory="+mem, "connect", "cursor", "--addr", "127.0.0.1:47231", "--token", "mine", "--token-store", "file")
+	if code != 1 || !strings.Contains(errs, "ireneo token create mine") {
+		t.Fatalf("explicit token that does not exist: %d %s", code, errs)
+	}
+	if code, _, errs = ireneo(t, "--memory="+mem, "token", "create", "mine", "--token-store", "file"); code != 0 {
+		t.Fatal(errs)
+	}
+	code, out, errs = ireneo(t, "--memory="+mem, "connect", "cursor", "--addr", "127.0.0.1:47231", "--token", "mine", "--token-store", "file")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	i := strings.LastIndex(out, "`ireneo ")
+	if i < 0 {
+		t.Fatalf("no hint:\n%s", out)
+	}
+	hint := out[i+1:]
+	hint = hint[:strings.Index(hint, "`")]
+	want := "ireneo --memory " + mem + " connect cursor --write --addr 127.0.0.1:47231 --token mine --token-store file"
+	if hint != want {
+		t.Fatalf("hint:\n%s\nwant\n%s", hint, want)
+	}
+	// Following it writes the config that was shown.
+	if code, _, errs = ireneo(t, strings.Fields(hint)[1:]...); code != 0 {
+		t.Fatal(errs)
+	}
+	b, _ := os.ReadFile(filepath.Join(home, ".cursor", "mcp.json"))
+	if !strings.Contains(string(b), "http://127.0.0.1:47231/mcp") || !strings.Contains(out, secretOf(string(b))) {
+		t.Fatalf("written config differs from the one shown:\n%s\nshown:\n%s", b, out)
+	}
+}
+
+// TestConnectClaudeCodeSecretOutOfHistory: connect claude-code offers a
+// command that reads the secret with `ireneo token secret`, which prints it.
+func TestConnectClaudeCodeSecretOutOfHistory(t *testing.T) {
+	_, mem := mcpEnv(t)
+	code, out, errs := ireneo(t, "--memory="+mem, "connect", "claude-code", "--token-store", "file")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	secret := secretOf(out)
+	safe := ""
+	for _, ln := range strings.Split(out, "\n") {
+		if strings.Contains(ln, "$(") {
+			safe = strings.TrimSpace(ln)
+		}
+	}
+	if safe == "" || strings.Contains(safe, secret) || !strings.Contains(safe, "token secret claude-code --token-store file") || !strings.Contains(out, "stays out of your shell history") {
+		t.Fatalf("no safe command:\n%s", out)
+	}
+	code, got, errs := ireneo(t, "--memory="+mem, "token", "secret", "claude-code", "--token-store", "file")
+	if code != 0 || strings.TrimSpace(got) != secret {
+		t.Fatalf("token secret: %d %q %s", code, got, errs)
+	}
+	if code, _, errs = ireneo(t, "--memory="+mem, "token", "secret", "nope", "--token-store", "file"); code != 1 || !strings.Contains(errs, `no token named "nope"`) {
+		t.Fatalf("unknown token: %d %s", code, errs)
+	}
+}
+
+// TestMCPNeverCreatesAMemory: `ireneo mcp` with no memory at the resolved
+// path fails with one line naming it, and makes nothing there.
+func TestMCPNeverCreatesAMemory(t *testing.T) {
+	home, _ := mcpEnv(t)
+	missing := filepath.Join(home, "no-such-memory")
+	code, out, errs := ireneo(t, "--memory="+missing, "mcp")
+	if code != 1 || out != "" || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.Contains(errs, missing) {
+		t.Fatalf("mcp without a memory: %d %q %q", code, out, errs)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Fatal("mcp made a memory")
+	}
+}

@@ -6,12 +6,14 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 func init() {
@@ -83,6 +85,15 @@ func newMCPCmd(g *globals) *cobra.Command {
 			"are audited as client \"stdio\". Logs go to stderr only.",
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			// Never make a memory here: a client that starts `ireneo mcp`
+			// with a bare environment would get a new, empty one in silence.
+			dir, err := filepath.Abs(g.cfg.MemoryDir)
+			if err != nil {
+				return fmt.Errorf("mcp: memory directory %s: %w", g.cfg.MemoryDir, err)
+			}
+			if _, err := os.Stat(filepath.Join(dir, memory.DBName)); err != nil {
+				return fmt.Errorf("mcp: no memory at %s (looked for %s there); pass --memory DIR with the folder your memory is in", dir, memory.DBName)
+			}
 			m, err := g.open()
 			if err != nil {
 				return err

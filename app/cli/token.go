@@ -50,7 +50,7 @@ func newTokenCmd(g *globals) *cobra.Command {
 			"it may see, and a secret kept in the OS keyring (service \"ireneo\"). The memory keeps only the\n" +
 			"name, the scope, the times and a SHA-256 of the secret.",
 	}
-	c.AddCommand(newTokenCreateCmd(g), newTokenListCmd(g), newTokenRevokeCmd(g), newTokenShowCmd(g))
+	c.AddCommand(newTokenCreateCmd(g), newTokenListCmd(g), newTokenRevokeCmd(g), newTokenShowCmd(g), newTokenSecretCmd(g))
 	return c
 }
 

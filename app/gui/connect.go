@@ -362,7 +362,11 @@ func (c *connectScreen) clientConfig(ctx context.Context, client, token string) 
 			return nil, "", err
 		}
 	}
-	cfg, err := mcpserver.Connect(client, c.connectOptions(secret))
+	o := c.connectOptions(secret)
+	if secret != "" {
+		o.TokenName = token
+	}
+	cfg, err := mcpserver.Connect(client, o)
 	return cfg, secret, err
 }
 
@@ -407,7 +411,13 @@ func (c *connectScreen) showClient(client string) {
 				&widget.TextSegment{Text: "In " + cfg.Path + ":", Style: widget.RichTextStyleParagraph},
 				&widget.TextSegment{Text: strings.TrimRight(text, "\n"), Style: widget.RichTextStyleCodeBlock},
 			}
-			if cfg.Command != "" {
+			if cfg.SafeCommand != "" {
+				segs = append(segs,
+					&widget.TextSegment{Text: "Or run this, which reads the secret from the keyring as it runs, so it stays out of your shell history:", Style: widget.RichTextStyleParagraph},
+					&widget.TextSegment{Text: cfg.SafeCommand, Style: widget.RichTextStyleCodeBlock},
+					&widget.TextSegment{Text: "or this, with the secret written out (Copy gives the real one; it lands in your shell history):", Style: widget.RichTextStyleParagraph},
+					&widget.TextSegment{Text: maskSecret(cfg.Command, secret), Style: widget.RichTextStyleCodeBlock})
+			} else if cfg.Command != "" {
 				segs = append(segs,
 					&widget.TextSegment{Text: "Or run:", Style: widget.RichTextStyleParagraph},
 					&widget.TextSegment{Text: maskSecret(cfg.Command, secret), Style: widget.RichTextStyleCodeBlock})
