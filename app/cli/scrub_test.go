@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -150,5 +151,36 @@ func TestScrubCommand(t *testing.T) {
 	}
 	if len(holding(t, mem, fakeHost)) == 0 {
 		t.Error("an allowed finding was redacted")
+	}
+}
+
+// TestScrubCommandAuditLog: a token an agent put in a query, recorded
+// before queries were scrubbed, is listed as an audit log finding and
+// redacted by --apply.
+func TestScrubCommandAuditLog(t *testing.T) {
+	mem, file := scrubEnv(t, true)
+	if code, out, errs := run(t, "--memory", mem, "import", file); code != 0 {
+		t.Fatalf("import: %d %s %s", code, out, errs)
+	}
+	m, err := memory.Open(mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = m.AddAudit(context.Background(), memory.AuditEntry{Client: "codex", Tool: "recall", Args: `{"query":"is ` + fakePAT + ` still valid"}`, Outcome: memory.AuditNoMatch})
+	m.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := run(t, "--memory", mem, "scrub")
+	if code != 0 || !strings.Contains(out, "scanned 1 conversation and 1 call of the audit log") ||
+		!strings.Contains(out, "audit log") || !strings.Contains(out, "call 1") || strings.Contains(out, fakePAT) {
+		t.Fatalf("scrub: %d %s\n%s", code, errs, out)
+	}
+	code, out, errs = run(t, "--memory", mem, "scrub", "--apply")
+	if code != 0 || !strings.Contains(out, "redacted in 0 conversations and 1 call of the audit log, per rule:\n  github-pat  1\n") {
+		t.Fatalf("scrub --apply: %d %s\n%s", code, errs, out)
+	}
+	if files := holding(t, mem, fakePAT); len(files) > 0 {
+		t.Errorf("the token survived scrub --apply in %v", files)
 	}
 }

@@ -94,7 +94,7 @@ func newScrubScreen(u *ui) *scrubScreen {
 		s.updateButtons()
 	}
 	s.updateButtons()
-	s.status.SetText("Scan to find API keys, tokens, passwords and private keys in your stored conversations, " +
+	s.status.SetText("Scan to find API keys, tokens, passwords and private keys in your stored conversations and in agents' queries, " +
 		"plus your own patterns from Settings. Secrets are never shown: only their first and last two characters.")
 	return s
 }

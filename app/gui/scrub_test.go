@@ -116,3 +116,30 @@ func TestScrubRedacts(t *testing.T) {
 		t.Fatalf("recall after redaction: %v %+v", err, res)
 	}
 }
+
+// TestScrubCellFields: findings outside a block's text say where they are,
+// and redacting an audit finding scans the audit log.
+func TestScrubCellFields(t *testing.T) {
+	titles := map[string]string{"codex:c1": "Clone the repo"}
+	for _, c := range []struct {
+		f          memory.ScrubFinding
+		conv, what string
+	}{
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 2, Block: 0}, "Clone the repo", "turn 3"},
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: memory.FieldTitle}, "Clone the repo", "title"},
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: memory.FieldWorkdir}, "Clone the repo", "workdir"},
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 0, Block: 1, Field: memory.FieldToolName}, "Clone the repo", "turn 1, tool_name"},
+		{memory.ScrubFinding{Seq: -1, Block: -1, Field: memory.FieldAudit, AuditID: 42}, "Audit log (an agent's query)", "call 42"},
+	} {
+		if got := scrubCell(c.f, 1, titles); got != c.conv {
+			t.Errorf("%+v: conversation cell %q, want %q", c.f, got, c.conv)
+		}
+		if got := scrubCell(c.f, 3, titles); got != c.what {
+			t.Errorf("%+v: where cell %q, want %q", c.f, got, c.what)
+		}
+	}
+	o := redactOptions([]memory.ScrubFinding{{ID: "a", Field: memory.FieldAudit, AuditID: 1}, {ID: "b", Source: "codex", SessionID: "c1"}})
+	if !o.AuditLog || len(o.Sessions) != 1 || o.Sessions[0] != "codex:c1" || len(o.IDs) != 2 {
+		t.Errorf("redact options %+v", o)
+	}
+}
