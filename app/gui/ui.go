@@ -51,7 +51,7 @@ func (h *CallHook) Call(e memory.AuditEntry) {
 
 func (h *CallHook) set(f func(memory.AuditEntry)) { h.fn.Store(&f) }
 
-// Screens, in tab order; Ctrl+1…8 selects them.
+// Screens, in tab order; Ctrl+1…9 selects them.
 const (
 	screenSearch = iota
 	screenConversations
@@ -61,6 +61,7 @@ const (
 	screenConnect
 	screenActivity
 	screenSettings
+	screenInsights
 )
 
 // ui is the tray app's one window and everything on it. Every field is
@@ -86,6 +87,7 @@ type ui struct {
 	connect  *connectScreen
 	activity *activityScreen
 	prefs    *settingsScreen
+	insights *insightsScreen
 
 	// ctx ends when the app quits, cancelling whatever still runs.
 	ctx    context.Context
@@ -122,6 +124,7 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 	u.connect = newConnectScreen(u)
 	u.activity = newActivityScreen(u)
 	u.prefs = newSettingsScreen(u)
+	u.insights = newInsightsScreen(u)
 
 	u.tabs = container.NewAppTabs(
 		container.NewTabItemWithIcon("Search", theme.SearchIcon(), u.search.content()),
@@ -132,6 +135,7 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 		container.NewTabItemWithIcon("Connect", theme.ComputerIcon(), u.connect.content()),
 		container.NewTabItemWithIcon("Activity", theme.HistoryIcon(), u.activity.content()),
 		container.NewTabItemWithIcon("Settings", theme.SettingsIcon(), u.prefs.content()),
+		container.NewTabItemWithIcon("Insights", theme.GridIcon(), u.insights.content()),
 	)
 	u.tabs.SetTabLocation(container.TabLocationLeading)
 	u.tabs.OnSelected = func(*container.TabItem) { u.screenShown(u.tabs.SelectedIndex()) }
@@ -157,8 +161,8 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 // mainMenu holds the keyboard shortcuts. Menu shortcuts fire even while a
 // text field has the focus, which canvas shortcuts do not.
 func (u *ui) mainMenu() *fyne.MainMenu {
-	names := []string{"Search", "Conversations", "Import", "Scrub", "Forget", "Connect", "Activity", "Settings"}
-	keys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8}
+	names := []string{"Search", "Conversations", "Import", "Scrub", "Forget", "Connect", "Activity", "Settings", "Insights"}
+	keys := []fyne.KeyName{fyne.Key1, fyne.Key2, fyne.Key3, fyne.Key4, fyne.Key5, fyne.Key6, fyne.Key7, fyne.Key8, fyne.Key9}
 	var goItems []*fyne.MenuItem
 	for i, name := range names {
 		item := fyne.NewMenuItem(name, func() { u.showScreen(i) })
@@ -245,6 +249,8 @@ func (u *ui) screenShown(i int) {
 		u.connect.refresh()
 	case screenActivity:
 		u.activity.refresh()
+	case screenInsights:
+		u.insights.refresh()
 	}
 }
 
@@ -256,6 +262,9 @@ func (u *ui) refreshAll() {
 	u.forget.refreshFilters()
 	u.connect.refresh()
 	u.activity.refresh()
+	if u.tabs.SelectedIndex() == screenInsights {
+		u.insights.refresh()
+	}
 }
 
 // memoryChanged is called after an import, forget or scrub.

@@ -1,0 +1,303 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// The insights screen: headline numbers, conversations (or turns) per week
+// by source and by project, and agents' calls per day, over a range. The
+// numbers are memory.Insights, the same as `ireneo insights --json`.
+
+var insightsRangeNames = map[string]string{
+	memory.Range3Months: "Last 3 months",
+	memory.RangeYear:    "Last year",
+	memory.RangeAll:     "All time",
+}
+
+const (
+	measureConversations = "Conversations"
+	measureTurns         = "Turns"
+)
+
+// Series colours: readable on the light and the dark theme alike.
+var (
+	sourceColours = map[string]color.Color{
+		memory.HarnessChatGPT:    color.NRGBA{0x10, 0xa3, 0x7f, 0xff},
+		memory.HarnessClaude:     color.NRGBA{0xd9, 0x77, 0x57, 0xff},
+		memory.HarnessCodex:      color.NRGBA{0x3b, 0x82, 0xf6, 0xff},
+		memory.HarnessClaudeCode: color.NRGBA{0xa8, 0x55, 0xf7, 0xff},
+	}
+	// palette is Tableau 10, for projects and clients.
+	palette = []color.Color{
+		color.NRGBA{0x4e, 0x79, 0xa7, 0xff}, color.NRGBA{0xf2, 0x8e, 0x2b, 0xff}, color.NRGBA{0xe1, 0x57, 0x59, 0xff},
+		color.NRGBA{0x76, 0xb7, 0xb2, 0xff}, color.NRGBA{0x59, 0xa1, 0x4f, 0xff}, color.NRGBA{0xed, 0xc9, 0x48, 0xff},
+		color.NRGBA{0xb0, 0x7a, 0xa1, 0xff}, color.NRGBA{0xff, 0x9d, 0xa7, 0xff}, color.NRGBA{0x9c, 0x75, 0x5f, 0xff},
+		color.NRGBA{0xba, 0xb0, 0xac, 0xff},
+	}
+	noMatchColour = color.NRGBA{0x8a, 0x8f, 0x98, 0xff}
+	refusedColour = color.NRGBA{0xd6, 0x27, 0x28, 0xff}
+	failedColour  = color.NRGBA{0xff, 0xb0, 0x00, 0xff}
+)
+
+// headlineCard is one headline number and its caption.
+type headlineCard struct {
+	caption string
+	value   *widget.Label
+}
+
+type insightsScreen struct {
+	u       *ui
+	rng     *widget.Select
+	measure *widget.RadioGroup
+	status  *widget.Label
+	cards   []headlineCard
+
+	sources, projects, agents                *chart
+	sourceLegend, projectLegend, agentLegend *fyne.Container
+
+	data   memory.Insights
+	loaded bool
+	seq    int
+}
+
+var headlineCaptions = []string{"Conversations", "Turns", "Tokens", "Oldest", "Newest", "Size on disk", "Secrets redacted", "Forgotten"}
+
+func newInsightsScreen(u *ui) *insightsScreen {
+	s := &insightsScreen{u: u}
+	var names []string
+	for _, r := range memory.InsightsRanges {
+		names = append(names, insightsRangeNames[r])
+	}
+	s.rng = newSelect(names, insightsRangeNames[memory.RangeYear], func(string) { s.refresh() })
+	s.measure = widget.NewRadioGroup([]string{measureConversations, measureTurns}, func(string) { s.draw() })
+	s.measure.Horizontal = true
+	s.measure.Required = true
+	s.measure.SetSelected(measureConversations)
+	s.status = widget.NewLabel("")
+	for _, c := range headlineCaptions {
+		v := widget.NewLabelWithStyle("–", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		v.SizeName = theme.SizeNameSubHeadingText
+		s.cards = append(s.cards, headlineCard{caption: c, value: v})
+	}
+	s.sources, s.projects, s.agents = newChart(u), newChart(u), newChart(u)
+	legendCell := fyne.NewSize(190, 26)
+	s.sourceLegend = container.NewGridWrap(legendCell)
+	s.projectLegend = container.NewGridWrap(legendCell)
+	s.agentLegend = container.NewGridWrap(fyne.NewSize(250, 26))
+	u.app.Settings().AddListener(func(fyne.Settings) { fyne.Do(s.draw) })
+	return s
+}
+
+func (s *insightsScreen) content() fyne.CanvasObject {
+	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), s.refresh)
+	top := container.NewHBox(widget.NewLabel("Range"), s.rng, s.measure, refresh, layout.NewSpacer(), s.status)
+	grid := container.NewGridWithColumns(4)
+	for _, c := range s.cards {
+		grid.Add(container.New(layout.NewCustomPaddedVBoxLayout(-12), c.value, newMuted(c.caption)))
+	}
+	section := func(title, note string, legend *fyne.Container, c *chart) fyne.CanvasObject {
+		head := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		return container.NewVBox(container.NewHBox(head, newMuted(note)), c, legend)
+	}
+	body := container.NewVBox(
+		grid,
+		widget.NewSeparator(),
+		section("Per week, by source", "a conversation counts in the week it started", s.sourceLegend, s.sources),
+		section("Per week, by project", "the ten biggest projects", s.projectLegend, s.projects),
+		section("Agent access per day", "recall and get calls, by client; no-match, refused and failed calls apart", s.agentLegend, s.agents),
+	)
+	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(container.NewPadded(body)))
+}
+
+// rangeID is the memory range the selector names.
+func (s *insightsScreen) rangeID() string {
+	for id, name := range insightsRangeNames {
+		if name == s.rng.Selected {
+			return id
+		}
+	}
+	return memory.RangeAll
+}
+
+// refresh reloads the numbers off the UI goroutine and draws them.
+func (s *insightsScreen) refresh() {
+	s.seq++
+	seq, rng := s.seq, s.rangeID()
+	s.status.SetText("Loading…")
+	load(s.u, "read the insights", func(ctx context.Context) (memory.Insights, error) {
+		if srv := s.u.deps.Server; srv != nil {
+			srv.FlushAudit()
+		}
+		return s.u.mem.Insights(ctx, memory.InsightsQuery{Range: rng})
+	}, func(in memory.Insights) {
+		if seq != s.seq {
+			return
+		}
+		s.data, s.loaded = in, true
+		s.status.SetText("Updated " + time.Now().Format("15:04:05"))
+		s.showHeadline()
+		s.draw()
+	})
+}
+
+// headlineValues formats the headline numbers in the order of
+// headlineCaptions.
+func headlineValues(h memory.InsightsHeadline) []string {
+	date := func(t *time.Time) string {
+		if t == nil {
+			return "–"
+		}
+		return t.Local().Format("2 Jan 2006")
+	}
+	return []string{
+		groupDigits(h.Conversations), groupDigits(h.Turns), groupDigits(h.Tokens), date(h.Oldest), date(h.Newest),
+		bytesize(h.SizeBytes), groupDigits(h.Redacted), groupDigits(h.Forgotten),
+	}
+}
+
+func (s *insightsScreen) showHeadline() {
+	for i, v := range headlineValues(s.data.Headline) {
+		s.cards[i].value.SetText(v)
+	}
+}
+
+// groupDigits writes n with thousands separators: 12,345.
+func groupDigits(n int) string {
+	str := strconv.Itoa(n)
+	neg := n < 0
+	if neg {
+		str = str[1:]
+	}
+	for i := len(str) - 3; i > 0; i -= 3 {
+		str = str[:i] + "," + str[i:]
+	}
+	if neg {
+		return "-" + str
+	}
+	return str
+}
+
+// draw hands the loaded numbers to the charts and legends.
+func (s *insightsScreen) draw() {
+	if !s.loaded {
+		return
+	}
+	in := s.data
+	turns := s.measure.Selected == measureTurns
+	weekLabel := func(i int) string {
+		if i >= len(in.Weeks) {
+			return ""
+		}
+		if len(in.Weeks) > 60 {
+			return in.Weeks[i].Format("Jan 2006")
+		}
+		return in.Weeks[i].Format("2 Jan")
+	}
+	weekly := func(series []memory.WeekSeries, named func(string) string, colour func(i int, name string) color.Color, legend *fyne.Container, none string) {
+		spec := barSpec{n: len(in.Weeks), label: weekLabel}
+		legend.RemoveAll()
+		for i, ser := range series {
+			vals, total := ser.Conversations, ser.TotalConvs
+			if turns {
+				vals, total = ser.Turns, ser.TotalTurns
+			}
+			col := colour(i, ser.Name)
+			spec.stacks = append(spec.stacks, stack{name: ser.Name, colour: col, values: floats(vals)})
+			legend.Add(legendEntry(col, fmt.Sprintf("%s  %s", clip(named(ser.Name), 18), groupDigits(total))))
+		}
+		if len(series) == 0 {
+			legend.Add(newMuted(none))
+		}
+		legend.Refresh()
+		s.chartFor(legend).show(spec)
+	}
+	asIs := func(n string) string { return n }
+	weekly(in.BySource, sourceName, func(i int, name string) color.Color {
+		if c, ok := sourceColours[name]; ok {
+			return c
+		}
+		return palette[i%len(palette)]
+	}, s.sourceLegend, "No conversations in this range")
+	weekly(in.ByProject, asIs, func(i int, _ string) color.Color { return palette[i%len(palette)] }, s.projectLegend, "No tagged conversations in this range")
+
+	// Agent access: each client's answered calls, then no-match, refused
+	// and failed calls of all clients.
+	spec := barSpec{n: len(in.Days), label: func(i int) string {
+		if i >= len(in.Days) {
+			return ""
+		}
+		return in.Days[i].Format("2 Jan")
+	}}
+	s.agentLegend.RemoveAll()
+	noMatch, refused, failed := make([]int, len(in.Days)), make([]int, len(in.Days)), make([]int, len(in.Days))
+	for i, a := range in.Agents {
+		col := palette[i%len(palette)]
+		spec.stacks = append(spec.stacks, stack{name: a.Client, colour: col, values: floats(a.Answered)})
+		s.agentLegend.Add(legendEntry(col, fmt.Sprintf("%s  %s calls", clip(a.Client, 16), groupDigits(a.Total))))
+		for d := range in.Days {
+			noMatch[d] += a.NoMatch[d]
+			refused[d] += a.Refused[d]
+			failed[d] += a.Failed[d]
+		}
+	}
+	if len(in.Agents) == 0 {
+		s.agentLegend.Add(newMuted("No agent calls in this range"))
+	} else {
+		for _, extra := range []struct {
+			name   string
+			colour color.Color
+			values []int
+		}{{"No match", noMatchColour, noMatch}, {"Refused", refusedColour, refused}, {"Failed", failedColour, failed}} {
+			spec.stacks = append(spec.stacks, stack{name: extra.name, colour: extra.colour, values: floats(extra.values)})
+			s.agentLegend.Add(legendEntry(extra.colour, fmt.Sprintf("%s  %s", extra.name, groupDigits(sumInts(extra.values)))))
+		}
+	}
+	s.agentLegend.Refresh()
+	s.agents.show(spec)
+}
+
+func (s *insightsScreen) chartFor(legend *fyne.Container) *chart {
+	if legend == s.sourceLegend {
+		return s.sources
+	}
+	return s.projects
+}
+
+// legendEntry is a colour swatch and its label.
+func legendEntry(c color.Color, text string) fyne.CanvasObject {
+	sw := canvas.NewRectangle(c)
+	sw.SetMinSize(fyne.NewSize(12, 12))
+	sw.CornerRadius = 2
+	l := widget.NewLabel(text)
+	l.Truncation = fyne.TextTruncateEllipsis
+	return container.NewBorder(nil, nil, container.NewCenter(sw), nil, l)
+}
+
+func floats(xs []int) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+func sumInts(xs []int) int {
+	n := 0
+	for _, x := range xs {
+		n += x
+	}
+	return n
+}

@@ -1,0 +1,198 @@
+package gui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/app/cli"
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// insightsMemory is the fixture memory with recent agent calls and a scrub
+// record, so every chart and headline number has something to show.
+func insightsMemory(t *testing.T) *memory.Memory {
+	t.Helper()
+	m := newTestMemory(t)
+	ctx := context.Background()
+	now := time.Now()
+	var calls []memory.AuditEntry
+	for d := 0; d < 20; d++ {
+		for i := 0; i < d%5+1; i++ {
+			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "claude-code", Tool: "recall", Outcome: memory.AuditOK, Hits: 3})
+		}
+		calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "codex", Tool: "get", Outcome: memory.AuditOK})
+		if d%4 == 0 {
+			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "codex", Tool: "recall", Outcome: memory.AuditNoMatch})
+		}
+		if d%7 == 0 {
+			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "cursor", Tool: "recall", Outcome: memory.AuditBusy})
+		}
+	}
+	if err := m.AddAudit(ctx, calls...); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.RecordScrub(ctx, map[string]int{"aws-access-key": 2, "password": 1}); err != nil {
+		t.Fatal(err)
+	}
+	// Recent conversations, so the year's weekly charts have bars.
+	var recent []*memory.Session
+	for i := 0; i < 30; i++ {
+		ts := now.AddDate(0, 0, -i*9).UTC()
+		recent = append(recent, &memory.Session{ID: "recent-" + strings.Repeat("x", i%3) + string(rune('a'+i)), Harness: []string{memory.HarnessChatGPT, memory.HarnessClaude, memory.HarnessCodex, memory.HarnessClaudeCode}[i%4],
+			Title: "Recent talk", Project: []string{"falcon", "heron", "", "kestrel"}[i%4], Turns: []memory.Turn{
+				{TurnUUID: "q", Seq: 0, TS: ts, Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: "How is the falcon launch going?"}}},
+				{TurnUUID: "a", Seq: 1, TS: ts.Add(time.Minute), Role: memory.RoleAssistant, Blocks: []memory.Block{{Type: memory.BlockText, Text: "On track for June."}}},
+			}})
+	}
+	if _, err := m.Ingest(ctx, recent, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// cliInsights runs `ireneo insights --json` on the memory folder.
+func cliInsights(t *testing.T, dir, rng string) memory.Insights {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := cli.Run(context.Background(), []string{"--memory", dir, "insights", "--json", "--range", rng}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("ireneo insights: exit %d: %s", code, errb.String())
+	}
+	var in memory.Insights
+	if err := json.Unmarshal(out.Bytes(), &in); err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// legendTexts are the labels of a legend.
+func legendTexts(c *fyne.Container) []string {
+	var out []string
+	walk(c, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			out = append(out, l.Text)
+		}
+	})
+	return out
+}
+
+func TestInsightsScreenMatchesCLI(t *testing.T) {
+	m := insightsMemory(t)
+	u := newTestUI(t, m)
+	u.app.Settings().SetTheme(theme.LightTheme())
+	s := u.insights
+	// The first CLI run folds the write-ahead log into the database as it
+	// closes, which changes the size on disk; measure after that.
+	cliInsights(t, m.Dir(), memory.RangeYear)
+	u.showScreen(screenInsights)
+	waitIdle(t, u)
+	want := cliInsights(t, m.Dir(), memory.RangeYear)
+	if !s.loaded {
+		t.Fatalf("the insights did not load: %s", u.lastError)
+	}
+	for i, v := range headlineValues(want.Headline) {
+		if got := s.cards[i].value.Text; got != v {
+			t.Errorf("%s shows %q; ireneo insights --json says %q", s.cards[i].caption, got, v)
+		}
+	}
+	if want.Headline.Conversations != 35 || want.Headline.Redacted != 3 {
+		t.Errorf("headline %+v", want.Headline)
+	}
+	for _, check := range []struct {
+		legend *fyne.Container
+		names  []string
+		totals []int
+	}{
+		{s.sourceLegend, names(want.BySource, sourceName), totals(want.BySource)},
+		{s.projectLegend, names(want.ByProject, func(n string) string { return n }), totals(want.ByProject)},
+	} {
+		got := legendTexts(check.legend)
+		if len(got) != len(check.names) || len(got) == 0 {
+			t.Fatalf("legend %q, want %d entries", got, len(check.names))
+		}
+		for i := range got {
+			if wantText := check.names[i] + "  " + groupDigits(check.totals[i]); got[i] != wantText {
+				t.Errorf("legend entry %q, want %q", got[i], wantText)
+			}
+		}
+	}
+	agents := strings.Join(legendTexts(s.agentLegend), " | ")
+	for _, a := range want.Agents {
+		if !strings.Contains(agents, a.Client+"  "+groupDigits(a.Total)+" calls") {
+			t.Errorf("agent legend %q lacks %s with %d calls", agents, a.Client, a.Total)
+		}
+	}
+	if !strings.Contains(agents, "No match  5") || !strings.Contains(agents, "Refused  3") {
+		t.Errorf("agent legend %q", agents)
+	}
+	if len(s.sources.spec.stacks) != 4 || s.sources.spec.n != len(want.Weeks) || s.agents.spec.n != len(want.Days) {
+		t.Errorf("charts: %d source stacks over %d weeks, agents over %d days", len(s.sources.spec.stacks), s.sources.spec.n, s.agents.spec.n)
+	}
+	if s.sources.img.Image.Bounds().Dx() < 300 {
+		t.Errorf("the source chart was not drawn: %v", s.sources.img.Image.Bounds())
+	}
+	capture(t, u, "insights")
+
+	// Turns instead of conversations, then all time.
+	s.measure.SetSelected(measureTurns)
+	waitIdle(t, u)
+	if !strings.HasSuffix(legendTexts(s.sourceLegend)[0], groupDigits(want.BySource[0].TotalTurns)) {
+		t.Errorf("turns legend %q", legendTexts(s.sourceLegend))
+	}
+	s.rng.SetSelected(insightsRangeNames[memory.RangeAll])
+	waitIdle(t, u)
+	if all := cliInsights(t, m.Dir(), memory.RangeAll); s.sources.spec.n != len(all.Weeks) {
+		t.Errorf("all time: %d weeks on screen, %d in --json", s.sources.spec.n, len(all.Weeks))
+	}
+
+	// A forget refreshes the screen without a restart.
+	if _, err := m.Forget(context.Background(), []string{"conv-budget"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	u.memoryChanged()
+	waitIdle(t, u)
+	if got := s.cards[0].value.Text; got != groupDigits(want.Headline.Conversations-1) {
+		t.Errorf("after a forget the screen shows %s conversations", got)
+	}
+	if got := s.cards[7].value.Text; got != groupDigits(want.Headline.Forgotten+1) {
+		t.Errorf("after a forget the screen shows %s forgotten", got)
+	}
+
+	// The dark theme draws the charts again in its colours.
+	s.rng.SetSelected(insightsRangeNames[memory.RangeYear])
+	waitIdle(t, u)
+	u.app.Settings().SetTheme(theme.DarkTheme())
+	waitIdle(t, u)
+	capture(t, u, "insights-dark")
+}
+
+func names(ss []memory.WeekSeries, named func(string) string) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, clip(named(s.Name), 18))
+	}
+	return out
+}
+
+func totals(ss []memory.WeekSeries) []int {
+	var out []int
+	for _, s := range ss {
+		out = append(out, s.TotalConvs)
+	}
+	return out
+}
+
+func TestGroupDigits(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", -4200: "-4,200"} {
+		if got := groupDigits(n); got != want {
+			t.Errorf("groupDigits(%d) = %q", n, got)
+		}
+	}
+}
