@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Ireneo needs to build, run and test on Debian or Ubuntu:
 # the cgo packages Fyne builds with, Xvfb and X tools for the GUI tests,
-# D-Bus and gnome-keyring for the keyring tests, and the MCP inspector CLI
-# from npm. As root it installs what is missing; otherwise it says exactly
+# D-Bus and gnome-keyring for the keyring tests, and from npm the MCP
+# inspector CLI and the official TypeScript SDK (the MCP tests drive both). As root it installs what is missing; otherwise it says exactly
 # what to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -11,6 +11,7 @@ PKGS=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev lib
       libxi-dev libxxf86vm-dev xvfb xauth x11-utils xdotool imagemagick dbus dbus-x11
       gnome-keyring libsecret-tools nodejs npm ca-certificates)
 INSPECTOR_VERSION=2.12.0
+SDK_VERSION=1.32.2
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -44,4 +45,11 @@ if [[ ! -x .tools/node_modules/.bin/mcp-inspector ]]; then
   echo "deps: installing @modelcontextprotocol/inspector@$INSPECTOR_VERSION into .tools/"
   mkdir -p .tools
   npm install --silent --no-audit --no-fund --prefix .tools "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >/dev/null
+fi
+
+if [[ ! -f .tools/node_modules/@modelcontextprotocol/sdk/package.json ]] ||
+   ! grep -q "\"version\": \"$SDK_VERSION\"" .tools/node_modules/@modelcontextprotocol/sdk/package.json; then
+  echo "deps: installing @modelcontextprotocol/sdk@$SDK_VERSION into .tools/"
+  mkdir -p .tools
+  npm install --silent --no-audit --no-fund --save-exact --prefix .tools "@modelcontextprotocol/sdk@$SDK_VERSION" >/dev/null
 fi
