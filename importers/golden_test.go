@@ -31,7 +31,7 @@ func fixtureDirs(t testing.TB) []string {
 	}
 	var out []string
 	for _, e := range ents {
-		if p := filepath.Join("testdata", e.Name()); e.IsDir() && p != goldenDir {
+		if p := filepath.Join("testdata", e.Name()); e.IsDir() && p != goldenDir && p != upgradeDir {
 			out = append(out, p)
 		}
 	}
@@ -58,7 +58,7 @@ func TestGolden(t *testing.T) {
 				return err
 			}
 			if d.IsDir() {
-				if path == goldenDir {
+				if path == goldenDir || path == upgradeDir {
 					return fs.SkipDir
 				}
 				return nil
