@@ -32,14 +32,14 @@ var scrubColumns = []struct {
 type scrubScreen struct {
 	u *ui
 
-	scan    *widget.Button
-	redactS *widget.Button
-	redactA *widget.Button
-	allow   *widget.Button
-	job     *job
-	table   *widget.Table
-	status  *widget.Label
-	report  *widget.Label
+	scan           *widget.Button
+	redactSelected *widget.Button
+	redactAll      *widget.Button
+	allow          *widget.Button
+	job            *job
+	table          *widget.Table
+	status         *widget.Label
+	report         *widget.Label
 
 	findings []memory.ScrubFinding
 	checked  map[string]bool   // by finding ID
@@ -52,9 +52,9 @@ func newScrubScreen(u *ui) *scrubScreen {
 	s := &scrubScreen{u: u, checked: map[string]bool{}, titles: map[string]string{}, current: -1}
 	s.scan = widget.NewButtonWithIcon("Scan memory", theme.SearchIcon(), s.runScan)
 	s.scan.Importance = widget.HighImportance
-	s.redactS = widget.NewButtonWithIcon("Redact selected…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.selected()) })
-	s.redactA = widget.NewButtonWithIcon("Redact all…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.findings) })
-	s.redactA.Importance = widget.DangerImportance
+	s.redactSelected = widget.NewButtonWithIcon("Redact selected…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.selected()) })
+	s.redactAll = widget.NewButtonWithIcon("Redact all…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.findings) })
+	s.redactAll.Importance = widget.DangerImportance
 	s.allow = widget.NewButtonWithIcon("Not a secret", theme.ConfirmIcon(), s.allowCurrent)
 	s.job = newJob(u)
 	s.status = widget.NewLabel("")
@@ -104,7 +104,7 @@ func (s *scrubScreen) content() fyne.CanvasObject {
 	none := widget.NewButton("Select none", func() { s.setAll(false) })
 	top := container.NewVBox(container.NewHBox(s.scan), s.status, s.job.box)
 	bottom := container.NewVBox(
-		container.NewHBox(all, none, layout.NewSpacer(), s.allow, s.redactS, s.redactA),
+		container.NewHBox(all, none, layout.NewSpacer(), s.allow, s.redactSelected, s.redactAll),
 		s.report,
 	)
 	return container.NewBorder(top, bottom, nil, nil, s.table)
@@ -196,8 +196,8 @@ func (s *scrubScreen) updateButtons() {
 		}
 	}
 	set(s.scan, true)
-	set(s.redactA, len(s.findings) > 0)
-	set(s.redactS, len(s.selected()) > 0)
+	set(s.redactAll, len(s.findings) > 0)
+	set(s.redactSelected, len(s.selected()) > 0)
 	set(s.allow, s.current >= 0 && s.current < len(s.findings))
 }
 

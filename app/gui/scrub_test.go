@@ -78,10 +78,10 @@ func TestScrubRedacts(t *testing.T) {
 
 	// Select the GitHub token and redact the selection.
 	s.toggle(gh, true)
-	if s.redactS.Disabled() {
+	if s.redactSelected.Disabled() {
 		t.Fatal("Redact selected should be enabled")
 	}
-	test.Tap(s.redactS)
+	test.Tap(s.redactSelected)
 	if !strings.Contains(overlayText(u), "cannot be undone") {
 		t.Fatalf("confirmation %q", overlayText(u))
 	}
@@ -104,7 +104,7 @@ func TestScrubRedacts(t *testing.T) {
 		t.Fatal("an unselected secret was redacted too")
 	}
 	// Redact all takes the rest.
-	test.Tap(s.redactA)
+	test.Tap(s.redactAll)
 	tapDialogButton(t, u, "Redact")
 	waitIdle(t, u)
 	if len(s.findings) != 0 || len(grepDir(t, m.Dir(), otherGitHubToken)) > 0 {
