@@ -101,6 +101,8 @@ func TestPlaceholdersAreKept(t *testing.T) {
 		"redis://default:xxxx@cache:6379",
 		"amqp://guest:changeme@rabbit:5672",
 		"https://admin:example@host/",
+		`os.environ["DATABASE_URL"] = "postgresql+psycopg2://testuser:testpassword@localhost:5432/test"`,
+		"password: mypassword123",
 		"export OPENAI_API_KEY=YOUR_API_KEY",
 		"api_key = \"YOUR_API_KEY\"",
 		"ANTHROPIC_API_KEY=your-api-key-here",
