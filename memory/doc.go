@@ -5,5 +5,6 @@
 //
 // Everything that reads or changes a memory goes through this package: the
 // CLI, the MCP server and the GUI call the same functions. It imports nothing
-// else of Ireneo's.
+// else of Ireneo's: redacting secrets, it asks a SecretFinder (the scrub
+// package's Scrubber, handed in by app/) to find them.
 package memory
