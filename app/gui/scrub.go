@@ -256,7 +256,11 @@ func (s *scrubScreen) showFindings(rep memory.ScrubReport, titles map[string]str
 	s.current = -1
 	s.table.UnselectAll()
 	s.table.Refresh()
-	msg := fmt.Sprintf("Scanned %s: %s", plural(rep.Scanned, "conversation", "conversations"), plural(len(rep.Findings), "finding", "findings"))
+	scanned := plural(rep.Scanned, "conversation", "conversations")
+	if rep.AuditScanned > 0 {
+		scanned += " and " + plural(rep.AuditScanned, "agent query", "agent queries")
+	}
+	msg := fmt.Sprintf("Scanned %s: %s", scanned, plural(len(rep.Findings), "finding", "findings"))
 	if len(rep.ByRule) > 0 {
 		msg += " (" + countsText(rep.ByRule) + ")"
 	}
@@ -371,7 +375,11 @@ func (s *scrubScreen) showRedacted(rep memory.ScrubReport, err error) {
 	for _, c := range rep.Redacted {
 		n += c
 	}
-	msg := fmt.Sprintf("Redacted %s in %s", plural(n, "secret", "secrets"), plural(rep.Changed, "conversation", "conversations"))
+	where := plural(rep.Changed, "conversation", "conversations")
+	if rep.AuditChanged > 0 {
+		where += " and " + plural(rep.AuditChanged, "agent query", "agent queries")
+	}
+	msg := fmt.Sprintf("Redacted %s in %s", plural(n, "secret", "secrets"), where)
 	if n > 0 {
 		msg += ": " + countsText(rep.Redacted)
 	}
