@@ -13,11 +13,13 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
 // The activity screen: the MCP audit log, newest first, filterable by
-// client. It refreshes itself shortly after each call the server reports.
+// client, refused HTTP requests (401, 403) included. It refreshes itself
+// shortly after each call or refusal the server reports.
 
 const anyClient = "All clients"
 
@@ -73,7 +75,7 @@ func newActivityScreen(u *ui) *activityScreen {
 }
 
 func (a *activityScreen) content() fyne.CanvasObject {
-	intro := widget.NewLabel("Every call your agents made to this memory over MCP, newest first.")
+	intro := widget.NewLabel("Every call your agents made to this memory over MCP, newest first, and requests the server refused (client " + mcpserver.RefusedClient + ").")
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), a.refresh)
 	top := container.NewVBox(intro, container.NewHBox(a.client, refresh, layout.NewSpacer(), a.summary))
 	return container.NewBorder(top, nil, nil, nil, a.table)
@@ -115,6 +117,17 @@ func auditQuery(args string) string {
 	if json.Unmarshal([]byte(args), &m) != nil {
 		return oneLine(args)
 	}
+	// A refused request: why, and from where.
+	if reason, ok := m["reason"].(string); ok {
+		s := reason
+		if from, ok := m["from"].(string); ok && from != "" {
+			s += " · from " + from
+		}
+		if n, ok := m["repeats_before"].(float64); ok && n > 0 {
+			s += fmt.Sprintf(" · %d more like it before", int(n))
+		}
+		return s
+	}
 	if q, ok := m["query"].(string); ok && q != "" {
 		delete(m, "query")
 		if len(m) == 0 {
@@ -148,9 +161,19 @@ func (a *activityScreen) refresh() {
 		}
 		a.updateClients()
 		a.table.Refresh()
+		refused := 0
+		for _, r := range rows {
+			if r.Client == mcpserver.RefusedClient {
+				refused++
+			}
+		}
 		switch {
 		case len(rows) == 0 && q.Client == "":
 			a.summary.SetText("No calls yet")
+		case refused > 0 && refused < len(rows):
+			a.summary.SetText(plural(len(rows)-refused, "call", "calls") + ", " + plural(refused, "refused request", "refused requests"))
+		case refused > 0:
+			a.summary.SetText(plural(refused, "refused request", "refused requests"))
 		default:
 			a.summary.SetText(plural(len(rows), "call", "calls"))
 		}

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 // secretInDialog reads the token secret out of the open secret dialog.
@@ -206,5 +208,47 @@ func TestActivityShowsMCPCall(t *testing.T) {
 	waitIdle(t, u)
 	if srv.Running() || u.tray.Items[3].Label != trayStopped {
 		t.Fatalf("server still running after the toggle (%q)", u.tray.Items[3].Label)
+	}
+}
+
+// TestActivityShowsRefusedRequests: a request with a wrong token shows on
+// the Activity screen, with why it was refused.
+func TestActivityShowsRefusedRequests(t *testing.T) {
+	m := newTestMemory(t)
+	u := newTestUI(t, m)
+	u.startServer()
+	waitIdle(t, u)
+	srv := u.deps.Server
+	if !srv.Running() {
+		t.Fatalf("server did not start: %q", u.lastError)
+	}
+	u.showScreen(screenActivity)
+	waitIdle(t, u)
+	req, _ := http.NewRequest(http.MethodPost, srv.URL(), strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer ireneo_wrong")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(u.activity.rows) == 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	waitIdle(t, u)
+	if len(u.activity.rows) != 1 {
+		t.Fatalf("activity shows %d rows", len(u.activity.rows))
+	}
+	row := u.activity.rows[0]
+	if activityCell(row, 1) != mcpserver.RefusedClient || activityCell(row, 6) != memory.AuditUnauthorized ||
+		!strings.Contains(activityCell(row, 3), "unknown or revoked token") || strings.Contains(activityCell(row, 3), "ireneo_wrong") {
+		t.Fatalf("activity row: %q %q %q", activityCell(row, 1), activityCell(row, 3), activityCell(row, 6))
+	}
+	if !strings.Contains(u.activity.summary.Text, "1 refused request") {
+		t.Fatalf("summary %q", u.activity.summary.Text)
 	}
 }
