@@ -88,6 +88,7 @@ type ui struct {
 	activity *activityScreen
 	prefs    *settingsScreen
 	insights *insightsScreen
+	backup   *backupPanel
 
 	// ctx ends when the app quits, cancelling whatever still runs.
 	ctx    context.Context
@@ -123,6 +124,7 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 	u.forget = newForgetScreen(u)
 	u.connect = newConnectScreen(u)
 	u.activity = newActivityScreen(u)
+	u.backup = newBackupPanel(u)
 	u.prefs = newSettingsScreen(u)
 	u.insights = newInsightsScreen(u)
 
@@ -179,7 +181,8 @@ func (u *ui) mainMenu() *fyne.MainMenu {
 	quit.IsQuit = true
 	quit.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyQ, Modifier: fyne.KeyModifierShortcutDefault}
 	return fyne.NewMainMenu(
-		fyne.NewMenu("File", importItem, fyne.NewMenuItemSeparator(), closeItem, quit),
+		fyne.NewMenu("File", importItem, fyne.NewMenuItem("Back up…", u.backup.pickBackup), fyne.NewMenuItem("Restore backup…", u.backup.pickRestore),
+			fyne.NewMenuItemSeparator(), closeItem, quit),
 		fyne.NewMenu("Go", append([]*fyne.MenuItem{find, fyne.NewMenuItemSeparator()}, goItems...)...),
 		fyne.NewMenu("Help", fyne.NewMenuItem("About Ireneo", u.about)),
 	)

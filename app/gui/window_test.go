@@ -324,7 +324,7 @@ func TestRealWindow(t *testing.T) {
 	time.Sleep(2500 * time.Millisecond)
 	shot = screenshot(t, shots, "02-conversation-at-turn", shot)
 
-	names := []string{"search", "conversations", "import", "scrub", "forget", "connect", "activity", "settings"}
+	names := []string{"search", "conversations", "import", "scrub", "forget", "connect", "activity", "settings", "insights"}
 	for i, name := range names {
 		sendKeys(t, wid, fmt.Sprintf("ctrl+%d", i+1))
 		shot = screenshot(t, shots, fmt.Sprintf("%02d-%s", i+3, name), shot)
