@@ -110,6 +110,10 @@ type queryPlan struct {
 	all    []string // every content word, before pruning by cost
 	ids    []string // normalised identifiers
 	recent bool     // the query asks for the latest state of something
+	// speaker is the role whose turns the question is about: RoleUser for
+	// "what did I say", RoleAssistant for "what did you suggest"; "" if
+	// neither.
+	speaker string
 }
 
 // planQuery cuts the query to MaxQueryRunes, takes out identifiers, and
@@ -147,7 +151,88 @@ func planQuery(q string, dropStop bool) queryPlan {
 		p.terms = all
 	}
 	p.all = append([]string(nil), p.terms...)
+	p.speaker = speakerOf(q)
 	return p
+}
+
+// speakerOf tells whose words a question asks about, from how it says it:
+// the person's own ("what did I say", "I mentioned", "my …") or the
+// assistant's ("what did you suggest", "your advice"). A question about
+// both, or neither, gets "".
+func speakerOf(q string) string {
+	ws := words(q)
+	var user, asst bool
+	for i, w := range ws {
+		next := ""
+		if i+1 < len(ws) {
+			next = ws[i+1]
+		}
+		prev := ""
+		if i > 0 {
+			prev = ws[i-1]
+		}
+		switch {
+		case (w == "i" && userVerbs[next]) || (userVerbs[w] && prev == "i"):
+			user = true
+		case w == "you" && asstVerbs[next], asstVerbs[w] && prev == "you",
+			w == "your" && asstNouns[next]:
+			asst = true
+		}
+	}
+	switch {
+	case user && !asst:
+		return RoleUser
+	case asst && !user:
+		return RoleAssistant
+	}
+	return ""
+}
+
+// userVerbs and asstVerbs are what a person or the assistant did with
+// words; asstNouns what the assistant gave.
+var (
+	userVerbs = setOf(`said say told tell mentioned mention asked ask wrote write shared share described describe
+		explained explain wanted want planned plan decided decide chose choose picked prefer preferred like liked
+		noted note stated state called named set listed`)
+	asstVerbs = setOf(`suggest suggested recommend recommended propose proposed advise advised say said tell told
+		mention mentioned give gave provide provided write wrote list listed explain explained call called offer
+		offered outline outlined come came share shared`)
+	asstNouns = setOf(`suggestion suggestions advice recommendation recommendations proposal idea ideas answer
+		explanation plan tips list`)
+)
+
+func setOf(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// recallExpr renders the plan as recall's FTS5 MATCH expression: the words
+// searched in the chunk, its title and, when asked, its date; identifiers
+// in their own column.
+func (p queryPlan) recallExpr(useIDs, date bool) string {
+	cols := "body title"
+	if date {
+		cols += " date"
+	}
+	var parts []string
+	if len(p.terms) > 0 {
+		q := make([]string, len(p.terms))
+		for i, t := range p.terms {
+			q[i] = quoteFTS(t)
+		}
+		parts = append(parts, "{"+cols+"} : ("+strings.Join(q, " OR ")+")")
+	}
+	if useIDs && len(p.ids) > 0 {
+		q := make([]string, len(p.ids))
+		for i, t := range p.ids {
+			q[i] = quoteFTS(t)
+		}
+		parts = append(parts, "ids : ("+strings.Join(q, " OR ")+")")
+	}
+	return strings.Join(parts, " OR ")
 }
 
 // matchExpr renders the plan as an FTS5 MATCH expression.

@@ -10,6 +10,7 @@ import (
 // identifier, weighted by how rare it is.
 type weightedTerm struct {
 	stem string
+	word string // the word as asked: a porter stem is not always its prefix ("flaky", "flaki")
 	id   bool
 	idf  float64
 }
@@ -30,7 +31,7 @@ func (m *Memory) coverageTerms(ctx context.Context, p queryPlan) ([]weightedTerm
 			if st == "" || df[w] == 0 {
 				continue // a word no chunk holds can't tell chunks apart
 			}
-			out = append(out, weightedTerm{stem: st, idf: idf(df[w], total)})
+			out = append(out, weightedTerm{stem: st, word: w, idf: idf(df[w], total)})
 		}
 		m.stats.mu.Unlock()
 	}
@@ -71,7 +72,7 @@ func coverage(text string, terms []weightedTerm) float64 {
 			continue
 		}
 		for _, w := range ws {
-			if w == t.stem || (len(t.stem) >= 3 && strings.HasPrefix(w, t.stem)) {
+			if w == t.stem || w == t.word || (len(t.stem) >= 3 && strings.HasPrefix(w, t.stem)) {
 				got += t.idf
 				break
 			}

@@ -5,11 +5,15 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
 // previewRunes bounds the turn preview kept for neighbours and lists.
 const previewRunes = 320
+
+// The index (layout 2) adds to each chunk its turn's date as words (the
+// date column), so "what did we decide in March" can match it.
 
 // prepared is a session cut into the rows the index needs. Preparing is the
 // CPU-heavy part of indexing (chunking, token counting, identifiers), so it
@@ -34,7 +38,7 @@ type preparedChunk struct {
 	seq, block, part int
 	blockType        string
 	tokens           int
-	body, ids        string
+	body, ids, date  string
 }
 
 // prepare cuts a session into turn and chunk rows.
@@ -49,16 +53,26 @@ func prepare(s *Session, data []byte, hash string) *prepared {
 			last = ts
 		}
 		p.turns = append(p.turns, preparedTurn{seq: t.Seq, uuid: t.TurnUUID, role: t.Role, ts: unix(ts), preview: preview(t.Text(), previewRunes)})
+		date := dateWords(ts)
 		for bi, blk := range t.Blocks {
 			for pi, piece := range splitChunks(blk.Text) {
 				n := CountTokens(piece)
 				p.tokens += n
 				p.chunks = append(p.chunks, preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, tokens: n,
-					body: piece, ids: strings.Join(identifiers(piece), " ")})
+					body: piece, ids: strings.Join(identifiers(piece), " "), date: date})
 			}
 		}
 	}
 	return p
+}
+
+// dateWords writes a turn's date as words a question may use: "March 2026
+// 2026-03-11". An undated turn has none.
+func dateWords(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("January 2006 2006-01-02")
 }
 
 // indexStmts are the inserts indexing repeats, prepared once per transaction.
@@ -73,7 +87,7 @@ func prepareIndexStmts(ctx context.Context, tx *sql.Tx) (*indexStmts, error) {
 	if st.chunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(sess,seq,block,part,block_type,tokens) VALUES(?,?,?,?,?,?)`); err != nil {
 		return nil, err
 	}
-	if st.fts, err = tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid,body,title,ids) VALUES(?,?,?,?)`); err != nil {
+	if st.fts, err = tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid,body,title,ids,date) VALUES(?,?,?,?,?)`); err != nil {
 		return nil, err
 	}
 	return &st, nil
@@ -114,7 +128,7 @@ func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, st *indexStmts, p
 			return err
 		}
 		id, _ := r.LastInsertId()
-		if _, err := st.fts.ExecContext(ctx, id, c.body, s.Title, c.ids); err != nil {
+		if _, err := st.fts.ExecContext(ctx, id, c.body, s.Title, c.ids, c.date); err != nil {
 			return err
 		}
 	}

@@ -36,12 +36,22 @@ type RecallOptions struct {
 
 // Tuning holds the knobs of the ranking pipeline.
 type Tuning struct {
-	Candidates    int     // BM25 candidates fetched before re-ranking
-	NoIDs         bool    // ignore the identifier column
-	NoStopwords   bool    // keep stopwords and question words in the query
-	BodyWeight    float64 // BM25 column weights
-	TitleWeight   float64
-	IDWeight      float64
+	Candidates  int     // BM25 candidates fetched before re-ranking
+	NoIDs       bool    // ignore the identifier column
+	NoStopwords bool    // keep stopwords and question words in the query
+	BodyWeight  float64 // BM25 column weights
+	// CtxWeight adds the match of the turns around a chunk (up to
+	// CtxTurns either side, in the same conversation) to its own: a turn
+	// is scored with its exchange. 0 turns it off.
+	CtxWeight   float64
+	CtxTurns    int
+	DateWeight  float64 // the chunk's date as words; 0 leaves it unsearched
+	TitleWeight float64
+	IDWeight    float64
+	// SpeakerWeight is what a turn by the speaker a question is about
+	// ("what did I say", "what did you suggest") adds, as a fraction of
+	// the score. 0 turns it off.
+	SpeakerWeight float64
 	HalfLifeDays  float64 // recency half-life; 0 turns recency off
 	RecencyWeight float64 // the most recency can add, as a fraction of the score
 	StarWeight    float64 // what a star adds, as a fraction of the score
@@ -51,10 +61,14 @@ type Tuning struct {
 	// weighted) into the score: a chunk that holds every asked-for word beats
 	// one that repeats a few of them. 0 turns it off.
 	CoverPower float64
+	// CoverMaxTerms limits coverage to queries of at most this many content
+	// words and identifiers: a long message covers nothing whole. 0: any.
+	CoverMaxTerms int
 	// TieShare: chunks that cover as much of the query as the best one and
 	// score at least this share of it are ordered newest first, so the latest
-	// report of a repeated measurement wins. TieShareRecent applies when the
-	// query asks for the latest. 0 turns it off.
+	// report of a repeated measurement wins. TieShare applies to a question
+	// naming an identifier, TieShareRecent to one asking for the latest.
+	// 0 turns it off.
 	TieShare       float64
 	TieShareRecent float64
 	// PostingShare caps the query's words by cost: words are kept rarest
@@ -63,18 +77,23 @@ type Tuning struct {
 	PostingShare float64
 }
 
-// DefaultTuning is the pipeline Ireneo ships.
+// DefaultTuning is the pipeline Ireneo ships; bench/README.md says which
+// evidence each stage earned its place on.
 var DefaultTuning = Tuning{
 	Candidates:     200,
 	BodyWeight:     1.0,
+	CtxWeight:      0,
+	CtxTurns:       2,
+	DateWeight:     2.0,
 	TitleWeight:    0.5,
 	IDWeight:       2.0,
+	SpeakerWeight:  0.3,
 	HalfLifeDays:   180,
 	RecencyWeight:  0.05,
 	StarWeight:     0.10,
 	SameSession:    0.5,
-	PostingShare:   0.03,
 	CoverPower:     2,
+	CoverMaxTerms:  8,
 	TieShare:       0.7,
 	TieShareRecent: 0.4,
 }
@@ -167,7 +186,7 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 			return nil, err
 		}
 	}
-	expr := plan.matchExpr(!tn.NoIDs)
+	expr := plan.recallExpr(!tn.NoIDs, tn.DateWeight > 0)
 	if expr == "" {
 		return nil, ErrEmptyQuery
 	}
@@ -175,7 +194,10 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 	if err != nil {
 		return nil, err
 	}
-	if tn.CoverPower > 0 || tn.TieShare > 0 {
+	if tn.CoverMaxTerms > 0 && len(plan.all)+len(plan.ids) > tn.CoverMaxTerms {
+		tn.CoverPower = 0
+	}
+	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 {
 		if err := m.cover(ctx, plan, cands); err != nil {
 			return nil, err
 		}
@@ -189,7 +211,7 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 	case len(plan.ids) > 0:
 		tie = tn.TieShare
 	}
-	ranked := rank(cands, o.K, tn, tie)
+	ranked := rank(cands, o.K, tn, tie, plan.speaker)
 	hits, err := m.hydrate(ctx, ranked, tn)
 	if err != nil {
 		return nil, err
@@ -261,7 +283,7 @@ func (m *Memory) candidates(ctx context.Context, expr string, o RecallOptions, t
 func (m *Memory) queryCandidates(ctx context.Context, expr string, tn Tuning, where []string, fargs []any, inner int) ([]candidate, error) {
 	q := `SELECT c.id, c.sess, c.seq, c.tokens, x.r, s.harness, s.session_id, s.title,
 			t.turn_uuid, t.role, t.ts, COALESCE(st.starred, 0)
-		FROM (SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) x
+		FROM (SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) x
 		JOIN chunks c ON c.id = x.id
 		JOIN sessions s ON s.id = c.sess
 		JOIN turns t ON t.sess = c.sess AND t.seq = c.seq
@@ -270,7 +292,7 @@ func (m *Memory) queryCandidates(ctx context.Context, expr string, tn Tuning, wh
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
 	q += " ORDER BY x.r LIMIT ?"
-	args := append([]any{tn.BodyWeight, tn.TitleWeight, tn.IDWeight, expr, inner}, fargs...)
+	args := append([]any{tn.BodyWeight, tn.TitleWeight, tn.IDWeight, tn.DateWeight, expr, inner}, fargs...)
 	args = append(args, tn.Candidates)
 	rows, err := m.db.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -316,7 +338,7 @@ func projectFilter(s, project string, scope []string) ([]string, []any) {
 // rank turns candidates into the top k: BM25 relative to the best match,
 // a mild recency lift, a star, one hit per turn, and a penalty for further
 // hits from a conversation already represented.
-func rank(cands []candidate, k int, tn Tuning, tie float64) []candidate {
+func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []candidate {
 	if len(cands) == 0 {
 		return nil
 	}
@@ -328,6 +350,16 @@ func rank(cands []candidate, k int, tn Tuning, tie float64) []candidate {
 			newest = c.ts
 		}
 	}
+	// A turn's match: its best chunk's BM25, relative to the best match.
+	turnRel := map[[2]int64]float64{}
+	for _, c := range cands {
+		key := [2]int64{c.sess, int64(c.seq)}
+		r := 1.0
+		if best < 0 {
+			r = c.bm25 / best
+		}
+		turnRel[key] = math.Max(turnRel[key], r)
+	}
 	seenTurn := map[[2]int64]bool{}
 	var pool []candidate
 	for _, c := range cands {
@@ -336,9 +368,17 @@ func rank(cands []candidate, k int, tn Tuning, tie float64) []candidate {
 			continue // a turn's best chunk speaks for it
 		}
 		seenTurn[key] = true
-		c.rel = 1
-		if best < 0 {
-			c.rel = c.bm25 / best
+		c.rel = turnRel[key]
+		if tn.CtxWeight > 0 {
+			// The turns around it that matched too: an answer is found
+			// with the question that led to it.
+			var window float64
+			for d := -tn.CtxTurns; d <= tn.CtxTurns; d++ {
+				if d != 0 {
+					window += turnRel[[2]int64{c.sess, int64(c.seq + d)}]
+				}
+			}
+			c.rel = (c.rel + tn.CtxWeight*window) / (1 + tn.CtxWeight)
 		}
 		if tn.HalfLifeDays > 0 && c.ts > 0 {
 			age := float64(newest-c.ts) / 86400
@@ -350,6 +390,9 @@ func rank(cands []candidate, k int, tn Tuning, tie float64) []candidate {
 		}
 		if c.starred {
 			c.score *= 1 + tn.StarWeight
+		}
+		if speaker != "" && c.role == speaker {
+			c.score *= 1 + tn.SpeakerWeight
 		}
 		pool = append(pool, c)
 	}

@@ -26,7 +26,7 @@ import (
 // BUMP THIS BY ONE whenever you change any of that: it is the whole upgrade.
 // On the next open every existing memory drops its index and rebuilds it
 // from src/ by itself, keeping tags, stars, tombstones, tokens and audit.
-const indexLayoutVersion = 1
+const indexLayoutVersion = 2
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.
@@ -71,7 +71,7 @@ CREATE TABLE IF NOT EXISTS chunks(
 );
 CREATE INDEX IF NOT EXISTS chunks_sess ON chunks(sess, seq);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-	body, title, ids,
+	body, title, ids, date,
 	tokenize = 'porter unicode61 remove_diacritics 2'
 );
 `

@@ -2,6 +2,8 @@ package recallbench
 
 import (
 	"fmt"
+	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/ireneo-app/ireneo/memory"
@@ -41,37 +43,43 @@ type stage struct {
 
 var stages = []stage{
 	{"ids", // identifier-aware tokenizing: the identifier column
-		func(t *memory.Tuning) { t.NoIDs = false; t.IDWeight = memory.DefaultTuning.IDWeight },
+		func(t *memory.Tuning) { t.NoIDs = false; t.IDWeight = 2 },
 		func(t *memory.Tuning) { t.NoIDs = true }},
 	{"stopwords", // stopwords and question words dropped from the query
 		func(t *memory.Tuning) { t.NoStopwords = false },
 		func(t *memory.Tuning) { t.NoStopwords = true }},
-	{"longq", // long-question handling: the commonest words pruned by cost
-		func(t *memory.Tuning) { t.PostingShare = memory.DefaultTuning.PostingShare },
+	{"longq", // the commonest query words pruned by cost (dropped: see README)
+		func(t *memory.Tuning) { t.PostingShare = 0.03 },
 		func(t *memory.Tuning) { t.PostingShare = 0 }},
-	{"fields", // field weights, title against body
-		func(t *memory.Tuning) {
-			t.BodyWeight, t.TitleWeight = memory.DefaultTuning.BodyWeight, memory.DefaultTuning.TitleWeight
-		},
-		func(t *memory.Tuning) { t.BodyWeight, t.TitleWeight = 1, 0 }},
+	{"ctx", // the ±2 turns around a turn added to its score (dropped: see README)
+		func(t *memory.Tuning) { t.CtxWeight, t.CtxTurns = 0.1, 2 },
+		func(t *memory.Tuning) { t.CtxWeight = 0 }},
+	{"date", // the chunk's date as words
+		func(t *memory.Tuning) { t.DateWeight = 2 },
+		func(t *memory.Tuning) { t.DateWeight = 0 }},
+	{"fields", // the title, weighted against the body
+		func(t *memory.Tuning) { t.TitleWeight = 0.5 },
+		func(t *memory.Tuning) { t.TitleWeight = 0 }},
+	{"speaker", // the turns of the speaker a question is about favoured
+		func(t *memory.Tuning) { t.SpeakerWeight = 0.3 },
+		func(t *memory.Tuning) { t.SpeakerWeight = 0 }},
 	{"coverage", // the IDF-weighted share of the query a chunk covers, in the score
-		func(t *memory.Tuning) { t.CoverPower = memory.DefaultTuning.CoverPower },
+		func(t *memory.Tuning) { t.CoverPower, t.CoverMaxTerms = 2, 8 },
 		func(t *memory.Tuning) { t.CoverPower = 0 }},
-	{"ties", // newest first among chunks that say the same thing (knowledge updates)
-		func(t *memory.Tuning) {
-			t.TieShare, t.TieShareRecent = memory.DefaultTuning.TieShare, memory.DefaultTuning.TieShareRecent
-		},
-		func(t *memory.Tuning) { t.TieShare, t.TieShareRecent = 0, 0 }},
+	{"ties", // newest first among equals, for a question naming an identifier
+		func(t *memory.Tuning) { t.TieShare = 0.7 },
+		func(t *memory.Tuning) { t.TieShare = 0 }},
+	{"latest", // newest first among equals, for a question asking for the latest
+		func(t *memory.Tuning) { t.TieShareRecent = 0.4 },
+		func(t *memory.Tuning) { t.TieShareRecent = 0 }},
 	{"neighbors",
 		func(t *memory.Tuning) { t.NoNeighbors = false },
 		func(t *memory.Tuning) { t.NoNeighbors = true }},
 	{"diversity", // a conversation's further hits discounted
-		func(t *memory.Tuning) { t.SameSession = memory.DefaultTuning.SameSession },
+		func(t *memory.Tuning) { t.SameSession = 0.5 },
 		func(t *memory.Tuning) { t.SameSession = 1 }},
 	{"recency",
-		func(t *memory.Tuning) {
-			t.HalfLifeDays, t.RecencyWeight = memory.DefaultTuning.HalfLifeDays, memory.DefaultTuning.RecencyWeight
-		},
+		func(t *memory.Tuning) { t.HalfLifeDays, t.RecencyWeight = 180, 0.05 },
 		func(t *memory.Tuning) { t.HalfLifeDays = 0 }},
 }
 
@@ -86,7 +94,8 @@ func bareTuning() memory.Tuning {
 
 // Ablations are the named configurations -ablation chooses from: the
 // shipped pipeline; "bare", every stage off; "+STAGE", bare with one stage
-// on; "-STAGE", the shipped pipeline with one stage off.
+// on; "-STAGE", the shipped pipeline with one stage off; "shipped+STAGE",
+// the shipped pipeline with a stage it leaves out put back.
 func Ablations() []Config {
 	out := []Config{Default(), tuned("bare", bareTuning(), nil)}
 	for _, s := range stages {
@@ -95,7 +104,50 @@ func Ablations() []Config {
 	for _, s := range stages {
 		out = append(out, tuned("-"+s.name, memory.DefaultTuning, s.off))
 	}
+	for _, s := range stages {
+		out = append(out, tuned("shipped+"+s.name, memory.DefaultTuning, s.on))
+	}
 	return out
+}
+
+// ParseTuning reads ad-hoc configurations for tuning runs:
+// "NAME:Field=value,Field=value NAME2:…", each starting from the shipped
+// tuning and setting fields of memory.Tuning by name.
+func ParseTuning(spec string) ([]Config, error) {
+	var out []Config
+	for _, item := range strings.Fields(spec) {
+		name, sets, ok := strings.Cut(item, ":")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("tuning %q: want NAME:Field=value,…", item)
+		}
+		t := memory.DefaultTuning
+		v := reflect.ValueOf(&t).Elem()
+		for _, kv := range strings.Split(sets, ",") {
+			k, val, _ := strings.Cut(kv, "=")
+			f := v.FieldByName(k)
+			if !f.IsValid() {
+				return nil, fmt.Errorf("tuning %q: memory.Tuning has no field %q", item, k)
+			}
+			switch f.Kind() {
+			case reflect.Float64:
+				x, err := strconv.ParseFloat(val, 64)
+				if err != nil {
+					return nil, fmt.Errorf("tuning %q: %s: %w", item, k, err)
+				}
+				f.SetFloat(x)
+			case reflect.Int:
+				x, err := strconv.Atoi(val)
+				if err != nil {
+					return nil, fmt.Errorf("tuning %q: %s: %w", item, k, err)
+				}
+				f.SetInt(int64(x))
+			case reflect.Bool:
+				f.SetBool(val == "true" || val == "1")
+			}
+		}
+		out = append(out, tuned(name, t, nil))
+	}
+	return out, nil
 }
 
 // SelectConfigs picks configurations by comma-separated names; "all" picks

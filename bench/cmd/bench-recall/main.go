@@ -34,6 +34,7 @@ func main() {
 		types    = flag.String("types", "", "comma-separated question types (short,long,update,noid); empty = all")
 		k        = flag.Int("k", 8, "hits asked of recall")
 		budget   = flag.Int("budget", 0, "recall token budget; 0 = Ireneo's default")
+		tune     = flag.String("tune", "", "ad-hoc configurations NAME:Field=value,… (fields of memory.Tuning), space-separated")
 		ablation = flag.String("ablation", "", "comma-separated configurations besides the shipped one, or all (see README)")
 		misses   = flag.Bool("misses", false, "print every miss at k=3: query, expected conversation, what outranked it")
 		baseline = flag.Bool("baseline", true, "also measure the bare FTS5 BM25 baseline")
@@ -56,6 +57,11 @@ func main() {
 	if configs[0].Name != recallbench.DefaultName {
 		configs = append([]recallbench.Config{recallbench.Default()}, configs...)
 	}
+	extra, err := recallbench.ParseTuning(*tune)
+	if err != nil {
+		fail(err)
+	}
+	configs = append(configs, extra...)
 	var sizes []int
 	for _, s := range strings.Split(*ns, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
