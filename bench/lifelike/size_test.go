@@ -1,0 +1,57 @@
+package lifelike
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestSizeReport measures a full-size history when LIFELIKE_SIZE_N is set
+// (e.g. LIFELIKE_SIZE_N=10000 go test -run SizeReport -v ./bench/lifelike):
+// files, bytes, approximate tokens (bytes of text / 4) and time taken.
+func TestSizeReport(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("LIFELIKE_SIZE_N"))
+	if n == 0 {
+		t.Skip("set LIFELIKE_SIZE_N to measure")
+	}
+	dir := os.Getenv("LIFELIKE_SIZE_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	start := time.Now()
+	d := Generate(Config{N: n, Seed: 1})
+	planned := time.Since(start)
+	if err := d.WriteExports(dir); err != nil {
+		t.Fatal(err)
+	}
+	total := time.Since(start)
+	files, size := 0, int64(0)
+	filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
+		if err == nil && !de.IsDir() {
+			fi, _ := de.Info()
+			files++
+			size += fi.Size()
+		}
+		return nil
+	})
+	var text int64
+	turns := 0
+	for _, c := range d.convs {
+		for _, tu := range d.render(c).turns {
+			turns++
+			for _, b := range tu.blocks {
+				text += int64(len(b.text) + len(b.input))
+			}
+		}
+	}
+	per := map[string]int{}
+	for _, q := range d.Questions {
+		per[q.Type]++
+	}
+	t.Logf("N=%d: %d files, %.1f MB, %d turns, text %.1f MB ≈ %.1fM tokens (%.0f per conversation); plan %v, plan+write %v",
+		n, files, float64(size)/1e6, turns, float64(text)/1e6, float64(text)/4e6, float64(text)/4/float64(n), planned.Round(time.Millisecond), total.Round(time.Millisecond))
+	t.Logf("conversations %v; questions %v", d.Conversations, per)
+}
