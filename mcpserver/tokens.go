@@ -113,41 +113,41 @@ func cleanScope(projects []string) []string {
 
 // Create makes a token for a client, stores its secret and records it. The
 // secret is returned once; afterwards only Reveal reads it back from the store.
-func (t *Tokens) Create(ctx context.Context, name string, projects []string) (string, memory.TokenInfo, error) {
+func (t *Tokens) Create(ctx context.Context, name string, projects []string) (string, memory.AccessToken, error) {
 	if err := ValidateTokenName(name); err != nil {
-		return "", memory.TokenInfo{}, err
+		return "", memory.AccessToken{}, err
 	}
 	projects = cleanScope(projects)
-	if info, err := t.mem.Token(ctx, name); err == nil && info.Active() {
-		return "", memory.TokenInfo{}, fmt.Errorf("token %s: %w; revoke it first or pick another name", name, memory.ErrTokenExists)
+	if info, err := t.mem.AccessToken(ctx, name); err == nil && info.Active() {
+		return "", memory.AccessToken{}, fmt.Errorf("token %s: %w; revoke it first or pick another name", name, memory.ErrAccessTokenExists)
 	}
 	if err := t.store.Check(ctx); err != nil {
-		return "", memory.TokenInfo{}, err
+		return "", memory.AccessToken{}, err
 	}
 	secret, err := NewSecret()
 	if err != nil {
-		return "", memory.TokenInfo{}, err
+		return "", memory.AccessToken{}, err
 	}
 	if err := t.store.Set(ctx, name, secret); err != nil {
-		return "", memory.TokenInfo{}, fmt.Errorf("store token %s in %s: %w", name, t.store.Describe(), err)
+		return "", memory.AccessToken{}, fmt.Errorf("store token %s in %s: %w", name, t.store.Describe(), err)
 	}
 	now := t.now().UTC().Truncate(time.Second)
-	if err := t.mem.CreateToken(ctx, name, HashSecret(secret), projects, now); err != nil {
+	if err := t.mem.CreateAccessToken(ctx, name, HashSecret(secret), projects, now); err != nil {
 		// Don't leave a secret behind that no catalog entry accepts.
 		t.store.Delete(context.WithoutCancel(ctx), name)
-		return "", memory.TokenInfo{}, err
+		return "", memory.AccessToken{}, err
 	}
-	return secret, memory.TokenInfo{Name: name, Projects: projects, Created: now}, nil
+	return secret, memory.AccessToken{Name: name, Projects: projects, Created: now}, nil
 }
 
 // List returns every token, revoked ones included. It never reads secrets.
-func (t *Tokens) List(ctx context.Context) ([]memory.TokenInfo, error) {
-	return t.mem.Tokens(ctx)
+func (t *Tokens) List(ctx context.Context) ([]memory.AccessToken, error) {
+	return t.mem.AccessTokens(ctx)
 }
 
 // Revoke revokes a token at once and removes its secret from the store.
 func (t *Tokens) Revoke(ctx context.Context, name string) error {
-	if err := t.mem.RevokeToken(ctx, name, t.now()); err != nil {
+	if err := t.mem.RevokeAccessToken(ctx, name, t.now()); err != nil {
 		return err
 	}
 	if err := t.store.Delete(ctx, name); err != nil {
@@ -158,7 +158,7 @@ func (t *Tokens) Revoke(ctx context.Context, name string) error {
 
 // Reveal reads a live token's secret back from the store.
 func (t *Tokens) Reveal(ctx context.Context, name string) (string, error) {
-	info, err := t.mem.Token(ctx, name)
+	info, err := t.mem.AccessToken(ctx, name)
 	if err != nil {
 		return "", err
 	}
@@ -189,7 +189,7 @@ func (t *Tokens) Authenticate(ctx context.Context, bearer string) (Caller, error
 	if bearer == "" || len(bearer) > maxBearerLen {
 		return Caller{}, ErrUnauthorized
 	}
-	toks, err := t.mem.Tokens(ctx)
+	toks, err := t.mem.AccessTokens(ctx)
 	if err != nil {
 		return Caller{}, fmt.Errorf("check token: %w", err)
 	}
@@ -225,5 +225,5 @@ func (t *Tokens) touch(ctx context.Context, name string) {
 	t.touched[name] = now
 	t.mu.Unlock()
 	// Best effort: a busy database must not fail the call it records.
-	t.mem.TouchToken(context.WithoutCancel(ctx), name, now)
+	t.mem.TouchAccessToken(context.WithoutCancel(ctx), name, now)
 }

@@ -133,7 +133,7 @@ func checkV0Catalog(t *testing.T, m *Memory) {
 		t.Errorf("re-importing forgotten c-3: %+v, %v; want it skipped as forgotten", rep, err)
 	}
 
-	toks, err := m.Tokens(ctx)
+	toks, err := m.AccessTokens(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

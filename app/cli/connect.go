@@ -187,7 +187,7 @@ func connectToken(c *cobra.Command, g *globals, kind, name string, explicit bool
 	}
 	defer m.Close()
 	tokens := mcpserver.NewTokens(m, store)
-	info, err := m.Token(c.Context(), name)
+	info, err := m.AccessToken(c.Context(), name)
 	switch {
 	case err == nil && info.Active():
 		secret, err = tokens.Reveal(c.Context(), name)

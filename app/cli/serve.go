@@ -56,7 +56,7 @@ func newServeCmd(g *globals) *cobra.Command {
 				return fmt.Errorf("serve: %w", err)
 			}
 			fmt.Fprintf(g.stdout, "Ireneo MCP server at %s (memory %s). Ctrl-C stops it.\n", s.URL(), m.Dir())
-			if toks, err := m.Tokens(c.Context()); err == nil && len(toks) == 0 {
+			if toks, err := m.AccessTokens(c.Context()); err == nil && len(toks) == 0 {
 				fmt.Fprintln(g.stdout, "No tokens yet: every client will be refused. Make one with `ireneo token create NAME`.")
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)

@@ -117,13 +117,13 @@ func newTokenListCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer m.Close()
-			list, err := m.Tokens(c.Context())
+			list, err := m.AccessTokens(c.Context())
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				if list == nil {
-					list = []memory.TokenInfo{}
+					list = []memory.AccessToken{}
 				}
 				return printJSON(g.stdout, list)
 			}
@@ -195,7 +195,7 @@ func newTokenShowCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer m.Close()
-			info, err := m.Token(c.Context(), args[0])
+			info, err := m.AccessToken(c.Context(), args[0])
 			if errors.Is(err, memory.ErrNotFound) {
 				return fmt.Errorf("token show: no token named %q (see `ireneo token list`)", args[0])
 			}

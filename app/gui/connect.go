@@ -49,7 +49,7 @@ type connectScreen struct {
 	snippets map[string]*widget.RichText
 	notes    map[string]*widget.RichText
 
-	list []memory.TokenInfo
+	list []memory.AccessToken
 }
 
 func newConnectScreen(u *ui) *connectScreen {
@@ -108,7 +108,7 @@ func (c *connectScreen) refresh() {
 		c.tokens.Refresh()
 		return
 	}
-	load(c.u, "list the tokens", func(ctx context.Context) ([]memory.TokenInfo, error) {
+	load(c.u, "list the tokens", func(ctx context.Context) ([]memory.AccessToken, error) {
 		return toks.List(ctx)
 	}, c.showTokens)
 }
@@ -140,9 +140,9 @@ func portOf(addr string) string {
 }
 
 // showTokens lists the tokens, live ones first, each with its actions.
-func (c *connectScreen) showTokens(list []memory.TokenInfo) {
+func (c *connectScreen) showTokens(list []memory.AccessToken) {
 	c.list = list
-	slices.SortStableFunc(list, func(a, b memory.TokenInfo) int {
+	slices.SortStableFunc(list, func(a, b memory.AccessToken) int {
 		if a.Active() != b.Active() {
 			if a.Active() {
 				return -1
@@ -174,7 +174,7 @@ func (c *connectScreen) showTokens(list []memory.TokenInfo) {
 	c.updateClientTokens()
 }
 
-func tokenMeta(t memory.TokenInfo) string {
+func tokenMeta(t memory.AccessToken) string {
 	scope := "sees everything"
 	if len(t.Projects) > 0 {
 		scope = "sees " + strings.Join(t.Projects, ", ")

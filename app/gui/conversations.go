@@ -38,16 +38,16 @@ const convPage = 500
 type conversationsScreen struct {
 	u *ui
 
-	query   *widget.Entry
-	project *widget.Select
-	source  *widget.Select
-	when    *widget.Select
-	starred *widget.Check
-	order   *widget.Select
-	count   *widget.Label
-	list    *widget.List
-	more    *widget.Button
-	rename  *widget.Button
+	query    *widget.Entry
+	project  *widget.Select
+	source   *widget.Select
+	when     *widget.Select
+	starred  *widget.Check
+	order    *widget.Select
+	count    *widget.Label
+	list     *widget.List
+	showMore *widget.Button
+	rename   *widget.Button
 
 	star, tag, untag, forget *widget.Button
 	tv                       *transcriptView
@@ -77,8 +77,8 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 	c.count = widget.NewLabel("")
 	c.rename = widget.NewButtonWithIcon("Rename project…", theme.DocumentCreateIcon(), c.renameProject)
 	c.rename.Disable()
-	c.more = widget.NewButton("Show more", func() { c.limit += convPage; c.refresh() })
-	c.more.Hide()
+	c.showMore = widget.NewButton("Show more", func() { c.limit += convPage; c.refresh() })
+	c.showMore.Hide()
 
 	c.list = widget.NewList(func() int { return len(c.items) }, c.createRow, c.updateRow)
 	c.list.OnSelected = func(id widget.ListItemID) {
@@ -103,7 +103,7 @@ func (c *conversationsScreen) content() fyne.CanvasObject {
 		container.NewGridWithColumns(2, c.project, c.source, c.when, c.order),
 		container.NewBorder(nil, nil, c.starred, c.rename, c.count),
 	)
-	left := container.NewBorder(filters, c.more, nil, nil, c.list)
+	left := container.NewBorder(filters, c.showMore, nil, nil, c.list)
 	actions := container.NewHBox(c.star, c.tag, c.untag, c.forget)
 	right := container.NewBorder(actions, nil, nil, nil, c.tv.content())
 	split := container.NewHSplit(left, right)
@@ -168,10 +168,10 @@ func (c *conversationsScreen) refresh() {
 		shown := len(c.items)
 		if shown < c.total {
 			c.count.SetText(fmt.Sprintf("%d of %d conversations", shown, c.total))
-			c.more.Show()
+			c.showMore.Show()
 		} else {
 			c.count.SetText(plural(c.total, "conversation", "conversations"))
-			c.more.Hide()
+			c.showMore.Hide()
 		}
 		// Keep the open conversation's details current (a tag, a star).
 		if c.current != nil {

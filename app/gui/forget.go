@@ -26,18 +26,18 @@ const forgetFindLimit = 5000
 type forgetScreen struct {
 	u *ui
 
-	query   *widget.Entry
-	project *widget.Select
-	source  *widget.Select
-	from    *widget.DateEntry
-	until   *widget.DateEntry
-	list    *widget.List
-	review  *widget.Label
-	all     *widget.Button
-	none    *widget.Button
-	button  *widget.Button
-	job     *job
-	report  *widget.Label
+	query        *widget.Entry
+	project      *widget.Select
+	source       *widget.Select
+	from         *widget.DateEntry
+	until        *widget.DateEntry
+	list         *widget.List
+	review       *widget.Label
+	selectAll    *widget.Button
+	selectNone   *widget.Button
+	forgetButton *widget.Button
+	job          *job
+	report       *widget.Label
 
 	found   []memory.SessionInfo
 	checked map[string]bool // by key()
@@ -71,10 +71,10 @@ func newForgetScreen(u *ui) *forgetScreen {
 	}
 	f.review = widget.NewLabel("")
 	f.review.Wrapping = fyne.TextWrapWord
-	f.all = widget.NewButton("Select all", func() { f.setAll(true) })
-	f.none = widget.NewButton("Select none", func() { f.setAll(false) })
-	f.button = widget.NewButtonWithIcon("Forget…", theme.DeleteIcon(), f.confirm)
-	f.button.Importance = widget.DangerImportance
+	f.selectAll = widget.NewButton("Select all", func() { f.setAll(true) })
+	f.selectNone = widget.NewButton("Select none", func() { f.setAll(false) })
+	f.forgetButton = widget.NewButtonWithIcon("Forget…", theme.DeleteIcon(), f.confirm)
+	f.forgetButton.Importance = widget.DangerImportance
 	f.job = newJob(u)
 	f.report = widget.NewLabel("")
 	f.report.Wrapping = fyne.TextWrapWord
@@ -93,7 +93,7 @@ func (f *forgetScreen) content() fyne.CanvasObject {
 		container.NewGridWithColumns(4, f.project, f.source, f.from, f.until),
 	)
 	bottom := container.NewVBox(
-		container.NewHBox(f.all, f.none, layout.NewSpacer(), f.button),
+		container.NewHBox(f.selectAll, f.selectNone, layout.NewSpacer(), f.forgetButton),
 		f.review, f.job.box, f.report,
 	)
 	return container.NewBorder(container.NewVBox(intro, criteria, widget.NewSeparator()), bottom, nil, nil, f.list)
@@ -203,8 +203,8 @@ func (f *forgetScreen) selected() []memory.SessionInfo {
 func (f *forgetScreen) updateReview() {
 	sel := f.selected()
 	if len(sel) == 0 {
-		f.button.Disable()
-		f.button.SetText("Forget…")
+		f.forgetButton.Disable()
+		f.forgetButton.SetText("Forget…")
 		if len(f.found) == 0 {
 			f.review.SetText("Find conversations above, or press Forget… on a conversation in the Conversations screen.")
 		} else {
@@ -226,9 +226,9 @@ func (f *forgetScreen) updateReview() {
 	}
 	f.review.SetText(fmt.Sprintf("%s selected: %s, %s, from %s to %s.",
 		plural(len(sel), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), memory.Day(first), memory.Day(last)))
-	f.button.SetText("Forget " + plural(len(sel), "conversation", "conversations") + "…")
+	f.forgetButton.SetText("Forget " + plural(len(sel), "conversation", "conversations") + "…")
 	if !f.job.running() {
-		f.button.Enable()
+		f.forgetButton.Enable()
 	}
 }
 
@@ -266,7 +266,7 @@ func (f *forgetScreen) run(sel []memory.SessionInfo) {
 		ids[i] = key(s)
 	}
 	var rep memory.ForgetReport
-	f.button.Disable()
+	f.forgetButton.Disable()
 	f.report.SetText("")
 	f.job.start("Forgetting "+plural(len(ids), "conversation", "conversations"), func(ctx context.Context, report progress) error {
 		var err error

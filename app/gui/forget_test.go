@@ -32,7 +32,7 @@ func TestForgetRemovesConversation(t *testing.T) {
 
 	capture(t, u, "forget-review")
 	// Confirm: the dialog says it cannot be undone.
-	test.Tap(f.button)
+	test.Tap(f.forgetButton)
 	capture(t, u, "forget-confirm")
 	if !strings.Contains(overlayText(u), "cannot be undone") {
 		t.Fatalf("confirmation should say it cannot be undone: %q", overlayText(u))
@@ -75,13 +75,13 @@ func TestForgetFromConversationsScreen(t *testing.T) {
 		t.Fatalf("selected %v", sel)
 	}
 	// Cancelling changes nothing.
-	test.Tap(u.forget.button)
+	test.Tap(u.forget.forgetButton)
 	tapDialogButton(t, u, "Cancel")
 	waitIdle(t, u)
 	if _, err := m.Get(context.Background(), memory.GetOptions{SessionID: "sess-code"}); err != nil {
 		t.Fatalf("cancel forgot it anyway: %v", err)
 	}
-	test.Tap(u.forget.button)
+	test.Tap(u.forget.forgetButton)
 	tapDialogButton(t, u, "Forget for good")
 	waitIdle(t, u)
 	if hits := grepDir(t, m.Dir(), "race was in the WAL checkpoint"); len(hits) > 0 {

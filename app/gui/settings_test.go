@@ -125,7 +125,7 @@ func TestTrayMenuAndWindow(t *testing.T) {
 	// config that carries it.
 	u.copyConnection("cursor")
 	waitIdle(t, u)
-	info, err := u.mem.Token(context.Background(), "cursor")
+	info, err := u.mem.AccessToken(context.Background(), "cursor")
 	if err != nil || !info.Active() {
 		t.Fatalf("no cursor token: %v (error %q)", err, u.lastError)
 	}

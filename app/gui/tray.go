@@ -142,7 +142,7 @@ func (u *ui) copyConnection(client string) {
 	load(u, "copy the connection for "+clientNames[client], func(ctx context.Context) (string, error) {
 		token := ""
 		if client != mcpserver.ClientClaudeDesktop {
-			info, err := u.mem.Token(ctx, client)
+			info, err := u.mem.AccessToken(ctx, client)
 			if err != nil || !info.Active() {
 				if _, _, err := toks.Create(ctx, client, nil); err != nil {
 					return "", fmt.Errorf("make a token for %s: %w", clientNames[client], err)

@@ -16,23 +16,23 @@ func TestTokenCatalog(t *testing.T) {
 	}
 	defer m.Close()
 	now := time.Unix(1_800_000_000, 0).UTC()
-	if err := m.CreateToken(ctx, "claude", []byte{1, 2, 3}, nil, now); err != nil {
+	if err := m.CreateAccessToken(ctx, "claude", []byte{1, 2, 3}, nil, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.CreateToken(ctx, "codex", []byte{4, 5, 6}, []string{"alpha", "beta"}, now); err != nil {
+	if err := m.CreateAccessToken(ctx, "codex", []byte{4, 5, 6}, []string{"alpha", "beta"}, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.CreateToken(ctx, "claude", []byte{7}, nil, now); !errors.Is(err, ErrTokenExists) {
-		t.Fatalf("duplicate name: got %v, want ErrTokenExists", err)
+	if err := m.CreateAccessToken(ctx, "claude", []byte{7}, nil, now); !errors.Is(err, ErrAccessTokenExists) {
+		t.Fatalf("duplicate name: got %v, want ErrAccessTokenExists", err)
 	}
-	if err := m.CreateToken(ctx, "other", []byte{1, 2, 3}, nil, now); err == nil {
+	if err := m.CreateAccessToken(ctx, "other", []byte{1, 2, 3}, nil, now); err == nil {
 		t.Fatal("duplicate hash accepted")
 	}
-	if err := m.CreateToken(ctx, " ", []byte{9}, nil, now); err == nil {
+	if err := m.CreateAccessToken(ctx, " ", []byte{9}, nil, now); err == nil {
 		t.Fatal("blank name accepted")
 	}
 
-	toks, err := m.Tokens(ctx)
+	toks, err := m.AccessTokens(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,13 +47,13 @@ func TestTokenCatalog(t *testing.T) {
 	}
 
 	later := now.Add(time.Hour)
-	if err := m.TouchToken(ctx, "claude", later); err != nil {
+	if err := m.TouchAccessToken(ctx, "claude", later); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.TouchToken(ctx, "claude", now); err != nil { // older: ignored
+	if err := m.TouchAccessToken(ctx, "claude", now); err != nil { // older: ignored
 		t.Fatal(err)
 	}
-	tk, err := m.Token(ctx, "claude")
+	tk, err := m.AccessToken(ctx, "claude")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,27 +61,27 @@ func TestTokenCatalog(t *testing.T) {
 		t.Fatalf("token = %+v", tk)
 	}
 
-	if err := m.RevokeToken(ctx, "claude", later); err != nil {
+	if err := m.RevokeAccessToken(ctx, "claude", later); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.RevokeToken(ctx, "claude", later); err != nil {
+	if err := m.RevokeAccessToken(ctx, "claude", later); err != nil {
 		t.Fatalf("second revoke: %v", err)
 	}
-	if err := m.RevokeToken(ctx, "nobody", later); !errors.Is(err, ErrNotFound) {
+	if err := m.RevokeAccessToken(ctx, "nobody", later); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("revoke unknown: %v", err)
 	}
-	if _, err := m.Token(ctx, "nobody"); !errors.Is(err, ErrNotFound) {
+	if _, err := m.AccessToken(ctx, "nobody"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown token: %v", err)
 	}
-	tk, _ = m.Token(ctx, "claude")
+	tk, _ = m.AccessToken(ctx, "claude")
 	if tk.Active() {
 		t.Fatal("revoked token still active")
 	}
 	// A revoked name can be taken again.
-	if err := m.CreateToken(ctx, "claude", []byte{8}, nil, later); err != nil {
+	if err := m.CreateAccessToken(ctx, "claude", []byte{8}, nil, later); err != nil {
 		t.Fatal(err)
 	}
-	tk, _ = m.Token(ctx, "claude")
+	tk, _ = m.AccessToken(ctx, "claude")
 	if !tk.Active() || !bytes.Equal(tk.Hash, []byte{8}) {
 		t.Fatalf("recreated = %+v", tk)
 	}

@@ -10,12 +10,14 @@ import (
 	"time"
 )
 
-// ErrTokenExists is returned when a live token already has the name asked for.
-var ErrTokenExists = errors.New("a token with that name already exists")
+// ErrAccessTokenExists is returned when a live access token already has the
+// name asked for.
+var ErrAccessTokenExists = errors.New("a token with that name already exists")
 
-// TokenInfo is the catalog's record of an MCP access token. The secret itself
-// is never stored here: only its SHA-256, for lookup.
-type TokenInfo struct {
+// AccessToken is the catalog's record of an MCP access token, the bearer
+// token a client sends (not an LLM token, which tokencount.go counts). The
+// secret itself is never stored here: only its SHA-256, for lookup.
+type AccessToken struct {
 	Name     string    `json:"name"`
 	Hash     []byte    `json:"-"`
 	Projects []string  `json:"projects"` // the token's scope; empty means everything
@@ -25,11 +27,11 @@ type TokenInfo struct {
 }
 
 // Active reports whether the token has not been revoked.
-func (t TokenInfo) Active() bool { return t.Revoked.IsZero() }
+func (t AccessToken) Active() bool { return t.Revoked.IsZero() }
 
-// CreateToken records a new token. A revoked token of the same name is
-// replaced; a live one is ErrTokenExists.
-func (m *Memory) CreateToken(ctx context.Context, name string, hash []byte, projects []string, created time.Time) error {
+// CreateAccessToken records a new token. A revoked token of the same name is
+// replaced; a live one is ErrAccessTokenExists.
+func (m *Memory) CreateAccessToken(ctx context.Context, name string, hash []byte, projects []string, created time.Time) error {
 	if strings.TrimSpace(name) == "" {
 		return errors.New("create token: empty name")
 	}
@@ -50,7 +52,7 @@ func (m *Memory) CreateToken(ctx context.Context, name string, hash []byte, proj
 		case err != nil:
 			return err
 		case revoked == 0:
-			return ErrTokenExists
+			return ErrAccessTokenExists
 		default:
 			if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE name=?`, name); err != nil {
 				return err
@@ -66,16 +68,16 @@ func (m *Memory) CreateToken(ctx context.Context, name string, hash []byte, proj
 	return nil
 }
 
-// Tokens lists every token in the catalog, revoked ones included, by name.
-func (m *Memory) Tokens(ctx context.Context) ([]TokenInfo, error) {
+// AccessTokens lists every token in the catalog, revoked ones included, by name.
+func (m *Memory) AccessTokens(ctx context.Context) ([]AccessToken, error) {
 	rows, err := m.db.QueryContext(ctx, `SELECT name, hash, projects, created, last_used, revoked FROM tokens ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
 	}
 	defer rows.Close()
-	var out []TokenInfo
+	var out []AccessToken
 	for rows.Next() {
-		t, err := scanToken(rows)
+		t, err := scanAccessToken(rows)
 		if err != nil {
 			return nil, fmt.Errorf("list tokens: %w", err)
 		}
@@ -87,22 +89,22 @@ func (m *Memory) Tokens(ctx context.Context) ([]TokenInfo, error) {
 	return out, nil
 }
 
-// Token returns one token by name, or ErrNotFound.
-func (m *Memory) Token(ctx context.Context, name string) (TokenInfo, error) {
+// AccessToken returns one token by name, or ErrNotFound.
+func (m *Memory) AccessToken(ctx context.Context, name string) (AccessToken, error) {
 	row := m.db.QueryRowContext(ctx, `SELECT name, hash, projects, created, last_used, revoked FROM tokens WHERE name=?`, name)
-	t, err := scanToken(row)
+	t, err := scanAccessToken(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return TokenInfo{}, fmt.Errorf("token %s: %w", name, ErrNotFound)
+		return AccessToken{}, fmt.Errorf("token %s: %w", name, ErrNotFound)
 	}
 	if err != nil {
-		return TokenInfo{}, fmt.Errorf("token %s: %w", name, err)
+		return AccessToken{}, fmt.Errorf("token %s: %w", name, err)
 	}
 	return t, nil
 }
 
-// RevokeToken marks a token revoked; it stays in the catalog so the audit
+// RevokeAccessToken marks a token revoked; it stays in the catalog so the audit
 // log keeps a name to point at. Revoking twice is not an error.
-func (m *Memory) RevokeToken(ctx context.Context, name string, at time.Time) error {
+func (m *Memory) RevokeAccessToken(ctx context.Context, name string, at time.Time) error {
 	var n int64
 	err := m.withTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tokens SET revoked=? WHERE name=? AND revoked=0`, at.Unix(), name)
@@ -125,8 +127,8 @@ func (m *Memory) RevokeToken(ctx context.Context, name string, at time.Time) err
 	return nil
 }
 
-// TouchToken records that a token was just used.
-func (m *Memory) TouchToken(ctx context.Context, name string, at time.Time) error {
+// TouchAccessToken records that a token was just used.
+func (m *Memory) TouchAccessToken(ctx context.Context, name string, at time.Time) error {
 	err := m.withTx(ctx, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE tokens SET last_used=? WHERE name=? AND last_used<?`, at.Unix(), name, at.Unix())
 		return err
@@ -137,17 +139,17 @@ func (m *Memory) TouchToken(ctx context.Context, name string, at time.Time) erro
 	return nil
 }
 
-func scanToken(r interface{ Scan(dest ...any) error }) (TokenInfo, error) {
+func scanAccessToken(r interface{ Scan(dest ...any) error }) (AccessToken, error) {
 	var (
-		t                        TokenInfo
+		t                        AccessToken
 		projects                 string
 		created, used, revokedAt int64
 	)
 	if err := r.Scan(&t.Name, &t.Hash, &projects, &created, &used, &revokedAt); err != nil {
-		return TokenInfo{}, err
+		return AccessToken{}, err
 	}
 	if err := json.Unmarshal([]byte(projects), &t.Projects); err != nil {
-		return TokenInfo{}, fmt.Errorf("token %s: bad projects %q: %w", t.Name, projects, err)
+		return AccessToken{}, fmt.Errorf("token %s: bad projects %q: %w", t.Name, projects, err)
 	}
 	t.Created = catalogTime(created)
 	t.LastUsed = catalogTime(used)
