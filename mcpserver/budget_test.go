@@ -164,3 +164,30 @@ func TestScopedTokenSeesOnlyItsTags(t *testing.T) {
 		t.Errorf("the full token lost a tag:\n%s", j)
 	}
 }
+
+// TestBudgetsHoldAcrossSizes: every budget from the floor up holds for
+// recall, get and sessions, whatever the query, window and page.
+func TestBudgetsHoldAcrossSizes(t *testing.T) {
+	m := budgetMemory(t)
+	s := New(m, nil, Options{Logger: quietLogger()})
+	c := stdioPipeClient(t, s)
+	for budget := minTokenBudget; budget <= 3000; budget += 137 {
+		for _, call := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{ToolRecall, map[string]any{"query": "GASKET", "top_k": 50}},
+			{ToolRecall, map[string]any{"query": "flange torque EPDM", "top_k": 7}},
+			{ToolGet, map[string]any{"session_id": "conv-gasket-03", "turn_uuid": "g03-11", "window": 25}},
+			{ToolGet, map[string]any{"session_id": "conv-gasket-21"}},
+			{ToolSessions, map[string]any{"limit": 200, "offset": 5}},
+		} {
+			call.args["token_budget"] = budget
+			res := callTool(t, c, call.tool, call.args)
+			st, tt := measure(t, res)
+			if res.IsError || st > budget || tt > budget {
+				t.Errorf("%s %v: error=%v structured %d, text %d tokens", call.tool, call.args, res.IsError, st, tt)
+			}
+		}
+	}
+}

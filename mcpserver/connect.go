@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"strings"
@@ -333,6 +334,18 @@ func mergeJSONC(old []byte, key string, entry json.RawMessage) ([]byte, bool, er
 	std, err := hujson.Standardize(bytes.Clone(out))
 	if err != nil || !json.Valid(std) {
 		return nil, false, fmt.Errorf("merged file would not be valid (%v)", err)
+	}
+	// A reader takes the last of duplicate keys; the patch changed the first.
+	var after map[string]json.RawMessage
+	var servers map[string]json.RawMessage
+	if json.Unmarshal(std, &after) != nil || json.Unmarshal(after[key], &servers) != nil || servers[ServerName] == nil {
+		return nil, false, fmt.Errorf("cannot merge cleanly: %q or %q appears more than once", key, ServerName)
+	}
+	var got, want any
+	json.Unmarshal(servers[ServerName], &got)
+	json.Unmarshal(entry, &want)
+	if !reflect.DeepEqual(got, want) {
+		return nil, false, fmt.Errorf("cannot merge cleanly: %q or %q appears more than once", key, ServerName)
 	}
 	return out, replaced, nil
 }

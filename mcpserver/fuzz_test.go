@@ -1,13 +1,16 @@
 package mcpserver
 
 import (
+	"bytes"
 	"encoding/json"
 	"net"
 	"net/netip"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/BurntSushi/toml"
+	"github.com/tailscale/hujson"
 )
 
 // FuzzMergeJSON: merging into any JSON document never panics, and a merge
@@ -108,5 +111,41 @@ func FuzzToolArgs(f *testing.F) {
 		var s SessionsArgs
 		decodeArgs([]byte(raw), &s)
 		_ = strings.TrimSpace(r.Query)
+	})
+}
+
+// FuzzMergeJSONC: merging into any JSON-with-comments document never
+// panics, and a merge that succeeds reads back, comments stripped, as JSON
+// holding Ireneo's entry.
+func FuzzMergeJSONC(f *testing.F) {
+	f.Add(sampleConfigs[ClientVSCode])
+	f.Add("// c\n{\"servers\": {\"a\": {},}, /* x */ \"inputs\": [],}\n")
+	f.Add(`{"servers": null}`)
+	f.Add(`{"servers": 3}`)
+	f.Add(`{"servers": {"ireneo": 1, "ireneo": 2}}`)
+	f.Add(`{"a/b~c": {}}`)
+	f.Add(`{"servers": {}, "servers": 5}`)
+	f.Add("")
+	f.Fuzz(func(t *testing.T, doc string) {
+		entry := json.RawMessage(`{"type":"http","url":"http://127.0.0.1:47119/mcp"}`)
+		out, _, err := mergeJSONC([]byte(doc), "servers", entry)
+		if err != nil {
+			return
+		}
+		std, err := hujson.Standardize(bytes.Clone(out))
+		if err != nil {
+			t.Fatalf("merged output is not JSONC: %v\n%s", err, out)
+		}
+		// Maps, not a struct: encoding/json matches struct fields ignoring
+		// case, a JSON reader does not.
+		var after, servers map[string]json.RawMessage
+		err = json.Unmarshal(std, &after)
+		json.Unmarshal(after["servers"], &servers)
+		var got, want any
+		json.Unmarshal(servers[ServerName], &got)
+		json.Unmarshal(entry, &want)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("entry not as written after merge (%v):\n%s", err, out)
+		}
 	})
 }

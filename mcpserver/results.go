@@ -335,14 +335,34 @@ func buildGet(tr *memory.Transcript, scope []string, budget int) (*GetOutput, st
 	for i := lo; i < hi; i++ {
 		out.Turns = append(out.Turns, kept[i])
 	}
-	out.Earlier, out.Later = "", ""
-	if f := out.Turns[0]; f.Seq > 0 {
-		out.Earlier = earlierHint(tr.Session.SessionID, f, total)
+	hints := func() {
+		out.Earlier, out.Later = "", ""
+		if f := out.Turns[0]; f.Seq > 0 {
+			out.Earlier = earlierHint(tr.Session.SessionID, f, total)
+		}
+		if l := out.Turns[len(out.Turns)-1]; l.Seq < total-1 {
+			out.Later = laterHint(tr.Session.SessionID, l, total)
+		}
 	}
-	if l := out.Turns[len(out.Turns)-1]; l.Seq < total-1 {
-		out.Later = laterHint(tr.Session.SessionID, l, total)
+	hints()
+	text := getText(out)
+	// A guard, not a loop expected to run: the pieces' sum bounds the whole.
+	for countJSON(out) > budget || memory.CountTokens(text) > budget {
+		switch n := len(out.Turns); {
+		case n > 1 && out.Turns[n-1].Focus:
+			out.Turns = out.Turns[1:]
+		case n > 1:
+			out.Turns = out.Turns[:n-1]
+		case out.Turns[0].Text != "":
+			out.Turns[0].Text = trimText(out.Turns[0].Text, 16)
+			out.Turns[0].Truncated = true
+		default:
+			return out, text
+		}
+		hints()
+		text = getText(out)
 	}
-	return out, getText(out)
+	return out, text
 }
 
 func earlierHint(id string, first TurnOut, total int) string {
@@ -368,11 +388,20 @@ func buildSessions(list []memory.SessionInfo, total, offset int, scope []string,
 		out.Sessions = append(out.Sessions, b)
 		use.s, use.t = use.s+s, use.t+t
 	}
-	out.Next = ""
-	if end := offset + len(out.Sessions); end < total {
-		out.Next = sessionsNext(total-end, end)
+	next := func() {
+		out.Next = ""
+		if end := offset + len(out.Sessions); end < total {
+			out.Next = sessionsNext(total-end, end)
+		}
 	}
-	return out, sessionsText(out)
+	next()
+	text := sessionsText(out)
+	for len(out.Sessions) > 1 && (countJSON(out) > budget || memory.CountTokens(text) > budget) {
+		out.Sessions = out.Sessions[:len(out.Sessions)-1]
+		next()
+		text = sessionsText(out)
+	}
+	return out, text
 }
 
 func sessionsNext(more, offset int) string {
