@@ -19,10 +19,10 @@ import (
 // a piece of code.
 
 // passwordKeywords are the words that introduce a password, lowercase (the
-// text is matched with ASCII letters lowered). "pass" only counts before
-// ':' or '=' ("pass: …"), since the word has other meanings.
+// text is matched with ASCII letters lowered). "pass" and "pw" only count
+// before ':' or '=' ("pass: …"), since they have other meanings.
 var passwordKeywords = []string{
-	"password", "passwort", "passwd", "passphrase", "passcode", "pwd", "pass",
+	"password", "passwort", "passwd", "passphrase", "passcode", "pwd", "pass", "pw",
 	"contraseña", "contrasena", "senha", "mot de passe", "kennwort", "wachtwoord", "пароль", "Пароль",
 }
 
@@ -31,6 +31,7 @@ var passwordKeywords = []string{
 var passwordLinks = map[string]bool{
 	"is": true, "was": true, "are": true, "ist": true, "war": true, "est": true, "était": true,
 	"es": true, "era": true, "é": true, "è": true, "er": true,
+	"s": true, // "my password's …", after the apostrophe
 }
 
 // passwordFillers may sit between the link and the value: "is now …".
@@ -75,7 +76,7 @@ func appendPasswords(ms []Match, text string) []Match {
 
 // mayHoldPasswordKeyword is a quick test that text holds some keyword.
 func mayHoldPasswordKeyword(text string) bool {
-	for _, s := range []string{"ass", "ASS", "wd", "WD", "enha", "ENHA", "ontrase", "ONTRASE", "ennwort", "ENNWORT", "achtwoord", "ACHTWOORD", "ароль"} {
+	for _, s := range []string{"ass", "ASS", "wd", "WD", "pw", "PW", "Pw", "enha", "ENHA", "ontrase", "ONTRASE", "ennwort", "ENNWORT", "achtwoord", "ACHTWOORD", "ароль"} {
 		if strings.Contains(text, s) {
 			return true
 		}
@@ -98,7 +99,9 @@ func passwordAfter(text, low string, p int, k string) (int, int, bool) {
 		}
 	}
 	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
-		i++ // a JSON or YAML key: "password": "…"
+		i++ // a JSON or YAML key ("password": "…"), or "password's"
+	} else if strings.HasPrefix(text[i:], "’") {
+		i += len("’")
 	}
 	i = skipDecor(text, i)
 	symbolic := false
@@ -113,7 +116,7 @@ func passwordAfter(text, low string, p int, k string) (int, int, bool) {
 	case strings.HasPrefix(text[i:], "→"):
 		symbolic, i = true, i+len("→")
 	default:
-		if k == "pass" {
+		if k == "pass" || k == "pw" {
 			return 0, 0, false
 		}
 		j, ok := linkAfter(low, i)
@@ -122,7 +125,7 @@ func passwordAfter(text, low string, p int, k string) (int, int, bool) {
 		}
 		i = j
 	}
-	if k == "pass" && !symbolic {
+	if (k == "pass" || k == "pw") && !symbolic {
 		return 0, 0, false
 	}
 	i = skipDecor(text, i)

@@ -22,6 +22,9 @@ func TestPasswordInContext(t *testing.T) {
 		`{"username": "ana", "password": "⟦Sunflower#77⟧"}`,
 		"DB_PASSWORD=⟦Pg-4471-prod⟧",
 		"pass: ⟦Kw9$mz2q⟧",
+		"PW: ⟦Kw9$mz2q⟧",
+		"my password's ⟦Tulip#2026⟧",
+		"the router password’s ⟦Tulip#2026⟧",
 		"**Password:** ⟦Rk2!vx9q⟧",
 		"the password is now ⟦Winter2025!⟧",
 		"my password was changed to ⟦N3wPass!⟧ yesterday",
@@ -80,6 +83,8 @@ func TestPasswordProseAndCode(t *testing.T) {
 		"password: see https://vault.example.com/ui/router",
 		"password: ask ana@example.com",
 		"password expires on 2026-03-01",
+		"the password's strength is shown in green",
+		"pw strength meter 2024 edition",
 	} {
 		if ms := sc.Scan(text); len(ms) > 0 {
 			t.Errorf("flagged %s %q in %q", ms[0].Rule, text[ms[0].Start:ms[0].End], text)
