@@ -9,6 +9,7 @@ import (
 )
 
 func TestTokenCatalog(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	m, err := Open(t.TempDir())
 	if err != nil {

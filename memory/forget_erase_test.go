@@ -1,0 +1,40 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+func TestForgetErasesEverywhere(t *testing.T) {
+	t.Parallel()
+	m := openTest(t)
+	ctx := context.Background()
+	const marker = "QuokkaMarker7781"
+	keep := conv("keep", HarnessClaude, "Kept", "", day0, "an unrelated talk about tea", "tea is good")
+	gone := conv("gone", HarnessClaude, "Secret plans "+marker, "", day0, "my plan involves "+marker+" and more", "noted "+marker)
+	mustIngest(t, m, keep, gone)
+	if len(grepDir(t, m.Dir(), marker)) == 0 {
+		t.Fatal("marker should be stored before forget")
+	}
+	rep, err := m.Forget(ctx, []string{"gone"}, nil)
+	if err != nil || len(rep.Sessions) != 1 || rep.Files != 1 {
+		t.Fatalf("forget: %v %+v", err, rep)
+	}
+	if found := grepDir(t, m.Dir(), marker); len(found) > 0 {
+		t.Fatalf("marker still in %v", found)
+	}
+	if r := mustIngest(t, m, gone); r.Forgotten != 1 || r.New != 0 {
+		t.Fatalf("re-import brought it back: %+v", r)
+	}
+	if found := grepDir(t, m.Dir(), marker); len(found) > 0 {
+		t.Fatalf("marker back in %v", found)
+	}
+	r, err := m.Ingest(ctx, []*Session{gone}, IngestOptions{IncludeForgotten: true})
+	if err != nil || r.New != 1 {
+		t.Fatalf("include forgotten: %v %+v", err, r)
+	}
+	if _, err := m.Forget(ctx, []string{"nope"}, nil); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown id: %v", err)
+	}
+}

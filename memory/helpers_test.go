@@ -1,0 +1,67 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func openTest(t *testing.T) *Memory {
+	t.Helper()
+	m, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+// conv makes a session whose turns alternate user and assistant, a day apart from start.
+func conv(id, harness, title, project string, start time.Time, texts ...string) *Session {
+	s := &Session{ID: id, Harness: harness, Title: title, Project: project}
+	for i, tx := range texts {
+		role := RoleUser
+		if i%2 == 1 {
+			role = RoleAssistant
+		}
+		s.Turns = append(s.Turns, Turn{
+			TurnUUID: fmt.Sprintf("%s-t%d", id, i), Seq: i, TS: start.Add(time.Duration(i) * time.Minute), Role: role,
+			Blocks: []Block{{Type: BlockText, Text: tx}},
+		})
+	}
+	return s
+}
+
+var day0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+
+func mustIngest(t *testing.T, m *Memory, ss ...*Session) IngestReport {
+	t.Helper()
+	rep, err := m.Ingest(context.Background(), ss, IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// grepDir reports every file under dir whose bytes contain marker, in any case.
+func grepDir(t *testing.T, dir, marker string) []string {
+	t.Helper()
+	var found []string
+	low := bytes.ToLower([]byte(marker))
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err == nil && bytes.Contains(bytes.ToLower(data), low) {
+			found = append(found, p)
+		}
+		return nil
+	})
+	return found
+}
