@@ -106,12 +106,14 @@ var lifeTasks = []string{
 var lifeSubjects = []string{
 	// Everyday subjects that the person's own facts are about too, so a
 	// question's subject word is never unique to its gold conversation.
-	"figure out a training plan for the {u0}", "pace myself in the {u0}", "get settled in my first week on the {u1} team",
+	"figure out a training plan for the {u0}", "pace myself in the {u0}", "get settled in my first week on the {u1} team", "pick what to demo at the end of my first sprint on the {u1} team",
 	"cook something my {u2} will like", "plan a picnic my {u2} can enjoy", "compare two {u3} models", "sell my old {u3}",
 	"find things to do in {u4} in the evening", "get from the airport to the centre of {u4}", "write up the {u5}",
 	"find a birthday present for my {u6}", "plan a surprise for my {u6}", "come up with a name for the {u7}",
 	"take care of the {u7}", "plan the {u8}", "cook for the {u8} on a budget", "make time for my {u9}",
 	"prepare for my {u9}", "choose between two hotels in {u10}", "plan a rainy day in {u10}",
+	"pick curtains for the {u11}", "clean up the {u11}", "return the {u12} I ordered", "choose a {u12}",
+	"book a seat on the train to {u13}", "study for the {u14}", "relax before the {u14}",
 }
 
 func capitalize(s string) string {
@@ -153,7 +155,9 @@ func (d *Dataset) render(c *convPlan) *conv {
 		}
 		var task string
 		if f == nil {
-			if personal && r.IntN(5) < 3 {
+			if i < len(c.echo) {
+				task = c.echo[i]
+			} else if personal && r.IntN(5) < 3 {
 				task = fill(r, sc, pick(r, lifeSubjects))
 			} else if personal {
 				task = fill(r, sc, pick(r, lifeTasks))
@@ -341,7 +345,7 @@ func (d *Dataset) agentExchange(r *rand.Rand, cv *conv, sc scene, f *fact, task 
 	}
 	steps := 2 + r.IntN(5)
 	if cv.plan.size > 3 {
-		steps += r.IntN(10)
+		steps += r.IntN(12)
 	}
 	for s := 0; s < steps; s++ {
 		t = t.Add(sec(r, 2, 25))

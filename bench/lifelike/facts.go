@@ -3,6 +3,7 @@ package lifelike
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 )
 
@@ -22,6 +23,7 @@ type fact struct {
 	evidUser bool   // the evidence is the user turn, else the assistant turn
 	answer   string
 	qs       []string // ways to ask; the question stream picks one
+	echo     []string // everyday tasks that mention the same subject, for other chats
 
 	conv int    // the conversation it is placed in
 	turn string // the evidence turn's uuid, once rendered
@@ -362,9 +364,9 @@ var userFactKinds = []userFactKind{
 		topic: "a dinner menu that works for my %[1]s"},
 	{slots: []string{"laptop", "road bike", "sofa", "camera", "monitor", "espresso machine"},
 		value: func(r *rand.Rand) string { return fmt.Sprintf("€%d", 200+50*r.IntN(50)) },
-		user:  "I'm shopping for a new %[1]s. My budget is %[2]s, tops, and I care more about build quality than features. What should I look at?",
+		user:  "I'm shopping for a new %[1]s. My budget is %[2]s and I don't want to spend more than that; I care more about build quality than features. What should I look at?",
 		asst:  "A clear budget makes choosing a %[1]s much easier. Within your budget, the sweet spot is usually last year's mid-range model: most of the build quality of the flagship without paying for features you said you don't need.",
-		qs:    []string{"What budget did I give you for the %[1]s?", "how much did I say I wanted to spend on a new %[1]s", "What was my spending limit for the %[1]s?"},
+		qs:    []string{"What budget did I give you for the %[1]s?", "how much did I say I wanted to spend on a new %[1]s", "What's the most I said I'd spend on the %[1]s?"},
 		topic: "buying a new %[1]s"},
 	{slots: cities,
 		value: func(r *rand.Rand) string { return fmt.Sprintf("%s %d", pick(r, months), 1+r.IntN(28)) },
@@ -416,6 +418,34 @@ var userFactKinds = []userFactKind{
 		asst:  "Nice, staying near the river in %[1]s puts you close to a lot. For a first evening after travelling, keep it simple: a walk along the water, an early dinner nearby, and save the big sights for the next day.",
 		qs:    []string{"Which hotel did I say we booked in %[1]s?", "where are we staying in %[1]s, the hotel I mentioned", "What's the name of our hotel for the %[1]s trip?"},
 		topic: "our stay in %[1]s"},
+	{slots: []string{"bedroom", "kitchen", "hallway", "home office", "bathroom", "living room"},
+		value: func(r *rand.Rand) string {
+			return pick(r, []string{"Sage Green", "Hague Blue", "Skimming Stone", "Sulking Room Pink", "Railings", "Setting Plaster", "India Yellow", "Pavilion Gray"})
+		},
+		user:  "We're finally painting the %[1]s. We went with %[2]s after way too many sample pots. How much paint do I need for about 14 square metres of wall?",
+		asst:  "Painting the %[1]s is a satisfying weekend project. For the quantity, plan two coats and check the coverage printed on the tin; most emulsions cover 10–12 square metres per litre per coat, so buy a little extra for touch-ups.",
+		qs:    []string{"Which paint colour did I say we chose for the %[1]s?", "what colour are we painting the %[1]s, like I said", "What was the paint I picked for the %[1]s?"},
+		topic: "painting the %[1]s"},
+	{slots: []string{"standing desk", "running shoes", "noise-cancelling headphones", "bookshelf", "coffee grinder", "tent"},
+		value: func(r *rand.Rand) string {
+			return fmt.Sprintf("#%c%c-%05d", 'A'+rune(r.IntN(26)), 'A'+rune(r.IntN(26)), r.IntN(100000))
+		},
+		user:  "The %[1]s I ordered still hasn't arrived — order %[2]s, placed three weeks ago. Can you help me write a polite but firm message to the shop?",
+		asst:  "Sorry the %[1]s is so late. Here's a message you can send: it states when you ordered, asks for a delivery date or a refund, and gives them a reasonable deadline to reply.",
+		qs:    []string{"What was the order number I gave you for the %[1]s?", "what's the order number of my %[1]s", "Which order number did I mention for the late %[1]s?"},
+		topic: "a late %[1]s delivery"},
+	{slots: cities,
+		value: func(r *rand.Rand) string { return fmt.Sprintf("%02d:%02d", 6+r.IntN(14), r.IntN(60)) },
+		user:  "My train to %[1]s leaves at %[2]s from the central station. How early should I leave home, given I need to pick up the tickets at the machine?",
+		asst:  "For a train to %[1]s with tickets still to pick up, give yourself a buffer: the machines can have queues at busy times, and it's worth being on the platform a few minutes before departure.",
+		qs:    []string{"What time did I say my train to %[1]s leaves?", "when does my train to %[1]s depart, the time I told you", "What's the departure time of my %[1]s train?"},
+		topic: "catching the train to %[1]s"},
+	{slots: []string{"AWS practice exam", "Spanish placement test", "driving theory test", "CKA mock exam", "typing test"},
+		value: func(r *rand.Rand) string { return fmt.Sprintf("%d%%", 55+r.IntN(45)) },
+		user:  "Just got my result on the %[1]s: %[2]s. Not sure whether to book the real thing now or study another month. What do you think?",
+		asst:  "Congrats on getting through the %[1]s. Whether to book now depends on the pass mark and on which sections cost you points; if the weak areas are narrow, a couple of focused weeks is usually enough.",
+		qs:    []string{"What score did I say I got on the %[1]s?", "how did I do on the %[1]s, the result I told you", "What was my result in the %[1]s?"},
+		topic: "my %[1]s result"},
 }
 
 func userSaidFamily(r *rand.Rand, fam int, types []string, used map[string]bool) []*fact {
@@ -437,6 +467,12 @@ func userSaidFamily(r *rand.Rand, fam int, types []string, used map[string]bool)
 			topic: fmt.Sprintf(k.topic, s)}
 		f.user = fmt.Sprintf(k.user, s, v)
 		f.asst = fmt.Sprintf(k.asst, s)
+		slot := fmt.Sprintf("{u%d}", ki)
+		for _, tpl := range lifeSubjects {
+			if strings.Contains(tpl, slot) {
+				f.echo = append(f.echo, strings.ReplaceAll(tpl, slot, s))
+			}
+		}
 		for _, q := range k.qs {
 			f.qs = append(f.qs, fmt.Sprintf(q, s))
 		}
@@ -489,6 +525,36 @@ var adviceKinds = []adviceKind{
 		slots: func(r *rand.Rand) string { return pick(r, []string{"Rust", "Elixir", "Kotlin", "Zig", "OCaml"}) }, personal: true,
 		suggestions: []string{"porting one small CLI you already wrote instead of doing tutorials", "Exercism's track plus the official book in parallel",
 			"reading the standard library's source for the collections", "writing a toy key-value store with a write-ahead log"}},
+	{problem: "naming the metrics in %[1]s", asked: "how to name the %[1]s metrics",
+		slots: func(r *rand.Rand) string { return pick(r, workProject(r).svcs) },
+		suggestions: []string{"prefixing every metric with the service name and ending counters in _total", "keeping label cardinality under a hundred values per label",
+			"recording durations as histograms in seconds, never milliseconds", "one metric per question the on-call person asks"}},
+	{problem: "caching reads of the %[1]s table", asked: "caching lookups on the %[1]s table",
+		slots: func(r *rand.Rand) string { return pick(r, workProject(r).tables) },
+		suggestions: []string{"a read-through Redis cache with a 60 second TTL", "a materialized view refreshed every five minutes",
+			"an in-process LRU of 10,000 entries per pod", "caching at the CDN with stale-while-revalidate"}},
+	{problem: "reviewing pull requests in %[1]s", asked: "doing code reviews in %[1]s",
+		slots: func(r *rand.Rand) string { return pick(r, projects[:5]).name },
+		suggestions: []string{"a 400-line limit per pull request", "reading the tests before the code",
+			"a short checklist in the PR template", "requiring two approvals only for migrations"}},
+	{problem: "the README for %[1]s", asked: "how to structure the %[1]s README",
+		slots: func(r *rand.Rand) string { return pick(r, projects).name },
+		suggestions: []string{"a five-minute quickstart at the top and everything else linked", "a section per audience: users, operators, contributors",
+			"a copy-pasteable local setup with make targets", "an architecture diagram next to the list of services"}},
+	{problem: "cooking %[1]s for a crowd", asked: "making %[1]s for lots of people",
+		slots: func(r *rand.Rand) string { return pick(r, dishes) }, personal: true,
+		suggestions: []string{"making the base the day before and finishing it on the day", "doubling the recipe but seasoning to taste instead of doubling the salt",
+			"two smaller batches instead of one giant pot", "a sheet-pan version in the oven"}},
+	{problem: "a trip to %[1]s on a budget", asked: "visiting %[1]s without spending much",
+		slots: func(r *rand.Rand) string { return pick(r, cities) }, personal: true,
+		suggestions: []string{"a week-long transit pass", "staying outside the centre near a metro line",
+			"a free walking tour on the first day", "eating the big meal at lunch when set menus are cheaper"}},
+	{problem: "getting back into running after %[1]s", asked: "starting to run again after %[1]s",
+		slots: func(r *rand.Rand) string {
+			return pick(r, []string{"a two-week cold", "the holidays", "a sprained ankle", "a month of travel", "a busy release"})
+		}, personal: true,
+		suggestions: []string{"run-walk intervals for the first week", "half the previous weekly distance, then ten percent more each week",
+			"three easy runs and no speed work for two weeks", "time-based runs instead of distance"}},
 }
 
 func assistantSaidFamily(r *rand.Rand, fam int, types []string, used map[string]bool) []*fact {
@@ -606,6 +672,13 @@ var updateKinds = []updateKind{
 	{param: "the daily standup time for the %[1]s team", value: func(r *rand.Rand, i int) string {
 		return fmt.Sprintf("%d:%02d", 9+i%3, 15*r.IntN(4))
 	}},
+	{param: "the retry limit for %[1]s", value: func(r *rand.Rand, i int) string { return fmt.Sprintf("%d retries", 2+2*i+r.IntN(2)) }},
+	{param: "the cache TTL in %[1]s", value: func(r *rand.Rand, i int) string { return fmt.Sprintf("%d seconds of TTL", 30+45*i+5*r.IntN(4)) }},
+	{param: "the rate limit on %[1]s", value: func(r *rand.Rand, i int) string { return fmt.Sprintf("%d requests per second", 100+150*i+10*r.IntN(5)) }},
+	{param: "the autoscaling maximum for %[1]s", value: func(r *rand.Rand, i int) string { return fmt.Sprintf("max %d pods", 8+6*i+r.IntN(3)) }},
+	{param: "the p99 alert threshold for %[1]s", value: func(r *rand.Rand, i int) string { return fmt.Sprintf("%d ms at p99", 300+250*i+10*r.IntN(5)) }},
+	{param: "the statement timeout used by %[1]s", value: func(r *rand.Rand, i int) string { return fmt.Sprintf("statement_timeout=%ds", 5+10*i+r.IntN(3)) }},
+	{param: "the worker concurrency of %[1]s", value: func(r *rand.Rand, i int) string { return fmt.Sprintf("%d workers", 4+4*i+r.IntN(2)) }},
 }
 
 var personalUpdates = []updateKind{

@@ -78,6 +78,7 @@ type convPlan struct {
 	proj     *project
 	facts    []*fact
 	families map[int]bool
+	echo     []string // everyday tasks the small talk is about, first
 }
 
 // Harness names as Ireneo stores them.
@@ -196,14 +197,14 @@ var localZone = time.FixedZone("EST", -5*3600)
 
 func chatSize(r *rand.Rand) int {
 	switch x := r.IntN(100); {
-	case x < 40:
-		return 1 + r.IntN(2)
-	case x < 75:
-		return 3 + r.IntN(3)
+	case x < 55:
+		return 1
+	case x < 80:
+		return 2 + r.IntN(3)
 	case x < 95:
-		return 6 + r.IntN(5)
+		return 5 + r.IntN(5)
 	default:
-		return 11 + r.IntN(10)
+		return 10 + r.IntN(11)
 	}
 }
 
@@ -265,7 +266,7 @@ func (d *Dataset) planFacts(r *rand.Rand) {
 	}
 	gen := func(typ string, minSize, maxSize int, f func([]string) []*fact) {
 		misses := 0
-		for have := count(typ); have < q && misses < 40; have = count(typ) {
+		for have := count(typ); have < q && misses < 200; have = count(typ) {
 			size := minSize + r.IntN(maxSize-minSize+1)
 			types := make([]string, size)
 			for i := range types {
@@ -287,7 +288,7 @@ func (d *Dataset) planFacts(r *rand.Rand) {
 	}
 	gen(TypeTemporal, tsize, tsize+2, func(t []string) []*fact { return temporalFamily(r, fam, t, used) })
 	misses := 0
-	for count(TypeUpdate) < q && misses < 40 {
+	for count(TypeUpdate) < q && misses < 200 {
 		if !add(updateFamily(r, fam, used)) {
 			misses++
 		}
@@ -356,6 +357,26 @@ func (d *Dataset) place(r *rand.Rand) {
 		c.facts = append(c.facts, f)
 		c.families[f.family] = true
 		f.conv = c.idx
+	}
+	// Other chats mention the subjects of the person's own facts (the race,
+	// the trip, the sofa), as a real history does.
+	var small []*convPlan
+	for _, c := range d.convs {
+		if c.kind == kindSmallTalk {
+			small = append(small, c)
+		}
+	}
+	for _, f := range d.facts {
+		if len(f.echo) == 0 || len(small) == 0 {
+			continue
+		}
+		for k := 0; k < 2; k++ {
+			c := small[r.IntN(len(small))]
+			c.echo = append(c.echo, f.echo[r.IntN(len(f.echo))])
+			if c.size < len(c.echo) {
+				c.size = len(c.echo)
+			}
+		}
 	}
 	for _, c := range d.convs {
 		c.id = d.convID(c)

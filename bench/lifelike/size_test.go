@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"testing"
 	"time"
@@ -39,14 +40,25 @@ func TestSizeReport(t *testing.T) {
 	})
 	var text int64
 	turns := 0
+	byH := map[string]int64{}
+	var sizes []int64
 	for _, c := range d.convs {
+		var ct int64
 		for _, tu := range d.render(c).turns {
 			turns++
 			for _, b := range tu.blocks {
-				text += int64(len(b.text) + len(b.input))
+				ct += int64(len(b.text) + len(b.input))
 			}
 		}
+		text += ct
+		byH[c.harness] += ct / 4
+		sizes = append(sizes, ct/4)
 	}
+	sort.Slice(sizes, func(i, j int) bool { return sizes[i] < sizes[j] })
+	for h, v := range byH {
+		t.Logf("%s: ≈%d tokens per conversation", h, v/int64(d.Conversations[h]))
+	}
+	t.Logf("tokens per conversation: p10 %d, p50 %d, p90 %d, p99 %d, max %d", sizes[len(sizes)/10], sizes[len(sizes)/2], sizes[len(sizes)*9/10], sizes[len(sizes)*99/100], sizes[len(sizes)-1])
 	per := map[string]int{}
 	for _, q := range d.Questions {
 		per[q.Type]++

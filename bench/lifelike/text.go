@@ -85,7 +85,7 @@ func slot(r *rand.Rand, sc scene, name string) string {
 		return fmt.Sprint(3000 + r.IntN(2500))
 	case "day":
 		return pick(r, []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"})
-	case "u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9", "u10":
+	case "u0", "u1", "u2", "u3", "u4", "u5", "u6", "u7", "u8", "u9", "u10", "u11", "u12", "u13", "u14":
 		var k int
 		fmt.Sscanf(name[1:], "%d", &k)
 		return pick(r, userFactKinds[k].slots)
