@@ -77,7 +77,11 @@ func newConnectCmd(g *globals) *cobra.Command {
 				return printJSON(g.stdout, map[string]any{"config": cfg, "token": tokenName, "created_token": created != "", "written": res})
 			}
 			if created != "" {
-				fmt.Fprintf(g.stdout, "Made token %q for %s (its secret is in the keyring; revoke it with `ireneo token revoke %s`).\n\n", created, client, created)
+				where := "the keyring"
+				if kind != storeKeyring {
+					where = "the token file"
+				}
+				fmt.Fprintf(g.stdout, "Made token %q for %s (its secret is in %s; revoke it with `ireneo token revoke %s`).\n\n", created, client, where, created)
 			}
 			switch {
 			case cfg.Transport == mcpserver.TransportStdio:
