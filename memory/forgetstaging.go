@@ -49,6 +49,9 @@ func (m *Memory) eraseStaged(ctx context.Context, harness, sid string, zero bool
 			errs = append(errs, err)
 		}
 		found = append(found, f...)
+		if zero {
+			errs = append(errs, zeroIncoming(dir, harness, sid))
+		}
 	}
 	return found, errors.Join(errs...)
 }
@@ -101,4 +104,28 @@ func zeroLinesOf(path, harness, sid string, zero bool) ([]stagedSession, error) 
 		return found, f.Sync()
 	}
 	return found, nil
+}
+
+// zeroIncoming zeroes, in place, a running import's in-* files that hold
+// the conversation: its commit went through before the forget, and it is
+// about to rename them into src/, where it looks at the tombstone again and
+// erases them. Unlinking them instead would fail the rest of its import.
+func zeroIncoming(dir, harness, sid string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil
+		}
+		return err
+	}
+	var errs []error
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), incomingPrefix) {
+			continue
+		}
+		if _, err := zeroLinesOf(filepath.Join(dir, e.Name()), harness, sid, true); err != nil && !os.IsNotExist(err) {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
