@@ -296,8 +296,9 @@ func (d *Dataset) chatExchange(r *rand.Rand, cv *conv, sc scene, f *fact, task s
 		if f == nil && r.IntN(8) == 0 {
 			q := fmt.Sprintf("%s %s best practices", sc.lib, pick(r, genericWords))
 			in, _ := json.Marshal(map[string]string{"query": q})
-			bs = append(bs, block{kind: "tool_use", tool: "web_search", input: string(in), call: "toolu_" + newUUID(r)[:18]})
-			bs = append(bs, block{kind: "tool_result", tool: "web_search", text: fmt.Sprintf("%s — docs\nhttps://docs.example.org/%s\n%s", capitalize(sc.lib), sc.lib, techPara(r, sc, 2))})
+			call := "toolu_01" + strings.ReplaceAll(newUUID(r), "-", "")[:22]
+			bs = append(bs, block{kind: "tool_use", tool: "web_search", input: string(in), call: call})
+			bs = append(bs, block{kind: "tool_result", tool: "web_search", call: call, text: fmt.Sprintf("%s — docs\nhttps://docs.example.org/%s\n%s", capitalize(sc.lib), sc.lib, techPara(r, sc, 2))})
 		}
 		bs = append(bs, text(amsg))
 		aid = cv.add(r, "assistant", t, bs...)

@@ -422,7 +422,7 @@ func (d *Dataset) claudeConversation(c *convPlan) *claudeConvJSON {
 				blk["context"] = nil
 				blk["display_content"] = nil
 			case "tool_result":
-				blk["tool_use_id"] = ""
+				blk["tool_use_id"] = b.call
 				blk["name"] = b.tool
 				blk["content"] = []map[string]any{{"type": "text", "text": b.text, "uuid": newUUID(r)}}
 				blk["is_error"] = false

@@ -34,14 +34,28 @@ func fill(r *rand.Rand, sc scene, tpl string) string {
 			return b.String()
 		}
 		j := strings.IndexByte(tpl[i:], '}')
-		if j < 0 {
-			b.WriteString(tpl)
-			return b.String()
+		if j < 0 || !isSlot(tpl[i+1:i+j]) {
+			// Not a slot: a brace of code, kept as it is.
+			b.WriteString(tpl[:i+1])
+			tpl = tpl[i+1:]
+			continue
 		}
 		b.WriteString(tpl[:i])
 		b.WriteString(slot(r, sc, tpl[i+1:i+j]))
 		tpl = tpl[i+j+1:]
 	}
+}
+
+func isSlot(name string) bool {
+	if name == "" || len(name) > 8 {
+		return false
+	}
+	for _, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func slot(r *rand.Rand, sc scene, name string) string {
@@ -216,6 +230,11 @@ func code(r *rand.Rand, sc scene, lang string) string {
 	tbl := sc.table
 	n := 2 + r.IntN(60)
 	var body string
+	if lang == "go" || lang == "python" || lang == "typescript" || lang == "rust" {
+		if r.IntN(3) > 0 {
+			return "```" + lang + "\n" + composed(r, sc, lang) + "\n```"
+		}
+	}
 	switch lang {
 	case "go":
 		body = pick(r, []string{
