@@ -304,8 +304,8 @@ func accessClass(outcome string) int {
 		return accessAnswered
 	case outcome == AuditNoMatch || outcome == AuditNotFound:
 		return accessNoMatch
-	case outcome == AuditBusy || outcome == "too_large" || outcome == "unauthorized" || outcome == "forbidden" ||
-		outcome == "denied" || strings.HasPrefix(outcome, "refused"):
+	case outcome == AuditBusy || outcome == AuditUnauthorized || outcome == AuditForbidden ||
+		outcome == "too_large" || strings.HasPrefix(outcome, "refused"): // too_large: mcpserver's oversized request
 		return accessRefused
 	}
 	return accessFailed
