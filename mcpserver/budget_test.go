@@ -171,7 +171,7 @@ func TestBudgetsHoldAcrossSizes(t *testing.T) {
 	m := budgetMemory(t)
 	s := New(m, nil, Options{Logger: quietLogger()})
 	c := stdioPipeClient(t, s)
-	for budget := minTokenBudget; budget <= 3000; budget += 137 {
+	for budget := minTokenBudget; budget <= 4000; budget += 61 {
 		for _, call := range []struct {
 			tool string
 			args map[string]any
@@ -189,5 +189,31 @@ func TestBudgetsHoldAcrossSizes(t *testing.T) {
 				t.Errorf("%s %v: error=%v structured %d, text %d tokens", call.tool, call.args, res.IsError, st, tt)
 			}
 		}
+	}
+}
+
+// BenchmarkBuildRecall: shaping and counting a recall answer against its
+// budget (both forms, o200k), as a share of the memory.Recall that feeds
+// it, measured in the same run.
+func BenchmarkBuildRecall(b *testing.B) {
+	m := budgetMemory(b)
+	ctx := context.Background()
+	for _, budget := range []int{2000, 8000} {
+		b.Run(fmt.Sprint(budget), func(b *testing.B) {
+			opts := memory.RecallOptions{Query: "GASKET seal", K: 50, Budget: budget}
+			var recall, build time.Duration
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				res, err := m.Recall(ctx, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				buildRecall(opts.Query, res, nil, budget)
+				recall += t1.Sub(t0)
+				build += time.Since(t1)
+			}
+			b.ReportMetric(float64(build)/float64(recall), "build/recall")
+		})
 	}
 }

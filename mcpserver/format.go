@@ -35,7 +35,7 @@ func recallText(out *RecallOutput) string {
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "Past conversations matching %q: %d passage(s), best first. %s\n", out.Query, len(out.Hits), out.Notice)
+	b.WriteString(recallHeader(out, len(out.Hits)))
 	for i, h := range out.Hits {
 		b.WriteString("\n")
 		b.WriteString(hitText(i+1, h))
@@ -44,6 +44,20 @@ func recallText(out *RecallOutput) string {
 		fmt.Fprintf(&b, "\n%s\n", out.Next)
 	}
 	return b.String()
+}
+
+func recallHeader(out *RecallOutput, hits int) string {
+	return fmt.Sprintf("Past conversations matching %q: %d passage(s), best first. %s\n", out.Query, hits, out.Notice)
+}
+
+// recallFrameText is the context block without its hits: what is left of
+// the budget for them is counted from it.
+func recallFrameText(out *RecallOutput, hits int) string {
+	s := recallHeader(out, hits)
+	if out.Next != "" {
+		s += "\n" + out.Next + "\n"
+	}
+	return s
 }
 
 // hitText is one hit of the context block.

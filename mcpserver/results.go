@@ -200,10 +200,11 @@ func buildRecall(query string, res *memory.RecallResult, scope []string, budget 
 		hits[i] = hitOf(h, scope)
 	}
 	cutBefore := res.Cut
-	// The frame is counted with the largest cut and hint it may carry.
+	// The frame is counted with the largest cut and hint it may carry, as
+	// it reads once there are hits.
 	out.Cut = len(hits) + cutBefore
-	out.Next = recallNext(out)
-	use := budgetUse{s: countJSON(out) + seamSlack, t: memory.CountTokens(recallText(out)) + seamSlack, budget: budget}
+	out.Next = recallNext(out, true)
+	use := budgetUse{s: countJSON(out) + seamSlack, t: memory.CountTokens(recallFrameText(out, len(hits))) + seamSlack, budget: budget}
 	out.Cut = 0
 	cost := func(n int, h RecallHit) (int, int) {
 		return countJSON(h) + seamSlack, memory.CountTokens(hitText(n, h)) + seamSlack
@@ -230,22 +231,17 @@ func buildRecall(query string, res *memory.RecallResult, scope []string, budget 
 		use.t += t
 	}
 	out.Cut += cutBefore
-	out.Next = recallNext(out)
-	text := recallText(out)
-	// The sum of pieces bounds the whole; this check is a guard, not a loop
-	// expected to run.
-	for len(out.Hits) > 0 && (countJSON(out) > budget || memory.CountTokens(text) > budget) {
-		out.Hits = out.Hits[:len(out.Hits)-1]
-		out.Cut++
-		out.Next = recallNext(out)
-		text = recallText(out)
-	}
-	return out, text
+	out.Next = recallNext(out, len(out.Hits) > 0)
+	// No count of the whole: the pieces' counts, with seamSlack each, bound
+	// it (memory's fitBudget rests on the same), and counting is most of the
+	// cost of an answer. TestBudgetsHoldAcrossSizes and the SDK tests count
+	// the whole as the client receives it.
+	return out, recallText(out)
 }
 
-func recallNext(out *RecallOutput) string {
+func recallNext(out *RecallOutput, hits bool) string {
 	var parts []string
-	if len(out.Hits) > 0 {
+	if hits {
 		parts = append(parts, "To read around a hit, call get with its session_id and turn_uuid.")
 	}
 	if out.Cut > 0 {
