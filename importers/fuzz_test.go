@@ -3,6 +3,7 @@ package importers
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -131,6 +132,23 @@ func FuzzDetect(f *testing.F) {
 			}
 			fuzzParse(t, parsers[in.Format], in.Path, mustRead(t, rc))
 			rc.Close()
+		}
+	})
+}
+
+// FuzzUnquote checks the fast string decoder against encoding/json: when it
+// accepts a literal, it must agree.
+func FuzzUnquote(f *testing.F) {
+	for _, s := range []string{`"plain"`, `"a\nb\t\"q\"\\ \/"`, `"\u00e9\u20ac"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\udc00x"`, `"bad \x"`, `"é ✓"`, `"\u0000"`, `""`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var want string
+		if json.Unmarshal(data, &want) != nil {
+			return
+		}
+		if got, ok := unquote(data); ok && got != want {
+			t.Errorf("unquote(%q) = %q, json says %q", data, got, want)
 		}
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // Export schemas drift: a field that was a string becomes null or a number,
@@ -25,6 +27,10 @@ func (s *looseString) UnmarshalJSON(b []byte) error {
 	}
 	switch b[0] {
 	case '"':
+		if v, ok := unquote(b); ok {
+			*s = looseString(v)
+			return nil
+		}
 		var v string
 		if json.Unmarshal(b, &v) == nil {
 			*s = looseString(v)
@@ -34,6 +40,100 @@ func (s *looseString) UnmarshalJSON(b []byte) error {
 		*s = looseString(b)
 	}
 	return nil
+}
+
+// unquote decodes a JSON string literal the decoder has already checked,
+// without the second validating pass json.Unmarshal would make: string
+// fields are most of what an export holds, and that pass was a sixth of the
+// parse. It declines (ok false) anything unusual (a bad escape, a lone
+// surrogate, bytes that are not UTF-8), leaving it to encoding/json.
+func unquote(b []byte) (string, bool) {
+	if len(b) < 2 || b[0] != '"' || b[len(b)-1] != '"' {
+		return "", false
+	}
+	body := b[1 : len(b)-1]
+	i := bytes.IndexByte(body, '\\')
+	if i < 0 {
+		if !utf8.Valid(body) || bytes.IndexByte(body, '"') >= 0 {
+			return "", false
+		}
+		return string(body), true
+	}
+	out := make([]byte, 0, len(body))
+	for {
+		out = append(out, body[:i]...)
+		body = body[i:]
+		if len(body) < 2 {
+			return "", false
+		}
+		switch c := body[1]; c {
+		case '"', '\\', '/':
+			out = append(out, c)
+			body = body[2:]
+		case 'b':
+			out, body = append(out, '\b'), body[2:]
+		case 'f':
+			out, body = append(out, '\f'), body[2:]
+		case 'n':
+			out, body = append(out, '\n'), body[2:]
+		case 'r':
+			out, body = append(out, '\r'), body[2:]
+		case 't':
+			out, body = append(out, '\t'), body[2:]
+		case 'u':
+			r, ok := hex4(body[2:])
+			if !ok {
+				return "", false
+			}
+			body = body[6:]
+			if utf16.IsSurrogate(r) {
+				if len(body) < 6 || body[0] != '\\' || body[1] != 'u' {
+					return "", false
+				}
+				r2, ok := hex4(body[2:])
+				if !ok {
+					return "", false
+				}
+				if r = utf16.DecodeRune(r, r2); r == utf8.RuneError {
+					return "", false
+				}
+				body = body[6:]
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", false
+		}
+		if i = bytes.IndexByte(body, '\\'); i < 0 {
+			out = append(out, body...)
+			break
+		}
+	}
+	if !utf8.Valid(out) {
+		return "", false
+	}
+	return string(out), true
+}
+
+// hex4 reads four hex digits.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c = c - 'a' + 10
+		case 'A' <= c && c <= 'F':
+			c = c - 'A' + 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
 }
 
 // looseBool is true only for JSON true (or the string "true").
