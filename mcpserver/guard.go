@@ -39,27 +39,27 @@ const authChallenge = `Bearer realm="ireneo"`
 func (s *Server) guard(port string, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !hostAllowed(r.Host, port) {
-			s.refused.note(r, http.StatusForbidden, fmt.Sprintf("Host %q is not this loopback server", r.Host))
+			s.refused.note(r, http.StatusForbidden, "Host is not this loopback server", r.Host)
 			http.Error(w, fmt.Sprintf("forbidden: Host %q is not this loopback server", r.Host), http.StatusForbidden)
 			return
 		}
 		// A request may carry several Origin headers; each must be loopback.
 		for _, o := range r.Header.Values("Origin") {
 			if !originAllowed(o) {
-				s.refused.note(r, http.StatusForbidden, fmt.Sprintf("Origin %q is not loopback", o))
+				s.refused.note(r, http.StatusForbidden, "Origin is not loopback", o)
 				http.Error(w, fmt.Sprintf("forbidden: Origin %q is not loopback", o), http.StatusForbidden)
 				return
 			}
 		}
 		bearer, ok := bearerToken(r.Header.Get("Authorization"))
 		if !ok {
-			s.refused.note(r, http.StatusUnauthorized, "no bearer token")
+			s.refused.note(r, http.StatusUnauthorized, "no bearer token", "")
 			unauthorized(w, `missing bearer token: send "Authorization: Bearer <token>"; make one with `+"`ireneo token create NAME`", "")
 			return
 		}
 		c, err := s.tokens.Authenticate(r.Context(), bearer)
 		if errors.Is(err, ErrUnauthorized) {
-			s.refused.note(r, http.StatusUnauthorized, "unknown or revoked token")
+			s.refused.note(r, http.StatusUnauthorized, "unknown or revoked token", "")
 			unauthorized(w, "unknown or revoked token", `, error="invalid_token"`)
 			return
 		}

@@ -20,7 +20,7 @@ const refusalEvery = 10 * time.Second
 
 // refusals writes refused HTTP requests (401, 403) to the audit log, where
 // the Activity screen and `ireneo audit` show them, at most once per
-// refusalEvery for each status and reason.
+// refusalEvery for each of the four reasons.
 type refusals struct {
 	audit *auditLog
 	now   func() time.Time
@@ -38,8 +38,11 @@ func newRefusals(a *auditLog) *refusals {
 	return &refusals{audit: a, now: time.Now, seen: map[string]*refusalState{}}
 }
 
-// note records one refused request. reason must never hold a secret.
-func (f *refusals) note(r *http.Request, status int, reason string) {
+// note records one refused request. reason is one of a few fixed phrases
+// (it keys the rate limit, so a client varying its headers can't multiply
+// entries); detail is the offending value, kept short. Neither may hold a
+// secret.
+func (f *refusals) note(r *http.Request, status int, reason, detail string) {
 	outcome := memory.AuditUnauthorized
 	if status == http.StatusForbidden {
 		outcome = memory.AuditForbidden
@@ -49,9 +52,6 @@ func (f *refusals) note(r *http.Request, status int, reason string) {
 	now := f.now()
 	st := f.seen[key]
 	if st == nil {
-		if len(f.seen) > 1000 { // many distinct reasons: start over rather than grow
-			f.seen = map[string]*refusalState{}
-		}
 		st = &refusalState{}
 		f.seen[key] = st
 	} else if now.Sub(st.last) < refusalEvery {
@@ -64,6 +64,9 @@ func (f *refusals) note(r *http.Request, status int, reason string) {
 	f.mu.Unlock()
 
 	args := map[string]any{"reason": reason, "from": r.RemoteAddr}
+	if detail != "" {
+		args["value"] = truncate(detail, 200)
+	}
 	if ua := r.UserAgent(); ua != "" {
 		args["user_agent"] = truncate(ua, 120)
 	}
@@ -72,7 +75,7 @@ func (f *refusals) note(r *http.Request, status int, reason string) {
 	}
 	b, _ := json.Marshal(args)
 	f.audit.record(memory.AuditEntry{
-		TS: now.UTC(), Client: RefusedClient, Tool: r.Method + " " + r.URL.Path,
+		TS: now.UTC(), Client: RefusedClient, Tool: r.Method + " " + truncate(r.URL.Path, 100),
 		Args: string(b), Outcome: outcome,
 	})
 }

@@ -120,6 +120,9 @@ func auditQuery(args string) string {
 	// A refused request: why, and from where.
 	if reason, ok := m["reason"].(string); ok {
 		s := reason
+		if v, ok := m["value"].(string); ok && v != "" {
+			s += fmt.Sprintf(" (%q)", v)
+		}
 		if from, ok := m["from"].(string); ok && from != "" {
 			s += " · from " + from
 		}
