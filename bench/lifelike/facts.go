@@ -609,6 +609,14 @@ var temporalKinds = []temporalKind{
 		"counting only customer-facing endpoints", "tracking it per team instead of per service", "dropping the latency SLO and keeping availability"}},
 	{topic: "the %[1]s test strategy", decisions: []string{"contract tests between the services instead of end-to-end tests", "running the end-to-end suite nightly only",
 		"a coverage floor of 70% on new code", "testcontainers for everything that touches Postgres", "snapshot tests for the API responses"}},
+	{topic: "the %[1]s dependency update policy", decisions: []string{"Renovate with automerge for patch releases only", "a monthly dependency day for the whole team",
+		"pinning everything and updating only for security fixes", "grouping minor updates into one weekly pull request", "letting Dependabot open PRs but never automerge", "a quarterly upgrade sprint"}},
+	{topic: "the %[1]s paging thresholds", decisions: []string{"paging only on customer-facing error rates above 2%", "paging on burn rate over one hour and six hours",
+		"no pages at night for anything that can wait until 9am", "a page when the queue is older than ten minutes", "tickets instead of pages for disk warnings", "paging the secondary after fifteen minutes"}},
+	{topic: "the holiday deploy freeze for %[1]s", decisions: []string{"a freeze from December 20 to January 3", "no freeze, but two approvals for every deploy",
+		"freezing only the payment paths", "a freeze on Fridays through the whole of December", "deploys allowed only in the mornings", "a freeze starting the week before Black Friday"}},
+	{topic: "the %[1]s incident review format", decisions: []string{"blameless write-ups within five working days", "a fifteen-minute review in the weekly ops meeting",
+		"one shared template with timeline, impact and follow-ups", "reviews only for customer-visible incidents", "a rotating facilitator from another team", "follow-ups tracked as tickets with owners and dates"}},
 }
 
 func temporalFamily(r *rand.Rand, fam int, types []string, used map[string]bool) []*fact {
@@ -630,6 +638,9 @@ func temporalFamily(r *rand.Rand, fam int, types []string, used map[string]bool)
 	ms := spanMonths()
 	mperm := r.Perm(len(ms))
 	dperm := r.Perm(len(k.decisions))
+	if len(types) > len(k.decisions) {
+		types = types[:len(k.decisions)] // each month its own decision
+	}
 	var out []*fact
 	for i, typ := range types {
 		m := ms[mperm[i]]

@@ -282,7 +282,8 @@ func (d *Dataset) planFacts(r *rand.Rand) {
 	gen(TypeNoID, 2, 4, func(t []string) []*fact { return noidFamily(r, fam, t, used) })
 	gen(TypeUserSaid, 1, 3, func(t []string) []*fact { return userSaidFamily(r, fam, t, used) })
 	gen(TypeAssistantSaid, 1, 3, func(t []string) []*fact { return assistantSaidFamily(r, fam, t, used) })
-	tsize := (q + 29) / 30
+	topics := len(temporalKinds) * 5
+	tsize := (q + topics - 1) / topics
 	if tsize < 3 {
 		tsize = 3
 	}
