@@ -149,6 +149,9 @@ func (d *Dataset) render(c *convPlan) *conv {
 		if i > 0 {
 			if c.kind == kindAgent {
 				t = t.Add(time.Duration(30+r.IntN(900)) * time.Second)
+				if r.IntN(6) == 0 { // picked up again the next day
+					t = t.Add(time.Duration(14+r.IntN(10)) * time.Hour)
+				}
 			} else {
 				t = t.Add(time.Duration(60+r.IntN(1800)) * time.Second)
 			}

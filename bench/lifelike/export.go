@@ -292,7 +292,12 @@ func (d *Dataset) gptConversation(c *convPlan) *gptConv {
 			m.Weight = 0
 			m.Metadata["aggregate_result"] = map[string]any{"status": "success", "run_id": newUUID(r)}
 		default: // assistant text
-			m.Content = map[string]any{"content_type": "text", "parts": []string{b.text}}
+			txt := b.text
+			if !evid[t.uuid] && r.IntN(10) == 0 {
+				// Inline citation markup, as answers that searched the web carry.
+				txt = strings.Replace(txt, ". ", fmt.Sprintf(". \ue200cite\ue202turn0search%d\ue201 ", r.IntN(6)), 1)
+			}
+			m.Content = map[string]any{"content_type": "text", "parts": []string{txt}}
 			m.EndTurn = bp(true)
 			m.Channel = sp("final")
 			m.Metadata["model_slug"] = model
@@ -494,6 +499,9 @@ func (d *Dataset) codexSession(dir string, c *convPlan) error {
 		b := t.blocks[0]
 		switch {
 		case t.role == "user":
+			if t.ts.After(c.start.Add(2*time.Hour)) && r.IntN(3) == 0 {
+				line(t.ts, "session_meta", meta) // resumed the next day: the meta again
+			}
 			line(t.ts, "turn_context", map[string]any{"cwd": c.proj.workdir, "approval_policy": "on-request",
 				"sandbox_policy": map[string]any{"type": "workspace-write", "network_access": false}, "model": "gpt-5-codex", "effort": "medium", "summary": "auto"})
 			line(t.ts, "event_msg", map[string]any{"type": "task_started", "model_context_window": 272000})
