@@ -10,7 +10,9 @@
 package lifelike
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sort"
 	"time"
@@ -38,15 +40,30 @@ type Config struct {
 
 // Question is one benchmark question with its gold evidence.
 type Question struct {
-	ID, Type, Text string
+	ID   string `json:"id"`
+	Type string `json:"type"`
+	Text string `json:"text"`
 	// Harness and SessionID name the gold conversation as Ireneo stores it.
-	Harness, SessionID string
+	Harness   string `json:"harness"`
+	SessionID string `json:"session_id"`
 	// TurnUUIDs are the Ireneo turn_uuids of the evidence turns.
-	TurnUUIDs []string
+	TurnUUIDs []string `json:"turn_uuids"`
 	// Answer is a string the gold turn contains.
-	Answer string
+	Answer string `json:"answer"`
 	// Date is the gold conversation's start (UTC), for reports.
-	Date time.Time
+	Date time.Time `json:"date"`
+}
+
+// WriteQuestions writes the questions as JSON lines, one a line.
+func (d *Dataset) WriteQuestions(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range d.Questions {
+		if err := enc.Encode(&d.Questions[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Dataset is a planned history and its questions.

@@ -35,6 +35,18 @@ func TestGenerateIsDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two runs", p)
 		}
 	}
+	var qa, qb bytes.Buffer
+	if err := da.WriteQuestions(&qa); err != nil {
+		t.Fatal(err)
+	}
+	db.WriteQuestions(&qb)
+	if qa.Len() == 0 || !bytes.Equal(qa.Bytes(), qb.Bytes()) {
+		t.Error("questions.jsonl differs between two runs")
+	}
+	var q Question
+	if err := json.Unmarshal(bytes.SplitN(qa.Bytes(), []byte("\n"), 2)[0], &q); err != nil || !reflect.DeepEqual(q, da.Questions[0]) {
+		t.Errorf("first question does not round-trip: %v", err)
+	}
 	// Another seed is another history.
 	dc := Generate(Config{N: 40, Seed: 8})
 	if reflect.DeepEqual(da.Questions, dc.Questions) {
