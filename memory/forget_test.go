@@ -349,6 +349,22 @@ func TestCraftedIDsDoNotCollide(t *testing.T) {
 	if _, err := m.Ingest(ctx, []*Session{conv("c1", "funes", "", "", day0, "new one", "ok")}, IngestOptions{}); !errors.Is(err, ErrPathTaken) {
 		t.Fatalf("clash: %v", err)
 	}
+	// A literal id stored under the old scheme holds the name a hashed id now
+	// gets: the hashed one is refused, not written over it.
+	m2 := openTest(t)
+	old := conv("id-"+shortHash("c/d"), "funes", "", "", day0, "stored first", "ok")
+	oldData, _ := MarshalSession(old)
+	os.MkdirAll(filepath.Join(m2.Dir(), SrcDir, "funes"), 0o700)
+	os.WriteFile(filepath.Join(m2.Dir(), SrcDir, "funes", old.ID+".funes.jsonl"), oldData, 0o600)
+	if _, err := m2.Reindex(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m2.Ingest(ctx, []*Session{conv("c/d", "funes", "", "", day0, "second", "ok")}, IngestOptions{}); !errors.Is(err, ErrPathTaken) {
+		t.Fatalf("clash with an old-style name: %v", err)
+	}
+	if s, err := m2.LoadSession(ctx, old.ID); err != nil || s.Turns[0].Text() != "stored first" {
+		t.Fatalf("old-style conversation changed: %v", err)
+	}
 	// A conversation stored under an old-style name keeps it when updated.
 	legacy := conv("id-0123456789abcdef01234567", "funes", "", "", day0, "legacy", "ok")
 	data, _ := MarshalSession(legacy)

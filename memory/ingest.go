@@ -320,9 +320,13 @@ func (m *Memory) isOlderCopy(s *Session, storedTurns int, storedUpdated int64, r
 // checkPathFree refuses a new session whose file name another session
 // already has, in the index or on disk.
 func (m *Memory) checkPathFree(ctx context.Context, q rowQueryer, rel, harness, id string) error {
+	// The only other session that can hold rel is one whose literal id is
+	// its file name, stored before such ids were hashed (two hashed names
+	// would need a SHA-256 collision): look it up by that id, on an index.
 	var h, sid string
-	err := q.QueryRowContext(ctx, `SELECT harness, session_id FROM sessions WHERE path=? AND NOT (harness=? AND session_id=?) LIMIT 1`,
-		rel, harness, id).Scan(&h, &sid)
+	name := strings.TrimSuffix(filepath.Base(rel), ".funes.jsonl")
+	err := q.QueryRowContext(ctx, `SELECT harness, session_id FROM sessions WHERE session_id=? AND path=? AND NOT (harness=? AND session_id=?) LIMIT 1`,
+		name, rel, harness, id).Scan(&h, &sid)
 	if err == nil {
 		return fmt.Errorf("conversation %s (%s) would be stored as %s, which holds conversation %s (%s): %w", id, harness, rel, sid, h, ErrPathTaken)
 	}
