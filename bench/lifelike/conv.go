@@ -18,6 +18,15 @@ type block struct {
 	call  string // tool call id
 	input string // a tool call's input, JSON
 	isErr bool
+	agent string // a Task result: the sub-agent's id
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
 }
 
 type turn struct {
@@ -33,6 +42,15 @@ type conv struct {
 	turns    []turn
 	evidence map[*fact]string
 	branch   string
+	tasks    []subTask
+}
+
+// subTask is a Claude Code sub-agent: the Task call that started it and
+// what it reported back.
+type subTask struct {
+	agentID, prompt, result string
+	ts                      time.Time
+	sc                      scene
 }
 
 func newUUID(r *rand.Rand) string {
@@ -368,6 +386,20 @@ func (d *Dataset) agentExchange(r *rand.Rand, cv *conv, sc scene, f *fact, task 
 		results := make([]block, ncalls)
 		for k := range calls {
 			calls[k], results[k] = toolCall(r, sc, h, cv.branch)
+		}
+		if h == hClaudeCode && len(cv.tasks) < cv.plan.subagents && (s == steps-1 || r.IntN(3) == 0) {
+			st := subTask{agentID: fmt.Sprintf("%08x", r.Uint32()), ts: t, sc: sc,
+				prompt: fill(r, sc, pick(r, []string{
+					"Search the {proj} codebase for every place that talks to {svc2} and list the call sites with their timeouts.",
+					"Read the tests for {svc} and summarise which error paths are not covered.",
+					"Find where the {table} table is written and check whether the writes are idempotent.",
+					"Look through the recent logs for {svc} and group the errors by cause.",
+				}))}
+			st.result = fmt.Sprintf("Summary of what I found:\n\n%s\n\n%s", bullets(r, sc, 3+r.IntN(3)), techPara(r, sc, 2))
+			cv.tasks = append(cv.tasks, st)
+			in, _ := json.Marshal(map[string]string{"description": capitalize(firstWords(st.prompt, 4)), "prompt": st.prompt, "subagent_type": "general-purpose"})
+			calls[0] = block{kind: "tool_use", tool: "Task", call: calls[0].call, input: string(in)}
+			results[0] = block{kind: "tool_result", tool: "Task", call: calls[0].call, text: st.result, agent: st.agentID}
 		}
 		if h == hCodex {
 			if think != "" {

@@ -556,6 +556,7 @@ type ccLine struct {
 	SessionID               string         `json:"sessionId"`
 	Version                 string         `json:"version"`
 	GitBranch               string         `json:"gitBranch"`
+	AgentID                 string         `json:"agentId,omitempty"`
 	Type                    string         `json:"type"`
 	Message                 map[string]any `json:"message"`
 	IsMeta                  bool           `json:"isMeta,omitempty"`
@@ -675,6 +676,10 @@ func (d *Dataset) claudeCodeSession(dir string, c *convPlan) error {
 				}
 				l.Message = map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": b.call, "type": "tool_result", "content": content, "is_error": b.isErr}}}
 				switch b.tool {
+				case "Task":
+					l.ToolUseResult = map[string]any{"status": "completed", "prompt": taskPrompt(cv, b.agent), "agentId": b.agent,
+						"content": []map[string]string{{"type": "text", "text": b.text}}, "totalDurationMs": 20000 + r.IntN(200000),
+						"totalTokens": 10000 + r.IntN(60000), "totalToolUseCount": 2 + r.IntN(12)}
 				case "Bash":
 					l.ToolUseResult = map[string]any{"stdout": b.text, "stderr": "", "interrupted": false, "isImage": false}
 				case "Read":
@@ -691,5 +696,83 @@ func (d *Dataset) claudeCodeSession(dir string, c *convPlan) error {
 		o.json(map[string]string{"type": "summary", "summary": cv.title, "leafUuid": *parent})
 		o.str("\n")
 	}
+	if err := o.close(); err != nil {
+		return err
+	}
+	projDir := filepath.Join(dir, munge(c.proj.workdir))
+	for k, st := range cv.tasks {
+		// 2.0.x keeps sub-agents beside the session, 2.1.x under it.
+		path := filepath.Join(projDir, "agent-"+st.agentID+".jsonl")
+		if version != "2.0.64" {
+			path = filepath.Join(projDir, c.id, "subagents", "agent-"+st.agentID+".jsonl")
+		}
+		sr := seedRand(d.cfg.Seed, 6<<40+uint64(c.idx)*8+uint64(k))
+		if err := writeSubAgent(sr, path, base, st, model, cv.branch); err != nil {
+			return err
+		}
+	}
+	if version == "2.0.64" && r.IntN(10) == 0 {
+		// A Warmup sub-agent, started before the person typed anything.
+		st := subTask{agentID: fmt.Sprintf("%08x", r.Uint32()), prompt: "Warmup", ts: c.start.Add(-2 * time.Second),
+			result: "I'm ready to help. I can search the codebase, read files and run commands. What would you like me to look at?"}
+		if err := writeSubAgent(r, filepath.Join(projDir, "agent-"+st.agentID+".jsonl"), base, st, model, cv.branch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func taskPrompt(cv *conv, agent string) string {
+	for _, st := range cv.tasks {
+		if st.agentID == agent {
+			return st.prompt
+		}
+	}
+	return ""
+}
+
+// writeSubAgent writes one sub-agent transcript: the prompt, a few tool
+// calls and the report, every record on the sidechain.
+func writeSubAgent(r *rand.Rand, path string, base ccLine, st subTask, model, branch string) error {
+	o, err := create(path)
+	if err != nil {
+		return err
+	}
+	base.IsSidechain, base.AgentID = true, st.agentID
+	var parent *string
+	t := st.ts
+	emit := func(l ccLine) {
+		l.ParentUUID = parent
+		l.Timestamp = isoMs(t)
+		o.json(l)
+		o.str("\n")
+		parent = sp(l.UUID)
+		t = t.Add(time.Duration(500+r.IntN(8000)) * time.Millisecond)
+	}
+	asst := func(cb map[string]any) string {
+		l := base
+		l.Type, l.UUID, l.RequestID = "assistant", newUUID(r), "req_011C"+strings.ReplaceAll(newUUID(r), "-", "")[:20]
+		l.Message = map[string]any{"model": model, "id": "msg_01" + strings.ReplaceAll(newUUID(r), "-", "")[:22], "type": "message", "role": "assistant",
+			"content": []any{cb}, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 4, "output_tokens": 40 + r.IntN(400)}}
+		emit(l)
+		return l.UUID
+	}
+	l := base
+	l.Type, l.UUID = "user", newUUID(r)
+	l.Message = map[string]any{"role": "user", "content": st.prompt}
+	emit(l)
+	if st.prompt != "Warmup" {
+		for s := 0; s < 2+r.IntN(4); s++ {
+			call, res := toolCall(r, st.sc, hClaudeCode, branch)
+			var in any
+			json.Unmarshal([]byte(call.input), &in)
+			src := asst(map[string]any{"type": "tool_use", "id": call.call, "name": call.tool, "input": in})
+			l := base
+			l.Type, l.UUID, l.SourceToolAssistantUUID = "user", newUUID(r), src
+			l.Message = map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": call.call, "type": "tool_result", "content": res.text, "is_error": false}}}
+			emit(l)
+		}
+	}
+	asst(map[string]any{"type": "text", "text": st.result})
 	return o.close()
 }

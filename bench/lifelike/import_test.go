@@ -36,8 +36,8 @@ func TestImportEndToEnd(t *testing.T) {
 	if sum.Failed > 0 || len(sum.Skipped) > 0 {
 		t.Fatalf("import: %d failed %v, skipped %v", sum.Failed, sum.Failures, sum.Skipped)
 	}
-	if sum.New != d.cfg.N {
-		t.Errorf("import: %d new conversations, want %d", sum.New, d.cfg.N)
+	if sum.New != d.cfg.N+d.SubAgents {
+		t.Errorf("import: %d new conversations, want %d and %d sub-agents", sum.New, d.cfg.N, d.SubAgents)
 	}
 	// Read what was stored, straight from the funes jsonl files.
 	turns := map[string]map[string]string{} // harness/session → turn uuid → text
@@ -73,6 +73,9 @@ func TestImportEndToEnd(t *testing.T) {
 		per[strings.SplitN(k, "/", 2)[0]]++
 	}
 	for h, n := range d.Conversations {
+		if h == hClaudeCode {
+			n += d.SubAgents
+		}
 		if per[h] != n {
 			t.Errorf("%s: %d sessions stored, want %d", h, per[h], n)
 		}

@@ -71,6 +71,9 @@ type Dataset struct {
 	Questions []Question
 	// Conversations counts the conversations per harness.
 	Conversations map[string]int
+	// SubAgents counts Claude Code sub-agent transcripts, which Ireneo
+	// stores as sessions of their own beside the Conversations.
+	SubAgents int
 
 	cfg   Config
 	convs []*convPlan
@@ -96,6 +99,9 @@ type convPlan struct {
 	facts    []*fact
 	families map[int]bool
 	echo     []string // everyday tasks the small talk is about, first
+	// subagents is how many Task sub-agents a Claude Code session starts;
+	// each is its own transcript, and Ireneo stores it as its own session.
+	subagents int
 }
 
 // Harness names as Ireneo stores them.
@@ -171,6 +177,10 @@ func (d *Dataset) planConversations(r *rand.Rand) {
 			c.kind = kindAgent
 			c.proj = projects[r.IntN(len(projects))]
 			c.size = agentSize(r)
+			if h == hClaudeCode && r.IntN(7) == 0 {
+				c.subagents = 1 + r.IntN(2)
+				d.SubAgents += c.subagents
+			}
 		case r.IntN(4) == 0:
 			c.kind = kindSmallTalk
 			c.proj = projects[5+r.IntN(2)]

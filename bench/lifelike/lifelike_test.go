@@ -282,23 +282,43 @@ func TestExportFormats(t *testing.T) {
 	if n != d.Conversations[hCodex] {
 		t.Errorf("codex: %d sessions, want %d", n, d.Conversations[hCodex])
 	}
-	// Claude Code: <munged cwd>/<session>.jsonl; every parentUuid is a uuid
-	// of the same file.
+	// Claude Code: <munged cwd>/<session>.jsonl, sub-agents beside it or
+	// under <session>/subagents/; every parentUuid is a uuid of the same
+	// file, and a sub-agent names its parent session.
 	n = 0
+	agents, warmups := 0, 0
 	uuids := map[string]map[string]bool{}
+	sessions := map[string]bool{}
+	agentOf := map[string]string{}
 	var parents [][2]string
 	walkLines(t, filepath.Join(dir, ClaudeCodeDir), func(rel string, i int, m map[string]any) {
+		agent := strings.HasPrefix(filepath.Base(rel), "agent-")
 		if i == 0 {
-			n++
 			uuids[rel] = map[string]bool{}
+			if agent {
+				agents++
+			} else {
+				n++
+				sessions[strings.TrimSuffix(filepath.Base(rel), ".jsonl")] = true
+			}
 		}
 		if !strings.HasPrefix(filepath.ToSlash(rel), "-home-sam-") {
 			t.Fatalf("claude code: bad path %s", rel)
 		}
 		if u, _ := m["uuid"].(string); u != "" {
 			uuids[rel][u] = true
-			if sid, _ := m["sessionId"].(string); !strings.HasSuffix(rel, sid+".jsonl") {
+			sid, _ := m["sessionId"].(string)
+			switch {
+			case agent:
+				agentOf[rel] = sid
+				if m["isSidechain"] != true {
+					t.Errorf("claude code %s: sub-agent record not on the sidechain", rel)
+				}
+			case !strings.HasSuffix(rel, sid+".jsonl"):
 				t.Errorf("claude code %s: sessionId %s", rel, sid)
+			}
+			if msg, _ := m["message"].(map[string]any); agent && i == 0 && msg["content"] == "Warmup" {
+				warmups++
 			}
 		}
 		if p, _ := m["parentUuid"].(string); p != "" {
@@ -310,8 +330,13 @@ func TestExportFormats(t *testing.T) {
 			t.Errorf("claude code %s: parent %s not in the file", p[0], p[1])
 		}
 	}
-	if n != d.Conversations[hClaudeCode] {
-		t.Errorf("claude code: %d sessions, want %d", n, d.Conversations[hClaudeCode])
+	for rel, sid := range agentOf {
+		if !sessions[sid] {
+			t.Errorf("claude code %s: parent session %s not written", rel, sid)
+		}
+	}
+	if n != d.Conversations[hClaudeCode] || agents-warmups != d.SubAgents {
+		t.Errorf("claude code: %d sessions and %d sub-agents, want %d and %d", n, agents-warmups, d.Conversations[hClaudeCode], d.SubAgents)
 	}
 }
 
