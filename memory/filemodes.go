@@ -14,9 +14,7 @@ func secureDir(dir string) error {
 		if err := os.MkdirAll(d, 0o700); err != nil {
 			return err
 		}
-		if err := os.Chmod(d, 0o700); err != nil {
-			return err
-		}
+		os.Chmod(d, 0o700) // best effort: a folder someone else owns stays as it is
 	}
 	db := filepath.Join(dir, DBName)
 	f, err := os.OpenFile(db, os.O_RDWR|os.O_CREATE, 0o600)
@@ -26,9 +24,7 @@ func secureDir(dir string) error {
 	f.Close()
 	// A memory made by an older version, or by hand, may hold looser files.
 	for _, p := range []string{db, db + "-wal", db + "-shm", db + "-journal"} {
-		if err := os.Chmod(p, 0o600); err != nil && !os.IsNotExist(err) {
-			return err
-		}
+		os.Chmod(p, 0o600) // best effort, as above
 	}
 	return nil
 }

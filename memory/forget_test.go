@@ -185,6 +185,7 @@ func TestLeftoversOfDeadImports(t *testing.T) {
 	}
 	unc, _ := MarshalSession(conv("u1", HarnessCodex, "", "", day0, "LegacyUncommitted four", "ok"))
 	os.WriteFile(filepath.Join(dir, srcPath(HarnessCodex, "u1"))+".incoming", unc, 0o600)
+	m.db.Exec(`DELETE FROM meta WHERE key=?`, legacyIncomingKey) // as an older version leaves it
 	// 4. A live import, in this process: left alone.
 	live, err := m.NewBatch(IngestOptions{})
 	if err != nil {

@@ -85,9 +85,17 @@ func (m *Memory) recoverBatch(ctx context.Context, dir string) error {
 	return errors.Join(errs...)
 }
 
+// legacyIncomingKey is the meta key set once src/ has been cleared of
+// old-style .incoming files; this version never writes them.
+const legacyIncomingKey = "legacy_incoming_cleared"
+
 // recoverLegacyIncoming handles src/**.funes.jsonl.incoming files, which
-// only versions before the staging lock wrote.
+// only versions before the staging lock wrote. It walks src/ until one
+// walk has cleared them all.
 func (m *Memory) recoverLegacyIncoming(ctx context.Context) error {
+	if m.metaGet(ctx, legacyIncomingKey) != "" {
+		return nil
+	}
 	var found []string
 	filepath.WalkDir(filepath.Join(m.dir, SrcDir), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".incoming") {
@@ -103,7 +111,10 @@ func (m *Memory) recoverLegacyIncoming(ctx context.Context) error {
 		}
 		errs = append(errs, m.recoverIncoming(ctx, p, rel))
 	}
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return m.metaSet(ctx, m.db, legacyIncomingKey, time.Now().UTC().Format(time.RFC3339))
 }
 
 // recoverIncoming renames a file a dead import wrote into its place in src/
