@@ -549,3 +549,60 @@ func TestEveryByteFlipAndCut(t *testing.T) {
 	}
 	t.Logf("%d bytes: %d single-byte changes accepted (no content changed), %d refused; every cut refused", len(data), accepted, len(data)-accepted)
 }
+
+// TestMergeNewerWins merges an archive holding an older copy of a
+// conversation into a memory holding a newer one, and the other way round:
+// the newer copy is kept both times.
+func TestMergeNewerWins(t *testing.T) {
+	ctx := context.Background()
+	t.Setenv("IRENEO_CONFIG", filepath.Join(t.TempDir(), "config"))
+	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	mk := func(turns int) *memory.Session {
+		s := &memory.Session{ID: "grows", Harness: memory.HarnessCodex, Title: "Grows"}
+		for i := 0; i < turns; i++ {
+			s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("t%d", i), Seq: i, TS: t0.Add(time.Duration(i) * time.Minute),
+				Role: []string{memory.RoleUser, memory.RoleAssistant}[i%2], Blocks: []memory.Block{{Type: memory.BlockText, Text: fmt.Sprintf("step %d", i)}}})
+		}
+		return s
+	}
+	open := func(name string, s *memory.Session) *memory.Memory {
+		m, err := memory.Open(filepath.Join(t.TempDir(), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { m.Close() })
+		if _, err := m.Ingest(ctx, []*memory.Session{s}, memory.IngestOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	turns := func(m *memory.Memory) int {
+		s, err := m.LoadSession(ctx, "grows")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(s.Turns)
+	}
+	oldM, newM := open("old", mk(2)), open("new", mk(6))
+	archive := func(m *memory.Memory) *Archive {
+		p := filepath.Join(t.TempDir(), "b.zip")
+		if _, err := Write(ctx, m, p, WriteOptions{Settings: settings.Default()}); err != nil {
+			t.Fatal(err)
+		}
+		a, err := Open(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { a.Close() })
+		return a
+	}
+	oldA, newA := archive(oldM), archive(newM)
+	sum, err := oldA.Restore(ctx, newM, RestoreOptions{Merge: true})
+	if err != nil || sum.Import.Older != 1 || turns(newM) != 6 {
+		t.Errorf("an older copy merged into a newer memory: %+v %v, %d turns", sum.Import, err, turns(newM))
+	}
+	sum, err = newA.Restore(ctx, oldM, RestoreOptions{Merge: true})
+	if err != nil || sum.Import.Updated != 1 || turns(oldM) != 6 {
+		t.Errorf("a newer copy merged into an older memory: %+v %v, %d turns", sum.Import, err, turns(oldM))
+	}
+}

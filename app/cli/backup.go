@@ -139,7 +139,8 @@ nothing is duplicated), adds its tags and stars, and keeps your settings.`,
 func printRestoreSummary(w io.Writer, s backup.RestoreSummary) {
 	if s.Merged {
 		r := s.Import
-		fmt.Fprintf(w, "merged %s: %d new, %d updated, %d unchanged; %d skipped as forgotten\n", s.Archive, r.New, r.Updated, r.Unchanged, r.Forgotten)
+		fmt.Fprintf(w, "merged %s: %d new, %d updated, %d unchanged; %d skipped as forgotten; %s kept over an older copy\n",
+			s.Archive, r.New, r.Updated, r.Unchanged, r.Forgotten, plural(r.Older, "newer conversation", "newer conversations"))
 	} else {
 		fmt.Fprintf(w, "restored %s from %s and rebuilt the index\n", plural(s.Conversations, "conversation", "conversations"), s.Archive)
 	}

@@ -195,8 +195,8 @@ func (p *backupPanel) restored(sum backup.RestoreSummary, set settings.Settings)
 	var text string
 	if sum.Merged {
 		r := sum.Import
-		text = fmt.Sprintf("Merged %s: %d new, %d updated, %d unchanged, %d left out as forgotten. Added %s and %s. Your settings are kept.",
-			filepath.Base(sum.Archive), r.New, r.Updated, r.Unchanged, r.Forgotten,
+		text = fmt.Sprintf("Merged %s: %d new, %d updated, %d unchanged, %d left out as forgotten, %d older copies left out. Added %s and %s. Your settings are kept.",
+			filepath.Base(sum.Archive), r.New, r.Updated, r.Unchanged, r.Forgotten, r.Older,
 			plural(sum.Catalog.Tags, "tag", "tags"), plural(sum.Catalog.Stars, "star", "stars"))
 	} else {
 		text = fmt.Sprintf("Restored %s from %s and rebuilt the index, with %s, %s and %s.",

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -53,6 +56,16 @@ func TestBackupAndRestoreFromSettings(t *testing.T) {
 	if got := u2.backup.summary.Text; !strings.Contains(got, "Merged") || !strings.Contains(got, "0 new, 0 updated, 5 unchanged") {
 		t.Errorf("merge summary %q (error %q)", got, u2.lastError)
 	}
+
+	// A picture of the panel with its summary, scrolled into view.
+	u2.showScreen(screenSettings)
+	waitIdle(t, u2)
+	walk(u2.tabs.Selected().Content, func(o fyne.CanvasObject) {
+		if sc, ok := o.(*container.Scroll); ok {
+			sc.ScrollToBottom()
+		}
+	})
+	capture(t, u2, "settings-backup")
 
 	// A damaged archive is refused and changes nothing.
 	data, _ := os.ReadFile(archive)
