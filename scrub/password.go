@@ -241,6 +241,8 @@ func valueAt(text string, i int) (int, int) {
 var (
 	dottedName = regexp.MustCompile(`^[A-Za-z_]\w*(?:\.\w+)+$`)
 	emailLike  = regexp.MustCompile(`^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$`)
+	// Validation rules, as in Laravel's 'password' => 'required|min:8'.
+	ruleList = regexp.MustCompile(`^[A-Za-z_]+(?::[\w,]+)?(?:\|[A-Za-z_]+(?::[\w,]+)?)+$`)
 )
 
 // passwordShaped reports whether v looks like a password rather than a
@@ -253,7 +255,7 @@ func passwordShaped(v string) bool {
 	case strings.ContainsAny(v, "([{") || strings.Contains(v, "://"),
 		strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../"),
 		strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "\\"),
-		dottedName.MatchString(v), emailLike.MatchString(v):
+		dottedName.MatchString(v), emailLike.MatchString(v), ruleList.MatchString(v):
 		return false
 	}
 	var letter, digit, symbol bool

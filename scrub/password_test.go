@@ -83,6 +83,10 @@ func TestPasswordProseAndCode(t *testing.T) {
 		"password: see https://vault.example.com/ui/router",
 		"password: ask ana@example.com",
 		"password expires on 2026-03-01",
+		`'password' => 'required|string|min:8|confirmed',`,
+		`<input type="password" name="password" placeholder="Password1">`,
+		"password = getpass.getpass()",
+		`password: "${{ secrets.DB_PASSWORD }}"`,
 		"the password's strength is shown in green",
 		"pw strength meter 2024 edition",
 	} {
