@@ -93,7 +93,7 @@ var DefaultTuning = Tuning{
 	StarWeight:     0.10,
 	SameSession:    0.5,
 	CoverPower:     2,
-	CoverMaxTerms:  8,
+	CoverMaxTerms:  12,
 	TieShare:       0.7,
 	TieShareRecent: 0.4,
 }

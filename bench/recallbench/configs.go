@@ -64,7 +64,7 @@ var stages = []stage{
 		func(t *memory.Tuning) { t.SpeakerWeight = 0.3 },
 		func(t *memory.Tuning) { t.SpeakerWeight = 0 }},
 	{"coverage", // the IDF-weighted share of the query a chunk covers, in the score
-		func(t *memory.Tuning) { t.CoverPower, t.CoverMaxTerms = 2, 8 },
+		func(t *memory.Tuning) { t.CoverPower, t.CoverMaxTerms = 2, 12 },
 		func(t *memory.Tuning) { t.CoverPower = 0 }},
 	{"ties", // newest first among equals, for a question naming an identifier
 		func(t *memory.Tuning) { t.TieShare = 0.7 },
