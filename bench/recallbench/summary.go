@@ -32,7 +32,7 @@ const (
 var Metrics = map[string][]string{
 	SetRecallData: {"hit@1", "hit@3"},
 	SetRealMem:    {"R@5", "R@10"},
-	SetLifelike:   {"hit@3", "hit@1", "R@5"},
+	SetLifelike:   {"hit@3", "hit@1", "R@5", "turn@3"},
 }
 
 // heldOut puts every other question in the held-out half: the tuning half

@@ -27,7 +27,11 @@ import (
 func main() {
 	var (
 		ns       = flag.String("n", "1000", "comma-separated history sizes (conversations) of the recalldata set")
-		sets     = flag.String("sets", "recalldata,realmem", "comma-separated evaluation sets: recalldata, realmem, lifelike")
+		sets     = flag.String("sets", "recalldata,realmem,lifelike", "comma-separated evaluation sets: recalldata, realmem, lifelike")
+		llN      = flag.Int("lifelike-n", 1000, "conversations in the lifelike history")
+		llSeed   = flag.Int64("lifelike-seed", 1, "lifelike generator seed")
+		llQ      = flag.Int("lifelike-questions", 0, "lifelike questions asked per type (0 = all)")
+		cache    = flag.String("cache", "", "where imported lifelike memories are kept between runs (default: the user cache dir)")
 		rmDir    = flag.String("realmem", realmem.DefaultDir, "the RealMem persona files")
 		rmQ      = flag.Int("realmem-queries", 0, "RealMem queries asked per persona (0 = all)")
 		seed     = flag.Uint64("seed", 1, "generator seed")
@@ -123,6 +127,13 @@ func main() {
 		case errors.Is(err, realmem.ErrNoData):
 			fmt.Fprintln(os.Stderr, "bench-recall: skipping RealMem:", err)
 		case err != nil:
+			fail(err)
+		}
+		outs = append(outs, o...)
+	}
+	if want[recallbench.SetLifelike] {
+		o, err := recallbench.RunLifelike(ctx, recallbench.LifelikeOptions{N: *llN, Seed: *llSeed, Cache: *cache, Configs: configs, Questions: *llQ, Log: logw})
+		if err != nil {
 			fail(err)
 		}
 		outs = append(outs, o...)

@@ -1,0 +1,173 @@
+package recallbench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ireneo-app/ireneo/bench/lifelike"
+	"github.com/ireneo-app/ireneo/importers"
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// LifelikeOptions configure a run on the independent generator's history.
+type LifelikeOptions struct {
+	N    int
+	Seed int64
+	// Cache is where the imported memory is kept between runs, one folder
+	// per (N, Seed); empty: the user's cache dir.
+	Cache     string
+	Configs   []Config
+	Questions int // cap per type (0: all)
+	Log       io.Writer
+}
+
+// LifelikeMemory returns the memory imported from lifelike's history of
+// (n, seed), building it once: the exports are written and imported
+// through importers.Run (the `ireneo import` path), then the exports are
+// removed and the memory kept under cache. It also returns the dataset.
+func LifelikeMemory(ctx context.Context, cache string, n int, seed int64, log io.Writer) (*memory.Memory, string, *lifelike.Dataset, error) {
+	if cache == "" {
+		c, err := os.UserCacheDir()
+		if err != nil {
+			c = os.TempDir()
+		}
+		cache = filepath.Join(c, "ireneo-bench")
+	}
+	dir := filepath.Join(cache, fmt.Sprintf("lifelike-n%d-s%d", n, seed))
+	memDir := filepath.Join(dir, "memory")
+	stamp := filepath.Join(dir, "imported")
+	d := lifelike.Generate(lifelike.Config{N: n, Seed: seed})
+	if _, err := os.Stat(stamp); err != nil {
+		os.RemoveAll(dir)
+		exp := filepath.Join(dir, "exports")
+		t0 := time.Now()
+		if err := d.WriteExports(exp); err != nil {
+			return nil, "", nil, fmt.Errorf("lifelike exports: %w", err)
+		}
+		m, err := memory.Open(memDir)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		sum, err := importers.Run(ctx, m, []string{exp}, importers.Options{})
+		if err != nil {
+			m.Close()
+			return nil, "", nil, fmt.Errorf("lifelike import: %w", err)
+		}
+		if log != nil {
+			fmt.Fprintf(log, "lifelike N=%d: wrote and imported %d inputs (%d new, %d failed) in %v\n",
+				n, sum.Inputs, sum.New, len(sum.Failures), time.Since(t0).Round(time.Millisecond))
+		}
+		m.Close()
+		os.RemoveAll(exp)
+		if err := os.WriteFile(stamp, nil, 0o644); err != nil {
+			return nil, "", nil, err
+		}
+	}
+	m, err := memory.Open(memDir) // an index of an older layout is rebuilt here
+	if err != nil {
+		return nil, "", nil, err
+	}
+	return m, memDir, d, nil
+}
+
+// RunLifelike asks lifelike's questions of the floor and each
+// configuration: hit@1 and hit@3 (a hit from the gold conversation among
+// the first k), R@5 (the gold conversation among the sessions of the top 5)
+// and turn@3 (an evidence turn itself among the first 3, where the
+// question names its turns).
+func RunLifelike(ctx context.Context, opts LifelikeOptions) ([]Outcome, error) {
+	m, memDir, d, err := LifelikeMemory(ctx, opts.Cache, opts.N, opts.Seed, opts.Log)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	stored, err := ReadSources(memDir)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "ireneo-bench-lifelike-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	fl, err := OpenFloor(ctx, filepath.Join(tmp, "floor.db"), stored)
+	if err != nil {
+		return nil, err
+	}
+	defer fl.Close()
+	perType := map[string]int{}
+	var outs []Outcome
+	for qi, q := range d.Questions {
+		if opts.Questions > 0 && perType[q.Type] >= opts.Questions {
+			continue
+		}
+		perType[q.Type]++
+		o := Outcome{Set: SetLifelike, Type: q.Type, Q: qi, Held: heldOut(qi)}
+		start := time.Now()
+		fh, err := fl.Search(ctx, q.Text, time.Time{}, 5)
+		if err != nil {
+			return nil, err
+		}
+		o.System, o.Latency = FloorName, time.Since(start)
+		hits := make([]hitID, len(fh))
+		for i, h := range fh {
+			hits[i] = hitID{h.Harness, h.SessionID, h.TurnUUID}
+		}
+		o.Values = lifelikeScore(q, hits)
+		outs = append(outs, o)
+		for _, c := range opts.Configs {
+			ro := memory.RecallOptions{Query: q.Text, K: 5, Budget: recallBudget}
+			if c.Apply != nil {
+				c.Apply(&ro)
+			}
+			start := time.Now()
+			r, err := m.Recall(ctx, ro)
+			lat := time.Since(start)
+			if err != nil && err != memory.ErrEmptyQuery {
+				return nil, fmt.Errorf("%s: %q: %w", c.Name, q.Text, err)
+			}
+			var hits []hitID
+			if r != nil {
+				for _, h := range r.Hits {
+					hits = append(hits, hitID{h.Source, h.SessionID, h.TurnUUID})
+				}
+			}
+			oc := o
+			oc.System, oc.Latency, oc.Values = c.Name, lat, lifelikeScore(q, hits)
+			outs = append(outs, oc)
+		}
+	}
+	if opts.Log != nil {
+		fmt.Fprintf(opts.Log, "lifelike N=%d: %d questions asked %v\n", opts.N, len(outs)/(len(opts.Configs)+1), perType)
+	}
+	return outs, nil
+}
+
+type hitID struct{ harness, session, turn string }
+
+func lifelikeScore(q lifelike.Question, hits []hitID) []float64 {
+	rank := 0
+	for i, h := range hits {
+		if h.harness == q.Harness && h.session == q.SessionID {
+			rank = i + 1
+			break
+		}
+	}
+	turn3 := 0.0
+	if len(q.TurnUUIDs) > 0 {
+		gold := map[string]bool{}
+		for _, t := range q.TurnUUIDs {
+			gold[t] = true
+		}
+		for i := 0; i < 3 && i < len(hits); i++ {
+			if hits[i].harness == q.Harness && hits[i].session == q.SessionID && gold[hits[i].turn] {
+				turn3 = 1
+			}
+		}
+	}
+	return []float64{b2f(rank >= 1 && rank <= 3), b2f(rank == 1), b2f(rank >= 1 && rank <= 5), turn3}
+}
