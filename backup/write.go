@@ -62,7 +62,7 @@ func Write(ctx context.Context, m *memory.Memory, dst string, opts WriteOptions)
 	}
 
 	dir := filepath.Dir(dst)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(dst)+".tmp-*") // 0600: it holds every conversation
 	if err != nil {
 		return sum, fmt.Errorf("backup %s: %w", dst, err)
 	}
@@ -72,7 +72,6 @@ func Write(ctx context.Context, m *memory.Memory, dst string, opts WriteOptions)
 			os.Remove(tmp.Name())
 		}
 	}()
-	tmp.Chmod(0o600) // it holds every conversation
 	zw := zip.NewWriter(tmp)
 	man := Manifest{Format: Format, Version: Version, Created: time.Now().UTC(), AppVersion: opts.AppVersion, NotIncluded: NotIncluded}
 	add := func(name string, r io.Reader) error {

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image/color"
 	"strings"
 	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -86,7 +88,7 @@ func legendTexts(c *fyne.Container) []string {
 func TestInsightsScreenMatchesCLI(t *testing.T) {
 	m := insightsMemory(t)
 	u := newTestUI(t, m)
-	u.app.Settings().SetTheme(theme.LightTheme())
+	u.app.Settings().SetTheme(fixedVariant{theme.DefaultTheme(), theme.VariantLight})
 	s := u.insights
 	// The first CLI run folds the write-ahead log into the database as it
 	// closes, which changes the size on disk; measure after that.
@@ -139,6 +141,13 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 		t.Errorf("the source chart was not drawn: %v", s.sources.img.Image.Bounds())
 	}
 	capture(t, u, "insights")
+	walk(u.tabs.Selected().Content, func(o fyne.CanvasObject) {
+		if sc, ok := o.(*container.Scroll); ok {
+			sc.ScrollToBottom()
+		}
+	})
+	waitIdle(t, u)
+	capture(t, u, "insights-agents")
 
 	// Turns instead of conversations, then all time.
 	s.measure.SetSelected(measureTurns)
@@ -168,9 +177,20 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 	// The dark theme draws the charts again in its colours.
 	s.rng.SetSelected(insightsRangeNames[memory.RangeYear])
 	waitIdle(t, u)
-	u.app.Settings().SetTheme(theme.DarkTheme())
+	u.app.Settings().SetTheme(fixedVariant{theme.DefaultTheme(), theme.VariantDark})
 	waitIdle(t, u)
 	capture(t, u, "insights-dark")
+}
+
+// fixedVariant is the default theme in one variant, whatever the
+// system prefers.
+type fixedVariant struct {
+	fyne.Theme
+	v fyne.ThemeVariant
+}
+
+func (f fixedVariant) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return f.Theme.Color(n, f.v)
 }
 
 func names(ss []memory.WeekSeries, named func(string) string) []string {
