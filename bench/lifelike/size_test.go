@@ -13,6 +13,7 @@ import (
 // TestSizeReport measures a full-size history when LIFELIKE_SIZE_N is set
 // (e.g. LIFELIKE_SIZE_N=10000 go test -run SizeReport -v ./bench/lifelike):
 // files, bytes, approximate tokens (bytes of text / 4) and time taken.
+// With LIFELIKE_SIZE_DIR the export stays there, with questions.jsonl.
 func TestSizeReport(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("LIFELIKE_SIZE_N"))
 	if n == 0 {
@@ -29,6 +30,14 @@ func TestSizeReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := time.Since(start)
+	if os.Getenv("LIFELIKE_SIZE_DIR") != "" {
+		f, err := os.Create(filepath.Join(dir, "questions.jsonl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.WriteQuestions(f)
+		f.Close()
+	}
 	files, size := 0, int64(0)
 	filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
 		if err == nil && !de.IsDir() {
