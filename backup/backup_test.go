@@ -606,3 +606,55 @@ func TestMergeNewerWins(t *testing.T) {
 		t.Errorf("a newer copy merged into an older memory: %+v %v, %d turns", sum.Import, err, turns(oldM))
 	}
 }
+
+// TestRestoreKeepsTargetForgetting restores into a memory that holds no
+// conversation but has forgotten one the archive holds: its file is not
+// written, so its text is in no file of the memory.
+func TestRestoreKeepsTargetForgetting(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	secret := &memory.Session{ID: "conv-secret", Harness: memory.HarnessChatGPT, Title: "Secret", Turns: []memory.Turn{
+		{TurnUUID: "s0", Seq: 0, TS: time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC), Role: memory.RoleUser,
+			Blocks: []memory.Block{{Type: memory.BlockText, Text: "the plan is " + forgetMarker + "-two"}}},
+	}}
+	if _, err := f.m.Ingest(ctx, []*memory.Session{secret}, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := f.backupTo(t)
+
+	// The target saw conv-secret once and forgot it.
+	dir := filepath.Join(t.TempDir(), "target")
+	m2, err := memory.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m2.Close()
+	if _, err := m2.Ingest(ctx, []*memory.Session{secret}, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m2.Forget(ctx, []string{"conv-secret"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	sum, err := a.Restore(ctx, m2, RestoreOptions{})
+	if err != nil || sum.Forgotten != 1 || sum.Conversations != 200 {
+		t.Fatalf("restore: %+v %v", sum, err)
+	}
+	m2.Close()
+	var found []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if data, _ := os.ReadFile(p); bytes.Contains(data, []byte(forgetMarker+"-two")) {
+				found = append(found, p)
+			}
+		}
+		return nil
+	})
+	if len(found) > 0 {
+		t.Errorf("forgotten text restored into %v", found)
+	}
+}

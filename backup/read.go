@@ -27,7 +27,8 @@ type Archive struct {
 	f       *os.File
 	entries map[string]*zip.File
 	sums    map[string]FileSum
-	src     []string // conversation files, in manifest order
+	src     []string                       // conversation files, in manifest order
+	convs   map[string][]memory.CatalogRef // the conversations in each file
 }
 
 // Open reads the archive at path and checks all of it: it is a zip, its
@@ -86,7 +87,7 @@ func readAt(ctx context.Context, r io.ReaderAt, size int64, name string) (*Archi
 	if len(zr.File) > maxEntries {
 		return nil, damaged(name, "%d entries, more than a backup can hold", len(zr.File))
 	}
-	a := &Archive{Path: name, entries: map[string]*zip.File{}, sums: map[string]FileSum{}}
+	a := &Archive{Path: name, entries: map[string]*zip.File{}, sums: map[string]FileSum{}, convs: map[string][]memory.CatalogRef{}}
 	for _, f := range zr.File {
 		if !validEntry(f.Name) {
 			return nil, damaged(name, "unexpected entry %q", f.Name)
@@ -240,6 +241,9 @@ func (a *Archive) checkConversations(entry string) (int, error) {
 	}
 	if rerr != nil || len(ss) == 0 {
 		return 0, damaged(a.Path, "%s is not a funes jsonl conversation", entry)
+	}
+	for _, s := range ss {
+		a.convs[entry] = append(a.convs[entry], memory.CatalogRef{Source: s.Harness, SessionID: s.ID})
 	}
 	return len(ss), nil
 }

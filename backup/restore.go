@@ -41,6 +41,9 @@ type RestoreSummary struct {
 	Merged        bool   `json:"merged"`
 	Files         int    `json:"files"`
 	Conversations int    `json:"conversations"` // in the memory's index afterwards, for a restore; imported, for a merge
+	// Forgotten counts conversations a restore left out because this
+	// memory forgot them: their files are not written.
+	Forgotten int `json:"forgotten"`
 	// Import is what a merge's import did.
 	Import   *memory.IngestReport `json:"import,omitempty"`
 	Catalog  memory.CatalogImport `json:"catalog"`
@@ -75,9 +78,27 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 	}
 	defer os.RemoveAll(staging)
 
+	// A conversation this memory forgot stays gone: its file is not written.
+	var todo []string
+	for _, p := range a.src {
+		gone := false
+		for _, c := range a.convs[p] {
+			f, err := m.IsForgotten(ctx, c.Source, c.SessionID)
+			if err != nil {
+				return sum, fmt.Errorf("restore: %w", err)
+			}
+			gone = gone || f
+		}
+		if gone {
+			sum.Forgotten += len(a.convs[p])
+			continue
+		}
+		todo = append(todo, p)
+	}
+
 	// Extract everything beside the memory first: a file that fails its
 	// checksum now leaves src/ untouched.
-	for i, p := range a.src {
+	for i, p := range todo {
 		if err := ctx.Err(); err != nil {
 			return sum, err
 		}
@@ -85,7 +106,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 			return sum, err
 		}
 		if opts.Progress != nil {
-			opts.Progress(PhaseExtract, i+1, len(a.src))
+			opts.Progress(PhaseExtract, i+1, len(todo))
 		}
 	}
 	var placed []string
@@ -94,7 +115,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 			os.Remove(p)
 		}
 	}
-	for _, p := range a.src {
+	for _, p := range todo {
 		final := filepath.Join(m.Dir(), filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 			undo()

@@ -143,6 +143,9 @@ func printRestoreSummary(w io.Writer, s backup.RestoreSummary) {
 			s.Archive, r.New, r.Updated, r.Unchanged, r.Forgotten, plural(r.Older, "newer conversation", "newer conversations"))
 	} else {
 		fmt.Fprintf(w, "restored %s from %s and rebuilt the index\n", plural(s.Conversations, "conversation", "conversations"), s.Archive)
+		if s.Forgotten > 0 {
+			fmt.Fprintf(w, "left out %s this memory forgot\n", plural(s.Forgotten, "conversation", "conversations"))
+		}
 	}
 	k := s.Catalog
 	fmt.Fprintf(w, "catalog: added %s, %s, %s, %s\n", plural(k.Tags, "tag", "tags"), plural(k.Stars, "star", "stars"),

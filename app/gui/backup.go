@@ -202,6 +202,9 @@ func (p *backupPanel) restored(sum backup.RestoreSummary, set settings.Settings)
 		text = fmt.Sprintf("Restored %s from %s and rebuilt the index, with %s, %s and %s.",
 			plural(sum.Conversations, "conversation", "conversations"), filepath.Base(sum.Archive),
 			plural(sum.Catalog.Tags, "tag", "tags"), plural(sum.Catalog.Stars, "star", "stars"), plural(sum.Catalog.Tombstones, "tombstone", "tombstones"))
+		if sum.Forgotten > 0 {
+			text += fmt.Sprintf(" Left out %s this memory forgot.", plural(sum.Forgotten, "conversation", "conversations"))
+		}
 		if sum.Settings {
 			text += " Settings restored; a new server port takes effect when Ireneo restarts."
 		}
