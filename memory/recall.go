@@ -87,14 +87,14 @@ var DefaultTuning = Tuning{
 	DateWeight:     2.0,
 	TitleWeight:    0.5,
 	IDWeight:       2.0,
-	SpeakerWeight:  0.3,
+	SpeakerWeight:  0,
 	HalfLifeDays:   180,
 	RecencyWeight:  0.05,
 	StarWeight:     0.10,
 	SameSession:    0.5,
 	CoverPower:     2,
 	CoverMaxTerms:  12,
-	TieShare:       0.7,
+	TieShare:       0,
 	TieShareRecent: 0.4,
 }
 

@@ -60,13 +60,13 @@ var stages = []stage{
 	{"fields", // the title, weighted against the body
 		func(t *memory.Tuning) { t.TitleWeight = 0.5 },
 		func(t *memory.Tuning) { t.TitleWeight = 0 }},
-	{"speaker", // the turns of the speaker a question is about favoured
+	{"speaker", // the turns of the speaker a question is about favoured (dropped: see README)
 		func(t *memory.Tuning) { t.SpeakerWeight = 0.3 },
 		func(t *memory.Tuning) { t.SpeakerWeight = 0 }},
 	{"coverage", // the IDF-weighted share of the query a chunk covers, in the score
 		func(t *memory.Tuning) { t.CoverPower, t.CoverMaxTerms = 2, 12 },
 		func(t *memory.Tuning) { t.CoverPower = 0 }},
-	{"ties", // newest first among equals, for a question naming an identifier
+	{"ties", // newest first among equals, for a question naming an identifier (dropped: see README)
 		func(t *memory.Tuning) { t.TieShare = 0.7 },
 		func(t *memory.Tuning) { t.TieShare = 0 }},
 	{"latest", // newest first among equals, for a question asking for the latest

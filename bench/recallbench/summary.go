@@ -49,7 +49,10 @@ type SummaryRow struct {
 	Values            []float64
 	Held              float64
 	Delta, Noise      float64
-	P50, P95          float64
+	// VsShipped is the same paired difference against the shipped pipeline,
+	// for ablation rows: what taking a stage out (or putting one in) did.
+	VsShipped, VsShippedNoise float64
+	P50, P95                  float64
 }
 
 // Summarize aggregates outcomes per set, type and system; floor names the
@@ -98,6 +101,9 @@ func Summarize(outs []Outcome, floor string) []SummaryRow {
 		r.P50, r.P95 = ms(percentile(lats, 0.5)), ms(percentile(lats, 0.95))
 		if fl, ok := groups[key{k.set, k.typ, floor}]; ok && k.sys != floor {
 			r.Delta, r.Noise = pairedDelta(g, fl)
+		}
+		if sh, ok := groups[key{k.set, k.typ, DefaultName}]; ok && k.sys != floor && k.sys != DefaultName {
+			r.VsShipped, r.VsShippedNoise = pairedDelta(g, sh)
 		}
 		rows = append(rows, r)
 	}
@@ -180,9 +186,9 @@ func WriteSummary(w io.Writer, rows []SummaryRow) {
 		if r.Set != set {
 			set = r.Set
 			ms := Metrics[set]
-			fmt.Fprintf(w, "\n**%s**\n\n| type | system | n | %s | held-out %s | Δ %s vs floor ± noise | p50 ms | p95 ms |\n",
+			fmt.Fprintf(w, "\n**%s**\n\n| type | system | n | %s | held-out %s | Δ %s vs floor ± noise | Δ vs shipped ± noise | p50 ms | p95 ms |\n",
 				set, strings.Join(ms, " | "), ms[0], ms[0])
-			fmt.Fprintf(w, "|---|---|---:|%s---:|---:|---:|---:|\n", strings.Repeat("---:|", len(ms)))
+			fmt.Fprintf(w, "|---|---|---:|%s---:|---:|---:|---:|---:|\n", strings.Repeat("---:|", len(ms)))
 		}
 		vals := make([]string, len(r.Values))
 		for i, v := range r.Values {
@@ -192,7 +198,11 @@ func WriteSummary(w io.Writer, rows []SummaryRow) {
 		if r.Verdict() != "" {
 			delta = fmt.Sprintf("%+.3f ± %.3f %s", r.Delta, r.Noise, r.Verdict())
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %s | %.3f | %s | %.2f | %.2f |\n",
-			r.Type, r.System, r.N, strings.Join(vals, " | "), r.Held, delta, r.P50, r.P95)
+		vs := ""
+		if r.VsShippedNoise != 0 || r.VsShipped != 0 {
+			vs = fmt.Sprintf("%+.3f ± %.3f", r.VsShipped, r.VsShippedNoise)
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %s | %.3f | %s | %s | %.2f | %.2f |\n",
+			r.Type, r.System, r.N, strings.Join(vals, " | "), r.Held, delta, vs, r.P50, r.P95)
 	}
 }
