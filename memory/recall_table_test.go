@@ -187,3 +187,35 @@ func TestDateWordsMatch(t *testing.T) {
 		t.Fatalf("want the March conversation first, got %+v", res.Hits)
 	}
 }
+
+// TestFirstReleaseMemoryRecallsWithNewRanking: a memory written by the
+// first release (index layout 1) opens with no manual step, its index is
+// rebuilt in this layout, and recall uses what the new layout adds: a
+// question that only a date answers finds the conversations of that month.
+func TestFirstReleaseMemoryRecallsWithNewRanking(t *testing.T) {
+	m, err := Open(copyMemory(t, v0Memory))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	ctx := context.Background()
+	if _, layout, err := m.schemaVersions(ctx, m.db); err != nil || layout != indexLayoutVersion {
+		t.Fatalf("layout %d (%v), want %d", layout, err, indexLayoutVersion)
+	}
+	for q, want := range map[string]map[string]bool{
+		"what did we talk about in November 2023": {"conv-branch": true, "conv-gpt": true, "conv-nocurrent": true},
+		"the build that failed in August 2025":    {"5f1c2d3e-0000-4000-8000-000000000003": true},
+	} {
+		res, err := m.Recall(ctx, RecallOptions{Query: q, K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || !want[res.Hits[0].SessionID] {
+			var got []string
+			for _, h := range res.Hits {
+				got = append(got, h.SessionID)
+			}
+			t.Errorf("%q: top %v, want one of %v first", q, got, want)
+		}
+	}
+}
