@@ -274,15 +274,45 @@ func tombstoneTime(ctx context.Context, q rowQueryer, harness, id string) (int64
 	return when, err
 }
 
-// forgottenNow says whether a staged session must not be stored: it has a
-// tombstone that the batch was not asked to lift (IncludeForgotten lifts
-// only the one it saw when staging: a forget while it ran always wins).
-func (b *Batch) forgottenNow(ctx context.Context, q rowQueryer, st staged) (bool, int64, error) {
-	when, err := tombstoneTime(ctx, q, st.harness, st.id)
-	if err != nil || when == 0 {
-		return false, 0, err
+// tombstoneTimes is tombstoneTime for many sessions in one query, by
+// tombstone hash; sessions without one are absent.
+func tombstoneTimes(ctx context.Context, q rowsQueryer, hashes []string) (map[string]int64, error) {
+	out := map[string]int64{}
+	if len(hashes) == 0 {
+		return out, nil
 	}
-	return !b.opts.IncludeForgotten || when != st.revive, when, nil
+	args := make([]any, len(hashes))
+	for i, h := range hashes {
+		args[i] = h
+	}
+	rows, err := q.QueryContext(ctx, `SELECT hash, forgotten FROM tombstones WHERE hash IN (?`+strings.Repeat(",?", len(hashes)-1)+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			h    string
+			when int64
+		)
+		if err := rows.Scan(&h, &when); err != nil {
+			return nil, err
+		}
+		out[h] = when
+	}
+	return out, rows.Err()
+}
+
+type rowsQueryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// forgotten says whether a staged session must not be stored, given its
+// tombstone time (0 if none): it has a tombstone the batch was not asked to
+// lift (IncludeForgotten lifts only the one it saw when staging: a forget
+// while it ran always wins).
+func (b *Batch) forgotten(st staged, when int64) bool {
+	return when != 0 && (!b.opts.IncludeForgotten || when != st.revive)
 }
 
 type rowQueryer interface {
@@ -320,17 +350,7 @@ func (m *Memory) isOlderCopy(s *Session, storedTurns int, storedUpdated int64, r
 // checkPathFree refuses a new session whose file name another session
 // already has, in the index or on disk.
 func (m *Memory) checkPathFree(ctx context.Context, q rowQueryer, rel, harness, id string) error {
-	// The only other session that can hold rel is one whose literal id is
-	// its file name, stored before such ids were hashed (two hashed names
-	// would need a SHA-256 collision): look it up by that id, on an index.
-	var h, sid string
-	name := strings.TrimSuffix(filepath.Base(rel), ".funes.jsonl")
-	err := q.QueryRowContext(ctx, `SELECT harness, session_id FROM sessions WHERE session_id=? AND path=? AND NOT (harness=? AND session_id=?) LIMIT 1`,
-		name, rel, harness, id).Scan(&h, &sid)
-	if err == nil {
-		return fmt.Errorf("conversation %s (%s) would be stored as %s, which holds conversation %s (%s): %w", id, harness, rel, sid, h, ErrPathTaken)
-	}
-	if !errors.Is(err, sql.ErrNoRows) {
+	if err := checkPathIndexed(ctx, q, rel, harness, id); err != nil {
 		return err
 	}
 	f, err := os.Open(filepath.Join(m.dir, rel))
@@ -347,6 +367,25 @@ func (m *Memory) checkPathFree(ctx context.Context, q rowQueryer, rel, harness, 
 		return fmt.Errorf("conversation %s (%s) would be stored as %s, which holds another file: %w", id, harness, rel, ErrPathTaken)
 	}
 	return nil
+}
+
+// checkPathIndexed refuses a session whose file name another indexed
+// session has.
+func checkPathIndexed(ctx context.Context, q rowQueryer, rel, harness, id string) error {
+	// The only other session that can hold rel is one whose literal id is
+	// its file name, stored before such ids were hashed (two hashed names
+	// would need a SHA-256 collision): look it up by that id, on an index.
+	var h, sid string
+	name := strings.TrimSuffix(filepath.Base(rel), ".funes.jsonl")
+	err := q.QueryRowContext(ctx, `SELECT harness, session_id FROM sessions WHERE session_id=? AND path=? AND NOT (harness=? AND session_id=?) LIMIT 1`,
+		name, rel, harness, id).Scan(&h, &sid)
+	if err == nil {
+		return fmt.Errorf("conversation %s (%s) would be stored as %s, which holds conversation %s (%s): %w", id, harness, rel, sid, h, ErrPathTaken)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	return err
 }
 
 // Staged is how many sessions wait to be committed.
@@ -532,16 +571,21 @@ func (b *Batch) commitPart(ctx context.Context, ps []*prepared, part []staged) e
 			return err
 		}
 		defer stmts.Close()
+		// Checked inside the transaction, so a forget commits either before
+		// it (and wins here) or after it (and erases what this stores).
+		hashes := make([]string, len(part))
+		for i, st := range part {
+			hashes[i] = tombstoneHash(st.harness, st.id)
+		}
+		tombs, err := tombstoneTimes(ctx, tx, hashes)
+		if err != nil {
+			return err
+		}
 		for i, p := range ps {
 			st := part[i]
 			o := SessionOutcome{Harness: st.harness, SessionID: st.id, Title: st.title, Outcome: st.outcome}
-			// Checked inside the transaction, so a forget commits either
-			// before it (and wins here) or after it (and erases this).
-			dead, tomb, err := b.forgottenNow(ctx, tx, st)
-			if err != nil {
-				return err
-			}
-			if dead || p == nil {
+			tomb := tombs[hashes[i]]
+			if b.forgotten(st, tomb) || p == nil {
 				b.tainted = true
 				o.Outcome = OutcomeForgotten
 				outcomes = append(outcomes, o)
@@ -552,7 +596,7 @@ func (b *Batch) commitPart(ctx context.Context, ps []*prepared, part []staged) e
 					return err
 				}
 			}
-			if err := b.m.checkPathFree(ctx, tx, st.path, st.harness, st.id); err != nil {
+			if err := checkPathIndexed(ctx, tx, st.path, st.harness, st.id); err != nil {
 				return err
 			}
 			if err := b.m.indexSession(ctx, tx, stmts, p, st.path); err != nil {
@@ -597,13 +641,18 @@ func (b *Batch) commitPart(ctx context.Context, ps []*prepared, part []staged) e
 	moves = nil
 	// A forget that committed after the transaction may have looked for the
 	// file before it was in place: look again, and erase it here.
-	for _, mv := range placedNow {
+	hashes := make([]string, len(placedNow))
+	for i, mv := range placedNow {
+		o := outcomes[mv.outcome]
+		hashes[i] = tombstoneHash(o.Harness, o.SessionID)
+	}
+	tombs, err := tombstoneTimes(ctx, b.m.db, hashes)
+	if err != nil {
+		return err
+	}
+	for i, mv := range placedNow {
 		o := &outcomes[mv.outcome]
-		when, err := tombstoneTime(ctx, b.m.db, o.Harness, o.SessionID)
-		if err != nil {
-			return err
-		}
-		if when != 0 {
+		if tombs[hashes[i]] != 0 {
 			b.tainted = true
 			if err := shred(mv.final); err != nil && !os.IsNotExist(err) {
 				return fmt.Errorf("erase %s: %w", mv.final, err)
