@@ -55,6 +55,10 @@ type Config struct {
 	SettingsErr error
 	// StartHidden starts the tray app without its window.
 	StartHidden bool
+	// CodexHome and ClaudeConfigDir are $CODEX_HOME and $CLAUDE_CONFIG_DIR:
+	// where Codex and Claude Code keep their sessions and configuration
+	// when told to ("" means their defaults under the home folder).
+	CodexHome, ClaudeConfigDir string
 }
 
 // Load builds the configuration from the environment and the settings file.
@@ -72,6 +76,7 @@ func Load() Config {
 	}
 	c.AutostartDir = filepath.Join(configHome, "autostart")
 	c.StartHidden = os.Getenv(EnvStartHidden) == "1"
+	c.CodexHome, c.ClaudeConfigDir = os.Getenv("CODEX_HOME"), os.Getenv("CLAUDE_CONFIG_DIR")
 	c.Settings, c.SettingsErr = settings.LoadFrom(c.Dir)
 	return c
 }

@@ -14,6 +14,8 @@ func TestLoadFromEnvironment(t *testing.T) {
 	t.Setenv(EnvConfig, filepath.Join(root, "conf"))
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(root, "xdg"))
 	t.Setenv(EnvStartHidden, "1")
+	t.Setenv("CODEX_HOME", filepath.Join(root, "codex"))
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(root, "claude"))
 	s := settings.Default()
 	s.DefaultK = 5
 	if err := settings.SaveTo(filepath.Join(root, "conf"), s); err != nil {
@@ -23,6 +25,9 @@ func TestLoadFromEnvironment(t *testing.T) {
 	if c.MemoryDir != filepath.Join(root, "mem") || c.Dir != filepath.Join(root, "conf") || !c.StartHidden ||
 		c.AutostartDir != filepath.Join(root, "xdg", "autostart") || c.Version != Version {
 		t.Errorf("config = %+v", c)
+	}
+	if c.CodexHome != filepath.Join(root, "codex") || c.ClaudeConfigDir != filepath.Join(root, "claude") {
+		t.Errorf("tool homes: %q, %q", c.CodexHome, c.ClaudeConfigDir)
 	}
 	if c.SettingsErr != nil || c.Settings.DefaultK != 5 {
 		t.Errorf("settings from $%s: %+v, %v", EnvConfig, c.Settings, c.SettingsErr)

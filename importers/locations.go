@@ -17,11 +17,19 @@ type Location struct {
 	Live bool
 }
 
+// Homes are the folders Codex and Claude Code were told to keep their files
+// in ($CODEX_HOME and $CLAUDE_CONFIG_DIR, which the app's configuration
+// reads); "" means only their defaults under the home folder.
+type Homes struct {
+	Codex      string
+	ClaudeCode string
+}
+
 // DefaultLocations lists the places that exist on this machine: Codex
-// sessions ($CODEX_HOME/sessions, ~/.codex/sessions and archived ones),
-// Claude Code projects ($CLAUDE_CONFIG_DIR/projects, ~/.claude/projects),
+// sessions (h.Codex/sessions, ~/.codex/sessions and archived ones),
+// Claude Code projects (h.ClaudeCode/projects, ~/.claude/projects),
 // and ChatGPT or Claude export zips in the Downloads folder.
-func DefaultLocations() []Location {
+func DefaultLocations(h Homes) []Location {
 	home, _ := os.UserHomeDir()
 	var out []Location
 	seen := map[string]bool{}
@@ -39,8 +47,8 @@ func DefaultLocations() []Location {
 		seen[p] = true
 		out = append(out, Location{Path: p, What: what, Live: live})
 	}
-	codexHomes := []string{os.Getenv("CODEX_HOME")}
-	claudeHomes := []string{os.Getenv("CLAUDE_CONFIG_DIR")}
+	codexHomes := []string{h.Codex}
+	claudeHomes := []string{h.ClaudeCode}
 	if home != "" {
 		codexHomes = append(codexHomes, filepath.Join(home, ".codex"))
 		claudeHomes = append(claudeHomes, filepath.Join(home, ".claude"))

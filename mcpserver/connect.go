@@ -57,6 +57,11 @@ type ConnectOptions struct {
 	TokenName  string
 	TokenStore string
 	Home       string // the user's home directory; default os.UserHomeDir
+	// ClaudeConfigDir and CodexHome are $CLAUDE_CONFIG_DIR and $CODEX_HOME,
+	// where those clients keep their configuration when told to; "" means
+	// their defaults under Home.
+	ClaudeConfigDir string
+	CodexHome       string
 	ConfigDir  string // the user's config directory; default os.UserConfigDir
 }
 
@@ -134,8 +139,8 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 		}
 		c.Transport, c.key = TransportHTTP, "mcpServers"
 		dir := o.Home
-		if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-			dir = d
+		if o.ClaudeConfigDir != "" {
+			dir = o.ClaudeConfigDir
 		}
 		c.Path = filepath.Join(dir, ".claude.json")
 		entry = map[string]any{"type": "http", "url": o.URL, "headers": auth}
@@ -152,8 +157,8 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 		}
 		c.Transport, c.format = TransportHTTP, "toml"
 		dir := filepath.Join(o.Home, ".codex")
-		if d := os.Getenv("CODEX_HOME"); d != "" {
-			dir = d
+		if o.CodexHome != "" {
+			dir = o.CodexHome
 		}
 		c.Path = filepath.Join(dir, "config.toml")
 		c.Snippet = fmt.Sprintf("[mcp_servers.%s]\nurl = %s\nhttp_headers = { \"Authorization\" = %s }\n",

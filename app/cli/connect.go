@@ -43,7 +43,8 @@ func newConnectCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("connect: memory directory %s: %w", g.cfg.MemoryDir, err)
 			}
-			o := mcpserver.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: memDir}
+			o := mcpserver.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: memDir,
+				ClaudeConfigDir: g.cfg.ClaudeConfigDir, CodexHome: g.cfg.CodexHome}
 			if exe, err := os.Executable(); err == nil {
 				o.Command = exe
 			}

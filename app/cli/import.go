@@ -46,7 +46,7 @@ written.`,
 				return usagef("import: give a PATH, or --detect to find the default locations")
 			}
 			if len(paths) == 0 {
-				for _, l := range importers.DefaultLocations() {
+				for _, l := range importers.DefaultLocations(g.toolHomes()) {
 					if detect || l.Live {
 						paths = append(paths, l.Path)
 					}

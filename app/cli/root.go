@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/config"
+	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -36,6 +37,11 @@ type globals struct {
 	stdout     io.Writer
 	stderr     io.Writer
 	stdin      io.Reader
+}
+
+// toolHomes are where Codex and Claude Code keep their files.
+func (g *globals) toolHomes() importers.Homes {
+	return importers.Homes{Codex: g.cfg.CodexHome, ClaudeCode: g.cfg.ClaudeConfigDir}
 }
 
 // open opens the memory directory the configuration names.

@@ -20,6 +20,7 @@ import (
 	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/assets"
 	"github.com/ireneo-app/ireneo/config"
+	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -65,7 +66,8 @@ func Main(cfg config.Config) int {
 	if auto.goos() != "darwin" {
 		auto.Dir = cfg.AutostartDir
 	}
-	u := newUI(a, m, Deps{Server: srv, Calls: hook, Settings: set, SaveSettings: cfg.SaveSettings, Autostart: auto, Version: cfg.Version})
+	u := newUI(a, m, Deps{Server: srv, Calls: hook, Settings: set, SaveSettings: cfg.SaveSettings, Autostart: auto, Version: cfg.Version,
+		ToolHomes: importers.Homes{Codex: cfg.CodexHome, ClaudeCode: cfg.ClaudeConfigDir}})
 	u.installTray()
 	a.Lifecycle().SetOnStopped(u.shutdown)
 	u.start(cfg.StartHidden)

@@ -318,7 +318,8 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 
 // connectOptions are the options for a client's config with a token secret.
 func (c *connectScreen) connectOptions(secret string) mcpserver.ConnectOptions {
-	o := mcpserver.ConnectOptions{Token: secret, MemoryDir: c.u.mem.Dir(), Home: c.u.deps.Home}
+	o := mcpserver.ConnectOptions{Token: secret, MemoryDir: c.u.mem.Dir(), Home: c.u.deps.Home,
+		ClaudeConfigDir: c.u.deps.ToolHomes.ClaudeCode, CodexHome: c.u.deps.ToolHomes.Codex}
 	if srv := c.u.deps.Server; srv != nil && srv.Running() {
 		o.URL = srv.URL()
 	} else {

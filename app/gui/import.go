@@ -298,7 +298,7 @@ func (s *importScreen) notify(sum importers.Summary, err error) {
 func (s *importScreen) refresh() {
 	s.redact.SetChecked(s.u.set.ScrubOnImport)
 	load(s.u, "look for history on this computer", func(context.Context) ([]importers.Location, error) {
-		return importers.DefaultLocations(), nil
+		return importers.DefaultLocations(s.u.deps.ToolHomes), nil
 	}, s.showSources)
 }
 

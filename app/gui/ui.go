@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
@@ -33,6 +34,9 @@ type Deps struct {
 	// Home is the folder the importers' default locations are under; ""
 	// means the person's home.
 	Home string
+	// ToolHomes are where Codex and Claude Code keep their files when told
+	// to ($CODEX_HOME, $CLAUDE_CONFIG_DIR): for import and connect.
+	ToolHomes importers.Homes
 	// Version is shown in About and given to clients.
 	Version string
 }
