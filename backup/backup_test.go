@@ -620,6 +620,9 @@ func TestRestoreKeepsTargetForgetting(t *testing.T) {
 	if _, err := f.m.Ingest(ctx, []*memory.Session{secret}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	if err := f.m.Tag(ctx, "conv-secret", "secret-project"); err != nil {
+		t.Fatal(err)
+	}
 	path, _ := f.backupTo(t)
 
 	// The target saw conv-secret once and forgot it.
@@ -648,13 +651,13 @@ func TestRestoreKeepsTargetForgetting(t *testing.T) {
 	var found []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
-			if data, _ := os.ReadFile(p); bytes.Contains(data, []byte(forgetMarker+"-two")) {
+			if data, _ := os.ReadFile(p); bytes.Contains(data, []byte(forgetMarker+"-two")) || bytes.Contains(data, []byte("conv-secret")) {
 				found = append(found, p)
 			}
 		}
 		return nil
 	})
 	if len(found) > 0 {
-		t.Errorf("forgotten text restored into %v", found)
+		t.Errorf("forgotten text or id restored into %v", found)
 	}
 }

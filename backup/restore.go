@@ -80,6 +80,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 
 	// A conversation this memory forgot stays gone: its file is not written.
 	var todo []string
+	left := map[memory.CatalogRef]bool{}
 	for _, p := range a.src {
 		gone := false
 		for _, c := range a.convs[p] {
@@ -91,6 +92,9 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 		}
 		if gone {
 			sum.Forgotten += len(a.convs[p])
+			for _, c := range a.convs[p] {
+				left[c] = true
+			}
 			continue
 		}
 		todo = append(todo, p)
@@ -132,7 +136,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 		placed = append(placed, final)
 	}
 	sum.Files = len(placed)
-	if sum.Catalog, err = m.ImportCatalog(ctx, a.Catalog, false); err != nil {
+	if sum.Catalog, err = m.ImportCatalog(ctx, withoutRefs(a.Catalog, left), false); err != nil {
 		undo()
 		return sum, fmt.Errorf("restore: %w", err)
 	}
@@ -256,4 +260,30 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 		return sum, fmt.Errorf("merge: conversations imported, catalog not: %w", err)
 	}
 	return sum, nil
+}
+
+// withoutRefs is the catalog less the tags, stars and sightings of the
+// conversations left out, so not even their ids are written.
+func withoutRefs(c memory.Catalog, left map[memory.CatalogRef]bool) memory.Catalog {
+	if len(left) == 0 {
+		return c
+	}
+	out := c
+	out.Tags, out.Stars, out.Known = nil, nil, nil
+	for _, t := range c.Tags {
+		if !left[t.CatalogRef] {
+			out.Tags = append(out.Tags, t)
+		}
+	}
+	for _, s := range c.Stars {
+		if !left[s] {
+			out.Stars = append(out.Stars, s)
+		}
+	}
+	for _, k := range c.Known {
+		if !left[k.CatalogRef] {
+			out.Known = append(out.Known, k)
+		}
+	}
+	return out
 }
