@@ -359,7 +359,11 @@ func (d *Dataset) agentExchange(r *rand.Rand, cv *conv, sc scene, f *fact, task 
 	if f != nil {
 		umsg = f.user
 	} else {
-		umsg = fmt.Sprintf("%s in %s. %s", capitalize(task), sc.p.name, techPara(r, sc, 1+r.IntN(2)))
+		where := " in " + sc.p.name
+		if strings.Contains(task, sc.p.name) {
+			where = ""
+		}
+		umsg = fmt.Sprintf("%s%s. %s", capitalize(task), where, techPara(r, sc, 1+r.IntN(2)))
 	}
 	uid := cv.add(r, "user", t, text(umsg))
 	if f != nil && f.evidUser {

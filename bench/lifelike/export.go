@@ -482,13 +482,12 @@ func (d *Dataset) codexSession(dir string, c *convPlan) error {
 		o.json(codexLine{Timestamp: isoMs(t), Type: typ, Payload: payload})
 		o.str("\n")
 	}
-	msg := func(role, kind, text string) map[string]any {
-		return map[string]any{"type": "message", "role": role, "content": []map[string]string{{"type": kind, "text": text}}}
+	msg := func(role, kind, text string) obj {
+		return obj{"type", "message", "role", role, "content", []obj{{"type", kind, "text", text}}}
 	}
-	meta := map[string]any{"id": c.id, "timestamp": isoMs(c.start), "cwd": c.proj.workdir, "originator": "codex_cli_rs",
-		"cli_version": pick(r, []string{"0.44.0", "0.46.0", "0.58.0", "0.63.0"}), "instructions": nil, "source": "cli", "model_provider": "openai"}
+	meta := obj{"id", c.id, "timestamp", isoMs(c.start), "cwd", c.proj.workdir, "originator", "codex_cli_rs", "cli_version", pick(r, []string{"0.44.0", "0.46.0", "0.58.0", "0.63.0"}), "instructions", nil, "source", "cli", "model_provider", "openai"}
 	if c.proj.remote != "" {
-		meta["git"] = map[string]any{"commit_hash": fmt.Sprintf("%016x%016x%08x", r.Uint64(), r.Uint64(), r.Uint32()), "branch": cv.branch, "repository_url": c.proj.remote}
+		meta = append(meta, "git", obj{"commit_hash", fmt.Sprintf("%016x%016x%08x", r.Uint64(), r.Uint64(), r.Uint32()), "branch", cv.branch, "repository_url", c.proj.remote})
 	}
 	line(c.start, "session_meta", meta)
 	line(c.start, "response_item", msg("developer", "input_text", "<permissions instructions>\nFilesystem sandboxing defines which files can be read or written. sandbox_mode is workspace-write.\n</permissions instructions>"))
@@ -502,35 +501,32 @@ func (d *Dataset) codexSession(dir string, c *convPlan) error {
 			if t.ts.After(c.start.Add(2*time.Hour)) && r.IntN(3) == 0 {
 				line(t.ts, "session_meta", meta) // resumed the next day: the meta again
 			}
-			line(t.ts, "turn_context", map[string]any{"cwd": c.proj.workdir, "approval_policy": "on-request",
-				"sandbox_policy": map[string]any{"type": "workspace-write", "network_access": false}, "model": "gpt-5-codex", "effort": "medium", "summary": "auto"})
-			line(t.ts, "event_msg", map[string]any{"type": "task_started", "model_context_window": 272000})
+			line(t.ts, "turn_context", obj{"cwd", c.proj.workdir, "approval_policy", "on-request", "sandbox_policy", obj{"type", "workspace-write", "network_access", false}, "model", "gpt-5-codex", "effort", "medium", "summary", "auto"})
+			line(t.ts, "event_msg", obj{"type", "task_started", "model_context_window", 272000})
 			line(t.ts, "response_item", msg("user", "input_text", b.text))
-			line(t.ts, "event_msg", map[string]any{"type": "user_message", "message": b.text, "images": []any{}})
+			line(t.ts, "event_msg", obj{"type", "user_message", "message", b.text, "images", []any{}})
 		case b.kind == "thinking":
 			if r.IntN(3) == 0 { // a reasoning item with only encrypted content
-				line(t.ts, "response_item", map[string]any{"type": "reasoning", "summary": []any{}, "content": nil, "encrypted_content": encrypted(r)})
+				line(t.ts, "response_item", obj{"type", "reasoning", "summary", []any{}, "content", nil, "encrypted_content", encrypted(r)})
 			}
-			line(t.ts, "response_item", map[string]any{"type": "reasoning", "summary": []map[string]string{{"type": "summary_text", "text": b.text}}, "content": nil, "encrypted_content": encrypted(r)})
-			line(t.ts, "event_msg", map[string]any{"type": "agent_reasoning", "text": b.text})
+			line(t.ts, "response_item", obj{"type", "reasoning", "summary", []obj{{"type", "summary_text", "text", b.text}}, "content", nil, "encrypted_content", encrypted(r)})
+			line(t.ts, "event_msg", obj{"type", "agent_reasoning", "text", b.text})
 		case b.kind == "tool_use" && b.tool == "apply_patch":
-			line(t.ts, "response_item", map[string]any{"type": "custom_tool_call", "status": "completed", "call_id": b.call, "name": "apply_patch", "input": b.input})
+			line(t.ts, "response_item", obj{"type", "custom_tool_call", "status", "completed", "call_id", b.call, "name", "apply_patch", "input", b.input})
 		case b.kind == "tool_use":
-			line(t.ts, "response_item", map[string]any{"type": "function_call", "name": b.tool, "arguments": b.input, "call_id": b.call})
+			line(t.ts, "response_item", obj{"type", "function_call", "name", b.tool, "arguments", b.input, "call_id", b.call})
 		case b.kind == "tool_result" && b.tool == "apply_patch":
-			out, _ := json.Marshal(map[string]any{"output": b.text, "metadata": map[string]any{"exit_code": 0, "duration_seconds": 0.0}})
-			line(t.ts, "response_item", map[string]any{"type": "custom_tool_call_output", "call_id": b.call, "output": string(out)})
+			out, _ := json.Marshal(obj{"output", b.text, "metadata", obj{"exit_code", 0, "duration_seconds", 0.0}})
+			line(t.ts, "response_item", obj{"type", "custom_tool_call_output", "call_id", b.call, "output", string(out)})
 		case b.kind == "tool_result":
-			out, _ := json.Marshal(map[string]any{"output": b.text, "metadata": map[string]any{"exit_code": r.IntN(4) / 3, "duration_seconds": float64(r.IntN(5000)) / 1000}})
-			line(t.ts, "response_item", map[string]any{"type": "function_call_output", "call_id": b.call, "output": string(out)})
+			out, _ := json.Marshal(obj{"output", b.text, "metadata", obj{"exit_code", r.IntN(4) / 3, "duration_seconds", float64(r.IntN(5000)) / 1000}})
+			line(t.ts, "response_item", obj{"type", "function_call_output", "call_id", b.call, "output", string(out)})
 		default: // assistant text
 			line(t.ts, "response_item", msg("assistant", "output_text", b.text))
-			line(t.ts, "event_msg", map[string]any{"type": "agent_message", "message": b.text})
+			line(t.ts, "event_msg", obj{"type", "agent_message", "message", b.text})
 			totalIn += 8000 + r.IntN(30000)
 			totalOut += len(b.text) / 4
-			line(t.ts, "event_msg", map[string]any{"type": "token_count", "info": map[string]any{"total_token_usage": map[string]int{
-				"input_tokens": totalIn, "cached_input_tokens": totalIn * 3 / 4, "output_tokens": totalOut, "reasoning_output_tokens": totalOut / 3, "total_tokens": totalIn + totalOut}},
-				"rate_limits": map[string]any{"primary": map[string]any{"used_percent": float64(r.IntN(900)) / 10, "window_minutes": 300}}})
+			line(t.ts, "event_msg", obj{"type", "token_count", "info", obj{"total_token_usage", obj{"input_tokens", totalIn, "cached_input_tokens", totalIn * 3 / 4, "output_tokens", totalOut, "reasoning_output_tokens", totalOut / 3, "total_tokens", totalIn + totalOut}}, "rate_limits", obj{"primary", obj{"used_percent", float64(r.IntN(900)) / 10, "window_minutes", 300}}})
 		}
 	}
 	return o.close()
@@ -549,22 +545,22 @@ func encrypted(r *rand.Rand) string {
 // --- Claude Code ---------------------------------------------------------------
 
 type ccLine struct {
-	ParentUUID              *string        `json:"parentUuid"`
-	IsSidechain             bool           `json:"isSidechain"`
-	UserType                string         `json:"userType"`
-	Cwd                     string         `json:"cwd"`
-	SessionID               string         `json:"sessionId"`
-	Version                 string         `json:"version"`
-	GitBranch               string         `json:"gitBranch"`
-	AgentID                 string         `json:"agentId,omitempty"`
-	Type                    string         `json:"type"`
-	Message                 map[string]any `json:"message"`
-	IsMeta                  bool           `json:"isMeta,omitempty"`
-	RequestID               string         `json:"requestId,omitempty"`
-	UUID                    string         `json:"uuid"`
-	Timestamp               string         `json:"timestamp"`
-	ToolUseResult           any            `json:"toolUseResult,omitempty"`
-	SourceToolAssistantUUID string         `json:"sourceToolAssistantUUID,omitempty"`
+	ParentUUID              *string `json:"parentUuid"`
+	IsSidechain             bool    `json:"isSidechain"`
+	UserType                string  `json:"userType"`
+	Cwd                     string  `json:"cwd"`
+	SessionID               string  `json:"sessionId"`
+	Version                 string  `json:"version"`
+	GitBranch               string  `json:"gitBranch"`
+	AgentID                 string  `json:"agentId,omitempty"`
+	Type                    string  `json:"type"`
+	Message                 any     `json:"message"`
+	IsMeta                  bool    `json:"isMeta,omitempty"`
+	RequestID               string  `json:"requestId,omitempty"`
+	UUID                    string  `json:"uuid"`
+	Timestamp               string  `json:"timestamp"`
+	ToolUseResult           any     `json:"toolUseResult,omitempty"`
+	SourceToolAssistantUUID string  `json:"sourceToolAssistantUUID,omitempty"`
 }
 
 // munge names a Claude Code project folder after its cwd.
@@ -604,7 +600,7 @@ func (d *Dataset) claudeCodeSession(dir string, c *convPlan) error {
 	}
 	base := ccLine{IsSidechain: false, UserType: "external", Cwd: c.proj.workdir, SessionID: c.id, Version: version, GitBranch: cv.branch}
 	if r.IntN(4) == 0 { // a summary that belongs to another session
-		o.json(map[string]string{"type": "summary", "summary": trimTitle(fill(r, newScene(r, c.proj, ""), pick(r, workTasks))), "leafUuid": newUUID(r)})
+		o.json(obj{"type", "summary", "summary", trimTitle(fill(r, newScene(r, c.proj, ""), pick(r, workTasks))), "leafUuid", newUUID(r)})
 		o.str("\n")
 	}
 	var parent *string
@@ -621,19 +617,19 @@ func (d *Dataset) claudeCodeSession(dir string, c *convPlan) error {
 		switch t.role {
 		case "user":
 			if first {
-				o.json(map[string]any{"type": "file-history-snapshot", "messageId": t.uuid, "snapshot": map[string]any{"messageId": t.uuid, "trackedFileBackups": map[string]any{}, "timestamp": isoMs(t.ts)}, "isSnapshotUpdate": false})
+				o.json(obj{"type", "file-history-snapshot", "messageId", t.uuid, "snapshot", obj{"messageId", t.uuid, "trackedFileBackups", obj{}, "timestamp", isoMs(t.ts)}, "isSnapshotUpdate", false})
 				o.str("\n")
 				if r.IntN(5) == 0 {
 					l := base
 					l.Type, l.IsMeta, l.UUID, l.Timestamp = "user", true, newUUID(r), isoMs(t.ts.Add(-time.Second))
-					l.Message = map[string]any{"role": "user", "content": "Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages or otherwise consider them in your response unless the user explicitly asks you to."}
+					l.Message = obj{"role", "user", "content", "Caveat: The messages below were generated by the user while running local commands. DO NOT respond to these messages or otherwise consider them in your response unless the user explicitly asks you to."}
 					emit(l)
 				}
 				first = false
 			}
 			l := base
 			l.Type, l.UUID, l.Timestamp = "user", t.uuid, isoMs(t.ts)
-			l.Message = map[string]any{"role": "user", "content": t.blocks[0].text}
+			l.Message = obj{"role", "user", "content", t.blocks[0].text}
 			emit(l)
 		case "assistant":
 			// One API response, split one content block per line.
@@ -646,19 +642,18 @@ func (d *Dataset) claudeCodeSession(dir string, c *convPlan) error {
 				if i > 0 {
 					l.UUID = newUUID(r)
 				}
-				var cb map[string]any
+				var cb obj
 				switch b.kind {
 				case "thinking":
-					cb = map[string]any{"type": "thinking", "thinking": b.text, "signature": encrypted(r)}
+					cb = obj{"type", "thinking", "thinking", b.text, "signature", encrypted(r)}
 				case "tool_use":
 					var in any
 					json.Unmarshal([]byte(b.input), &in)
-					cb = map[string]any{"type": "tool_use", "id": b.call, "name": b.tool, "input": in}
+					cb = obj{"type", "tool_use", "id", b.call, "name", b.tool, "input", in}
 				default:
-					cb = map[string]any{"type": "text", "text": b.text}
+					cb = obj{"type", "text", "text", b.text}
 				}
-				l.Message = map[string]any{"model": model, "id": msgID, "type": "message", "role": "assistant", "content": []any{cb},
-					"stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 3 + r.IntN(10), "cache_creation_input_tokens": r.IntN(4000), "cache_read_input_tokens": 12000 + r.IntN(60000), "output_tokens": 1 + len(b.text)/4, "service_tier": "standard"}}
+				l.Message = obj{"model", model, "id", msgID, "type", "message", "role", "assistant", "content", []any{cb}, "stop_reason", nil, "stop_sequence", nil, "usage", obj{"input_tokens", 3 + r.IntN(10), "cache_creation_input_tokens", r.IntN(4000), "cache_read_input_tokens", 12000 + r.IntN(60000), "output_tokens", 1 + len(b.text)/4, "service_tier", "standard"}}
 				emit(l)
 				lastAsst = l.UUID
 			}
@@ -674,16 +669,14 @@ func (d *Dataset) claudeCodeSession(dir string, c *convPlan) error {
 				if b.tool == "Read" && r.IntN(2) == 0 {
 					content += systemReminder
 				}
-				l.Message = map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": b.call, "type": "tool_result", "content": content, "is_error": b.isErr}}}
+				l.Message = obj{"role", "user", "content", []any{obj{"tool_use_id", b.call, "type", "tool_result", "content", content, "is_error", b.isErr}}}
 				switch b.tool {
 				case "Task":
-					l.ToolUseResult = map[string]any{"status": "completed", "prompt": taskPrompt(cv, b.agent), "agentId": b.agent,
-						"content": []map[string]string{{"type": "text", "text": b.text}}, "totalDurationMs": 20000 + r.IntN(200000),
-						"totalTokens": 10000 + r.IntN(60000), "totalToolUseCount": 2 + r.IntN(12)}
+					l.ToolUseResult = obj{"status", "completed", "prompt", taskPrompt(cv, b.agent), "agentId", b.agent, "content", []obj{{"type", "text", "text", b.text}}, "totalDurationMs", 20000 + r.IntN(200000), "totalTokens", 10000 + r.IntN(60000), "totalToolUseCount", 2 + r.IntN(12)}
 				case "Bash":
-					l.ToolUseResult = map[string]any{"stdout": b.text, "stderr": "", "interrupted": false, "isImage": false}
+					l.ToolUseResult = obj{"stdout", b.text, "stderr", "", "interrupted", false, "isImage", false}
 				case "Read":
-					l.ToolUseResult = map[string]any{"type": "text", "file": map[string]any{"filePath": c.proj.workdir + "/file", "content": b.text, "numLines": strings.Count(b.text, "\n"), "startLine": 1, "totalLines": strings.Count(b.text, "\n")}}
+					l.ToolUseResult = obj{"type", "text", "file", obj{"filePath", c.proj.workdir + "/file", "content", b.text, "numLines", strings.Count(b.text, "\n"), "startLine", 1, "totalLines", strings.Count(b.text, "\n")}}
 				default:
 					l.ToolUseResult = b.text
 				}
@@ -693,7 +686,7 @@ func (d *Dataset) claudeCodeSession(dir string, c *convPlan) error {
 		}
 	}
 	if r.IntN(5) == 0 && parent != nil { // a summary of this very session
-		o.json(map[string]string{"type": "summary", "summary": cv.title, "leafUuid": *parent})
+		o.json(obj{"type", "summary", "summary", cv.title, "leafUuid", *parent})
 		o.str("\n")
 	}
 	if err := o.close(); err != nil {
@@ -749,30 +742,56 @@ func writeSubAgent(r *rand.Rand, path string, base ccLine, st subTask, model, br
 		parent = sp(l.UUID)
 		t = t.Add(time.Duration(500+r.IntN(8000)) * time.Millisecond)
 	}
-	asst := func(cb map[string]any) string {
+	asst := func(cb obj) string {
 		l := base
 		l.Type, l.UUID, l.RequestID = "assistant", newUUID(r), "req_011C"+strings.ReplaceAll(newUUID(r), "-", "")[:20]
-		l.Message = map[string]any{"model": model, "id": "msg_01" + strings.ReplaceAll(newUUID(r), "-", "")[:22], "type": "message", "role": "assistant",
-			"content": []any{cb}, "stop_reason": nil, "stop_sequence": nil, "usage": map[string]any{"input_tokens": 4, "output_tokens": 40 + r.IntN(400)}}
+		l.Message = obj{"model", model, "id", "msg_01" + strings.ReplaceAll(newUUID(r), "-", "")[:22], "type", "message", "role", "assistant", "content", []any{cb}, "stop_reason", nil, "stop_sequence", nil, "usage", obj{"input_tokens", 4, "output_tokens", 40 + r.IntN(400)}}
 		emit(l)
 		return l.UUID
 	}
 	l := base
 	l.Type, l.UUID = "user", newUUID(r)
-	l.Message = map[string]any{"role": "user", "content": st.prompt}
+	l.Message = obj{"role", "user", "content", st.prompt}
 	emit(l)
 	if st.prompt != "Warmup" {
 		for s := 0; s < 2+r.IntN(4); s++ {
 			call, res := toolCall(r, st.sc, hClaudeCode, branch)
 			var in any
 			json.Unmarshal([]byte(call.input), &in)
-			src := asst(map[string]any{"type": "tool_use", "id": call.call, "name": call.tool, "input": in})
+			src := asst(obj{"type", "tool_use", "id", call.call, "name", call.tool, "input", in})
 			l := base
 			l.Type, l.UUID, l.SourceToolAssistantUUID = "user", newUUID(r), src
-			l.Message = map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": call.call, "type": "tool_result", "content": res.text, "is_error": false}}}
+			l.Message = obj{"role", "user", "content", []any{obj{"tool_use_id", call.call, "type", "tool_result", "content", res.text, "is_error", false}}}
 			emit(l)
 		}
 	}
-	asst(map[string]any{"type": "text", "text": st.result})
+	asst(obj{"type", "text", "text", st.result})
 	return o.close()
+}
+
+// obj is a JSON object whose keys keep the order they are written in
+// (key, value, key, value, …), as the real tools write them.
+type obj []any
+
+func (o obj) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for i := 0; i+1 < len(o); i += 2 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(o[i]); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // the encoder's newline
+		b.WriteByte(':')
+		if err := enc.Encode(o[i+1]); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
