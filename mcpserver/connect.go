@@ -62,7 +62,7 @@ type ConnectOptions struct {
 	// their defaults under Home.
 	ClaudeConfigDir string
 	CodexHome       string
-	ConfigDir  string // the user's config directory; default os.UserConfigDir
+	ConfigDir       string // the user's config directory; default os.UserConfigDir
 }
 
 // ClientConfig is how one client reaches Ireneo: the exact text for its
