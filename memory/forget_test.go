@@ -186,6 +186,10 @@ func TestLeftoversOfDeadImports(t *testing.T) {
 	unc, _ := MarshalSession(conv("u1", HarnessCodex, "", "", day0, "LegacyUncommitted four", "ok"))
 	os.WriteFile(filepath.Join(dir, srcPath(HarnessCodex, "u1"))+".incoming", unc, 0o600)
 	m.db.Exec(`DELETE FROM meta WHERE key=?`, legacyIncomingKey) // as an older version leaves it
+	// Other users of .staging (restore, scrub) are not taken for imports.
+	other := filepath.Join(dir, stagingDir, "restore-123")
+	os.MkdirAll(other, 0o700)
+	os.WriteFile(filepath.Join(other, "x"), []byte("restore file"), 0o600)
 	// 4. A live import, in this process: left alone.
 	live, err := m.NewBatch(IngestOptions{})
 	if err != nil {
@@ -201,9 +205,10 @@ func TestLeftoversOfDeadImports(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	if d := stagingDirs(t, m); len(d) != 1 || d[0] != filepath.Base(live.dir) {
+	if d := stagingDirs(t, m); len(d) != 2 || d[0] != filepath.Base(live.dir) || d[1] != "restore-123" {
 		t.Fatalf("staging after open: %v (live %s)", d, live.dir)
 	}
+	os.RemoveAll(other)
 	for _, marker := range []string{"StagedOnlyMarker", "LegacyUncommitted"} {
 		if found := grepDir(t, dir, marker); len(found) > 0 {
 			t.Fatalf("%s left in %v", marker, found)

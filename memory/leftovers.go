@@ -40,7 +40,8 @@ func (m *Memory) recoverStaging(ctx context.Context) error {
 	}
 	var errs []error
 	for _, e := range ents {
-		if !e.IsDir() {
+		// Only import batches: scrub and restore keep other things here.
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), batchPrefix) && !strings.HasPrefix(e.Name(), newBatchPrefix) {
 			continue
 		}
 		if strings.HasPrefix(e.Name(), newBatchPrefix) {
