@@ -741,8 +741,8 @@ func updateFamily(r *rand.Rand, fam int, used map[string]bool) []*fact {
 			f.evidUser = true
 			f.asst = fmt.Sprintf("Noted — I've updated %s in the notes. The change should show up in the dashboards within a day or so.", param)
 		default:
-			f.user = fmt.Sprintf("We're revisiting %s. It's %s right now but the graphs from last week look bad. What should it be?", param, prev)
-			f.asst = fmt.Sprintf("Looking at those numbers, I'd change %s from %s to %s. That gives enough headroom for the peaks without hiding real problems.", param, prev, v)
+			f.user = fmt.Sprintf("We're revisiting %s. It's %s right now but the graphs from last week look bad, and we're changing it today. What should it be?", param, prev)
+			f.asst = fmt.Sprintf("Looking at those numbers, set %s to %s (it was %s). That gives enough headroom for the peaks without hiding real problems.", param, v, prev)
 			f.answer = v
 		}
 		f.qs = []string{
