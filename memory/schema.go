@@ -6,6 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // ireneo.db holds two kinds of tables, versioned separately:
@@ -157,10 +161,36 @@ func (e *NewerSchemaError) Error() string {
 // Is makes errors.Is(err, ErrNewerSchema) hold.
 func (e *NewerSchemaError) Is(target error) bool { return target == ErrNewerSchema }
 
+// upgradeWait is how long Open waits for another process that holds the
+// write lock, most likely upgrading the same database (a rebuild of a large
+// index takes longer than SQLite's busy timeout).
+const upgradeWait = 10 * time.Minute
+
 // upgrade brings the database to this build's schema: it migrates the
 // catalog forward and, when the index layout differs, rebuilds the index
 // from src/. A database already current costs two reads.
 func (m *Memory) upgrade(ctx context.Context) error {
+	start := time.Now()
+	for {
+		err := m.upgradeOnce(ctx)
+		if !isBusy(err) || time.Since(start) > upgradeWait {
+			return err
+		}
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return err
+		}
+	}
+}
+
+// isBusy reports whether err is SQLite's "database is locked".
+func isBusy(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code()&0xff == sqlite3.SQLITE_BUSY
+}
+
+func (m *Memory) upgradeOnce(ctx context.Context) error {
 	switch cat, layout, err := m.schemaVersions(ctx, m.db); {
 	case err != nil:
 		return err

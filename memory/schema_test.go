@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -313,4 +314,30 @@ func TestOpenNewMemoryRecordsVersions(t *testing.T) {
 	if err != nil || cat != catalogVersion || layout != indexLayoutVersion {
 		t.Errorf("new memory: catalog %d, layout %d, %v; want %d and %d", cat, layout, err, catalogVersion, indexLayoutVersion)
 	}
+}
+
+// TestConcurrentOpensUpgradeOnce: processes that open an old memory at the
+// same moment (the tray app and a client's `ireneo mcp`) all get it,
+// upgraded once, with the catalog whole.
+func TestConcurrentOpensUpgradeOnce(t *testing.T) {
+	t.Parallel()
+	dir := copyMemory(t, v0Memory)
+	ms := make([]*Memory, 4)
+	errs := make([]error, len(ms))
+	var wg sync.WaitGroup
+	for i := range ms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ms[i], errs[i] = Open(dir) // each its own connection pool, like a process
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("open %d: %v", i, err)
+		}
+		defer ms[i].Close()
+	}
+	checkV0Catalog(t, ms[len(ms)-1])
 }
