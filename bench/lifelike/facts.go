@@ -189,6 +189,7 @@ func idFamily(r *rand.Rand, fam int, types []string, used map[string]bool) []*fa
 					fmt.Sprintf("What did we decide to do about %s when %s was %s?", id, svc, sy.para),
 					fmt.Sprintf("For incident %s, the one where %s kept %s, what was the call we made?", id, svc, sy.para),
 					fmt.Sprintf("Remind me how we handled %s back when %s was %s.", id, svc, sy.para),
+					fmt.Sprintf("In the end, what was the call on %s — %s %s?", id, svc, sy.para),
 				}
 			}
 			out = append(out, f)
@@ -225,6 +226,7 @@ func idFamily(r *rand.Rand, fam int, types []string, used map[string]bool) []*fa
 				fmt.Sprintf("What turned out to be the root cause of %s, the bug with %s?", id, sy.para),
 				fmt.Sprintf("Why did %s happen — you know, %s in %s?", id, sy.para, svc),
 				fmt.Sprintf("What was behind ticket %s about %s?", id, sy.para),
+				fmt.Sprintf("Did we ever find out what caused %s, with %s?", id, sy.para),
 			}
 		}
 		out = append(out, f)
@@ -321,6 +323,7 @@ func noidFamily(r *rand.Rand, fam int, types []string, used map[string]bool) []*
 			fmt.Sprintf("How did we fix the %s %s %s?", ft.asked, tr.asked, cond.asked),
 			fmt.Sprintf("What was the fix for that %s %s, the one that happened %s?", ft.asked, tr.asked, cond.asked),
 			fmt.Sprintf("There was a %s %s %s — what did we do about it?", ft.asked, tr.asked, cond.asked),
+			fmt.Sprintf("what ended up fixing the %s %s %s", ft.asked, tr.asked, cond.asked),
 		}
 		out = append(out, f)
 	}
@@ -582,6 +585,7 @@ func assistantSaidFamily(r *rand.Rand, fam int, types []string, used map[string]
 			fmt.Sprintf("What did you suggest for %s?", asked),
 			fmt.Sprintf("What was your recommendation when I asked about %s?", asked),
 			fmt.Sprintf("you gave me a tip about %s, what was it", asked),
+			fmt.Sprintf("Remind me what you recommended for %s.", asked),
 		}
 		out = append(out, f)
 	}
@@ -660,6 +664,7 @@ func temporalFamily(r *rand.Rand, fam int, types []string, used map[string]bool)
 			fmt.Sprintf("What did we decide in %s about %s?", mn, topic),
 			fmt.Sprintf("Back in %s, what was the plan for %s?", mn, topic),
 			fmt.Sprintf("what was agreed on %s in %s", topic, mn),
+			fmt.Sprintf("In %s we talked about %s. What did we settle on?", mn, topic),
 		}
 		out = append(out, f)
 	}
@@ -749,6 +754,7 @@ func updateFamily(r *rand.Rand, fam int, used map[string]bool) []*fact {
 			fmt.Sprintf("What's %s now?", param),
 			fmt.Sprintf("What is the current value of %s?", param),
 			fmt.Sprintf("what did we last set %s to", param),
+			fmt.Sprintf("What is %s set to these days?", param),
 		}
 		prev = v
 		out = append(out, f)

@@ -81,6 +81,13 @@ func TestQuestionsHaveEveryTypeAndAnAnswerInTheGoldTurn(t *testing.T) {
 			t.Fatalf("%s: incomplete question %+v", q.ID, q)
 		}
 	}
+	seen := map[string]string{}
+	for _, q := range d.Questions {
+		if other, dup := seen[strings.ToLower(q.Text)]; dup {
+			t.Errorf("%s and %s ask the same: %q", other, q.ID, q.Text)
+		}
+		seen[strings.ToLower(q.Text)] = q.ID
+	}
 	for _, typ := range Types {
 		if per[typ] < perType(300)/2 {
 			t.Errorf("%s: %d questions, want about %d", typ, per[typ], perType(300))
