@@ -3,6 +3,7 @@ package importers
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -181,4 +182,24 @@ func openFile(t *testing.T, path string) *os.File {
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
+}
+
+// A folder walk visits <session>/subagents/ before <session>.jsonl; Detect
+// puts sessions first, so a sub-agent finds its parent stored.
+func TestDetectSessionsBeforeSubagents(t *testing.T) {
+	ins, err := Detect(context.Background(), testdata("claudecode-shapes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seenAgent := false
+	for _, in := range ins {
+		agent := strings.HasPrefix(filepath.Base(in.Path), "agent-")
+		if seenAgent && !agent {
+			t.Errorf("session %s comes after a sub-agent", in.Path)
+		}
+		seenAgent = seenAgent || agent
+	}
+	if !seenAgent || len(ins) != 4 {
+		t.Errorf("%d inputs", len(ins))
+	}
 }
