@@ -23,6 +23,7 @@ func TestHTTPClientBothHandshakes(t *testing.T) {
 		modern bool
 	}{
 		{"2026-07-28", nil, true},
+		//lint:ignore SA1019 the legacy initialize handshake is what this case tests
 		{"legacy", []client.ClientOption{client.WithLegacyProtocolOnly()}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -84,14 +84,14 @@ func secretOf(out string) string {
 // command that writes what was shown, given flags and all.
 func TestConnectHintReproduces(t *testing.T) {
 	home, mem := mcpEnv(t)
-	code, out, errs := ireneo(t, "--memory="+mem, "connect", "cursor", "--addr", "127.0.0.1:47231", "--token", "mine", "--token-store", "file")
+	code, _, errs := ireneo(t, "--memory="+mem, "connect", "cursor", "--addr", "127.0.0.1:47231", "--token", "mine", "--token-store", "file")
 	if code != 1 || !strings.Contains(errs, "ireneo token create mine") {
 		t.Fatalf("explicit token that does not exist: %d %s", code, errs)
 	}
 	if code, _, errs = ireneo(t, "--memory="+mem, "token", "create", "mine", "--token-store", "file"); code != 0 {
 		t.Fatal(errs)
 	}
-	code, out, errs = ireneo(t, "--memory="+mem, "connect", "cursor", "--addr", "127.0.0.1:47231", "--token", "mine", "--token-store", "file")
+	code, out, errs := ireneo(t, "--memory="+mem, "connect", "cursor", "--addr", "127.0.0.1:47231", "--token", "mine", "--token-store", "file")
 	if code != 0 {
 		t.Fatal(errs)
 	}

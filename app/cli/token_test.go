@@ -118,7 +118,7 @@ func TestTokenCommandsFileStore(t *testing.T) {
 	if code, _, errs = ireneo(t, m, "token", "show", "cursor", "--reveal", "--token-store", "file"); code != 1 || !strings.Contains(errs, "revoked") {
 		t.Fatalf("reveal revoked: %d %s", code, errs)
 	}
-	if code, out, _ = ireneo(t, m, "token", "list"); !strings.Contains(out, "revoked") {
+	if _, out, _ = ireneo(t, m, "token", "list"); !strings.Contains(out, "revoked") {
 		t.Fatalf("list after revoke:\n%s", out)
 	}
 }

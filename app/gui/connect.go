@@ -391,10 +391,6 @@ func (c *connectScreen) showClient(client string) {
 		setMuted(note, "")
 		return
 	}
-	type shown struct {
-		cfg    *mcpserver.ClientConfig
-		secret string
-	}
 	c.u.goBackground(func(ctx context.Context) {
 		cfg, secret, err := c.clientConfig(ctx, client, token)
 		fyne.Do(func() {

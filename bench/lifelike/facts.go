@@ -597,7 +597,6 @@ func assistantSaidFamily(r *rand.Rand, fam int, types []string, used map[string]
 type temporalKind struct {
 	topic     string // %[1]s: scope
 	decisions []string
-	personal  bool
 }
 
 var temporalKinds = []temporalKind{

@@ -251,7 +251,7 @@ func code(r *rand.Rand, sc scene, lang string) string {
 	case "typescript":
 		body = pick(r, []string{
 			fmt.Sprintf("export function use%s(id: string) {\n  return useQuery({\n    queryKey: [\"%s\", id],\n    queryFn: async () => {\n      const res = await fetch(`/api/%s/${id}`);\n      if (!res.ok) throw new Error(`HTTP ${res.status}`);\n      return Schema.parse(await res.json());\n    },\n    staleTime: %d_000,\n  });\n}", ident(tbl, true), tbl, tbl, n),
-			fmt.Sprintf("const Row = z.object({\n  id: z.string().uuid(),\n  amount: z.number().int(),\n  currency: z.enum([\"EUR\", \"USD\", \"GBP\"]),\n  createdAt: z.coerce.date(),\n});\n\nexport type Row = z.infer<typeof Row>;\n\nexport function toCsv(rows: Row[]): string {\n  return rows.map((r) => [r.id, r.amount, r.currency, r.createdAt.toISOString()].join(\",\")).join(\"\\n\");\n}"),
+			"const Row = z.object({\n  id: z.string().uuid(),\n  amount: z.number().int(),\n  currency: z.enum([\"EUR\", \"USD\", \"GBP\"]),\n  createdAt: z.coerce.date(),\n});\n\nexport type Row = z.infer<typeof Row>;\n\nexport function toCsv(rows: Row[]): string {\n  return rows.map((r) => [r.id, r.amount, r.currency, r.createdAt.toISOString()].join(\",\")).join(\"\\n\");\n}",
 		})
 	case "rust":
 		body = fmt.Sprintf("async fn route(State(state): State<AppState>, Json(alert): Json<Alert>) -> Result<StatusCode, AppError> {\n    let key = alert.dedupe_key();\n    if state.seen.contains(&key).await {\n        tracing::debug!(%%key, \"duplicate alert dropped\");\n        return Ok(StatusCode::ACCEPTED);\n    }\n    state.seen.insert(key, Duration::from_secs(%d)).await;\n    state.notifier.send(&alert).await?;\n    Ok(StatusCode::CREATED)\n}", n*10)
@@ -346,7 +346,7 @@ func shellCommand(r *rand.Rand, sc scene, kind int) string {
 	case 2:
 		return fmt.Sprintf("kubectl -n prod logs deploy/%s --since=1h | grep -A12 panic | head -40", sc.svc)
 	case 3:
-		return fmt.Sprintf("curl -s http://localhost:8080/healthz | jq .")
+		return "curl -s http://localhost:8080/healthz | jq ."
 	case 4:
 		return "git diff HEAD~1 -- internal/"
 	case 5:

@@ -2,7 +2,6 @@ package recalldata
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
@@ -220,5 +219,3 @@ func (d *Dataset) Sessions() []*memory.Session {
 	}
 	return out
 }
-
-func lower(s string) string { return strings.ToLower(s) }
