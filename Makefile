@@ -3,9 +3,11 @@ GO       ?= go
 BIN      := bin/ireneo
 TAGS     ?=
 TESTFLAGS ?= -timeout 40m
+# staticcheck, pinned; `go run` fetches it from the Go module proxy once.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 export LANG ?= en_US.UTF-8
 
-.PHONY: all run build test bench bench-recall deps package fmt vet clean
+.PHONY: all run build test lint bench bench-recall deps package fmt vet clean
 
 all: build
 
@@ -18,10 +20,15 @@ build: deps
 run: build
 	./$(BIN)
 
-test: deps
-	gofmt -l . | (! grep .) || (echo "gofmt: files above need formatting"; exit 1)
-	$(GO) vet -tags "$(TAGS)" ./...
+test: deps lint
 	scripts/test-session.sh $(GO) test -tags "$(TAGS)" $(TESTFLAGS) ./...
+
+# lint: formatting, a tidy go.mod, vet and staticcheck, on the whole tree.
+lint:
+	gofmt -l . | (! grep .) || (echo "gofmt: files above need formatting"; exit 1)
+	$(GO) mod tidy -diff || (echo "go mod tidy: go.mod/go.sum above are not tidy; run go mod tidy"; exit 1)
+	$(GO) vet -tags "$(TAGS)" ./...
+	$(GO) run $(STATICCHECK) -tags "$(TAGS)" ./...
 
 bench: deps
 	scripts/test-session.sh $(GO) test -tags "$(TAGS)" -run '^$$' -bench . -benchtime 1x -timeout 60m ./...
