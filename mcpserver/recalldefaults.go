@@ -3,10 +3,9 @@ package mcpserver
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // recallDefaults are what recall (and, for the budget, sessions) use when
@@ -27,6 +26,7 @@ func (s *Server) SetRecallDefaults(k, budget int) {
 	d := Options{DefaultTopK: k, DefaultTokenBudget: budget, Logger: s.log}.withDefaults().recallDefaults()
 	s.defaults.Store(&d)
 	s.addRecallTool()
+	s.addSessionsTool()
 }
 
 func (s *Server) recallDefaults() recallDefaults { return *s.defaults.Load() }
@@ -38,8 +38,12 @@ func (s *Server) RecallDefaults() (k, budget int) {
 	return d.k, d.budget
 }
 
+// defaultInText is the "(default N" of an argument's description.
+var defaultInText = regexp.MustCompile(`\(default \d+`)
+
 // withRecallDefaultsText writes the current defaults into the descriptions
-// of top_k and token_budget, so an agent reads the numbers it will get.
+// of top_k and token_budget (recall's, and sessions' budget), so an agent
+// reads the numbers it will get.
 func withRecallDefaultsText(d recallDefaults) mcp.ToolOption {
 	return func(t *mcp.Tool) {
 		var schema map[string]any
@@ -47,12 +51,11 @@ func withRecallDefaultsText(d recallDefaults) mcp.ToolOption {
 			return
 		}
 		props, _ := schema["properties"].(map[string]any)
-		for name, text := range map[string]string{
-			"top_k":        fmt.Sprintf("how many passages at most (default %d, at most %d)", d.k, memory.MaxK),
-			"token_budget": fmt.Sprintf("how many tokens the whole answer may take (default %d, at least %d, at most %d)", d.budget, minTokenBudget, maxTokenBudget),
-		} {
+		for name, def := range map[string]int{"top_k": d.k, "token_budget": d.budget} {
 			if p, ok := props[name].(map[string]any); ok {
-				p["description"] = text
+				if text, ok := p["description"].(string); ok {
+					p["description"] = defaultInText.ReplaceAllLiteralString(text, fmt.Sprintf("(default %d", def))
+				}
 			}
 		}
 		if raw, err := json.Marshal(schema); err == nil {

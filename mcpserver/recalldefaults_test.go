@@ -28,21 +28,22 @@ func TestRecallDefaultsFromOptions(t *testing.T) {
 		structured(t, callTool(t, c, ToolRecall, map[string]any{"query": "MT-4471"}), &res)
 		return res
 	}
-	schema := func() string {
+	schemaOf := func(tool string) string {
 		t.Helper()
 		tools, err := c.ListTools(context.Background(), mcp.ListToolsRequest{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, tl := range tools.Tools {
-			if tl.Name == ToolRecall {
+			if tl.Name == tool {
 				b, _ := json.Marshal(tl)
 				return string(b)
 			}
 		}
-		t.Fatal("no recall tool")
+		t.Fatalf("no %s tool", tool)
 		return ""
 	}
+	schema := func() string { t.Helper(); return schemaOf(ToolRecall) }
 	if res := recall(); len(res.Hits) != 1 || res.Budget != 300 {
 		t.Errorf("DefaultK 1, DefaultBudget 300: %d hits, budget %d", len(res.Hits), res.Budget)
 	}
@@ -55,6 +56,9 @@ func TestRecallDefaultsFromOptions(t *testing.T) {
 	}
 	if s := schema(); !strings.Contains(s, "(default 3, at most") || !strings.Contains(s, "(default 5000, at least") {
 		t.Errorf("schema after SetRecallDefaults: %s", s)
+	}
+	if s := schemaOf(ToolSessions); !strings.Contains(s, "(default 5000, at least") {
+		t.Errorf("sessions' schema after SetRecallDefaults: %s", s)
 	}
 	var res result
 	structured(t, callTool(t, c, ToolRecall, map[string]any{"query": "MT-4471", "top_k": 2}), &res)

@@ -142,11 +142,7 @@ func (s *Server) addTools() {
 		mcp.WithInputSchema[GetArgs](),
 		portableOutputSchema[GetOutput]())...),
 		handle(s, ToolGet, s.get))
-	s.mcp.AddTool(mcp.NewTool(ToolSessions, append(readOnly("List past conversations"),
-		mcp.WithDescription(sessionsDescription),
-		mcp.WithInputSchema[SessionsArgs](),
-		portableOutputSchema[SessionsResult]())...),
-		handle(s, ToolSessions, s.sessions))
+	s.addSessionsTool()
 	s.mcp.AddTool(mcp.NewTool(ToolListProjects, append(readOnly("List projects"),
 		mcp.WithDescription(listProjectsDescription),
 		mcp.WithInputSchema[ListProjectsArgs](),
@@ -162,6 +158,17 @@ func (s *Server) addRecallTool() {
 		withRecallDefaultsText(s.recallDefaults()),
 		portableOutputSchema[RecallOutput]())...),
 		handle(s, ToolRecall, s.recall))
+}
+
+// addSessionsTool adds sessions, or replaces it when its default budget
+// changes.
+func (s *Server) addSessionsTool() {
+	s.mcp.AddTool(mcp.NewTool(ToolSessions, append(readOnly("List past conversations"),
+		mcp.WithDescription(sessionsDescription),
+		mcp.WithInputSchema[SessionsArgs](),
+		withRecallDefaultsText(s.recallDefaults()),
+		portableOutputSchema[SessionsResult]())...),
+		handle(s, ToolSessions, s.sessions))
 }
 
 // portableOutputSchema is mcp.WithOutputSchema with every nullable array
