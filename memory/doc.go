@@ -1,7 +1,10 @@
 // Package memory owns an Ireneo memory: the funes jsonl conversations under
 // src/, and ireneo.db beside them, which holds the derived search index and
 // the catalog of the person's own choices (project tags, stars, tombstones,
-// token metadata, the audit log and the scrub history).
+// access token metadata, the audit log and the scrub history). The two are
+// versioned apart (schema.go): Open migrates the catalog forward, rebuilds
+// the index from src/ when its layout changed, and refuses a database
+// written by a newer Ireneo.
 //
 // Everything that reads or changes a memory goes through this package: the
 // CLI, the MCP server and the GUI call the same functions. It imports nothing
