@@ -2,6 +2,8 @@ package recallbench
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -41,7 +43,10 @@ func LifelikeMemory(ctx context.Context, cache string, n int, seed int64, log io
 	memDir := filepath.Join(dir, "memory")
 	stamp := filepath.Join(dir, "imported")
 	d := lifelike.Generate(lifelike.Config{N: n, Seed: seed})
-	if _, err := os.Stat(stamp); err != nil {
+	// The generator may change between runs: a memory imported from another
+	// history would score every question a miss.
+	fp := fingerprint(d)
+	if old, err := os.ReadFile(stamp); err != nil || string(old) != fp {
 		os.RemoveAll(dir)
 		exp := filepath.Join(dir, "exports")
 		t0 := time.Now()
@@ -63,7 +68,7 @@ func LifelikeMemory(ctx context.Context, cache string, n int, seed int64, log io
 		}
 		m.Close()
 		os.RemoveAll(exp)
-		if err := os.WriteFile(stamp, nil, 0o644); err != nil {
+		if err := os.WriteFile(stamp, []byte(fp), 0o644); err != nil {
 			return nil, "", nil, err
 		}
 	}
@@ -170,4 +175,14 @@ func lifelikeScore(q lifelike.Question, hits []hitID) []float64 {
 		}
 	}
 	return []float64{b2f(rank >= 1 && rank <= 3), b2f(rank == 1), b2f(rank >= 1 && rank <= 5), turn3}
+}
+
+// fingerprint identifies a lifelike history by its questions and their
+// gold conversations.
+func fingerprint(d *lifelike.Dataset) string {
+	h := sha256.New()
+	for _, q := range d.Questions {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\n", q.ID, q.Text, q.Harness, q.SessionID, q.Answer)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
