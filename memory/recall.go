@@ -75,6 +75,7 @@ type Tuning struct {
 	// first while their chunks together stay under this share of the index.
 	// 0 keeps every word.
 	PostingShare float64
+	VectorWeight float64 // the semantic stage's weight beside BM25 (semantic.go); 0 turns it off
 }
 
 // DefaultTuning is the pipeline Ireneo ships; bench/README.md says which
@@ -201,6 +202,9 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 		if err := m.cover(ctx, plan, cands); err != nil {
 			return nil, err
 		}
+	}
+	if err := m.semantic(ctx, o.Query, cands, tn); err != nil {
+		return nil, err
 	}
 	// Newest-first among equals is for repeated reports of one thing: a
 	// question about an identified thing, or one that asks for the latest.
