@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +28,8 @@ import (
 
 type ccRecord struct {
 	Type             looseString `json:"type"`
+	Subtype          looseString `json:"subtype"`
+	Version          looseString `json:"version"`
 	UUID             looseString `json:"uuid"`
 	ParentUUID       looseString `json:"parentUuid"`
 	LogicalParent    looseString `json:"logicalParentUuid"`
@@ -74,6 +77,9 @@ type ccNode struct {
 	sidechain bool
 	conv      bool // a user or assistant message
 	skip      bool // meta, compact summary: in the chain, not a turn
+	summary   bool // a compaction summary (isCompactSummary)
+	compact   bool // a summary kept as its own conversation (before 2.1)
+	boundary  bool // a compact_boundary system record
 	role      string
 	msgID     string
 	reqID     string
@@ -152,10 +158,13 @@ func (p *ccParse) line(n int, raw []byte) string {
 	}
 	nd := &ccNode{idx: len(p.nodes), uuid: uuid, parent: string(rec.ParentUUID), logical: string(rec.LogicalParent),
 		sidechain: bool(rec.IsSidechain), ts: rec.Timestamp.Time, reqID: string(rec.RequestID),
-		sessionID: string(rec.SessionID), agentID: string(rec.AgentID)}
+		sessionID: string(rec.SessionID), agentID: string(rec.AgentID),
+		boundary: rec.Type == "system" && rec.Subtype == "compact_boundary"}
 	if (rec.Type == "user" || rec.Type == "assistant") && rec.Message != nil {
 		nd.conv = true
 		nd.skip = bool(rec.IsMeta) || bool(rec.IsCompactSummary) || bool(rec.TranscriptOnly)
+		nd.summary = bool(rec.IsCompactSummary)
+		nd.compact = nd.summary && !writesCompactionAgent(string(rec.Version))
 		nd.msgID = string(rec.Message.ID)
 		nd.role = memory.RoleUser
 		if rec.Type == "assistant" {
@@ -297,7 +306,11 @@ func (p *ccParse) live(member func(*ccNode) bool) []*ccNode {
 		kept[nd] = true
 		path = append(path, nd)
 		next, broken := parentOf(nd)
-		if broken {
+		// A compaction in 1.0.x may start a new root with no link back
+		// (no logicalParentUuid): what came before it in the file is still
+		// this conversation.
+		rootedCompaction := next == nil && !broken && (nd.boundary || nd.summary)
+		if broken || rootedCompaction {
 			// A parent lost to a corrupt line: carry on with the record just
 			// before this one, rather than drop the whole start of the session.
 			next = nil
@@ -430,8 +443,16 @@ func (p *ccParse) sessions(ctx context.Context, name string, look Lookup) []*mem
 		mainID = stem
 	}
 	project := repoProject(p.cwd, p.branch)
-	if s := p.build(ctx, look, p.live(func(nd *ccNode) bool { return !nd.sidechain }), mainID, project); s != nil {
+	mainChain := p.live(func(nd *ccNode) bool { return !nd.sidechain })
+	if s := p.build(ctx, look, mainChain, mainID, project); s != nil {
 		out = append(out, s)
+	}
+	for _, nd := range mainChain {
+		if nd.compact {
+			if s := p.compactionSession(nd, mainID, project); s != nil {
+				out = append(out, s)
+			}
+		}
 	}
 	// Inline sub-agents, grouped by the first sidechain record above each.
 	// Records that carry an agentId are 2.x ones, whose sub-agent has a file
@@ -518,6 +539,55 @@ func (p *ccParse) agentSession(chain []*ccNode, id, project string) *memory.Sess
 		return s
 	}
 	s.Title = "Sub-agent: " + s.Title
+	return s
+}
+
+// compactionSession keeps a compaction summary that Claude Code before 2.1
+// wrote into the session itself (a user record with isCompactSummary) as a
+// conversation of its own, <session>-compact-<uuid>, labelled the way a 2.1
+// compaction agent is: titled "Compaction summary", the summary an
+// assistant turn (the model wrote it; the person did not). From 2.1 on the
+// compaction agent's own transcript holds the same summary, so the record
+// in the session is not kept twice.
+func (p *ccParse) compactionSession(nd *ccNode, mainID, project string) *memory.Session {
+	c := *nd
+	c.skip, c.role = false, memory.RoleAssistant
+	s := p.build(context.Background(), nil, []*ccNode{&c}, mainID+"-compact-"+nd.uuid, project)
+	if s == nil {
+		return nil
+	}
+	s.Title = "Compaction summary"
+	if txt := compactionText(s.Turns[0]); txt != "" {
+		s.Title += ": " + firstWords(summaryBody(txt))
+	}
+	return s
+}
+
+// writesCompactionAgent reports whether a Claude Code version runs each
+// compaction as an agent with a transcript of its own (2.1 and later).
+func writesCompactionAgent(version string) bool {
+	major, rest, _ := strings.Cut(strings.TrimSpace(version), ".")
+	minor, _, _ := strings.Cut(rest, ".")
+	ma, err1 := strconv.Atoi(major)
+	mi, err2 := strconv.Atoi(minor)
+	if err1 != nil || err2 != nil {
+		return false // unknown: keep the summary rather than risk losing it
+	}
+	return ma > 2 || (ma == 2 && mi >= 1)
+}
+
+// summaryBody drops the sentence Claude Code puts before a compaction
+// summary ("This session is being continued from a previous conversation…")
+// and the analysis before "Summary:", for a title that says something.
+func summaryBody(s string) string {
+	if _, after, ok := strings.Cut(s, "\nSummary:"); ok && strings.TrimSpace(after) != "" {
+		return strings.TrimSpace(after)
+	}
+	if strings.HasPrefix(s, "This session is being continued") {
+		if _, after, ok := strings.Cut(s, "\n"); ok && strings.TrimSpace(after) != "" {
+			return strings.TrimSpace(after)
+		}
+	}
 	return s
 }
 

@@ -199,7 +199,7 @@ func TestDetectSessionsBeforeSubagents(t *testing.T) {
 		}
 		seenAgent = seenAgent || agent
 	}
-	if !seenAgent || len(ins) != 4 {
+	if !seenAgent || len(ins) != 5 {
 		t.Errorf("%d inputs", len(ins))
 	}
 }

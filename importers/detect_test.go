@@ -152,7 +152,7 @@ func TestDetectFolder(t *testing.T) {
 	}
 	// README.md, users.json, projects.json, memories.json, the manifest and
 	// the index are not conversations, and are silently left alone.
-	if count[FormatCodex] != 5 || count[FormatClaudeCode] != 11 || count[FormatChatGPT] != 3 || count[FormatClaude] != 3 || len(ins) != 22 {
+	if count[FormatCodex] != 5 || count[FormatClaudeCode] != 12 || count[FormatChatGPT] != 3 || count[FormatClaude] != 3 || len(ins) != 23 {
 		paths := make([]string, 0, len(ins))
 		for _, in := range ins {
 			paths = append(paths, string(in.Format)+" "+in.Path)

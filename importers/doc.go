@@ -25,6 +25,15 @@
 //     sub-agent conversations <session>-agent-<id>. A compaction runs as an
 //     agent too (agent-acompact-*, prompt "Your task is to create a detailed
 //     summary…") and is titled "Compaction summary".
+//   - Before 2.1 a compaction leaves no agent file: the session file gets a
+//     compact_boundary system record (parentUuid null, logicalParentUuid
+//     the last record before it; older 1.0.x wrote none, and the summary
+//     is then a root with no link back), then a user record with
+//     isCompactSummary whose text ("This session is being continued from
+//     a previous conversation…") is the summary. It becomes a conversation
+//     <session>-compact-<uuid>, titled "Compaction summary: …", the summary
+//     an assistant turn; from 2.1 that record repeats the agent's summary
+//     and is not kept again.
 //   - A resumed Claude Code session copies earlier records, with their uuids
 //     and old sessionId, into the new file.
 //   - A session started with a slash command opens with
