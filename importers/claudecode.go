@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -99,15 +100,22 @@ type ccParse struct {
 	branch    string
 	sessionID string // the latest record's sessionId
 	agentID   string
+	// rewrites names stored conversations that hold copies of this
+	// session's own turns (a resume imported before its original), with
+	// the turns to take out of them.
+	rewrites map[string]map[string]bool
 }
 
 // ParseClaudeCode reads one Claude Code transcript (a session or a
 // sub-agent file).
 func ParseClaudeCode(ctx context.Context, r io.Reader, name string, h Handler) error {
-	p := &ccParse{byUUID: map[string]*ccNode{}, allUUIDs: map[string]bool{}}
+	p := &ccParse{byUUID: map[string]*ccNode{}, allUUIDs: map[string]bool{}, rewrites: map[string]map[string]bool{}}
 	st, err := readJSONLines(ctx, r, h.Progress, p.line)
 	if err != nil {
 		return err
+	}
+	if h.Pending != nil && p.copiesFrom(p.mainID(name), h.Pending) {
+		return errDeferred
 	}
 	ss := p.sessions(ctx, name, h.Lookup)
 	if len(ss) == 0 {
@@ -433,15 +441,7 @@ func (p *ccParse) sessions(ctx context.Context, name string, look Lookup) []*mem
 		return []*memory.Session{s}
 	}
 	var out []*memory.Session
-	mainID := strings.ToLower(uuidAtEnd.FindString(stem))
-	// Claude Code names the file by session id; after a resume the copied
-	// records may still carry the old one, so the file name wins.
-	if mainID == "" {
-		mainID = p.sessionID
-	}
-	if mainID == "" {
-		mainID = stem
-	}
+	mainID := p.mainID(name)
 	project := repoProject(p.cwd, p.branch)
 	mainChain := p.live(func(nd *ccNode) bool { return !nd.sidechain })
 	if s := p.build(ctx, look, mainChain, mainID, project); s != nil {
@@ -487,6 +487,77 @@ func (p *ccParse) sessions(ctx context.Context, name string, look Lookup) []*mem
 			s.ID = mainID + "-agent-" + root.uuid
 			out = append(out, s)
 		}
+	}
+	return append(out, p.rewritten(ctx, look)...)
+}
+
+// mainID is the session's id. Claude Code names the file by it; after a
+// resume the copied records still carry the old one, so the file name wins.
+func (p *ccParse) mainID(name string) string {
+	stem := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	if id := strings.ToLower(uuidAtEnd.FindString(stem)); id != "" {
+		return id
+	}
+	if p.sessionID != "" {
+		return p.sessionID
+	}
+	return stem
+}
+
+// copiesFrom reports whether the session id holds records a resume copied
+// from a session that pending says is still to be imported.
+func (p *ccParse) copiesFrom(id string, pending func(string) bool) bool {
+	asked := map[string]bool{}
+	for _, nd := range p.nodes {
+		if !nd.conv || nd.sidechain || nd.sessionID == "" || nd.sessionID == id || asked[nd.sessionID] {
+			continue
+		}
+		asked[nd.sessionID] = true
+		if pending(nd.sessionID) {
+			return true
+		}
+	}
+	return false
+}
+
+// rewritten is each stored conversation that holds copies of this
+// session's own turns, those turns taken out: a resumed session imported
+// before its original keeps them only until the original is stored. It is
+// what importing the resumed file now would make of it: the same turns,
+// and a title taken from its first turns again unless it had another.
+// A conversation that would be left empty is left as it is.
+func (p *ccParse) rewritten(ctx context.Context, look Lookup) []*memory.Session {
+	if look == nil || len(p.rewrites) == 0 {
+		return nil
+	}
+	owners := make([]string, 0, len(p.rewrites))
+	for o := range p.rewrites {
+		owners = append(owners, o)
+	}
+	slices.Sort(owners)
+	var out []*memory.Session
+	for _, o := range owners {
+		s, ok, err := look.StoredSession(ctx, memory.HarnessClaudeCode, o)
+		if err != nil || !ok {
+			continue
+		}
+		drop := p.rewrites[o]
+		derived := s.Title == ccTitle(s.Turns)
+		kept := s.Turns[:0:0]
+		for _, t := range s.Turns {
+			if !drop[t.TurnUUID] {
+				kept = append(kept, t)
+			}
+		}
+		if len(kept) == 0 || len(kept) == len(s.Turns) {
+			continue
+		}
+		s.Turns = kept
+		number(s)
+		if derived {
+			s.Title = ccTitle(s.Turns)
+		}
+		out = append(out, s)
 	}
 	return out
 }
@@ -615,19 +686,7 @@ func (p *ccParse) build(ctx context.Context, look Lookup, chain []*ccNode, id, p
 	}
 	copied := map[string]bool{}
 	if look != nil {
-		var ids []string
-		for _, nd := range chain {
-			if nd.sessionID != "" && nd.sessionID != id {
-				ids = append(ids, nd.uuid)
-			}
-		}
-		if len(ids) > 0 {
-			if owners, err := look.StoredTurns(ctx, memory.HarnessClaudeCode, id, ids); err == nil {
-				for u := range owners {
-					copied[u] = true
-				}
-			}
-		}
+		p.placeTurns(ctx, look, chain, id, copied)
 	}
 	s := &memory.Session{ID: id, Harness: memory.HarnessClaudeCode, Workdir: p.cwd, Project: project}
 	byMsg := map[string]int{} // message.id → turn index, to merge split responses
@@ -685,6 +744,46 @@ func (p *ccParse) build(ctx context.Context, look Lookup, chain []*ccNode, id, p
 		s.Title = ccTitle(s.Turns)
 	}
 	return s
+}
+
+// placeTurns keeps each turn once, in the session where it first happened,
+// whatever order the files come in. A record whose sessionId is another
+// session's was copied by a resume: if the memory holds it already (in its
+// original, or in the resumed session that was imported first), it is
+// marked copied and left out here. A record of this session's own that the
+// memory holds elsewhere was copied into a session imported before this
+// one: that conversation is noted in p.rewrites, to lose the copy.
+// Conversations made from this same file (<id>-agent-…, <id>-compact-…)
+// are not copies.
+func (p *ccParse) placeTurns(ctx context.Context, look Lookup, chain []*ccNode, id string, copied map[string]bool) {
+	ids := make([]string, 0, len(chain))
+	for _, nd := range chain {
+		if !nd.skip && len(nd.blocks) > 0 {
+			ids = append(ids, nd.uuid)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	owners, err := look.StoredTurns(ctx, memory.HarnessClaudeCode, id, ids)
+	if err != nil {
+		return // keep everything: a turn twice is better than none
+	}
+	for _, nd := range chain {
+		for _, o := range owners[nd.uuid] {
+			if strings.HasPrefix(o, id+"-") {
+				continue
+			}
+			if nd.sessionID != "" && nd.sessionID != id {
+				copied[nd.uuid] = true
+				continue
+			}
+			if p.rewrites[o] == nil {
+				p.rewrites[o] = map[string]bool{}
+			}
+			p.rewrites[o][nd.uuid] = true
+		}
+	}
 }
 
 var (

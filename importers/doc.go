@@ -35,7 +35,10 @@
 //     an assistant turn; from 2.1 that record repeats the agent's summary
 //     and is not kept again.
 //   - A resumed Claude Code session copies earlier records, with their uuids
-//     and old sessionId, into the new file.
+//     and old sessionId, into the new file (a resume of a resume copies
+//     both). Each turn is kept once, where it first happened: in one run
+//     originals are imported first, and an original imported after its
+//     resume takes its turns out of the stored resume.
 //   - A session started with a slash command opens with
 //     <command-message>/<command-name>/<command-args> markup.
 //   - Claude.ai flat exports (no parent_message_uuid) store chat_messages

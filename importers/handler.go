@@ -20,14 +20,22 @@ type Handler struct {
 	// Lookup, if set, answers what the memory already holds, so a parser
 	// can keep a turn once and give a sub-agent its parent's project.
 	Lookup Lookup
+	// Pending, if set, reports whether the conversation id is in an input
+	// of this run that is still to be imported. A parser that copies turns
+	// from such a conversation returns errDeferred, to be read again once
+	// the original is stored.
+	Pending func(id string) bool
 }
 
 // Lookup is what a parser may ask of the memory it imports into.
 // *memory.Memory implements it.
 type Lookup interface {
 	// StoredTurns returns, of turnIDs, those stored in a conversation of
-	// harness other than except, each with that conversation's id.
-	StoredTurns(ctx context.Context, harness, except string, turnIDs []string) (map[string]string, error)
+	// harness other than except, each with the ids of the conversations
+	// holding it.
+	StoredTurns(ctx context.Context, harness, except string, turnIDs []string) (map[string][]string, error)
+	// StoredSession loads a stored conversation, and whether it is stored.
+	StoredSession(ctx context.Context, harness, id string) (*memory.Session, bool, error)
 	// Project returns a stored conversation's derived project.
 	Project(ctx context.Context, harness, id string) (project string, ok bool, err error)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/ireneo-app/ireneo/memory"
@@ -141,9 +142,24 @@ func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (S
 	return sum, nil
 }
 
+// errDeferred is what a parser returns for an input that copies turns from
+// a conversation still to be imported in this run (a resumed Claude Code
+// session read before its original): it is read again later.
+var errDeferred = errors.New("copies turns from a conversation imported later in this run")
+
 // importInputs imports detected inputs, grouping the entries of one
 // archive into one batch.
+//
+// A resumed Claude Code session copies its original's turns; each turn is
+// kept once, where it first happened, which is simplest when the original
+// is stored first. So a session whose copies come from a session still to
+// be imported waits (with its sub-agent files) for a later round. Rounds
+// go on while one stores something; should one store nothing (a cycle),
+// the next takes every input as it is. Inputs in other runs are put right
+// by the parser instead (it takes copies out of a stored resumed session).
 func importInputs(ctx context.Context, m *memory.Memory, ins []Input, opts Options, sum *Summary) error {
+	var queue [][]Input
+	todo := map[string]int{} // Claude Code session id → its inputs not yet imported
 	for i := 0; i < len(ins); {
 		j := i + 1
 		if ins[i].Archive != "" {
@@ -151,18 +167,75 @@ func importInputs(ctx context.Context, m *memory.Memory, ins []Input, opts Optio
 				j++
 			}
 		}
-		if err := importGroup(ctx, m, ins[i:j], opts, sum); err != nil {
-			return err
+		queue = append(queue, ins[i:j])
+		if id := ccSessionOf(ins[i]); id != "" {
+			todo[id]++
 		}
 		i = j
+	}
+	pending := func(id string) bool { return todo[strings.ToLower(id)] > 0 }
+	canDefer := true
+	for len(queue) > 0 {
+		var later [][]Input
+		waiting := map[string]bool{} // sessions deferred in this round
+		stored := false
+		for _, g := range queue {
+			id := ccSessionOf(g[0])
+			if parent := ccSubagentParent(g[0]); canDefer && parent != "" && waiting[parent] {
+				later = append(later, g) // with its session, for the parent's project
+				continue
+			}
+			var p func(string) bool
+			if canDefer && id != "" {
+				p = pending
+			}
+			err := importGroup(ctx, m, g, opts, sum, p)
+			if errors.Is(err, errDeferred) {
+				waiting[id] = true
+				later = append(later, g)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			stored = true
+			if id != "" {
+				todo[id]--
+			}
+		}
+		queue, canDefer = later, stored
 	}
 	return nil
 }
 
+// ccSessionOf is the session id a Claude Code session file is named by,
+// or "" for any other input.
+func ccSessionOf(in Input) string {
+	if in.Format != FormatClaudeCode || in.Archive != "" || isSubagentFile(in) {
+		return ""
+	}
+	stem := strings.TrimSuffix(filepath.Base(in.Path), filepath.Ext(in.Path))
+	return strings.ToLower(uuidAtEnd.FindString(stem))
+}
+
+// ccSubagentParent is the session a 2.1 sub-agent file
+// (<session>/subagents/agent-*.jsonl) belongs to, or "".
+func ccSubagentParent(in Input) string {
+	if !isSubagentFile(in) || in.Archive != "" {
+		return ""
+	}
+	dir := filepath.Dir(in.Path)
+	if filepath.Base(dir) != "subagents" {
+		return ""
+	}
+	return strings.ToLower(uuidAtEnd.FindString(filepath.Base(filepath.Dir(dir))))
+}
+
 // importGroup imports one input file (or one archive's entries) as one
-// batch. It returns an error only for cancellation; everything else is
-// recorded in sum.
-func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Options, sum *Summary) error {
+// batch. It returns an error only for cancellation, and errDeferred (with
+// nothing recorded) when pending says the input must wait; everything else
+// is recorded in sum.
+func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Options, sum *Summary, pending func(string) bool) error {
 	name := group[0].Path
 	if group[0].Archive != "" {
 		name = group[0].Archive
@@ -193,7 +266,12 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 		defer za.Close()
 	}
 	for _, in := range group {
-		err := parseInput(ctx, in, za, opts, b, m, &sessions, &skipped)
+		err := parseInput(ctx, in, za, opts, b, m, pending, &sessions, &skipped)
+		if errors.Is(err, errDeferred) {
+			b.Discard()
+			sum.Inputs--
+			return err
+		}
 		if errors.Is(err, errNoConversation) {
 			continue // one empty shard or transcript: nothing to add
 		}
@@ -250,7 +328,7 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 }
 
 // parseInput reads one input into the batch.
-func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *memory.Batch, lookup Lookup, sessions *int, skipped *[]Failure) error {
+func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *memory.Batch, lookup Lookup, pending func(string) bool, sessions *int, skipped *[]Failure) error {
 	parse := parsers[in.Format]
 	if parse == nil {
 		return fmt.Errorf("no importer for format %q", in.Format)
@@ -277,7 +355,8 @@ func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *mem
 		Skip: func(what, reason string) {
 			*skipped = append(*skipped, Failure{Path: in.Path + ": " + what, Reason: reason})
 		},
-		Lookup: lookup,
+		Lookup:  lookup,
+		Pending: pending,
 	}
 	if opts.Progress != nil {
 		h.Progress = func(read int64) {

@@ -11,11 +11,11 @@ import (
 const lookupChunk = 500
 
 // StoredTurns returns, of turnIDs, those stored in a conversation of
-// harness other than except, each with the id of the conversation holding
+// harness other than except, each with the ids of the conversations holding
 // it. Importers use it to keep a turn a resumed session copied only where
 // it first happened.
-func (m *Memory) StoredTurns(ctx context.Context, harness, except string, turnIDs []string) (map[string]string, error) {
-	out := map[string]string{}
+func (m *Memory) StoredTurns(ctx context.Context, harness, except string, turnIDs []string) (map[string][]string, error) {
+	out := map[string][]string{}
 	for start := 0; start < len(turnIDs); start += lookupChunk {
 		part := turnIDs[start:min(start+lookupChunk, len(turnIDs))]
 		args := make([]any, 0, len(part)+2)
@@ -35,7 +35,7 @@ WHERE s.harness = ? AND s.session_id <> ? AND t.turn_uuid IN (?` + strings.Repea
 				rows.Close()
 				return nil, err
 			}
-			out[turn] = sess
+			out[turn] = append(out[turn], sess)
 		}
 		if err := rows.Close(); err != nil {
 			return nil, err
@@ -56,4 +56,18 @@ func (m *Memory) Project(ctx context.Context, harness, id string) (string, bool,
 		return "", false, err
 	}
 	return p, true, nil
+}
+
+// StoredSession loads a stored conversation of harness as its file holds
+// it, and whether it is stored at all. Importers use it to take turns a
+// resumed session copied out of it once their original is imported.
+func (m *Memory) StoredSession(ctx context.Context, harness, id string) (*Session, bool, error) {
+	s, err := m.LoadSession(ctx, harness+":"+id)
+	if errors.Is(err, ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return s, true, nil
 }
