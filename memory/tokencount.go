@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -13,7 +14,8 @@ var (
 )
 
 // CountTokens counts s in o200k tokens, the vocabulary of current OpenAI
-// models; Claude's counts are close enough for budgeting.
+// models; Claude's counts are close enough for budgeting. The count is
+// exact: budgets rely on it.
 func CountTokens(s string) int {
 	if s == "" {
 		return 0
@@ -24,11 +26,207 @@ func CountTokens(s string) int {
 			codec = c
 		}
 	})
-	if codec != nil {
-		if n, err := codec.Count(s); err == nil {
-			return n
+	if codec == nil {
+		// The vocabulary is embedded, so this is only a guard: about 4 bytes a token.
+		return utf8.RuneCountInString(s)/4 + 1
+	}
+	if n, ok := countPlainASCII(s); ok {
+		return n
+	}
+	return codecCount(s)
+}
+
+func codecCount(s string) int {
+	n, err := codec.Count(s)
+	if err != nil {
+		return utf8.RuneCountInString(s)/4 + 1
+	}
+	return n
+}
+
+// o200k splits text into pieces with a regular expression before byte-pair
+// encoding each piece on its own, and the library's backtracking regexp is
+// most of its cost. For text of printable ASCII, tabs and line breaks (most
+// of what a conversation holds) countPlainASCII splits the same way by hand
+// and counts each piece once, from a cache: the words of a history repeat.
+// Anything else goes to the library whole. TestCountTokensMatchesCodec and
+// FuzzCountTokens hold the two to the same counts.
+//
+// The expression, in the order its alternatives are tried:
+//
+//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
+//	[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
+//	\p{N}{1,3}
+//	 ?[^\s\p{L}\p{N}]+[\r\n/]*
+//	\s*[\r\n]+
+//	\s+(?!\S)
+//	\s+
+//
+// In ASCII the upper and lower letter classes are disjoint, which takes
+// all backtracking out of the first two.
+
+// ASCII byte classes.
+const (
+	asciiOther = iota // printable punctuation and symbols
+	asciiUpper
+	asciiLower
+	asciiDigit
+	asciiSpace   // ' ' and '\t'
+	asciiNewline // '\r' and '\n'
+	asciiNo      // anything countPlainASCII leaves to the library
+)
+
+var asciiClass = func() (t [256]uint8) {
+	for i := range t {
+		c := byte(i)
+		switch {
+		case c >= 'A' && c <= 'Z':
+			t[i] = asciiUpper
+		case c >= 'a' && c <= 'z':
+			t[i] = asciiLower
+		case c >= '0' && c <= '9':
+			t[i] = asciiDigit
+		case c == ' ' || c == '\t':
+			t[i] = asciiSpace
+		case c == '\r' || c == '\n':
+			t[i] = asciiNewline
+		case c > ' ' && c < 0x7f:
+			t[i] = asciiOther
+		default:
+			t[i] = asciiNo
 		}
 	}
-	// The vocabulary is embedded, so this is only a guard: about 4 bytes a token.
-	return utf8.RuneCountInString(s)/4 + 1
+	return t
+}()
+
+// countPlainASCII counts s if it is all printable ASCII, tabs and line
+// breaks; ok is false otherwise.
+func countPlainASCII(s string) (n int, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if asciiClass[s[i]] == asciiNo {
+			return 0, false
+		}
+	}
+	for i := 0; i < len(s); {
+		j := asciiPieceEnd(s, i)
+		n += pieceTokens(s[i:j])
+		i = j
+	}
+	return n, true
+}
+
+func isSpaceClass(c uint8) bool { return c == asciiSpace || c == asciiNewline }
+
+// asciiPieceEnd is where the piece that starts at i ends, in plain ASCII.
+func asciiPieceEnd(s string, i int) int {
+	c := asciiClass[s[i]]
+	// Alternatives 1 and 2: an optional prefix (anything but a line
+	// break, letter or digit), capitals, then small letters; at least one
+	// letter; then a contraction.
+	j := i
+	if c == asciiOther || c == asciiSpace {
+		j++
+	}
+	k := j
+	for k < len(s) && asciiClass[s[k]] == asciiUpper {
+		k++
+	}
+	for k < len(s) && asciiClass[s[k]] == asciiLower {
+		k++
+	}
+	if k > j {
+		return contractionEnd(s, k)
+	}
+	switch c {
+	case asciiDigit: // \p{N}{1,3}
+		k := i + 1
+		for k < len(s) && k < i+3 && asciiClass[s[k]] == asciiDigit {
+			k++
+		}
+		return k
+	case asciiOther, asciiSpace: // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
+		k := i
+		if s[i] == ' ' {
+			k++
+		}
+		if k < len(s) && asciiClass[s[k]] == asciiOther {
+			for k < len(s) && asciiClass[s[k]] == asciiOther {
+				k++
+			}
+			for k < len(s) && (s[k] == '\r' || s[k] == '\n' || s[k] == '/') {
+				k++
+			}
+			return k
+		}
+	}
+	// c is white space here. Its run ends at e.
+	e := i
+	for e < len(s) && isSpaceClass(asciiClass[s[e]]) {
+		e++
+	}
+	// `\s*[\r\n]+`: up to the run's last line break.
+	for k := e - 1; k >= i; k-- {
+		if asciiClass[s[k]] == asciiNewline {
+			return k + 1
+		}
+	}
+	// `\s+(?!\S)`: the run but its last character, unless the run ends the
+	// text; `\s+`: a lone white space before a non-space.
+	if e == len(s) || e-i == 1 {
+		return e
+	}
+	return e - 1
+}
+
+// contractionEnd takes `(?i:'s|'t|'re|'ve|'m|'ll|'d)?` at k.
+func contractionEnd(s string, k int) int {
+	if k+1 >= len(s) || s[k] != '\'' {
+		return k
+	}
+	switch s[k+1] | 0x20 {
+	case 's', 't', 'm', 'd':
+		return k + 2
+	case 'r', 'v':
+		if k+2 < len(s) && s[k+2]|0x20 == 'e' {
+			return k + 3
+		}
+	case 'l':
+		if k+2 < len(s) && s[k+2]|0x20 == 'l' {
+			return k + 3
+		}
+	}
+	return k
+}
+
+// pieceCache holds the token count of pieces already counted. It is
+// emptied when full, which bounds it at a few MB.
+var pieceCache = struct {
+	sync.RWMutex
+	m map[string]int32
+}{m: map[string]int32{}}
+
+const pieceCacheMax = 1 << 17
+
+// pieceTokens counts one piece of the split: the library splits a piece
+// into itself, so its count of the piece alone is the piece's.
+func pieceTokens(p string) int {
+	if len(p) == 1 {
+		return 1 // every byte is a token of its own
+	}
+	pieceCache.RLock()
+	n, ok := pieceCache.m[p]
+	pieceCache.RUnlock()
+	if ok {
+		return int(n)
+	}
+	c := codecCount(p)
+	if len(p) <= 64 { // long pieces (hashes, rules of dashes) rarely repeat
+		pieceCache.Lock()
+		if len(pieceCache.m) >= pieceCacheMax {
+			clear(pieceCache.m)
+		}
+		pieceCache.m[strings.Clone(p)] = int32(c) // not a slice of the whole text
+		pieceCache.Unlock()
+	}
+	return c
 }
