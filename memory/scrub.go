@@ -2,7 +2,10 @@ package memory
 
 import (
 	"errors"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -13,7 +16,8 @@ import (
 // or SQLite. Tests may pass a double; the real scrubber has tests here too.
 type SecretFinder interface {
 	// FindSecrets calls found for each secret in text, in order and not
-	// overlapping: the id of the rule that found it and its byte span.
+	// overlapping: the id of the rule that found it and its byte span. It
+	// may be called from several goroutines at once.
 	FindSecrets(text string, found func(rule string, start, end int))
 	// HasRule says whether rule is one of the finder's rule ids.
 	HasRule(rule string) bool
@@ -116,29 +120,77 @@ func Redactor(f SecretFinder) func(*Session) map[string]int {
 }
 
 // RedactSession replaces every secret f finds in s with f's placeholder, in
-// place, and counts redactions per rule.
+// place, and counts redactions per rule. A big session is scanned on all
+// cores (the scan is most of an import's scrub cost and the import's reader
+// waits for it); the result is the same as one text after another.
 func RedactSession(f SecretFinder, s *Session) map[string]int {
 	if s == nil || f == nil {
 		return nil
 	}
+	spans := scanSession(f, s)
 	var counts map[string]int
+	i := 0
 	eachText(s, func(_ textLoc, text string) string {
 		if text == "" {
 			return text
 		}
-		spans := findSecrets(f, text)
-		if len(spans) == 0 {
+		sp := spans[i]
+		i++
+		if len(sp) == 0 {
 			return text
 		}
 		if counts == nil {
 			counts = map[string]int{}
 		}
-		for _, sp := range spans {
-			counts[sp.rule]++
+		for _, x := range sp {
+			counts[x.rule]++
 		}
-		return redactSpans(f, text, spans)
+		return redactSpans(f, text, sp)
 	})
 	return counts
+}
+
+// parallelScanBytes is the size of session worth scanning on more than one
+// core: below it the goroutines cost more than they save.
+const parallelScanBytes = 32 << 10
+
+// scanSession finds the secrets of each non-empty text of s, in eachText's
+// order, without changing s.
+func scanSession(f SecretFinder, s *Session) [][]secretSpan {
+	var texts []string
+	size := 0
+	eachText(s, func(_ textLoc, text string) string {
+		if text != "" {
+			texts = append(texts, text)
+			size += len(text)
+		}
+		return text
+	})
+	spans := make([][]secretSpan, len(texts))
+	workers := min(runtime.GOMAXPROCS(0), len(texts))
+	if size < parallelScanBytes || workers < 2 {
+		for i, t := range texts {
+			spans[i] = findSecrets(f, t)
+		}
+		return spans
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(texts) {
+					return
+				}
+				spans[i] = findSecrets(f, texts[i])
+			}
+		}()
+	}
+	wg.Wait()
+	return spans
 }
 
 // MaskSecret shows a secret's first and last two characters and nothing
