@@ -106,8 +106,11 @@ func words(text string) []string {
 
 // queryPlan is a recall query taken apart.
 type queryPlan struct {
-	terms  []string // content words searched in the body and title
-	all    []string // every content word, before pruning by cost
+	terms []string // content words searched in the body and title
+	all   []string // every content word, before pruning by cost
+	// stops are the stopwords taken out of the query: too common to search
+	// by, they still tell apart turns that match its content words alike.
+	stops  []string
 	ids    []string // normalised identifiers
 	recent bool     // the query asks for the latest state of something
 	// speaker is the role whose turns the question is about: RoleUser for
@@ -134,6 +137,9 @@ func planQuery(q string, dropStop bool) queryPlan {
 		seen[w] = true
 		all = append(all, w)
 		if len([]rune(w)) < 2 && !unicode.IsDigit([]rune(w)[0]) {
+			if dropStop {
+				p.stops = append(p.stops, w) // "I" says whose words are asked about
+			}
 			continue
 		}
 		if recencyWords[w] {
@@ -143,12 +149,13 @@ func planQuery(q string, dropStop bool) queryPlan {
 			}
 		}
 		if dropStop && stopwords[w] {
+			p.stops = append(p.stops, w)
 			continue
 		}
 		p.terms = append(p.terms, w)
 	}
 	if len(p.terms) == 0 && len(p.ids) == 0 {
-		p.terms = all
+		p.terms, p.stops = all, nil
 	}
 	p.all = append([]string(nil), p.terms...)
 	p.speaker = speakerOf(q)

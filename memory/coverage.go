@@ -19,14 +19,28 @@ type weightedTerm struct {
 // pruned from the FTS query too) and every identifier by inverse document
 // frequency.
 func (m *Memory) coverageTerms(ctx context.Context, p queryPlan) ([]weightedTerm, error) {
+	out, err := m.weighWords(ctx, p.all)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range p.ids {
+		// Identifiers are rare by nature; weigh them as a word in ten chunks.
+		out = append(out, weightedTerm{stem: id, id: true, idf: idf(10, 10000)})
+	}
+	return out, nil
+}
+
+// weighWords weighs words by inverse document frequency, leaving out those
+// no chunk holds.
+func (m *Memory) weighWords(ctx context.Context, ws []string) ([]weightedTerm, error) {
 	var out []weightedTerm
-	if len(p.all) > 0 {
-		df, total, err := m.frequencies(ctx, p.all)
+	if len(ws) > 0 {
+		df, total, err := m.frequencies(ctx, ws)
 		if err != nil {
 			return nil, err
 		}
 		m.stats.mu.Lock()
-		for _, w := range p.all {
+		for _, w := range ws {
 			st := m.stats.stems[w]
 			if st == "" || df[w] == 0 {
 				continue // a word no chunk holds can't tell chunks apart
@@ -34,10 +48,6 @@ func (m *Memory) coverageTerms(ctx context.Context, p queryPlan) ([]weightedTerm
 			out = append(out, weightedTerm{stem: st, word: w, idf: idf(df[w], total)})
 		}
 		m.stats.mu.Unlock()
-	}
-	for _, id := range p.ids {
-		// Identifiers are rare by nature; weigh them as a word in ten chunks.
-		out = append(out, weightedTerm{stem: id, id: true, idf: idf(10, 10000)})
 	}
 	return out, nil
 }

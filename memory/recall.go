@@ -71,6 +71,21 @@ type Tuning struct {
 	// 0 turns it off.
 	TieShare       float64
 	TieShareRecent float64
+	// SessionWeight adds to a turn's match the matches of its
+	// conversation's other turns (the best SessionTurns of them): a
+	// conversation about the question shows in more than one turn. 0 turns
+	// it off.
+	SessionWeight float64
+	SessionTurns  int
+	// TurnLenPower scores a turn cut into several chunks as one document:
+	// its best chunk's match is divided by its chunk count raised to this
+	// power, as BM25 would normalise a long turn. 0 turns it off.
+	TurnLenPower float64
+	// StopWeight: a turn holding the question's stopwords ("what did I
+	// say", "I got") gains up to this fraction of its score, their IDF
+	// weighted share; they break ties between turns that match the content
+	// words alike, as they do for plain BM25. 0 turns it off.
+	StopWeight float64
 	// PostingShare caps the query's words by cost: words are kept rarest
 	// first while their chunks together stay under this share of the index.
 	// 0 keeps every word.
@@ -160,8 +175,10 @@ type candidate struct {
 	starred         bool
 	rel, rec, score float64
 	cov             float64
-	tokens          int    // the chunk's own o200k count, stored at import
-	body            string // filled by cover
+	stopCov         float64 // the share of the question's stopwords it holds
+	tokens          int     // the chunk's own o200k count, stored at import
+	turnChunks      int     // chunks in the candidate's turn, when asked for
+	body            string  // filled by cover
 }
 
 // Recall finds the passages that best answer a query, within a token budget.
@@ -198,8 +215,8 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 	if tn.CoverMaxTerms > 0 && len(plan.all)+len(plan.ids) > tn.CoverMaxTerms {
 		tn.CoverPower = 0
 	}
-	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 {
-		if err := m.cover(ctx, plan, cands); err != nil {
+	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || tn.StopWeight > 0 {
+		if err := m.cover(ctx, plan, cands, tn.StopWeight > 0); err != nil {
 			return nil, err
 		}
 	}
@@ -214,6 +231,11 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 		tie = tn.TieShareRecent
 	case len(plan.ids) > 0:
 		tie = tn.TieShare
+	}
+	if tn.TurnLenPower > 0 {
+		if err := m.turnChunks(ctx, cands); err != nil {
+			return nil, err
+		}
 	}
 	ranked := rank(cands, o.K, tn, tie, plan.speaker)
 	hits, err := m.hydrate(ctx, ranked, tn)
@@ -362,7 +384,21 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		if best < 0 {
 			r = c.bm25 / best
 		}
+		if tn.TurnLenPower > 0 && c.turnChunks > 1 {
+			r /= math.Pow(float64(c.turnChunks), tn.TurnLenPower)
+		}
 		turnRel[key] = math.Max(turnRel[key], r)
+	}
+	// A conversation's matching turns, best first, for the session signal.
+	var sessRels map[int64][]float64
+	if tn.SessionWeight > 0 {
+		sessRels = map[int64][]float64{}
+		for key, r := range turnRel {
+			sessRels[key[0]] = append(sessRels[key[0]], r)
+		}
+		for _, rs := range sessRels {
+			sort.Sort(sort.Reverse(sort.Float64Slice(rs)))
+		}
 	}
 	seenTurn := map[[2]int64]bool{}
 	var pool []candidate
@@ -384,6 +420,23 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 			}
 			c.rel = (c.rel + tn.CtxWeight*window) / (1 + tn.CtxWeight)
 		}
+		if tn.SessionWeight > 0 {
+			// The conversation's other matching turns, the best first.
+			var others float64
+			n, own := 0, turnRel[key]
+			for _, r := range sessRels[c.sess] {
+				if r == own && own >= 0 {
+					own = -1 // skip the turn itself once
+					continue
+				}
+				if n >= max(tn.SessionTurns, 1) {
+					break
+				}
+				others += r
+				n++
+			}
+			c.rel = (c.rel + tn.SessionWeight*others) / (1 + tn.SessionWeight)
+		}
 		if tn.HalfLifeDays > 0 && c.ts > 0 {
 			age := float64(newest-c.ts) / 86400
 			c.rec = math.Exp2(-age / tn.HalfLifeDays)
@@ -392,6 +445,7 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		if tn.CoverPower > 0 {
 			c.score *= math.Pow(c.cov, tn.CoverPower)
 		}
+		c.score *= 1 + tn.StopWeight*c.stopCov
 		if c.starred {
 			c.score *= 1 + tn.StarWeight
 		}
@@ -461,11 +515,54 @@ func newestFirstAmongTies(pool []candidate, share float64) {
 	copy(pool[len(ties):], rest)
 }
 
+// turnChunks fills in how many chunks each candidate's turn was cut into.
+func (m *Memory) turnChunks(ctx context.Context, cands []candidate) error {
+	if len(cands) == 0 {
+		return nil
+	}
+	type key struct {
+		sess int64
+		seq  int
+	}
+	n := map[key]int{}
+	var conds []string
+	for _, c := range cands {
+		k := key{c.sess, c.seq}
+		if _, ok := n[k]; !ok {
+			n[k] = 0
+			conds = append(conds, fmt.Sprintf("(sess=%d AND seq=%d)", c.sess, c.seq))
+		}
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE `+strings.Join(conds, " OR ")+` GROUP BY sess, seq`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k key
+		var c int
+		if err := rows.Scan(&k.sess, &k.seq, &c); err != nil {
+			return err
+		}
+		n[k] = c
+	}
+	for i := range cands {
+		cands[i].turnChunks = n[key{cands[i].sess, cands[i].seq}]
+	}
+	return rows.Err()
+}
+
 // cover fills in how much of the query each candidate's text holds.
-func (m *Memory) cover(ctx context.Context, plan queryPlan, cands []candidate) error {
+func (m *Memory) cover(ctx context.Context, plan queryPlan, cands []candidate, stops bool) error {
 	terms, err := m.coverageTerms(ctx, plan)
 	if err != nil {
 		return err
+	}
+	var stopTerms []weightedTerm
+	if stops {
+		if stopTerms, err = m.weighWords(ctx, plan.stops); err != nil {
+			return err
+		}
 	}
 	texts, err := m.chunkTexts(ctx, cands)
 	if err != nil {
@@ -474,6 +571,9 @@ func (m *Memory) cover(ctx context.Context, plan queryPlan, cands []candidate) e
 	for i := range cands {
 		cands[i].body = texts[cands[i].chunk]
 		cands[i].cov = coverage(cands[i].body, terms)
+		if len(stopTerms) > 0 {
+			cands[i].stopCov = coverage(cands[i].body, stopTerms)
+		}
 	}
 	return nil
 }

@@ -56,6 +56,12 @@ func TestPlanQueryTable(t *testing.T) {
 				c.q, p.terms, p.ids, p.recent, p.speaker, c.terms, c.ids, c.recent, c.speaker)
 		}
 	}
+	if p := planQuery("What score did I say I got on the test?", true); !reflect.DeepEqual(p.stops, []string{"what", "did", "i", "say", "got", "on", "the"}) {
+		t.Errorf("stops = %q, want the stopwords taken out, once each", p.stops)
+	}
+	if p := planQuery("the of and", true); p.stops != nil {
+		t.Errorf("stops = %q for a query of stopwords alone, want none (they are searched)", p.stops)
+	}
 	if p := planQuery(strings.Repeat("x", MaxQueryRunes+50), true); len(p.terms) != 1 || len(p.terms[0]) != MaxQueryRunes {
 		t.Errorf("long query not cut to %d runes: %d", MaxQueryRunes, len(p.terms[0]))
 	}
@@ -135,6 +141,48 @@ func TestRankTable(t *testing.T) {
 		if got := order(rank(tc.cands, tc.k, tn, tc.tie, tc.speaker)); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s: rank = %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestRankConversationSignals checks the stages that look past a turn's own
+// match: its conversation's other matching turns, and the question's
+// stopwords as a tie-breaker.
+func TestRankConversationSignals(t *testing.T) {
+	base := DefaultTuning
+	base.HalfLifeDays, base.CoverPower, base.SameSession = 0, 0, 1
+	c := func(sess int64, seq int, bm25, stopCov float64) candidate {
+		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: RoleUser}
+	}
+	first := func(tn Tuning, cs []candidate) int64 { return rank(cs, 3, tn, 0, "")[0].chunk }
+	// One strong turn alone against a slightly weaker one whose
+	// conversation matches in another turn too.
+	cs := []candidate{c(1, 0, -10, 0), c(2, 0, -9, 0), c(2, 1, -8, 0)}
+	if got := first(base, cs); got != 100 {
+		t.Errorf("without the session signal the best turn leads: got %d", got)
+	}
+	tn := base
+	tn.SessionWeight, tn.SessionTurns = 0.5, 2
+	if got := first(tn, cs); got != 200 {
+		t.Errorf("with the session signal the conversation that matches twice leads: got %d", got)
+	}
+	// Only the best SessionTurns other turns count: many weak turns don't
+	// outweigh one strong one.
+	many := []candidate{c(1, 0, -10, 0), c(1, 1, -10, 0), c(2, 0, -10, 0)}
+	for i := 1; i <= 8; i++ {
+		many = append(many, c(2, i, -4, 0))
+	}
+	tn.SessionTurns = 1
+	if got := first(tn, many); got != 100 {
+		t.Errorf("SessionTurns 1: one strong other turn beats eight weak ones; got %d", got)
+	}
+	// Stopwords break a near tie, and only a near tie.
+	tn = base
+	tn.StopWeight = 0.2
+	if got := first(tn, []candidate{c(1, 0, -10, 0), c(2, 0, -9.5, 1)}); got != 200 {
+		t.Errorf("stopwords should break a near tie: got %d", got)
+	}
+	if got := first(tn, []candidate{c(1, 0, -10, 0), c(2, 0, -7, 1)}); got != 100 {
+		t.Errorf("stopwords should not beat a clearly better match: got %d", got)
 	}
 }
 

@@ -46,6 +46,7 @@ func main() {
 		keep     = flag.String("keep", "", "keep exports, memory and baseline under this folder instead of a temporary one")
 		reuse    = flag.Bool("reuse", false, "with -keep: reuse a memory imported there from the same history")
 		jsonOut  = flag.String("json", "", "also write the reports as JSON to this file")
+		outsOut  = flag.String("outcomes", "", "also write every question's outcome, per set and system, as JSON lines to this file")
 		facts    = flag.Int("facts", 0, "facts asked as short and long questions (0 = default 600, -1 = all)")
 		noid     = flag.Int("noid", 0, "identifier-free questions (0 = default 400, -1 = all)")
 		updates  = flag.Int("updates", 0, "knowledge-update questions (0 = default 400, -1 = all)")
@@ -147,6 +148,11 @@ func main() {
 	if len(outs) > 0 {
 		recallbench.WriteSummary(os.Stdout, recallbench.Summarize(outs, recallbench.FloorName))
 	}
+	if *outsOut != "" {
+		if err := writeOutcomes(*outsOut, outs); err != nil {
+			fail(err)
+		}
+	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(reports, "", "  ")
 		if err := os.WriteFile(*jsonOut, append(b, '\n'), 0o644); err != nil {
@@ -178,6 +184,23 @@ func buildLine() string {
 		}
 	}
 	return fmt.Sprintf("commit %s%s, %s, GOMAXPROCS=%d", rev, dirty, runtime.Version(), runtime.GOMAXPROCS(0))
+}
+
+// writeOutcomes writes one JSON line per question and system, for pairing
+// configurations after the run.
+func writeOutcomes(path string, outs []recallbench.Outcome) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	enc := json.NewEncoder(f)
+	for _, o := range outs {
+		if err := enc.Encode(o); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
 }
 
 func fail(err error) {
