@@ -112,6 +112,8 @@ var DefaultTuning = Tuning{
 	CoverMaxTerms:  12,
 	TieShare:       0,
 	TieShareRecent: 0.4,
+	SessionWeight:  0.5,
+	SessionTurns:   2,
 }
 
 // RecallResult is what recall returns: a context block for agents and the

@@ -109,6 +109,7 @@ func TestRankTable(t *testing.T) {
 	tn := DefaultTuning
 	tn.HalfLifeDays = 0
 	tn.SpeakerWeight, tn.TieShare = 0.3, 0 // the table sets the tie share per case
+	tn.SessionWeight = 0                   // TestRankConversationSignals checks it
 	day := int64(86400)
 	c := func(sess int64, seq int, bm25, cov float64, role string, ts int64) candidate {
 		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: cov, role: role, ts: ts}
@@ -149,7 +150,7 @@ func TestRankTable(t *testing.T) {
 // stopwords as a tie-breaker.
 func TestRankConversationSignals(t *testing.T) {
 	base := DefaultTuning
-	base.HalfLifeDays, base.CoverPower, base.SameSession = 0, 0, 1
+	base.HalfLifeDays, base.CoverPower, base.SameSession, base.SessionWeight = 0, 0, 1, 0
 	c := func(sess int64, seq int, bm25, stopCov float64) candidate {
 		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: RoleUser}
 	}

@@ -63,6 +63,18 @@ var stages = []stage{
 	{"speaker", // the turns of the speaker a question is about favoured (dropped: see README)
 		func(t *memory.Tuning) { t.SpeakerWeight = 0.3 },
 		func(t *memory.Tuning) { t.SpeakerWeight = 0 }},
+	{"session", // a conversation's other matching turns lift its turn
+		func(t *memory.Tuning) { t.SessionWeight, t.SessionTurns = 0.5, 2 },
+		func(t *memory.Tuning) { t.SessionWeight = 0 }},
+	{"stops", // the question's stopwords break near ties
+		func(t *memory.Tuning) { t.StopWeight = 0.2 },
+		func(t *memory.Tuning) { t.StopWeight = 0 }},
+	{"turnlen", // a turn cut in several chunks scored as one long document (dropped: see README)
+		func(t *memory.Tuning) { t.TurnLenPower = 0.3 },
+		func(t *memory.Tuning) { t.TurnLenPower = 0 }},
+	{"vectors", // static word vectors (wordvec) fused into the best candidates
+		func(t *memory.Tuning) { t.VectorWeight = 0.5 },
+		func(t *memory.Tuning) { t.VectorWeight = 0 }},
 	{"coverage", // the IDF-weighted share of the query a chunk covers, in the score
 		func(t *memory.Tuning) { t.CoverPower, t.CoverMaxTerms = 2, 12 },
 		func(t *memory.Tuning) { t.CoverPower = 0 }},
