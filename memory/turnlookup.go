@@ -23,7 +23,10 @@ func (m *Memory) StoredTurns(ctx context.Context, harness, except string, turnID
 		for _, id := range part {
 			args = append(args, id)
 		}
-		q := `SELECT t.turn_uuid, s.session_id FROM turns t JOIN sessions s ON s.id = t.sess
+		// CROSS JOIN keeps turns the outer loop, found by turn_uuid: left
+		// to itself SQLite walked every session of the harness and probed
+		// each id in each, which made an import quadratic.
+		q := `SELECT t.turn_uuid, s.session_id FROM turns t CROSS JOIN sessions s ON s.id = t.sess
 WHERE s.harness = ? AND s.session_id <> ? AND t.turn_uuid IN (?` + strings.Repeat(",?", len(part)-1) + `)`
 		rows, err := m.db.QueryContext(ctx, q, args...)
 		if err != nil {
