@@ -87,6 +87,14 @@ type child struct {
 	err  error
 }
 
+// Bounds on waits for the child, far above what its steps take on a loaded
+// machine: a stuck child fails the test with its goroutine stacks instead
+// of hanging it until go test's own timeout.
+const (
+	childRunWait  = 3 * time.Minute  // an import of the test export, or its end after a signal
+	childStopWait = 30 * time.Second // SIGSTOP taking hold
+)
+
 func startImport(t *testing.T, dir, input string) *child {
 	t.Helper()
 	c := &child{done: make(chan struct{})}
@@ -101,8 +109,13 @@ func startImport(t *testing.T, dir, input string) *child {
 		close(c.done)
 	}()
 	t.Cleanup(func() {
-		c.cmd.Process.Kill()
-		<-c.done
+		c.cmd.Process.Kill() // a stopped process dies of SIGKILL too
+		select {
+		case <-c.done:
+		case <-time.After(childRunWait):
+			t.Errorf("the child %d has not ended %v after SIGKILL", c.cmd.Process.Pid, childRunWait)
+			return
+		}
 		if t.Failed() {
 			t.Logf("child output:\n%s", c.out.String())
 		}
@@ -112,9 +125,77 @@ func startImport(t *testing.T, dir, input string) *child {
 
 func (c *child) signal(sig syscall.Signal) { c.cmd.Process.Signal(sig) }
 
-func (c *child) wait() error {
-	<-c.done
-	return c.err
+// wait waits for the child to end, at most childRunWait, and returns how
+// it ended; what says what it was doing, for the failure.
+func (c *child) wait(t *testing.T, what string) error {
+	t.Helper()
+	select {
+	case <-c.done:
+		return c.err
+	case <-time.After(childRunWait):
+		c.stuck(t, "has not ended %v %s", childRunWait, what)
+		return nil
+	}
+}
+
+// stuck fails the test over a child that does not move on: it wakes the
+// child and asks for its goroutine stacks (SIGQUIT), which the cleanup
+// prints with the rest of its output.
+func (c *child) stuck(t *testing.T, format string, args ...any) {
+	t.Helper()
+	c.signal(syscall.SIGCONT)
+	c.signal(syscall.SIGQUIT)
+	select {
+	case <-c.done:
+	case <-time.After(10 * time.Second):
+	}
+	t.Fatalf("the child import "+format+" (its stacks are in its output below)", args...)
+}
+
+// waitStopped waits until every thread of the child has stopped, since
+// SIGSTOP takes hold asynchronously. It returns early if the child ended.
+// Where there is no /proc it waits a moment instead.
+func (c *child) waitStopped(t *testing.T) {
+	t.Helper()
+	tasks := fmt.Sprintf("/proc/%d/task", c.cmd.Process.Pid)
+	if _, err := os.Stat(tasks); err != nil {
+		time.Sleep(100 * time.Millisecond)
+		return
+	}
+	deadline := time.Now().Add(childStopWait)
+	for !allStopped(tasks) {
+		select {
+		case <-c.done:
+			return
+		default:
+		}
+		if time.Now().After(deadline) {
+			c.stuck(t, "has not stopped %v after SIGSTOP", childStopWait)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// allStopped says whether every thread under a /proc/PID/task folder is
+// stopped (state T or t).
+func allStopped(tasks string) bool {
+	ids, err := os.ReadDir(tasks)
+	if err != nil || len(ids) == 0 {
+		return false
+	}
+	for _, id := range ids {
+		stat, err := os.ReadFile(filepath.Join(tasks, id.Name(), "stat"))
+		if err != nil {
+			return false
+		}
+		// The state follows the command name, which is in parentheses
+		// and may hold anything.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 || i+2 >= len(stat) || (stat[i+2] != 'T' && stat[i+2] != 't') {
+			return false
+		}
+	}
+	return true
 }
 
 // startFrozen starts an import into a fresh memory (prepared by prepare,
@@ -128,11 +209,11 @@ func startFrozen(t *testing.T, input string, prepare func(dir string), cond func
 			prepare(dir)
 		}
 		c := startImport(t, dir, input)
-		if freezeWhen(c, dir, cond) {
+		if freezeWhen(t, c, dir, cond) {
 			t.Logf("frozen at %+v", stateOf(dir))
 			return dir, c
 		}
-		c.wait()
+		c.wait(t, "on its own")
 		t.Logf("attempt %d: the import ended before the point was seen (state %+v)", attempt, stateOf(dir))
 	}
 	t.Skip("the point was never seen")
@@ -162,18 +243,31 @@ func stateOf(dir string) importState {
 }
 
 // freezeWhen polls until cond holds and stops the child there. It reports
-// false if the child ended first.
-func freezeWhen(c *child, dir string, cond func(string, importState) bool) bool {
+// false, with the child running, if the child ended first or went past the
+// point before SIGSTOP took hold and the point did not come again.
+func freezeWhen(t *testing.T, c *child, dir string, cond func(string, importState) bool) bool {
+	t.Helper()
+	deadline := time.Now().Add(childRunWait)
 	for {
 		select {
 		case <-c.done:
 			return false
 		default:
 		}
-		if cond(dir, stateOf(dir)) {
-			c.signal(syscall.SIGSTOP)
-			return cond(dir, stateOf(dir)) // frozen: what it had done is what it has done
+		if time.Now().After(deadline) {
+			c.stuck(t, "neither ended nor reached the point in %v (state %+v)", childRunWait, stateOf(dir))
 		}
+		if !cond(dir, stateOf(dir)) {
+			continue
+		}
+		c.signal(syscall.SIGSTOP)
+		c.waitStopped(t)
+		if cond(dir, stateOf(dir)) {
+			return true // frozen: what it had done is what it has done
+		}
+		// It moved on before it stopped: let it go and look again.
+		t.Logf("went past the point before SIGSTOP took hold (state %+v): letting it go on", stateOf(dir))
+		c.signal(syscall.SIGCONT)
 	}
 }
 
@@ -241,7 +335,7 @@ func TestImportKilledThenForgotten(t *testing.T) {
 				dir, c := startFrozen(t, input, nil, pt.cond)
 				c.signal(sig)
 				c.signal(syscall.SIGCONT)
-				err := c.wait()
+				err := c.wait(t, fmt.Sprintf("after %v", sig))
 				var ee *exec.ExitError
 				if !errors.As(err, &ee) {
 					t.Fatalf("the child was not stopped: %v", err)
@@ -331,7 +425,11 @@ func TestForgetDuringImportFromAnotherProcess(t *testing.T) {
 				c.signal(syscall.SIGCONT)
 			case <-time.After(2 * time.Second):
 				c.signal(syscall.SIGCONT)
-				r = <-done
+				select {
+				case r = <-done:
+				case <-time.After(childRunWait):
+					c.stuck(t, "was let go, and forget still has not returned %v later", childRunWait)
+				}
 			}
 			if r.code != 0 {
 				t.Fatalf("forget: %d %s %s", r.code, r.out, r.errs)
@@ -339,7 +437,7 @@ func TestForgetDuringImportFromAnotherProcess(t *testing.T) {
 			if found := grepMemory(t, dir, killMarker); len(found) > 0 {
 				t.Fatalf("during the import, after forget, the marker is in %v", found)
 			}
-			if err := c.wait(); err != nil {
+			if err := c.wait(t, "after the forget"); err != nil {
 				t.Fatalf("import: %v", err)
 			}
 			for round := 0; round < 2; round++ {
