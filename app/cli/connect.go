@@ -145,21 +145,14 @@ func newTokenSecretCmd(g *globals) *cobra.Command {
 		Short: "Print a token's secret alone, for $(ireneo token secret NAME) in a client's setup command",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			store, err := g.tokenStore(kind)
-			if err != nil {
-				return err
-			}
-			m, err := g.open()
+			m, store, err := g.openWithTokens(kind)
 			if err != nil {
 				return err
 			}
 			defer m.Close()
 			secret, err := mcpserver.NewTokens(m, store).Reveal(c.Context(), args[0])
-			if errors.Is(err, memory.ErrNotFound) {
-				return fmt.Errorf("token secret: no token named %q (see `ireneo token list`)", args[0])
-			}
 			if err != nil {
-				return fmt.Errorf("token secret %s: %w", args[0], err)
+				return tokenError("token secret", args[0], err)
 			}
 			fmt.Fprintln(g.stdout, secret)
 			return nil
@@ -182,11 +175,7 @@ func isClient(name string) bool {
 // given explicitly and no such token exists, makes it. It returns the name
 // of a token it made, if any.
 func connectToken(c *cobra.Command, g *globals, kind, name string, explicit bool) (secret, created string, err error) {
-	store, err := g.tokenStore(kind)
-	if err != nil {
-		return "", "", err
-	}
-	m, err := g.open()
+	m, store, err := g.openWithTokens(kind)
 	if err != nil {
 		return "", "", err
 	}

@@ -35,22 +35,12 @@ func newServeCmd(g *globals) *cobra.Command {
 			if _, err := mcpserver.NormalizeAddr(addr); err != nil {
 				return usagef("--addr: %v", err)
 			}
-			store, err := g.tokenStore(kind)
-			if err != nil {
-				return err
-			}
-			m, err := g.open()
+			m, store, err := g.openWithTokens(kind)
 			if err != nil {
 				return err
 			}
 			defer m.Close()
-			s := mcpserver.New(m, store, mcpserver.Options{
-				Version:            g.cfg.Version,
-				Logger:             slog.New(slog.NewTextHandler(g.stderr, nil)),
-				DefaultTopK:        g.cfg.Settings.DefaultK,
-				DefaultTokenBudget: g.cfg.Settings.DefaultBudget,
-				Secrets:            g.auditSecrets(),
-			})
+			s := mcpserver.New(m, store, g.serverOptions())
 			defer s.Close()
 			if err := s.Start(addr); err != nil {
 				return fmt.Errorf("serve: %w", err)
@@ -99,17 +89,24 @@ func newMCPCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer m.Close()
-			s := mcpserver.New(m, nil, mcpserver.Options{
-				Version:            g.cfg.Version,
-				Logger:             slog.New(slog.NewTextHandler(g.stderr, nil)),
-				DefaultTopK:        g.cfg.Settings.DefaultK,
-				DefaultTokenBudget: g.cfg.Settings.DefaultBudget,
-				Secrets:            g.auditSecrets(),
-			})
+			s := mcpserver.New(m, nil, g.serverOptions())
 			defer s.Close()
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			return s.ServeStdio(ctx, g.stdin, g.stdout)
 		},
+	}
+}
+
+// serverOptions are the MCP server's options for serve and mcp: logs on
+// stderr, the settings' recall defaults, and queries scrubbed before they
+// are audited.
+func (g *globals) serverOptions() mcpserver.Options {
+	return mcpserver.Options{
+		Version:            g.cfg.Version,
+		Logger:             slog.New(slog.NewTextHandler(g.stderr, nil)),
+		DefaultTopK:        g.cfg.Settings.DefaultK,
+		DefaultTokenBudget: g.cfg.Settings.DefaultBudget,
+		Secrets:            g.auditSecrets(),
 	}
 }

@@ -42,6 +42,30 @@ func (g *globals) tokenStore(kind string) (mcpserver.TokenStore, error) {
 	return nil, usagef("--token-store %q: want keyring or file", kind)
 }
 
+// openWithTokens opens the token store a --token-store flag names, then the
+// memory, for the commands that read or write token secrets. The caller
+// closes the memory.
+func (g *globals) openWithTokens(kind string) (*memory.Memory, mcpserver.TokenStore, error) {
+	store, err := g.tokenStore(kind)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := g.open()
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, store, nil
+}
+
+// tokenError is the error of command cmd about token name: a name that
+// does not exist is said so, with where to look.
+func tokenError(cmd, name string, err error) error {
+	if errors.Is(err, memory.ErrNotFound) {
+		return fmt.Errorf("%s: no token named %q (see `ireneo token list`)", cmd, name)
+	}
+	return fmt.Errorf("%s %s: %w", cmd, name, err)
+}
+
 func newTokenCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "token",
@@ -63,11 +87,7 @@ func newTokenCreateCmd(g *globals) *cobra.Command {
 		Short: "Make a token for one client and print its secret once",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			store, err := g.tokenStore(kind)
-			if err != nil {
-				return err
-			}
-			m, err := g.open()
+			m, store, err := g.openWithTokens(kind)
 			if err != nil {
 				return err
 			}
@@ -158,21 +178,13 @@ func newTokenRevokeCmd(g *globals) *cobra.Command {
 		Short: "Revoke a token at once and delete its secret",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			store, err := g.tokenStore(kind)
-			if err != nil {
-				return err
-			}
-			m, err := g.open()
+			m, store, err := g.openWithTokens(kind)
 			if err != nil {
 				return err
 			}
 			defer m.Close()
-			err = mcpserver.NewTokens(m, store).Revoke(c.Context(), args[0])
-			if errors.Is(err, memory.ErrNotFound) {
-				return fmt.Errorf("token revoke: no token named %q (see `ireneo token list`)", args[0])
-			}
-			if err != nil {
-				return fmt.Errorf("token revoke %s: %w", args[0], err)
+			if err := mcpserver.NewTokens(m, store).Revoke(c.Context(), args[0]); err != nil {
+				return tokenError("token revoke", args[0], err)
 			}
 			fmt.Fprintf(g.stdout, "Revoked token %q; clients using it are refused from their next call.\n", args[0])
 			return nil
@@ -197,7 +209,7 @@ func newTokenShowCmd(g *globals) *cobra.Command {
 			defer m.Close()
 			info, err := m.AccessToken(c.Context(), args[0])
 			if errors.Is(err, memory.ErrNotFound) {
-				return fmt.Errorf("token show: no token named %q (see `ireneo token list`)", args[0])
+				return tokenError("token show", args[0], err)
 			}
 			if err != nil {
 				return err
