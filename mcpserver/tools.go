@@ -137,38 +137,32 @@ func readOnly(title string) []mcp.ToolOption {
 
 func (s *Server) addTools() {
 	s.addRecallTool()
-	s.mcp.AddTool(mcp.NewTool(ToolGet, append(readOnly("Open a past conversation"),
-		mcp.WithDescription(getDescription),
-		mcp.WithInputSchema[GetArgs](),
-		portableOutputSchema[GetOutput]())...),
-		handle(s, ToolGet, s.get))
+	addTool[GetArgs, GetOutput](s, ToolGet, "Open a past conversation", getDescription, s.get)
 	s.addSessionsTool()
-	s.mcp.AddTool(mcp.NewTool(ToolListProjects, append(readOnly("List projects"),
-		mcp.WithDescription(listProjectsDescription),
-		mcp.WithInputSchema[ListProjectsArgs](),
-		portableOutputSchema[ProjectsResult]())...),
-		handle(s, ToolListProjects, s.listProjects))
+	addTool[ListProjectsArgs, ProjectsResult](s, ToolListProjects, "List projects", listProjectsDescription, s.listProjects)
 }
 
 // addRecallTool adds recall, or replaces it when its defaults change.
 func (s *Server) addRecallTool() {
-	s.mcp.AddTool(mcp.NewTool(ToolRecall, append(readOnly("Recall past conversations"),
-		mcp.WithDescription(recallDescription),
-		mcp.WithInputSchema[RecallArgs](),
-		withRecallDefaultsText(s.recallDefaults()),
-		portableOutputSchema[RecallOutput]())...),
-		handle(s, ToolRecall, s.recall))
+	addTool[RecallArgs, RecallOutput](s, ToolRecall, "Recall past conversations", recallDescription, s.recall,
+		withRecallDefaultsText(s.recallDefaults()))
 }
 
 // addSessionsTool adds sessions, or replaces it when its default budget
 // changes.
 func (s *Server) addSessionsTool() {
-	s.mcp.AddTool(mcp.NewTool(ToolSessions, append(readOnly("List past conversations"),
-		mcp.WithDescription(sessionsDescription),
-		mcp.WithInputSchema[SessionsArgs](),
-		withRecallDefaultsText(s.recallDefaults()),
-		portableOutputSchema[SessionsResult]())...),
-		handle(s, ToolSessions, s.sessions))
+	addTool[SessionsArgs, SessionsResult](s, ToolSessions, "List past conversations", sessionsDescription, s.sessions,
+		withRecallDefaultsText(s.recallDefaults()))
+}
+
+// addTool adds a read-only tool, or replaces the one of that name: its
+// arguments are A, its structured answer O, and body answers its calls.
+// extra options apply after the input schema is set.
+func addTool[A, O any](s *Server, name, title, description string, body toolBody[A], extra ...mcp.ToolOption) {
+	opts := append(readOnly(title), mcp.WithDescription(description), mcp.WithInputSchema[A]())
+	opts = append(opts, extra...)
+	opts = append(opts, portableOutputSchema[O]())
+	s.mcp.AddTool(mcp.NewTool(name, opts...), handle(s, name, body))
 }
 
 // portableOutputSchema is mcp.WithOutputSchema with every nullable array
