@@ -2,7 +2,9 @@ package memory
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ireneo-app/ireneo/wordvec"
 )
@@ -22,17 +24,29 @@ const (
 	// be most of what the candidates say, so nothing is removed.
 	semanticCommon    = 2
 	semanticCommonMin = 10
+	// semanticWindow: the turns either side whose text makes a second
+	// vector, the chunk with its exchange; 0 compares the chunk alone.
+	semanticWindow = 1
+	// semanticWindowBytes caps each neighbouring turn's text.
+	semanticWindowBytes = 4000
 )
 
 // semantic fuses meaning into the candidates' match, in place: for the top
-// candidates, L/max(L) + w·(cos+1)/2 with L = −bm25, written back in BM25's
-// units (the best possible fused match equals the best BM25) so rank
-// normalises it as it does BM25. Candidates below the top get the lowest
-// similarity seen above them. Off when tn.VectorWeight is 0.
+// candidates, L/max(L) + w·sim with L = −bm25 and sim = (cos_chunk+1)/2, or
+// (cos_chunk + cos_window + 1)/2 with a window, written back in BM25's
+// units (rank normalises it as it does BM25). Candidates below the top get
+// the lowest similarity seen above them. Off when tn.VectorWeight is 0.
 func (m *Memory) semantic(ctx context.Context, query string, cands []candidate, tn Tuning) error {
 	w := tn.VectorWeight
-	if w <= 0 || len(cands) < 2 {
+	if w <= 0 || len(cands) < 2 || asksWhen(query) {
 		return nil
+	}
+	best := 0.0
+	for _, c := range cands {
+		best = math.Min(best, c.bm25)
+	}
+	if best >= 0 {
+		return nil // nothing matched by weight: no scale to fuse into
 	}
 	q := wordvec.Sentence(query)
 	if q == nil {
@@ -52,31 +66,38 @@ func (m *Memory) semantic(ctx context.Context, query string, cands []candidate, 
 			return err
 		}
 	}
+	bodies := make([]string, len(top))
 	vecs := make([][]float32, len(top))
 	for i, c := range top {
-		body := c.body
-		if body == "" {
-			body = texts[c.chunk]
+		bodies[i] = c.body
+		if bodies[i] == "" {
+			bodies[i] = texts[c.chunk]
 		}
-		vecs[i] = wordvec.Sentence(body)
+		vecs[i] = wordvec.Sentence(bodies[i])
 	}
-	if semanticCommon > 0 && len(top) >= semanticCommonMin {
-		dirs := wordvec.Common(vecs, semanticCommon)
-		for _, v := range vecs {
-			wordvec.Remove(v, dirs)
-		}
-		wordvec.Remove(q, dirs)
-	}
-	best := 0.0
-	for _, c := range cands {
-		best = math.Min(best, c.bm25)
-	}
-	if best >= 0 {
-		return nil // nothing matched by weight: no scale to fuse into
-	}
-	lowest := 1.0
+	qc := removeCommon(q, vecs)
+	sims := make([]float64, len(top))
 	for i := range top {
-		sim := (wordvec.Cosine(q, vecs[i]) + 1) / 2
+		sims[i] = wordvec.Cosine(qc, vecs[i])
+	}
+	if semanticWindow > 0 {
+		around, err := m.turnsAround(ctx, top, semanticWindow)
+		if err != nil {
+			return err
+		}
+		wvecs := make([][]float32, len(top))
+		for i, c := range top {
+			key := [2]int64{c.sess, int64(c.seq)}
+			wvecs[i] = wordvec.Sentence(around[key][0] + "\n" + bodies[i] + "\n" + around[key][1])
+		}
+		qw := removeCommon(q, wvecs)
+		for i := range top {
+			sims[i] += wordvec.Cosine(qw, wvecs[i])
+		}
+	}
+	lowest := math.Inf(1)
+	for i := range top {
+		sim := (sims[i] + 1) / 2
 		lowest = math.Min(lowest, sim)
 		top[i].bm25 = best * (top[i].bm25/best + w*sim) / (1 + w)
 	}
@@ -84,4 +105,91 @@ func (m *Memory) semantic(ctx context.Context, query string, cands []candidate, 
 		cands[i].bm25 = best * (cands[i].bm25/best + w*lowest) / (1 + w)
 	}
 	return nil
+}
+
+// timeWords mark a question placed in time ("what did we decide in March",
+// "two weeks ago"): its date words match the chunk's date, which the
+// vectors do not see, and blending meaning in dilutes them (lifelike's
+// temporal questions lost beyond noise). "may" is left out, as a verb.
+var timeWords = setOf("january february march april june july august september october november december " +
+	"yesterday ago week weeks month months year quarter weekend monday tuesday wednesday thursday friday saturday sunday")
+
+// asksWhen reports whether the question names a time: a time word or a year.
+func asksWhen(query string) bool {
+	for _, w := range wordvec.Tokens(query) {
+		if timeWords[w] || (len(w) == 4 && (strings.HasPrefix(w, "19") || strings.HasPrefix(w, "20")) && strings.Trim(w, "0123456789") == "") {
+			return true
+		}
+	}
+	return false
+}
+
+// removeCommon takes the common directions of vecs out of them, in place,
+// and returns a copy of q without them too.
+func removeCommon(q []float32, vecs [][]float32) []float32 {
+	q = append([]float32(nil), q...)
+	if semanticCommon == 0 || len(vecs) < semanticCommonMin {
+		return q
+	}
+	dirs := wordvec.Common(vecs, semanticCommon)
+	for _, v := range vecs {
+		wordvec.Remove(v, dirs)
+	}
+	wordvec.Remove(q, dirs)
+	return q
+}
+
+// turnsAround reads the text of the turns up to n before and after each
+// candidate's turn (each capped at semanticWindowBytes): [0] before, [1] after.
+func (m *Memory) turnsAround(ctx context.Context, cands []candidate, n int) (map[[2]int64][2]string, error) {
+	out := make(map[[2]int64][2]string, len(cands))
+	if len(cands) == 0 {
+		return out, nil
+	}
+	var where []string
+	var args []any
+	for _, c := range cands {
+		where = append(where, "(c.sess = ? AND c.seq BETWEEN ? AND ? AND c.seq != ?)")
+		args = append(args, c.sess, c.seq-n, c.seq+n, c.seq)
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT c.sess, c.seq, f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.id
+		WHERE `+strings.Join(where, " OR ")+` ORDER BY c.sess, c.seq, c.block, c.part`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("recall: turns around candidates: %w", err)
+	}
+	defer rows.Close()
+	text := map[[2]int64]*strings.Builder{}
+	for rows.Next() {
+		var sess, seq int64
+		var body string
+		if err := rows.Scan(&sess, &seq, &body); err != nil {
+			return nil, err
+		}
+		k := [2]int64{sess, seq}
+		b := text[k]
+		if b == nil {
+			b = &strings.Builder{}
+			text[k] = b
+		}
+		if b.Len() < semanticWindowBytes {
+			b.WriteString(trimTo(body, semanticWindowBytes-b.Len()))
+			b.WriteByte('\n')
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, c := range cands {
+		var before, after strings.Builder
+		for d := 1; d <= n; d++ {
+			if b := text[[2]int64{c.sess, int64(c.seq - d)}]; b != nil {
+				before.WriteString(b.String())
+			}
+			if b := text[[2]int64{c.sess, int64(c.seq + d)}]; b != nil {
+				after.WriteString(b.String())
+			}
+		}
+		out[[2]int64{c.sess, int64(c.seq)}] = [2]string{before.String(), after.String()}
+	}
+	return out, nil
 }

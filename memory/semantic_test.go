@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +71,44 @@ func TestSemanticStageSafe(t *testing.T) {
 	}
 	if err := m.semantic(ctx, "anything", nil, tn); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The window is the turns either side of a candidate's, in its own conversation.
+func TestTurnsAround(t *testing.T) {
+	t.Parallel()
+	m := openTest(t)
+	ctx := context.Background()
+	mustIngest(t, m,
+		conv("a", "funes", "", "", day0, "first question", "the answer in between", "a follow-up"),
+		conv("b", "funes", "", "", day0, "another conversation", "elsewhere"),
+	)
+	res, err := m.Recall(ctx, RecallOptions{Query: "answer between"})
+	if err != nil || len(res.Hits) == 0 {
+		t.Fatalf("recall: %v %+v", err, res)
+	}
+	h := res.Hits[0]
+	around, err := m.turnsAround(ctx, []candidate{{sess: h.sess, seq: h.Seq}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := around[[2]int64{h.sess, int64(h.Seq)}]
+	if !strings.Contains(got[0], "first question") || !strings.Contains(got[1], "a follow-up") || strings.Contains(got[0]+got[1], "elsewhere") {
+		t.Fatalf("window of %q: %q", h.Text, got)
+	}
+}
+
+func TestAsksWhen(t *testing.T) {
+	for q, want := range map[string]bool{
+		"what did we decide in March":         true,
+		"the budget from two weeks ago":       true,
+		"what changed in 2025?":               true,
+		"is P-003 still running too hot?":     false,
+		"may I ask about the pump":            false,
+		"what port did we use, 8080 or 20000": false,
+	} {
+		if got := asksWhen(q); got != want {
+			t.Errorf("asksWhen(%q) = %v, want %v", q, got, want)
+		}
 	}
 }
