@@ -47,6 +47,7 @@ func main() {
 		reuse    = flag.Bool("reuse", false, "with -keep: reuse a memory imported there from the same history")
 		jsonOut  = flag.String("json", "", "also write the reports as JSON to this file")
 		outsOut  = flag.String("outcomes", "", "also write every question's outcome, per set and system, as JSON lines to this file")
+		from     = flag.String("from", "", "run nothing: summarize the -outcomes files given, comma-separated (runs split by set or configuration)")
 		facts    = flag.Int("facts", 0, "facts asked as short and long questions (0 = default 600, -1 = all)")
 		noid     = flag.Int("noid", 0, "identifier-free questions (0 = default 400, -1 = all)")
 		updates  = flag.Int("updates", 0, "knowledge-update questions (0 = default 400, -1 = all)")
@@ -54,6 +55,14 @@ func main() {
 		latency  = flag.Int("baseline-timed", 40, "questions of each type the baseline's SQL query is timed on (-1 = all)")
 	)
 	flag.Parse()
+	if *from != "" {
+		outs, err := readOutcomes(strings.Split(*from, ","))
+		if err != nil {
+			fail(err)
+		}
+		recallbench.WriteSummary(os.Stdout, recallbench.Summarize(outs, recallbench.FloorName))
+		return
+	}
 
 	configs, err := recallbench.SelectConfigs(*ablation)
 	if err != nil {
@@ -201,6 +210,41 @@ func writeOutcomes(path string, outs []recallbench.Outcome) error {
 		}
 	}
 	return f.Close()
+}
+
+// readOutcomes reads -outcomes files; a question asked of the same system in
+// more than one file (the floor and the shipped pipeline run in every
+// process) counts once, from the first file.
+func readOutcomes(paths []string) ([]recallbench.Outcome, error) {
+	type key struct {
+		set, sys string
+		q        int
+	}
+	seen := map[key]bool{}
+	var out []recallbench.Outcome
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		dec := json.NewDecoder(f)
+		for {
+			var o recallbench.Outcome
+			if err := dec.Decode(&o); err == io.EOF {
+				break
+			} else if err != nil {
+				f.Close()
+				return nil, fmt.Errorf("%s: %w", p, err)
+			}
+			k := key{o.Set, o.System, o.Q}
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, o)
+			}
+		}
+		f.Close()
+	}
+	return out, nil
 }
 
 func fail(err error) {
