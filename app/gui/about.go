@@ -44,6 +44,6 @@ func (u *ui) toast(msg string) {
 		case <-time.After(toastFor):
 		case <-ctx.Done():
 		}
-		fyne.Do(p.Hide)
+		fyneDo(p.Hide)
 	})
 }

@@ -196,7 +196,7 @@ func (a *activityScreen) updateClients() {
 // onMCPCall is the server's OnCall hook; it runs on the server's goroutine
 // and must not block, so it only schedules a refresh.
 func (u *ui) onMCPCall(memory.AuditEntry) {
-	fyne.Do(func() {
+	fyneDo(func() {
 		a := u.activity
 		if a.pending {
 			return
@@ -207,7 +207,7 @@ func (u *ui) onMCPCall(memory.AuditEntry) {
 			case <-time.After(300 * time.Millisecond):
 			case <-ctx.Done():
 			}
-			fyne.Do(func() {
+			fyneDo(func() {
 				a.pending = false
 				a.refresh()
 			})

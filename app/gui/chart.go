@@ -111,7 +111,7 @@ func (c *chart) render(wait time.Duration) {
 			}
 		}
 		img, err := drawBars(spec, cols, size, scale)
-		fyne.Do(func() {
+		fyneDo(func() {
 			if seq != c.seq {
 				return
 			}

@@ -393,7 +393,7 @@ func (c *connectScreen) showClient(client string) {
 	}
 	c.u.goBackground(func(ctx context.Context) {
 		cfg, secret, err := c.clientConfig(ctx, client, token)
-		fyne.Do(func() {
+		fyneDo(func() {
 			if c.selectedToken(client) != token {
 				return // the choice changed meanwhile
 			}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -81,6 +82,22 @@ func fixtureSessions() []*memory.Session {
 	return []*memory.Session{budget, db, forget, code, long}
 }
 
+// uiMu stands in for the UI goroutine: Fyne's test driver runs fyne.Do at
+// once on the calling goroutine, so background reports take turns here,
+// as they do on the real driver's event loop.
+var uiMu sync.Mutex
+
+func init() { fyneDo = onUI }
+
+// onUI runs fn as on the UI goroutine: no background report runs meanwhile.
+// Tests use it for calls that start background work and go on touching
+// the widgets (building the window, start).
+func onUI(fn func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	fn()
+}
+
 // testEnv points HOME and the XDG folders at a temp dir, so nothing touches
 // the person's own settings, keyring files or autostart entries.
 func testEnv(t *testing.T) string {
@@ -145,13 +162,16 @@ func newTestUI(t *testing.T, m *memory.Memory) *ui {
 	})
 	set := settings.Default()
 	set.ServerAddr = "127.0.0.1:0"
-	u := newUI(a, m, Deps{
-		Server: srv, Calls: hook, Settings: set,
-		Autostart: Autostart{Dir: filepath.Join(root, "autostart"), Exec: "/opt/ireneo/ireneo", GOOS: "linux"},
-		Home:      filepath.Join(root, "home"),
+	var u *ui
+	onUI(func() {
+		u = newUI(a, m, Deps{
+			Server: srv, Calls: hook, Settings: set,
+			Autostart: Autostart{Dir: filepath.Join(root, "autostart"), Exec: "/opt/ireneo/ireneo", GOOS: "linux"},
+			Home:      filepath.Join(root, "home"),
+		})
+		u.win.Resize(fyne.NewSize(1100, 720))
+		u.win.Show()
 	})
-	u.win.Resize(fyne.NewSize(1100, 720))
-	u.win.Show()
 	t.Cleanup(func() {
 		u.cancel()
 		srv.Close()

@@ -97,7 +97,7 @@ func newInsightsScreen(u *ui) *insightsScreen {
 	s.sourceLegend = container.NewGridWrap(legendCell)
 	s.projectLegend = container.NewGridWrap(legendCell)
 	s.agentLegend = container.NewGridWrap(fyne.NewSize(250, 26))
-	u.app.Settings().AddListener(func(fyne.Settings) { fyne.Do(s.draw) })
+	u.app.Settings().AddListener(func(fyne.Settings) { fyneDo(s.draw) })
 	return s
 }
 

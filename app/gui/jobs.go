@@ -82,7 +82,7 @@ func (j *job) start(what string, work func(ctx context.Context, report progress)
 		}
 		pending = true
 		mu.Unlock()
-		fyne.Do(func() {
+		fyneDo(func() {
 			mu.Lock()
 			d, t, s := last.done, last.total, last.doing
 			pending = false
@@ -100,7 +100,7 @@ func (j *job) start(what string, work func(ctx context.Context, report progress)
 	}
 	j.u.goBackground(func(context.Context) {
 		err := work(ctx, report)
-		fyne.Do(func() {
+		fyneDo(func() {
 			cancel()
 			j.cancel = nil
 			j.box.Hide()

@@ -193,7 +193,7 @@ func (s *settingsScreen) apply() {
 	s.save.Disable()
 	s.u.goBackground(func(context.Context) {
 		err := s.store(next)
-		fyne.Do(func() {
+		fyneDo(func() {
 			s.save.Enable()
 			if err != nil {
 				s.u.showError("save the settings", err)
@@ -254,7 +254,7 @@ func (u *ui) saveSettings() {
 	set := u.set
 	u.goBackground(func(context.Context) {
 		if err := u.deps.SaveSettings(set); err != nil {
-			fyne.Do(func() { u.showError("save the settings", err) })
+			fyneDo(func() { u.showError("save the settings", err) })
 		}
 	})
 }
@@ -270,7 +270,7 @@ func (u *ui) restartServer() {
 		if err == nil {
 			err = srv.Start(addr)
 		}
-		fyne.Do(func() {
+		fyneDo(func() {
 			u.serverChanged()
 			if err != nil {
 				u.showError("restart the MCP server on "+addr, err)

@@ -167,7 +167,7 @@ func TestFirstRunOpensImport(t *testing.T) {
 	defer m.Close()
 	u := newTestUI(t, m)
 	u.win.Hide()
-	u.start(true)
+	onUI(func() { u.start(true) })
 	waitIdle(t, u)
 	if u.tabs.SelectedIndex() != screenImport {
 		t.Fatalf("an empty memory should open the Import screen, opened %d", u.tabs.SelectedIndex())
@@ -179,7 +179,8 @@ func TestFirstRunOpensImport(t *testing.T) {
 	// With conversations, a hidden start stays hidden and on Search.
 	u2 := newTestUI(t, newTestMemory(t))
 	u2.set.ServerAutostart = false
-	u2.start(true)
+	onUI(func() { u2.start(true) })
+	waitIdle(t, u2)
 	if u2.tabs.SelectedIndex() != screenSearch {
 		t.Fatal("a memory with conversations starts on Search")
 	}

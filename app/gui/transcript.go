@@ -131,7 +131,7 @@ func (t *transcriptView) layout() {
 	// Wrapped text settles its height once the view has its width; scroll
 	// again after that layout pass.
 	if t.focused != nil {
-		t.u.goBackground(func(context.Context) { fyne.Do(t.scrollToFocus) })
+		t.u.goBackground(func(context.Context) { fyneDo(t.scrollToFocus) })
 	}
 }
 

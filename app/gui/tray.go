@@ -94,7 +94,7 @@ func (u *ui) startServer() {
 	addr := u.set.ServerAddr
 	u.goBackground(func(context.Context) {
 		err := srv.Start(addr)
-		fyne.Do(func() {
+		fyneDo(func() {
 			u.serverChanged()
 			if err != nil {
 				u.showError("start the MCP server on "+addr, err)
@@ -113,7 +113,7 @@ func (u *ui) stopServer() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		err := srv.Stop(ctx)
-		fyne.Do(func() {
+		fyneDo(func() {
 			u.serverChanged()
 			if err != nil {
 				u.showError("stop the MCP server cleanly", err)

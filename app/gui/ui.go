@@ -280,6 +280,11 @@ func (u *ui) memoryChanged() {
 	u.search.rerun()
 }
 
+// fyneDo is fyne.Do, for every report from background work. Tests swap it
+// for a locked call: Fyne's test driver runs fyne.Do on the caller's
+// goroutine, so two reports there could touch the widgets at once.
+var fyneDo = fyne.Do
+
 // goBackground runs work off the UI goroutine. The work reports back with
 // fyne.Do; tests wait until no work is left.
 func (u *ui) goBackground(work func(ctx context.Context)) {
@@ -295,7 +300,7 @@ func (u *ui) goBackground(work func(ctx context.Context)) {
 func load[T any](u *ui, what string, query func(ctx context.Context) (T, error), apply func(T)) {
 	u.goBackground(func(ctx context.Context) {
 		v, err := query(ctx)
-		fyne.Do(func() {
+		fyneDo(func() {
 			if err != nil {
 				u.showError(what, err)
 				return
@@ -323,11 +328,9 @@ func (u *ui) dropped(uris []fyne.URI) {
 // start starts the server (unless the settings say no) and the folder
 // watcher, and shows the window unless hidden. On the first run, with an
 // empty memory, the window opens on the Import screen whatever hidden says.
+// The window is set up before the server starts, so the server's report
+// (through fyne.Do) never runs while start still touches the window.
 func (u *ui) start(hidden bool) {
-	if u.set.ServerAutostart {
-		u.startServer()
-	}
-	u.restartWatch()
 	u.refreshTray()
 	// One count query, before the event loop runs: it cannot stall it.
 	if st, err := u.mem.Status(u.ctx); err == nil && st.Conversations == 0 {
@@ -336,5 +339,9 @@ func (u *ui) start(hidden bool) {
 	}
 	if !hidden {
 		u.show()
+	}
+	u.restartWatch()
+	if u.set.ServerAutostart {
+		u.startServer()
 	}
 }

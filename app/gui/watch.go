@@ -7,8 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/importers"
 )
@@ -66,15 +64,15 @@ func (u *ui) restartWatch() {
 		defer close(done)
 		redact, err := scrubber.ImportRedactor(set)
 		if err != nil {
-			fyne.Do(func() { u.showError("watch folders", fmt.Errorf("load the secret rules: %w", err)) })
+			fyneDo(func() { u.showError("watch folders", fmt.Errorf("load the secret rules: %w", err)) })
 			return
 		}
 		opts.Redact = redact
 		err = importers.Watch(ctx, u.mem, dirs, opts, func(sum importers.Summary) {
-			fyne.Do(func() { u.watchImported(sum) })
+			fyneDo(func() { u.watchImported(sum) })
 		})
 		if err != nil && ctx.Err() == nil {
-			fyne.Do(func() {
+			fyneDo(func() {
 				u.imp.watchStatus("Not watching: " + err.Error())
 				u.showError("watch folders", err)
 			})
