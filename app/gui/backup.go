@@ -73,21 +73,7 @@ func (p *backupPanel) pickBackup() {
 // pickRestore asks for an archive to restore.
 func (p *backupPanel) pickRestore() {
 	p.u.showScreen(screenSettings)
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			p.u.showError("open the backup", err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		p.runRestore(path, false)
-	}, p.u.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".zip"}))
-	d.Resize(p.u.imp.dialogSize())
-	d.Show()
+	p.u.fileOpenDialog("open the backup", []string{".zip"}, func(path string) { p.runRestore(path, false) }).Show()
 }
 
 // busy refuses a second backup or restore while one runs.

@@ -94,9 +94,17 @@ func (s *importScreen) content() fyne.CanvasObject {
 // pickFile asks for an export file and imports it.
 func (s *importScreen) pickFile() {
 	s.u.showScreen(screenImport)
+	d := s.u.fileOpenDialog("open the file", []string{".zip", ".json", ".jsonl"}, func(path string) { s.importPaths([]string{path}) })
+	s.startIn(d.SetLocation)
+	d.Show()
+}
+
+// fileOpenDialog asks for a file with one of the extensions and hands its
+// path to open; failing to open it is shown as failing to do what.
+func (u *ui) fileOpenDialog(what string, exts []string, open func(path string)) *dialog.FileDialog {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			s.u.showError("open the file", err)
+			u.showError(what, err)
 			return
 		}
 		if r == nil {
@@ -104,12 +112,11 @@ func (s *importScreen) pickFile() {
 		}
 		path := r.URI().Path()
 		r.Close()
-		s.importPaths([]string{path})
-	}, s.u.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".zip", ".json", ".jsonl"}))
-	s.startIn(d.SetLocation)
-	d.Resize(s.dialogSize())
-	d.Show()
+		open(path)
+	}, u.win)
+	d.SetFilter(storage.NewExtensionFileFilter(exts))
+	d.Resize(u.imp.dialogSize())
+	return d
 }
 
 // pickFolder asks for a folder and imports everything in it.
