@@ -8,6 +8,7 @@ package recallbench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -320,6 +321,24 @@ type system struct {
 	name   string
 	search func(ctx context.Context, q string, k int) ([]Result, error)
 	base   *Baseline
+}
+
+// timedRecall asks m with configuration c applied to o and says how long it
+// took; a question with nothing left to search finds nothing.
+func timedRecall(ctx context.Context, m *memory.Memory, c Config, o memory.RecallOptions) ([]memory.Hit, time.Duration, error) {
+	if c.Apply != nil {
+		c.Apply(&o)
+	}
+	start := time.Now()
+	r, err := m.Recall(ctx, o)
+	lat := time.Since(start)
+	if errors.Is(err, memory.ErrEmptyQuery) {
+		return nil, lat, nil
+	}
+	if err != nil {
+		return nil, lat, fmt.Errorf("%s: %q: %w", c.Name, o.Query, err)
+	}
+	return r.Hits, lat, nil
 }
 
 func recallSearch(m *memory.Memory, c Config, budget int) func(context.Context, string, int) ([]Result, error) {

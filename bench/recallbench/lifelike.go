@@ -125,21 +125,13 @@ func RunLifelike(ctx context.Context, opts LifelikeOptions) ([]Outcome, error) {
 		o.Values = lifelikeScore(q, hits)
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			ro := memory.RecallOptions{Query: q.Text, K: 5, Budget: recallBudget}
-			if c.Apply != nil {
-				c.Apply(&ro)
-			}
-			start := time.Now()
-			r, err := m.Recall(ctx, ro)
-			lat := time.Since(start)
-			if err != nil && err != memory.ErrEmptyQuery {
-				return nil, fmt.Errorf("%s: %q: %w", c.Name, q.Text, err)
+			rh, lat, err := timedRecall(ctx, m, c, memory.RecallOptions{Query: q.Text, K: 5, Budget: recallBudget})
+			if err != nil {
+				return nil, err
 			}
 			var hits []hitID
-			if r != nil {
-				for _, h := range r.Hits {
-					hits = append(hits, hitID{h.Source, h.SessionID, h.TurnUUID})
-				}
+			for _, h := range rh {
+				hits = append(hits, hitID{h.Source, h.SessionID, h.TurnUUID})
 			}
 			oc := o
 			oc.System, oc.Latency, oc.Values = c.Name, lat, lifelikeScore(q, hits)

@@ -94,21 +94,13 @@ func runPersona(ctx context.Context, dir string, p *realmem.Persona, pi int, qi 
 		o.Values = []float64{realmem.RecallAt(q.Evidence, sids, 5), realmem.RecallAt(q.Evidence, sids, 10)}
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			ro := memory.RecallOptions{Query: q.Text, Until: q.Before, K: 10, Budget: recallBudget}
-			if c.Apply != nil {
-				c.Apply(&ro)
-			}
-			start := time.Now()
-			r, err := m.Recall(ctx, ro)
-			lat := time.Since(start)
-			if err != nil && err != memory.ErrEmptyQuery {
-				return nil, fmt.Errorf("%s: %q: %w", c.Name, q.Text, err)
+			rh, lat, err := timedRecall(ctx, m, c, memory.RecallOptions{Query: q.Text, Until: q.Before, K: 10, Budget: recallBudget})
+			if err != nil {
+				return nil, err
 			}
 			var sids []string
-			if r != nil {
-				for _, h := range r.Hits {
-					sids = append(sids, h.SessionID)
-				}
+			for _, h := range rh {
+				sids = append(sids, h.SessionID)
 			}
 			oc := o
 			oc.System, oc.Latency = c.Name, lat
