@@ -144,8 +144,8 @@ func stem(tok string) string {
 	if len(tok) < 3 || len(tok) > porterMaxToken {
 		return tok
 	}
-	b := make([]byte, len(tok), len(tok)+2)
-	copy(b, tok)
+	var arr [porterMaxToken + 2]byte
+	b := append(arr[:0], tok...)
 	// Step 1a.
 	if n := len(b); b[n-1] == 's' {
 		switch {
@@ -210,6 +210,9 @@ func stem(tok string) string {
 	// Step 5b.
 	if n := len(b); n > 1 && b[n-1] == 'l' && b[n-2] == 'l' && mGt1(b[:n-1]) {
 		b = b[:n-1]
+	}
+	if string(b) == tok {
+		return tok
 	}
 	return string(b)
 }

@@ -9,8 +9,10 @@ import (
 // Schema creates the engine's tables. The index is derived data: a caller
 // that changes what it indexes, or how, drops Tables and adds again.
 //
-//   - eng_terms: the term dictionary: each term's document frequency and its
-//     skip list (per block: last doc, size, per field max tf and min length).
+//   - eng_terms: the term dictionary: each term's document frequency, its
+//     skip list (per block: last doc, size, per field max tf and min length)
+//     and its tail: the postings after the last block, fewer than BlockSize,
+//     inline (most terms are rare and have nothing else).
 //   - eng_blocks: posting blocks of up to BlockSize documents, keyed by term
 //     and the block's last document.
 //   - eng_docs: each document's field lengths and distinct terms, so a delete
@@ -19,7 +21,7 @@ import (
 //     every write bumps (cache keys).
 const Schema = `
 CREATE TABLE IF NOT EXISTS eng_stats(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS eng_terms(term TEXT PRIMARY KEY, df INTEGER NOT NULL, skips BLOB NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS eng_terms(term TEXT PRIMARY KEY, df INTEGER NOT NULL, skips BLOB NOT NULL, tail BLOB) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS eng_blocks(term TEXT NOT NULL, last INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(term, last)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS eng_docs(id INTEGER PRIMARY KEY, lens BLOB NOT NULL, terms TEXT NOT NULL);
 `

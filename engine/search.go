@@ -56,6 +56,14 @@ type Query struct {
 	Terms []QueryTerm
 	K     int
 	Allow func(doc uint64) bool
+	// Stats, when set, is filled with what the search cost.
+	Stats *SearchStats
+}
+
+// SearchStats count a search's work.
+type SearchStats struct {
+	Blocks int // posting blocks read
+	Scored int // documents fully scored
 }
 
 // Hit is a document and its BM25F score.
@@ -92,21 +100,83 @@ func (s *scorer) contribution(tf, ln *[NumFields]uint32) float64 {
 }
 
 // cursor walks one term's posting list, loading a block only when a
-// document in it has to be scored.
+// document in it has to be scored. Its last block may be the term's tail,
+// kept inline in the dictionary row.
 type cursor struct {
 	sc     scorer
 	idx    int // the term's place in the query: scores are summed in this order
 	skips  []blockMeta
+	tail   []posting // the postings of the last block, when it is the tail
 	bounds []float64 // per block
 	max    float64
 	bi     int // current block
 	loaded int // block whose postings are in ps, -1 if none
 	ps     []posting
+	buf    []posting // what blocks other than the tail decode into
 	pos    int
-	load   func(term string, last uint64, into []posting) ([]posting, error)
+	s      *searcher
+	// A stream of the term's blocks in order, so reading the next block is
+	// a step rather than a query; next is the block it reads next.
+	rows *sql.Rows
+	next_ int
 }
 
 const endDoc = math.MaxUint64
+
+// streamGap is how many blocks a cursor reads past in its stream before it
+// seeks with a new query instead.
+const streamGap = 8
+
+// load reads block i's postings.
+func (c *cursor) load(i int) ([]posting, error) {
+	if c.tail != nil && i == len(c.skips)-1 {
+		return c.tail, nil
+	}
+	want := c.skips[i].last
+	if c.rows == nil || i < c.next_ || i-c.next_ > streamGap {
+		c.closeRows()
+		rows, err := c.s.q.QueryContext(c.s.ctx, `SELECT last, data FROM eng_blocks WHERE term=? AND last>=? ORDER BY last`, c.sc.term, int64(want))
+		if err != nil {
+			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+		}
+		c.rows, c.next_ = rows, i
+	}
+	var last int64
+	var blob sql.RawBytes
+	for ; c.next_ <= i; c.next_++ {
+		if !c.rows.Next() {
+			err := c.rows.Err()
+			c.closeRows()
+			if err == nil {
+				err = corrupt("block ending at %d missing", want)
+			}
+			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+		}
+		if c.next_ < i {
+			continue
+		}
+		if err := c.rows.Scan(&last, &blob); err != nil {
+			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+		}
+	}
+	if uint64(last) != want {
+		return nil, fmt.Errorf("engine: blocks of %q: %w", c.sc.term, corrupt("block ending at %d where the skip list says %d", last, want))
+	}
+	c.s.blocks++
+	ps, err := decodeBlock(c.buf[:0], blob)
+	if err != nil {
+		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", c.sc.term, want, err)
+	}
+	c.buf = ps
+	return ps, nil
+}
+
+func (c *cursor) closeRows() {
+	if c.rows != nil {
+		c.rows.Close()
+		c.rows = nil
+	}
+}
 
 // doc is the current document, endDoc when the list is done.
 func (c *cursor) doc() uint64 {
@@ -123,7 +193,7 @@ func (c *cursor) ensure() error {
 	if c.bi >= len(c.skips) || c.loaded == c.bi {
 		return nil
 	}
-	ps, err := c.load(c.sc.term, c.skips[c.bi].last, c.ps[:0])
+	ps, err := c.load(c.bi)
 	if err != nil {
 		return err
 	}
@@ -183,21 +253,10 @@ func (c *cursor) blockBound() float64 {
 
 // searcher is one search's state over one snapshot.
 type searcher struct {
-	ctx   context.Context
-	q     Querier
-	block *sql.Stmt
-}
-
-func (s *searcher) loadBlock(term string, last uint64, into []posting) ([]posting, error) {
-	var blob []byte
-	if err := s.block.QueryRowContext(s.ctx, term, int64(last)).Scan(&blob); err != nil {
-		return nil, fmt.Errorf("engine: read block of %q ending at %d: %w", term, last, err)
-	}
-	ps, err := decodeBlock(into, blob)
-	if err != nil {
-		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", term, last, err)
-	}
-	return ps, nil
+	ctx    context.Context
+	q      Querier
+	cs     []*cursor
+	blocks int
 }
 
 // Preparer is a Querier that prepares statements (a *sql.Tx, a *sql.Conn).
@@ -233,21 +292,25 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 	n := float64(st.Docs)
 	for _, t := range order {
 		var df int
-		var blob []byte
-		switch err := q.QueryRowContext(ctx, `SELECT df, skips FROM eng_terms WHERE term=?`, t).Scan(&df, &blob); {
+		var sk, tail []byte
+		switch err := q.QueryRowContext(ctx, `SELECT df, skips, tail FROM eng_terms WHERE term=?`, t).Scan(&df, &sk, &tail); {
 		case errors.Is(err, sql.ErrNoRows):
 			continue
 		case err != nil:
 			return nil, nil, fmt.Errorf("engine: look up %q: %w", t, err)
 		}
-		skips, err := decodeSkips(blob)
+		r, err := decodeTermRow(t, df, sk, tail)
 		if err != nil {
-			return nil, nil, fmt.Errorf("engine: skip list of %q: %w", t, err)
+			return nil, nil, err
+		}
+		skips := r.skips
+		if len(r.tail) > 0 {
+			skips = append(skips, metaOf(r.tail))
 		}
 		if len(skips) == 0 {
 			continue
 		}
-		c := &cursor{idx: len(cs), skips: skips, loaded: -1, load: s.loadBlock}
+		c := &cursor{idx: len(cs), skips: skips, tail: r.tail, loaded: -1, s: s}
 		c.sc = scorer{term: t, k1: p.K1, idf: math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))}
 		for f := range NumFields {
 			if masks[t].Has(Field(f)) {
@@ -268,18 +331,16 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 		}
 		cs = append(cs, c)
 	}
-	if len(cs) > 0 {
-		s.block, err = q.PrepareContext(ctx, `SELECT data FROM eng_blocks WHERE term=? AND last=?`)
-		if err != nil {
-			return nil, nil, fmt.Errorf("engine: prepare: %w", err)
-		}
-	}
+	s.cs = cs
 	return s, cs, nil
 }
 
 func (s *searcher) close() {
-	if s != nil && s.block != nil {
-		s.block.Close()
+	if s == nil {
+		return
+	}
+	for _, c := range s.cs {
+		c.closeRows()
 	}
 }
 
@@ -344,6 +405,10 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 	defer s.close()
 	if err != nil || len(cs) == 0 {
 		return nil, err
+	}
+	scored := 0
+	if query.Stats != nil {
+		defer func() { *query.Stats = SearchStats{Blocks: s.blocks, Scored: scored} }()
 	}
 	// Terms by their bound, lowest first; prefix[i] bounds terms 0..i.
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].max < cs[j].max })
@@ -462,6 +527,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 					score += contrib[i]
 				}
 			}
+			scored++
 			if score > 0 {
 				top.offer(Hit{Doc: d, Score: score})
 			}
@@ -487,7 +553,7 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 	var docs []uint64
 	for _, c := range cs { // in query order, as Search sums
 		for b := range c.skips {
-			ps, err := s.loadBlock(c.sc.term, c.skips[b].last, nil)
+			ps, err := c.load(b)
 			if err != nil {
 				return nil, err
 			}
@@ -498,6 +564,9 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 				acc[ps[i].doc] += c.sc.contribution(&ps[i].tf, &ps[i].len)
 			}
 		}
+	}
+	if query.Stats != nil {
+		*query.Stats = SearchStats{Blocks: s.blocks, Scored: len(docs)}
 	}
 	top := &topK{k: query.K}
 	for _, d := range docs {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -15,119 +14,164 @@ import (
 // Added postings are buffered and written by Flush (and by Delete, which
 // flushes first); call Flush before committing.
 //
-// Document ids must grow: a new document's id is above every id in the
-// index, so its postings append to the end of each term's list. An id
-// below that still works, at the cost of rewriting that term's list.
+// Document ids should grow: a new document's id above every id in the
+// index appends its postings to the end of each term's list. An id below
+// that still works, at the cost of rewriting the lists of its terms.
 type Writer struct {
 	ctx      context.Context
 	tx       *sql.Tx
 	buf      map[string][]posting
 	buffered int
+	docRows  []any // eng_docs rows waiting for a batched insert
 	docs     int64
 	lenSum   [NumFields]int64
 	dirty    bool
-	insDoc   *sql.Stmt
-	getTerm  *sql.Stmt
-	putTerm  *sql.Stmt
-	getBlock *sql.Stmt
-	putBlock *sql.Stmt
-	delBlock *sql.Stmt
+	stmts    map[string]*sql.Stmt // batched statements by text
 }
 
 // flushAt is how many buffered postings make Add flush by itself: a bound on
-// the writer's memory during a full rebuild.
+// the writer's memory during a full rebuild (about 80 MB).
 const flushAt = 1 << 21
+
+// batchRows is how many rows one batched statement reads or writes.
+const batchRows = 200
 
 // NewWriter starts writing within tx, creating the tables if missing.
 func NewWriter(ctx context.Context, tx *sql.Tx) (*Writer, error) {
 	if err := Create(ctx, tx); err != nil {
 		return nil, err
 	}
-	w := &Writer{ctx: ctx, tx: tx, buf: map[string][]posting{}}
-	for _, s := range []struct {
-		st **sql.Stmt
-		q  string
-	}{
-		{&w.insDoc, `INSERT INTO eng_docs(id, lens, terms) VALUES(?,?,?)`},
-		{&w.getTerm, `SELECT df, skips FROM eng_terms WHERE term=?`},
-		{&w.putTerm, `INSERT OR REPLACE INTO eng_terms(term, df, skips) VALUES(?,?,?)`},
-		{&w.getBlock, `SELECT data FROM eng_blocks WHERE term=? AND last=?`},
-		{&w.putBlock, `INSERT OR REPLACE INTO eng_blocks(term, last, data) VALUES(?,?,?)`},
-		{&w.delBlock, `DELETE FROM eng_blocks WHERE term=? AND last=?`},
-	} {
-		st, err := tx.PrepareContext(ctx, s.q)
-		if err != nil {
-			w.Close()
-			return nil, fmt.Errorf("engine: prepare: %w", err)
-		}
-		*s.st = st
-	}
-	return w, nil
+	return &Writer{ctx: ctx, tx: tx, buf: map[string][]posting{}, stmts: map[string]*sql.Stmt{}}, nil
 }
 
 // Close releases the writer's statements; it does not flush.
 func (w *Writer) Close() {
-	for _, s := range []*sql.Stmt{w.insDoc, w.getTerm, w.putTerm, w.getBlock, w.putBlock, w.delBlock} {
-		if s != nil {
-			s.Close()
-		}
+	for _, s := range w.stmts {
+		s.Close()
 	}
+	clear(w.stmts)
 }
 
-// Add indexes one document: the text of each of its fields. A document
-// without a single token is not indexed.
-func (w *Writer) Add(id uint64, fields [NumFields]string) error {
-	if id > 1<<63-1 {
-		return fmt.Errorf("engine: document id %d out of range", id)
+// exec runs a statement, preparing it once per writer.
+func (w *Writer) exec(q string, args ...any) error {
+	st, ok := w.stmts[q]
+	if !ok {
+		var err error
+		if st, err = w.tx.PrepareContext(w.ctx, q); err != nil {
+			return err
+		}
+		w.stmts[q] = st
 	}
-	type tfs = [NumFields]uint32
-	counts := map[string]*tfs{}
-	var lens [NumFields]uint32
+	_, err := st.ExecContext(w.ctx, args...)
+	return err
+}
+
+// execRows inserts rows of cols values each with multi-row statements.
+func (w *Writer) execRows(head string, cols int, vals []any) error {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?,", cols), ",") + ")"
+	for len(vals) > 0 {
+		n := min(len(vals)/cols, batchRows)
+		q := head + " VALUES " + strings.TrimSuffix(strings.Repeat(one+",", n), ",")
+		if err := w.exec(q, vals[:n*cols]...); err != nil {
+			return err
+		}
+		vals = vals[n*cols:]
+	}
+	return nil
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+// Doc is one document analysed for the index: its distinct terms with
+// their frequency per field, and its field lengths. Analysing is the
+// CPU-heavy part of indexing, so NewDoc may run on any goroutine, ahead of
+// the one Writer.
+type Doc struct {
+	id    uint64
+	terms []string // sorted
+	tf    [][NumFields]uint32
+	lens  [NumFields]uint32
+}
+
+// NewDoc analyses a document: the text of each of its fields.
+func NewDoc(id uint64, fields [NumFields]string) *Doc {
+	d := &Doc{id: id}
+	at := map[string]int{}
 	for f := range NumFields {
 		Tokens(fields[f], func(tok string) {
 			t := stem(tok)
-			c := counts[t]
-			if c == nil {
-				c = &tfs{}
-				counts[t] = c
+			i, ok := at[t]
+			if !ok {
+				i = len(d.terms)
+				at[t] = i
+				d.terms = append(d.terms, t)
+				d.tf = append(d.tf, [NumFields]uint32{})
 			}
-			c[f]++
-			lens[f]++
+			d.tf[i][f]++
+			d.lens[f]++
 		})
 	}
-	if len(counts) == 0 {
+	sort.Sort(byTerm{d})
+	return d
+}
+
+type byTerm struct{ d *Doc }
+
+func (b byTerm) Len() int           { return len(b.d.terms) }
+func (b byTerm) Less(i, j int) bool { return b.d.terms[i] < b.d.terms[j] }
+func (b byTerm) Swap(i, j int) {
+	b.d.terms[i], b.d.terms[j] = b.d.terms[j], b.d.terms[i]
+	b.d.tf[i], b.d.tf[j] = b.d.tf[j], b.d.tf[i]
+}
+
+// Add indexes one document: the text of each of its fields.
+func (w *Writer) Add(id uint64, fields [NumFields]string) error {
+	return w.AddDoc(NewDoc(id, fields))
+}
+
+// AddDoc indexes an analysed document. A document without a single token
+// is not indexed.
+func (w *Writer) AddDoc(d *Doc) error {
+	if d.id > 1<<63-1 {
+		return fmt.Errorf("engine: document id %d out of range", d.id)
+	}
+	if len(d.terms) == 0 {
 		return nil
 	}
-	terms := make([]string, 0, len(counts))
-	for t, c := range counts {
-		terms = append(terms, t)
-		w.buf[t] = append(w.buf[t], posting{doc: id, tf: *c, len: lens})
-	}
-	// Only the lengths of fields the term is in matter to its score.
-	for _, t := range terms {
-		ps := w.buf[t]
-		p := &ps[len(ps)-1]
+	for i, t := range d.terms {
+		p := posting{doc: d.id, tf: d.tf[i]}
 		for f := range NumFields {
-			if p.tf[f] == 0 {
-				p.len[f] = 0
+			if p.tf[f] != 0 { // only the lengths of fields the term is in matter
+				p.len[f] = d.lens[f]
 			}
 		}
+		w.buf[t] = append(w.buf[t], p)
 	}
-	sort.Strings(terms)
 	var lb []byte
 	for f := range NumFields {
-		lb = binary.AppendUvarint(lb, uint64(lens[f]))
-		w.lenSum[f] += int64(lens[f])
+		lb = binary.AppendUvarint(lb, uint64(d.lens[f]))
+		w.lenSum[f] += int64(d.lens[f])
 	}
-	if _, err := w.insDoc.ExecContext(w.ctx, int64(id), lb, strings.Join(terms, " ")); err != nil {
-		return fmt.Errorf("engine: add document %d: %w", id, err)
-	}
+	w.docRows = append(w.docRows, int64(d.id), lb, strings.Join(d.terms, " "))
 	w.docs++
 	w.dirty = true
-	w.buffered += len(terms)
+	w.buffered += len(d.terms)
+	if len(w.docRows) >= 3*batchRows {
+		if err := w.flushDocs(); err != nil {
+			return err
+		}
+	}
 	if w.buffered >= flushAt {
 		return w.Flush()
 	}
+	return nil
+}
+
+func (w *Writer) flushDocs() error {
+	if err := w.execRows(`INSERT INTO eng_docs(id, lens, terms)`, 3, w.docRows); err != nil {
+		return fmt.Errorf("engine: add documents: %w", err)
+	}
+	w.docRows = w.docRows[:0]
 	return nil
 }
 
@@ -136,15 +180,20 @@ func (w *Writer) Flush() error {
 	if !w.dirty {
 		return nil
 	}
+	if err := w.flushDocs(); err != nil {
+		return err
+	}
 	terms := make([]string, 0, len(w.buf))
 	for t := range w.buf {
 		terms = append(terms, t)
 	}
 	sort.Strings(terms)
-	for _, t := range terms {
-		if err := w.appendTerm(t, w.buf[t]); err != nil {
-			return fmt.Errorf("engine: write postings of %q: %w", t, err)
+	for len(terms) > 0 {
+		n := min(len(terms), batchRows)
+		if err := w.appendTerms(terms[:n]); err != nil {
+			return err
 		}
+		terms = terms[n:]
 	}
 	clear(w.buf)
 	w.buffered = 0
@@ -157,9 +206,7 @@ func (w *Writer) Flush() error {
 
 func (w *Writer) bumpStats() error {
 	add := func(k string, v int64) error {
-		_, err := w.tx.ExecContext(w.ctx, `INSERT INTO eng_stats(key, value) VALUES(?1, ?2)
-			ON CONFLICT(key) DO UPDATE SET value = value + ?2`, k, v)
-		return err
+		return w.exec(`INSERT INTO eng_stats(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = value + ?2`, k, v)
 	}
 	if err := add("docs", w.docs); err != nil {
 		return fmt.Errorf("engine: write stats: %w", err)
@@ -176,263 +223,337 @@ func (w *Writer) bumpStats() error {
 	return nil
 }
 
-// termList is a term's dictionary row.
-type termList struct {
-	df     int
-	skips  []blockMeta
-	exists bool
+// termRow is a term's dictionary row, decoded.
+type termRow struct {
+	df    int
+	skips []blockMeta
+	tail  []posting
 }
 
-func (w *Writer) readTerm(t string) (termList, error) {
-	var tl termList
-	var blob []byte
-	switch err := w.getTerm.QueryRowContext(w.ctx, t).Scan(&tl.df, &blob); {
-	case errors.Is(err, sql.ErrNoRows):
-		return tl, nil
-	case err != nil:
-		return tl, err
+func (r *termRow) maxDoc() uint64 {
+	if len(r.tail) > 0 {
+		return r.tail[len(r.tail)-1].doc
 	}
-	sk, err := decodeSkips(blob)
+	if len(r.skips) > 0 {
+		return r.skips[len(r.skips)-1].last
+	}
+	return 0
+}
+
+func decodeTermRow(term string, df int, skips, tail []byte) (*termRow, error) {
+	r := &termRow{df: df}
+	var err error
+	if r.skips, err = decodeSkips(skips); err != nil {
+		return nil, fmt.Errorf("engine: skip list of %q: %w", term, err)
+	}
+	if len(tail) > 0 {
+		if r.tail, err = decodeBlock(nil, tail); err != nil {
+			return nil, fmt.Errorf("engine: postings of %q: %w", term, err)
+		}
+		if len(r.skips) > 0 && r.tail[0].doc <= r.skips[len(r.skips)-1].last {
+			return nil, fmt.Errorf("engine: postings of %q: %w", term, corrupt("tail before the last block"))
+		}
+	}
+	return r, nil
+}
+
+// readTerms reads the dictionary rows of terms (at most batchRows).
+func (w *Writer) readTerms(terms []string) (map[string]*termRow, error) {
+	args := make([]any, len(terms))
+	for i, t := range terms {
+		args[i] = t
+	}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT term, df, skips, tail FROM eng_terms WHERE term IN (`+placeholders(len(terms))+`)`, args...)
 	if err != nil {
-		return tl, fmt.Errorf("skip list: %w", err)
+		return nil, fmt.Errorf("engine: read terms: %w", err)
 	}
-	tl.skips, tl.exists = sk, true
-	return tl, nil
+	defer rows.Close()
+	out := make(map[string]*termRow, len(terms))
+	for rows.Next() {
+		var t string
+		var df int
+		var sk, tail []byte
+		if err := rows.Scan(&t, &df, &sk, &tail); err != nil {
+			return nil, fmt.Errorf("engine: read terms: %w", err)
+		}
+		r, err := decodeTermRow(t, df, sk, tail)
+		if err != nil {
+			return nil, err
+		}
+		out[t] = r
+	}
+	return out, rows.Err()
 }
 
 func (w *Writer) readBlock(t string, last uint64) ([]posting, error) {
 	var blob []byte
-	if err := w.getBlock.QueryRowContext(w.ctx, t, int64(last)).Scan(&blob); err != nil {
-		return nil, fmt.Errorf("block ending at %d: %w", last, err)
+	if err := w.tx.QueryRowContext(w.ctx, `SELECT data FROM eng_blocks WHERE term=? AND last=?`, t, int64(last)).Scan(&blob); err != nil {
+		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", t, last, err)
 	}
-	return decodeBlock(nil, blob)
+	ps, err := decodeBlock(nil, blob)
+	if err != nil {
+		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", t, last, err)
+	}
+	return ps, nil
 }
 
-// writeBlocks cuts postings into full blocks and writes them.
-func (w *Writer) writeBlocks(t string, ps []posting) ([]blockMeta, error) {
+// changes collects the rows a batch of terms writes.
+type changes struct {
+	blocks   []any // term, last, data
+	delBlock [][2]any
+	terms    []any // term, df, skips, tail
+	delTerms []any
+}
+
+// cut writes full blocks of ps to ch and returns their metas and the rest.
+func cut(ch *changes, t string, ps []posting, full bool) ([]blockMeta, []posting) {
 	var metas []blockMeta
-	var buf []byte
-	for len(ps) > 0 {
+	for len(ps) >= BlockSize || (full && len(ps) > 0) {
 		n := min(len(ps), BlockSize)
-		buf = encodeBlock(buf[:0], ps[:n])
-		if _, err := w.putBlock.ExecContext(w.ctx, t, int64(ps[n-1].doc), buf); err != nil {
-			return nil, err
-		}
+		ch.blocks = append(ch.blocks, t, int64(ps[n-1].doc), encodeBlock(nil, ps[:n]))
 		metas = append(metas, metaOf(ps[:n]))
 		ps = ps[n:]
 	}
-	return metas, nil
+	return metas, ps
 }
 
-func (w *Writer) putTermRow(t string, df int, skips []blockMeta) error {
-	_, err := w.putTerm.ExecContext(w.ctx, t, df, encodeSkips(nil, skips))
-	return err
+func (ch *changes) putTerm(t string, r *termRow) {
+	var tail []byte
+	if len(r.tail) > 0 {
+		tail = encodeBlock(nil, r.tail)
+	}
+	ch.terms = append(ch.terms, t, r.df, encodeSkips(nil, r.skips), tail)
 }
 
-// appendTerm adds new postings (sorted by doc) to a term's list.
-func (w *Writer) appendTerm(t string, ps []posting) error {
-	tl, err := w.readTerm(t)
+func (w *Writer) apply(ch *changes) error {
+	for _, k := range ch.delBlock {
+		if err := w.exec(`DELETE FROM eng_blocks WHERE term=? AND last=?`, k[0], k[1]); err != nil {
+			return fmt.Errorf("engine: delete block: %w", err)
+		}
+	}
+	if err := w.execRows(`INSERT OR REPLACE INTO eng_blocks(term, last, data)`, 3, ch.blocks); err != nil {
+		return fmt.Errorf("engine: write blocks: %w", err)
+	}
+	if err := w.execRows(`INSERT OR REPLACE INTO eng_terms(term, df, skips, tail)`, 4, ch.terms); err != nil {
+		return fmt.Errorf("engine: write terms: %w", err)
+	}
+	for len(ch.delTerms) > 0 {
+		n := min(len(ch.delTerms), batchRows)
+		if err := w.exec(`DELETE FROM eng_terms WHERE term IN (`+placeholders(n)+`)`, ch.delTerms[:n]...); err != nil {
+			return fmt.Errorf("engine: delete terms: %w", err)
+		}
+		ch.delTerms = ch.delTerms[n:]
+	}
+	return nil
+}
+
+// appendTerms adds the buffered postings of a batch of terms.
+func (w *Writer) appendTerms(terms []string) error {
+	rows, err := w.readTerms(terms)
 	if err != nil {
 		return err
 	}
-	switch {
-	case !tl.exists:
-		metas, err := w.writeBlocks(t, ps)
-		if err != nil {
-			return err
+	var ch changes
+	for _, t := range terms {
+		ps := w.buf[t]
+		r := rows[t]
+		if r == nil {
+			r = &termRow{}
 		}
-		return w.putTermRow(t, len(ps), metas)
-	case ps[0].doc > tl.skips[len(tl.skips)-1].last:
-		// The common case: fill the last block up, then add full ones.
-		keep := tl.skips
-		if last := keep[len(keep)-1]; last.n < BlockSize {
-			old, err := w.readBlock(t, last.last)
-			if err != nil {
-				return err
+		var merged []posting
+		if ps[0].doc > r.maxDoc() {
+			// The common case: the new postings follow the list's end.
+			merged = append(r.tail, ps...)
+		} else {
+			// An id below the list's end: merge and rewrite the list.
+			var all []posting
+			for _, b := range r.skips {
+				bp, err := w.readBlock(t, b.last)
+				if err != nil {
+					return err
+				}
+				all = append(all, bp...)
+				ch.delBlock = append(ch.delBlock, [2]any{t, int64(b.last)})
 			}
-			if _, err := w.delBlock.ExecContext(w.ctx, t, int64(last.last)); err != nil {
-				return err
-			}
-			ps = append(old, ps...)
-			keep = keep[:len(keep)-1]
-		}
-		metas, err := w.writeBlocks(t, ps)
-		if err != nil {
-			return err
-		}
-		return w.putTermRow(t, tl.df+len(ps)-(sumN(tl.skips)-sumN(keep)), append(keep, metas...))
-	default:
-		// An id below the list's end: merge and rewrite the list.
-		var all []posting
-		for _, b := range tl.skips {
-			bp, err := w.readBlock(t, b.last)
-			if err != nil {
-				return err
-			}
-			all = append(all, bp...)
-			if _, err := w.delBlock.ExecContext(w.ctx, t, int64(b.last)); err != nil {
-				return err
-			}
-		}
-		merged := make([]posting, 0, len(all)+len(ps))
-		i, j := 0, 0
-		for i < len(all) || j < len(ps) {
-			switch {
-			case j == len(ps) || i < len(all) && all[i].doc < ps[j].doc:
-				merged = append(merged, all[i])
-				i++
-			case i == len(all) || ps[j].doc < all[i].doc:
-				merged = append(merged, ps[j])
-				j++
-			default:
-				return fmt.Errorf("document %d added twice", ps[j].doc)
+			all = append(all, r.tail...)
+			r.skips = nil
+			merged = make([]posting, 0, len(all)+len(ps))
+			i, j := 0, 0
+			for i < len(all) || j < len(ps) {
+				switch {
+				case j == len(ps) || i < len(all) && all[i].doc < ps[j].doc:
+					merged = append(merged, all[i])
+					i++
+				case i == len(all) || ps[j].doc < all[i].doc:
+					merged = append(merged, ps[j])
+					j++
+				default:
+					return fmt.Errorf("engine: document %d added twice", ps[j].doc)
+				}
 			}
 		}
-		metas, err := w.writeBlocks(t, merged)
-		if err != nil {
-			return err
-		}
-		return w.putTermRow(t, len(merged), metas)
+		metas, rest := cut(&ch, t, merged, false)
+		r.skips = append(r.skips, metas...)
+		r.tail = rest
+		r.df += len(ps)
+		ch.putTerm(t, r)
 	}
-}
-
-func sumN(bs []blockMeta) int {
-	n := 0
-	for _, b := range bs {
-		n += b.n
-	}
-	return n
+	return w.apply(&ch)
 }
 
 // DeleteRange deletes every document whose id is in [lo, hi].
 func (w *Writer) DeleteRange(lo, hi uint64) error {
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id FROM eng_docs WHERE id BETWEEN ? AND ?`, int64(lo), int64(hi))
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, lens, terms FROM eng_docs WHERE id BETWEEN ? AND ?`, int64(lo), int64(hi))
 	if err != nil {
 		return fmt.Errorf("engine: delete documents: %w", err)
 	}
-	var ids []uint64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return fmt.Errorf("engine: delete documents: %w", err)
-		}
-		ids = append(ids, uint64(id))
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("engine: delete documents: %w", err)
-	}
-	return w.Delete(ids)
+	return w.deleteDocs(rows)
 }
 
 // Delete removes documents and their postings; a term no document holds any
 // more leaves the dictionary. Unknown ids are ignored.
 func (w *Writer) Delete(ids []uint64) error {
-	if len(ids) == 0 {
-		return nil
-	}
 	if err := w.Flush(); err != nil {
 		return err
 	}
+	for len(ids) > 0 {
+		n := min(len(ids), batchRows)
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = int64(id)
+		}
+		rows, err := w.tx.QueryContext(w.ctx, `SELECT id, lens, terms FROM eng_docs WHERE id IN (`+placeholders(n)+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("engine: delete documents: %w", err)
+		}
+		if err := w.deleteDocs(rows); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// deleteDocs deletes the documents rows lists (id, lens, terms).
+func (w *Writer) deleteDocs(rows *sql.Rows) error {
 	byTerm := map[string][]uint64{}
-	for _, id := range ids {
+	var ids []any
+	for rows.Next() {
+		var id int64
 		var lb []byte
 		var terms string
-		switch err := w.tx.QueryRowContext(w.ctx, `SELECT lens, terms FROM eng_docs WHERE id=?`, int64(id)).Scan(&lb, &terms); {
-		case errors.Is(err, sql.ErrNoRows):
-			continue
-		case err != nil:
-			return fmt.Errorf("engine: delete document %d: %w", id, err)
+		if err := rows.Scan(&id, &lb, &terms); err != nil {
+			rows.Close()
+			return fmt.Errorf("engine: delete documents: %w", err)
 		}
 		r := reader{b: lb}
 		for f := range NumFields {
 			w.lenSum[f] -= int64(r.uvarint())
 		}
 		if r.err != nil {
+			rows.Close()
 			return fmt.Errorf("engine: delete document %d: lengths: %w", id, r.err)
 		}
 		for _, t := range strings.Fields(terms) {
-			byTerm[t] = append(byTerm[t], id)
+			byTerm[t] = append(byTerm[t], uint64(id))
 		}
-		if _, err := w.tx.ExecContext(w.ctx, `DELETE FROM eng_docs WHERE id=?`, int64(id)); err != nil {
-			return fmt.Errorf("engine: delete document %d: %w", id, err)
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("engine: delete documents: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), batchRows)
+		if err := w.exec(`DELETE FROM eng_docs WHERE id IN (`+placeholders(n)+`)`, ids[:n]...); err != nil {
+			return fmt.Errorf("engine: delete documents: %w", err)
 		}
-		w.docs--
-		w.dirty = true
+		w.docs -= int64(n)
+		ids = ids[n:]
 	}
 	terms := make([]string, 0, len(byTerm))
 	for t := range byTerm {
 		terms = append(terms, t)
 	}
 	sort.Strings(terms)
-	for _, t := range terms {
-		if err := w.removeFromTerm(t, byTerm[t]); err != nil {
-			return fmt.Errorf("engine: delete postings of %q: %w", t, err)
+	for len(terms) > 0 {
+		n := min(len(terms), batchRows)
+		if err := w.removeFromTerms(terms[:n], byTerm); err != nil {
+			return err
 		}
+		terms = terms[n:]
 	}
-	if !w.dirty {
-		return nil
-	}
-	err := w.bumpStats()
-	w.dirty = false
-	return err
+	return w.bumpStats()
 }
 
-// removeFromTerm takes docs out of a term's list, rewriting only the blocks
-// that held them.
-func (w *Writer) removeFromTerm(t string, docs []uint64) error {
-	tl, err := w.readTerm(t)
-	if err != nil || !tl.exists {
+// removeFromTerms takes documents out of the lists of a batch of terms,
+// rewriting only the blocks that held them.
+func (w *Writer) removeFromTerms(terms []string, byTerm map[string][]uint64) error {
+	rows, err := w.readTerms(terms)
+	if err != nil {
 		return err
 	}
-	gone := make(map[uint64]bool, len(docs))
-	for _, d := range docs {
-		gone[d] = true
-	}
-	hit := map[int]bool{}
-	for _, d := range docs {
-		i := sort.Search(len(tl.skips), func(i int) bool { return tl.skips[i].last >= d })
-		if i < len(tl.skips) {
-			hit[i] = true
-		}
-	}
-	var skips []blockMeta
-	removed := 0
-	for i, b := range tl.skips {
-		if !hit[i] {
-			skips = append(skips, b)
+	var ch changes
+	for _, t := range terms {
+		r := rows[t]
+		if r == nil {
 			continue
 		}
-		ps, err := w.readBlock(t, b.last)
-		if err != nil {
-			return err
+		docs := byTerm[t]
+		gone := make(map[uint64]bool, len(docs))
+		hit := map[int]bool{}
+		for _, d := range docs {
+			gone[d] = true
+			hit[sort.Search(len(r.skips), func(i int) bool { return r.skips[i].last >= d })] = true
 		}
-		kept := ps[:0]
-		for _, p := range ps {
-			if !gone[p.doc] {
-				kept = append(kept, p)
+		keep := func(ps []posting) []posting {
+			var out []posting
+			for _, p := range ps {
+				if !gone[p.doc] {
+					out = append(out, p)
+				}
 			}
+			return out
 		}
-		removed += len(ps) - len(kept)
-		if len(kept) == len(ps) {
-			skips = append(skips, b)
-			continue
-		}
-		if _, err := w.delBlock.ExecContext(w.ctx, t, int64(b.last)); err != nil {
-			return err
-		}
-		if len(kept) > 0 {
-			m, err := w.writeBlocks(t, kept)
+		var skips []blockMeta
+		removed := 0
+		for i, b := range r.skips {
+			if !hit[i] {
+				skips = append(skips, b)
+				continue
+			}
+			ps, err := w.readBlock(t, b.last)
 			if err != nil {
 				return err
 			}
+			kept := keep(ps)
+			if len(kept) == len(ps) {
+				skips = append(skips, b)
+				continue
+			}
+			removed += len(ps) - len(kept)
+			ch.delBlock = append(ch.delBlock, [2]any{t, int64(b.last)})
+			m, _ := cut(&ch, t, kept, true)
 			skips = append(skips, m...)
 		}
+		if hit[len(r.skips)] {
+			kept := keep(r.tail)
+			removed += len(r.tail) - len(kept)
+			r.tail = kept
+		}
+		r.skips = skips
+		r.df -= removed
+		if len(r.skips) == 0 && len(r.tail) == 0 {
+			ch.delTerms = append(ch.delTerms, t)
+			continue
+		}
+		ch.putTerm(t, r)
 	}
-	if len(skips) == 0 {
-		_, err := w.tx.ExecContext(w.ctx, `DELETE FROM eng_terms WHERE term=?`, t)
-		return err
-	}
-	return w.putTermRow(t, tl.df-removed, skips)
+	return w.apply(&ch)
 }
