@@ -117,7 +117,7 @@ type cursor struct {
 	s      *searcher
 	// A stream of the term's blocks in order, so reading the next block is
 	// a step rather than a query; next is the block it reads next.
-	rows *sql.Rows
+	rows  *sql.Rows
 	next_ int
 }
 
