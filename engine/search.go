@@ -70,6 +70,9 @@ type SearchStats struct {
 type Hit struct {
 	Doc   uint64
 	Score float64
+	// Fields says, for each of the query's terms (by index), which of the
+	// document's fields hold it, whether or not the term was searched there.
+	Fields []FieldMask
 }
 
 // scorer holds one query term's constants.
@@ -104,7 +107,8 @@ func (s *scorer) contribution(tf, ln *[NumFields]uint32) float64 {
 // kept inline in the dictionary row.
 type cursor struct {
 	sc     scorer
-	idx    int // the term's place in the query: scores are summed in this order
+	idx    int   // the term's place among distinct terms: scores are summed in this order
+	origs  []int // its indexes in Query.Terms
 	skips  []blockMeta
 	tail   []posting // the postings of the last block, when it is the tail
 	bounds []float64 // per block
@@ -278,7 +282,8 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 	// One query term per index term; the fields of repeats are joined.
 	var order []string
 	masks := map[string]FieldMask{}
-	for _, t := range query.Terms {
+	origs := map[string][]int{}
+	for i, t := range query.Terms {
 		if t.Term == "" || t.Fields&AllFields == 0 {
 			continue
 		}
@@ -286,6 +291,7 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 			order = append(order, t.Term)
 		}
 		masks[t.Term] |= t.Fields
+		origs[t.Term] = append(origs[t.Term], i)
 	}
 	s := &searcher{ctx: ctx, q: q}
 	var cs []*cursor
@@ -310,7 +316,7 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 		if len(skips) == 0 {
 			continue
 		}
-		c := &cursor{idx: len(cs), skips: skips, tail: r.tail, loaded: -1, s: s}
+		c := &cursor{idx: len(cs), origs: origs[t], skips: skips, tail: r.tail, loaded: -1, s: s}
 		c.sc = scorer{term: t, k1: p.K1, idf: math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))}
 		for f := range NumFields {
 			if masks[t].Has(Field(f)) {
@@ -358,6 +364,9 @@ func (t *topK) Less(i, j int) bool { return worse(t.hs[i], t.hs[j]) }
 func (t *topK) Swap(i, j int)      { t.hs[i], t.hs[j] = t.hs[j], t.hs[i] }
 func (t *topK) Push(x any)         { t.hs = append(t.hs, x.(Hit)) }
 func (t *topK) Pop() any           { h := t.hs[len(t.hs)-1]; t.hs = t.hs[:len(t.hs)-1]; return h }
+
+// takes reports whether offer would keep h.
+func (t *topK) takes(h Hit) bool { return len(t.hs) < t.k || worse(t.hs[0], h) }
 
 // offer adds h if it beats the worst kept hit.
 func (t *topK) offer(h Hit) {
@@ -427,6 +436,11 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 	top := &topK{k: query.K}
 	contrib := make([]float64, len(cs)) // by term index, for the current doc
 	has := make([]bool, len(cs))
+	fields := make([]FieldMask, len(cs))
+	byIdx := make([]*cursor, len(cs))
+	for _, c := range cs {
+		byIdx[c.idx] = c
+	}
 	first := 0 // terms before it are non-essential
 	for iter := 0; ; iter++ {
 		if iter&1023 == 0 {
@@ -484,7 +498,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 			}
 			if allowed {
 				v := c.sc.contribution(&c.cur().tf, &c.cur().len)
-				contrib[c.idx], has[c.idx] = v, true
+				contrib[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(c.cur().mask())
 				partial += v
 			}
 			if err := c.next(); err != nil {
@@ -509,14 +523,15 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 				rest = prefix[i-1]
 			}
 			if (partial+rest+c.blockBound())*slack <= theta {
-				continue // this term's block can't lift d; the rest still might
+				pruned = true // even this term's best in its block can't lift d
+				break
 			}
 			if err := c.seek(d); err != nil {
 				return nil, err
 			}
 			if c.doc() == d {
 				v := c.sc.contribution(&c.cur().tf, &c.cur().len)
-				contrib[c.idx], has[c.idx] = v, true
+				contrib[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(c.cur().mask())
 				partial += v
 			}
 		}
@@ -528,8 +543,16 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 				}
 			}
 			scored++
-			if score > 0 {
-				top.offer(Hit{Doc: d, Score: score})
+			if h := (Hit{Doc: d, Score: score}); score > 0 && top.takes(h) {
+				h.Fields = make([]FieldMask, len(query.Terms))
+				for i, c := range byIdx {
+					if has[i] {
+						for _, o := range c.origs {
+							h.Fields[o] = fields[i]
+						}
+					}
+				}
+				top.offer(h)
 			}
 		}
 		clear(has)
@@ -549,7 +572,11 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 	if err != nil {
 		return nil, err
 	}
-	acc := map[uint64]float64{}
+	type scored struct {
+		score  float64
+		fields []FieldMask
+	}
+	acc := map[uint64]*scored{}
 	var docs []uint64
 	for _, c := range cs { // in query order, as Search sums
 		for b := range c.skips {
@@ -558,10 +585,16 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 				return nil, err
 			}
 			for i := range ps {
-				if _, ok := acc[ps[i].doc]; !ok {
+				a := acc[ps[i].doc]
+				if a == nil {
+					a = &scored{fields: make([]FieldMask, len(query.Terms))}
+					acc[ps[i].doc] = a
 					docs = append(docs, ps[i].doc)
 				}
-				acc[ps[i].doc] += c.sc.contribution(&ps[i].tf, &ps[i].len)
+				a.score += c.sc.contribution(&ps[i].tf, &ps[i].len)
+				for _, o := range c.origs {
+					a.fields[o] = FieldMask(ps[i].mask())
+				}
 			}
 		}
 	}
@@ -570,9 +603,37 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 	}
 	top := &topK{k: query.K}
 	for _, d := range docs {
-		if sc := acc[d]; sc > 0 && (query.Allow == nil || query.Allow(d)) {
-			top.offer(Hit{Doc: d, Score: sc})
+		if a := acc[d]; a.score > 0 && (query.Allow == nil || query.Allow(d)) {
+			top.offer(Hit{Doc: d, Score: a.score, Fields: a.fields})
 		}
 	}
 	return top.sorted(), nil
+}
+
+// Docs calls fn with every document that holds term in one of fields, in
+// ascending order, until fn returns false.
+func Docs(ctx context.Context, q Preparer, term string, fields FieldMask, fn func(doc uint64) bool) error {
+	s, cs, err := open(ctx, q, Query{Terms: []QueryTerm{{term, fields}}}, DefaultParams())
+	defer s.close()
+	if err != nil || len(cs) == 0 {
+		return err
+	}
+	c := cs[0]
+	for b := range c.skips {
+		ps, err := c.load(b)
+		if err != nil {
+			return err
+		}
+		for i := range ps {
+			for f := range NumFields {
+				if ps[i].tf[f] > 0 && fields.Has(Field(f)) {
+					if !fn(ps[i].doc) {
+						return nil
+					}
+					break
+				}
+			}
+		}
+	}
+	return nil
 }

@@ -129,7 +129,7 @@ func sameHits(t *testing.T, what string, got, want []Hit) {
 		t.Fatalf("%s: %d hits, exhaustive %d", what, len(got), len(want))
 	}
 	for i := range got {
-		if got[i] != want[i] {
+		if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score || fmt.Sprint(got[i].Fields) != fmt.Sprint(want[i].Fields) {
 			t.Fatalf("%s: hit %d = %+v, exhaustive %+v", what, i, got[i], want[i])
 		}
 	}

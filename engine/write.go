@@ -22,6 +22,8 @@ type Writer struct {
 	tx       *sql.Tx
 	buf      map[string][]posting
 	buffered int
+	bufLo    uint64 // the range of buffered document ids
+	bufHi    uint64
 	docRows  []any // eng_docs rows waiting for a batched insert
 	docs     int64
 	lenSum   [NumFields]int64
@@ -87,15 +89,14 @@ func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,",
 // CPU-heavy part of indexing, so NewDoc may run on any goroutine, ahead of
 // the one Writer.
 type Doc struct {
-	id    uint64
 	terms []string // sorted
 	tf    [][NumFields]uint32
 	lens  [NumFields]uint32
 }
 
 // NewDoc analyses a document: the text of each of its fields.
-func NewDoc(id uint64, fields [NumFields]string) *Doc {
-	d := &Doc{id: id}
+func NewDoc(fields [NumFields]string) *Doc {
+	d := &Doc{}
 	at := map[string]int{}
 	for f := range NumFields {
 		Tokens(fields[f], func(tok string) {
@@ -126,20 +127,23 @@ func (b byTerm) Swap(i, j int) {
 
 // Add indexes one document: the text of each of its fields.
 func (w *Writer) Add(id uint64, fields [NumFields]string) error {
-	return w.AddDoc(NewDoc(id, fields))
+	return w.AddDoc(id, NewDoc(fields))
 }
 
-// AddDoc indexes an analysed document. A document without a single token
-// is not indexed.
-func (w *Writer) AddDoc(d *Doc) error {
-	if d.id > 1<<63-1 {
-		return fmt.Errorf("engine: document id %d out of range", d.id)
+// Empty reports whether the document holds no token at all.
+func (d *Doc) Empty() bool { return len(d.terms) == 0 }
+
+// AddDoc indexes an analysed document under id. A document without a single
+// token is not indexed.
+func (w *Writer) AddDoc(id uint64, d *Doc) error {
+	if id > 1<<63-1 {
+		return fmt.Errorf("engine: document id %d out of range", id)
 	}
 	if len(d.terms) == 0 {
 		return nil
 	}
 	for i, t := range d.terms {
-		p := posting{doc: d.id, tf: d.tf[i]}
+		p := posting{doc: id, tf: d.tf[i]}
 		for f := range NumFields {
 			if p.tf[f] != 0 { // only the lengths of fields the term is in matter
 				p.len[f] = d.lens[f]
@@ -152,7 +156,11 @@ func (w *Writer) AddDoc(d *Doc) error {
 		lb = binary.AppendUvarint(lb, uint64(d.lens[f]))
 		w.lenSum[f] += int64(d.lens[f])
 	}
-	w.docRows = append(w.docRows, int64(d.id), lb, strings.Join(d.terms, " "))
+	if w.buffered == 0 || id < w.bufLo {
+		w.bufLo = id
+	}
+	w.bufHi = max(w.bufHi, id)
+	w.docRows = append(w.docRows, int64(id), lb, strings.Join(d.terms, " "))
 	w.docs++
 	w.dirty = true
 	w.buffered += len(d.terms)
@@ -196,7 +204,7 @@ func (w *Writer) Flush() error {
 		terms = terms[n:]
 	}
 	clear(w.buf)
-	w.buffered = 0
+	w.buffered, w.bufLo, w.bufHi = 0, 0, 0
 	if err := w.bumpStats(); err != nil {
 		return err
 	}
@@ -401,9 +409,15 @@ func (w *Writer) appendTerms(terms []string) error {
 	return w.apply(&ch)
 }
 
-// DeleteRange deletes every document whose id is in [lo, hi].
+// DeleteRange deletes every document whose id is in [lo, hi]. It flushes
+// first only if buffered documents fall in that range.
 func (w *Writer) DeleteRange(lo, hi uint64) error {
-	if err := w.Flush(); err != nil {
+	if w.buffered > 0 && lo <= w.bufHi && hi >= w.bufLo {
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := w.flushDocs(); err != nil {
 		return err
 	}
 	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, lens, terms FROM eng_docs WHERE id BETWEEN ? AND ?`, int64(lo), int64(hi))
