@@ -102,7 +102,7 @@ func TestCorruptBlobIsAnError(t *testing.T) {
 	search := func() error {
 		tx, _ := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 		defer tx.Rollback()
-		_, err := Search(ctx, tx, Query{K: 5, Terms: []QueryTerm{{term, AllFields}}}, DefaultParams())
+		_, err := Search(ctx, tx, Query{K: 5, Terms: []QueryTerm{{Term: term, Fields: AllFields}}}, DefaultParams())
 		return err
 	}
 	if err := search(); err != nil {
@@ -121,7 +121,7 @@ func TestCorruptBlobIsAnError(t *testing.T) {
 		}
 		func() {
 			rtx := tx
-			_, err := Search(ctx, rtx, Query{K: 5, Terms: []QueryTerm{{term, AllFields}}}, DefaultParams())
+			_, err := Search(ctx, rtx, Query{K: 5, Terms: []QueryTerm{{Term: term, Fields: AllFields}}}, DefaultParams())
 			if err == nil || !strings.Contains(err.Error(), term) {
 				t.Errorf("after %s: search error %v, want one naming %q", q, err, term)
 			}

@@ -47,6 +47,9 @@ func (p Params) check() error {
 type QueryTerm struct {
 	Term   string
 	Fields FieldMask
+	// Probe: the term adds nothing to the score and is only reported in
+	// Hit.Fields (what a caller wants to know of the hits, not rank by).
+	Probe bool
 }
 
 // Query asks for the K best documents for Terms. Allow, when set, keeps only
@@ -283,6 +286,7 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 	var order []string
 	masks := map[string]FieldMask{}
 	origs := map[string][]int{}
+	scored := map[string]bool{} // not only a probe
 	for i, t := range query.Terms {
 		if t.Term == "" || t.Fields&AllFields == 0 {
 			continue
@@ -290,7 +294,10 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 		if _, ok := masks[t.Term]; !ok {
 			order = append(order, t.Term)
 		}
-		masks[t.Term] |= t.Fields
+		if !t.Probe {
+			masks[t.Term] |= t.Fields
+			scored[t.Term] = true
+		}
 		origs[t.Term] = append(origs[t.Term], i)
 	}
 	s := &searcher{ctx: ctx, q: q}
@@ -319,7 +326,7 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 		c := &cursor{idx: len(cs), origs: origs[t], skips: skips, tail: r.tail, loaded: -1, s: s}
 		c.sc = scorer{term: t, k1: p.K1, idf: math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))}
 		for f := range NumFields {
-			if masks[t].Has(Field(f)) {
+			if scored[t] && masks[t].Has(Field(f)) {
 				c.sc.w[f] = p.Fields[f].Weight
 			}
 			b := p.Fields[f].B
@@ -613,7 +620,7 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 // Docs calls fn with every document that holds term in one of fields, in
 // ascending order, until fn returns false.
 func Docs(ctx context.Context, q Preparer, term string, fields FieldMask, fn func(doc uint64) bool) error {
-	s, cs, err := open(ctx, q, Query{Terms: []QueryTerm{{term, fields}}}, DefaultParams())
+	s, cs, err := open(ctx, q, Query{Terms: []QueryTerm{{Term: term, Fields: fields}}}, DefaultParams())
 	defer s.close()
 	if err != nil || len(cs) == 0 {
 		return err

@@ -73,7 +73,7 @@ func (c *corpus) query() Query {
 		if c.r.IntN(2) == 0 {
 			m = AllFields &^ (1 << IDs)
 		}
-		q.Terms = append(q.Terms, QueryTerm{Term: Term(c.word()), Fields: m})
+		q.Terms = append(q.Terms, QueryTerm{Term: Term(c.word()), Fields: m, Probe: c.r.IntN(6) == 0})
 	}
 	q.K = []int{1, 3, 8, 50, 200}[c.r.IntN(5)]
 	return q
@@ -252,7 +252,7 @@ func TestScoresAreBM25F(t *testing.T) {
 	p := DefaultParams()
 	rtx, _ := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	defer rtx.Rollback()
-	hits, err := Search(ctx, rtx, Query{K: 10, Terms: []QueryTerm{{"alpha", AllFields}}}, p)
+	hits, err := Search(ctx, rtx, Query{K: 10, Terms: []QueryTerm{{Term: "alpha", Fields: AllFields}}}, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +264,7 @@ func TestScoresAreBM25F(t *testing.T) {
 		t.Fatalf("alpha: %+v, want doc 1 scoring %v", hits, want)
 	}
 	// An identifier asked for in the ids field only.
-	hits, _ = Search(ctx, rtx, Query{K: 10, Terms: []QueryTerm{{"mt4471", 1 << IDs}, {"beta", 1 << Title}}}, p)
+	hits, _ = Search(ctx, rtx, Query{K: 10, Terms: []QueryTerm{{Term: "mt4471", Fields: 1 << IDs}, {Term: "beta", Fields: 1 << Title}}}, p)
 	if len(hits) != 1 || hits[0].Doc != 3 {
 		t.Fatalf("mt4471 in ids: %+v", hits)
 	}

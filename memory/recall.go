@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
 // Recall defaults.
@@ -91,6 +92,9 @@ type Tuning struct {
 	// 0 keeps every word.
 	PostingShare float64
 	VectorWeight float64 // the semantic stage's weight beside BM25 (semantic.go); 0 turns it off
+	// BM25 overrides the engine's k1 and per-field b (the field weights stay
+	// the *Weight knobs above); nil is engine.DefaultParams.
+	BM25 *engine.Params
 }
 
 // DefaultTuning is the pipeline Ireneo ships; bench/README.md says which
@@ -167,9 +171,10 @@ type Signals struct {
 var ErrEmptyQuery = errors.New("empty query")
 
 type candidate struct {
-	chunk, sess     int64
+	chunk, sess     int64 // chunk: the turn's chunk shown, chosen by hydrate
 	seq             int
-	bm25            float64 // SQLite's bm25(): lower is better
+	bm25            float64            // the engine's BM25F score negated: lower is better, as FTS5's bm25() was
+	fields          []engine.FieldMask // per term of the engine query: the turn's fields that hold it
 	harness, sid    string
 	title, uuid     string
 	role            string
@@ -210,7 +215,8 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 	if expr == "" {
 		return nil, ErrEmptyQuery
 	}
-	cands, err := m.candidates(ctx, expr, o, tn)
+	eq := engineQuery(plan, tn)
+	cands, err := m.candidates(ctx, eq, o, tn)
 	if err != nil {
 		return nil, err
 	}
@@ -218,7 +224,7 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 		tn.CoverPower = 0
 	}
 	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || tn.StopWeight > 0 {
-		if err := m.cover(ctx, plan, cands, tn.StopWeight > 0); err != nil {
+		if err := m.cover(ctx, plan, eq, cands, tn.StopWeight > 0); err != nil {
 			return nil, err
 		}
 	}
@@ -240,7 +246,7 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 		}
 	}
 	ranked := rank(cands, o.K, tn, tie, plan.speaker)
-	hits, err := m.hydrate(ctx, ranked, tn)
+	hits, err := m.hydrate(ctx, plan, ranked, tn)
 	if err != nil {
 		return nil, err
 	}
@@ -274,12 +280,115 @@ func (m *Memory) pruneCommon(ctx context.Context, p *queryPlan, share float64) e
 	return nil
 }
 
-func (m *Memory) candidates(ctx context.Context, expr string, o RecallOptions, tn Tuning) ([]candidate, error) {
+// recallQuery is the engine query of a recall and where each of the plan's
+// words and identifiers sits in it, for the coverage stage.
+type recallQuery struct {
+	q     engine.Query
+	word  map[string]int // content word (plan.all) → term index
+	id    map[string]int // identifier → term index
+	stop  map[string]int // stopword → term index (probes)
+	terms int
+}
+
+// engineQuery turns a plan into the engine's query: content words searched
+// in the text, the title and (when weighted) the date; identifiers in their
+// own field. Words pruned by cost, and stopwords when the stop stage is on,
+// only probe: the hits say whether they hold them, for coverage.
+func engineQuery(plan queryPlan, tn Tuning) recallQuery {
+	rq := recallQuery{word: map[string]int{}, id: map[string]int{}, stop: map[string]int{}}
+	words := engine.FieldMask(1<<engine.Body | 1<<engine.Title)
+	if tn.DateWeight > 0 {
+		words |= 1 << engine.Date
+	}
+	add := func(term string, f engine.FieldMask, probe bool) int {
+		rq.q.Terms = append(rq.q.Terms, engine.QueryTerm{Term: term, Fields: f, Probe: probe})
+		return len(rq.q.Terms) - 1
+	}
+	searched := map[string]bool{}
+	for _, w := range plan.terms {
+		searched[w] = true
+		rq.word[w] = add(engine.Term(w), words, false)
+	}
+	for _, w := range plan.all {
+		if !searched[w] {
+			rq.word[w] = add(engine.Term(w), 1<<engine.Body, true)
+		}
+	}
+	for _, id := range plan.ids {
+		rq.id[id] = add(engine.Term(id), 1<<engine.IDs, tn.NoIDs)
+	}
+	if tn.StopWeight > 0 {
+		for _, w := range plan.stops {
+			rq.stop[w] = add(engine.Term(w), 1<<engine.Body, true)
+		}
+	}
+	rq.q.K = tn.Candidates
+	return rq
+}
+
+// engineParams are the engine's BM25F parameters for a tuning.
+func engineParams(tn Tuning) engine.Params {
+	p := engine.DefaultParams()
+	if tn.BM25 != nil {
+		p = *tn.BM25
+	}
+	p.Fields[engine.Body].Weight = tn.BodyWeight
+	p.Fields[engine.Title].Weight = tn.TitleWeight
+	p.Fields[engine.IDs].Weight = tn.IDWeight
+	p.Fields[engine.Date].Weight = tn.DateWeight
+	return p
+}
+
+// candidates asks the engine for the best turns, the filters applied inside
+// its search (so the filtered top is exact), all in one read transaction.
+func (m *Memory) candidates(ctx context.Context, rq recallQuery, o RecallOptions, tn Tuning) ([]candidate, error) {
+	tx, err := m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	defer tx.Rollback()
+	q := rq.q
+	if q.Allow, err = recallFilter(ctx, tx, o); err != nil {
+		return nil, err
+	}
+	hits, err := engine.Search(ctx, tx, q, engineParams(tn))
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	return turnCandidates(ctx, tx, hits)
+}
+
+// recallFilter is the recall's filters as a test on engine documents: nil
+// when there are none.
+func recallFilter(ctx context.Context, q queryer, o RecallOptions) (func(uint64) bool, error) {
 	var where []string
 	var args []any
 	if o.Source != "" {
 		where = append(where, "s.harness = ?")
 		args = append(args, o.Source)
+	}
+	w, a := projectFilter("s", o.Project, o.Scope)
+	where = append(where, w...)
+	args = append(args, a...)
+	timed := !o.Since.IsZero() || !o.Until.IsZero()
+	if len(where) == 0 && !timed {
+		return nil, nil
+	}
+	if !timed {
+		sess := map[int64]bool{}
+		rows, err := q.QueryContext(ctx, `SELECT s.id FROM sessions s WHERE `+strings.Join(where, " AND "), args...)
+		if err != nil {
+			return nil, fmt.Errorf("recall: filter: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return nil, err
+			}
+			sess[id] = true
+		}
+		return func(doc uint64) bool { return sess[docSession(doc)] }, rows.Err()
 	}
 	if !o.Since.IsZero() {
 		where = append(where, "t.ts >= ?")
@@ -289,55 +398,71 @@ func (m *Memory) candidates(ctx context.Context, expr string, o RecallOptions, t
 		where = append(where, "t.ts < ?")
 		args = append(args, o.Until.Unix())
 	}
-	w, a := projectFilter("s", o.Project, o.Scope)
-	where = append(where, w...)
-	args = append(args, a...)
-	// FTS5 ranks first and the few best rows are joined after: joining every
-	// match before sorting costs more than the ranking itself. With filters,
-	// rank deeper; if the filters leave too few, rank everything.
-	inner := tn.Candidates
-	if len(where) > 0 {
-		inner = tn.Candidates * 10
+	docs := map[uint64]bool{}
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq FROM turns t JOIN sessions s ON s.id = t.sess WHERE `+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return nil, fmt.Errorf("recall: filter: %w", err)
 	}
-	out, err := m.queryCandidates(ctx, expr, tn, where, args, inner)
-	if err == nil && len(where) > 0 && len(out) < o.K {
-		out, err = m.queryCandidates(ctx, expr, tn, where, args, -1)
+	defer rows.Close()
+	for rows.Next() {
+		var sess int64
+		var seq int
+		if err := rows.Scan(&sess, &seq); err != nil {
+			return nil, err
+		}
+		docs[docID(sess, seq)] = true
 	}
-	return out, err
+	return func(doc uint64) bool { return docs[doc] }, rows.Err()
 }
 
-// queryCandidates runs the ranked FTS query, keeping the inner best rows
-// (-1: all) before the filters.
-func (m *Memory) queryCandidates(ctx context.Context, expr string, tn Tuning, where []string, fargs []any, inner int) ([]candidate, error) {
-	q := `SELECT c.id, c.sess, c.seq, c.tokens, x.r, s.harness, s.session_id, s.title,
-			t.turn_uuid, t.role, t.ts, COALESCE(st.starred, 0)
-		FROM (SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) x
-		JOIN chunks c ON c.id = x.id
-		JOIN sessions s ON s.id = c.sess
-		JOIN turns t ON t.sess = c.sess AND t.seq = c.seq
-		LEFT JOIN stars st ON st.harness = s.harness AND st.session_id = s.session_id`
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+// turnCandidates reads the turns behind the engine's hits, best first.
+func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit) ([]candidate, error) {
+	if len(hits) == 0 {
+		return nil, nil
 	}
-	q += " ORDER BY x.r LIMIT ?"
-	args := append([]any{tn.BodyWeight, tn.TitleWeight, tn.IDWeight, tn.DateWeight, expr, inner}, fargs...)
-	args = append(args, tn.Candidates)
-	rows, err := m.db.QueryContext(ctx, q, args...)
+	vals := make([]string, len(hits))
+	args := make([]any, 0, 2*len(hits))
+	at := make(map[uint64]int, len(hits))
+	for i, h := range hits {
+		vals[i] = "(?,?)"
+		args = append(args, docSession(h.Doc), docSeq(h.Doc))
+		at[h.Doc] = i
+	}
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq, s.harness, s.session_id, s.title, t.turn_uuid, t.role, t.ts, COALESCE(st.starred, 0)
+		FROM turns t JOIN sessions s ON s.id = t.sess
+		LEFT JOIN stars st ON st.harness = s.harness AND st.session_id = s.session_id
+		WHERE (t.sess, t.seq) IN (VALUES `+strings.Join(vals, ",")+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	defer rows.Close()
-	var out []candidate
+	out := make([]candidate, len(hits))
+	found := make([]bool, len(hits))
 	for rows.Next() {
 		var c candidate
 		var star int
-		if err := rows.Scan(&c.chunk, &c.sess, &c.seq, &c.tokens, &c.bm25, &c.harness, &c.sid, &c.title, &c.uuid, &c.role, &c.ts, &star); err != nil {
+		if err := rows.Scan(&c.sess, &c.seq, &c.harness, &c.sid, &c.title, &c.uuid, &c.role, &c.ts, &star); err != nil {
 			return nil, err
 		}
+		i, ok := at[docID(c.sess, c.seq)]
+		if !ok {
+			continue
+		}
 		c.starred = star != 0
-		out = append(out, c)
+		c.bm25, c.fields = -hits[i].Score, hits[i].Fields
+		out[i], found[i] = c, true
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// A hit whose turn is gone (it can't be, within one snapshot) is dropped.
+	kept := out[:0]
+	for i, c := range out {
+		if found[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept, nil
 }
 
 // projectFilter renders the project filter and the token scope as SQL over
@@ -554,8 +679,10 @@ func (m *Memory) turnChunks(ctx context.Context, cands []candidate) error {
 	return rows.Err()
 }
 
-// cover fills in how much of the query each candidate's text holds.
-func (m *Memory) cover(ctx context.Context, plan queryPlan, cands []candidate, stops bool) error {
+// cover fills in how much of the query each candidate turn holds, from
+// the fields the engine found each term in: a word counts in the turn's
+// text, an identifier in its identifiers.
+func (m *Memory) cover(ctx context.Context, plan queryPlan, rq recallQuery, cands []candidate, stops bool) error {
 	terms, err := m.coverageTerms(ctx, plan)
 	if err != nil {
 		return err
@@ -566,49 +693,115 @@ func (m *Memory) cover(ctx context.Context, plan queryPlan, cands []candidate, s
 			return err
 		}
 	}
-	texts, err := m.chunkTexts(ctx, cands)
-	if err != nil {
-		return err
-	}
 	for i := range cands {
-		cands[i].body = texts[cands[i].chunk]
-		cands[i].cov = coverage(cands[i].body, terms)
+		cands[i].cov = fieldCoverage(cands[i].fields, terms, rq.word, rq.id)
 		if len(stopTerms) > 0 {
-			cands[i].stopCov = coverage(cands[i].body, stopTerms)
+			cands[i].stopCov = fieldCoverage(cands[i].fields, stopTerms, rq.stop, nil)
 		}
 	}
 	return nil
 }
 
-// chunkTexts reads the bodies of the candidates' chunks.
-func (m *Memory) chunkTexts(ctx context.Context, cands []candidate) (map[int64]string, error) {
-	out := make(map[int64]string, len(cands))
+// fieldCoverage is coverage (coverage.go) from the engine's per-term
+// fields rather than from the text.
+func fieldCoverage(fields []engine.FieldMask, terms []weightedTerm, word, id map[string]int) float64 {
+	if len(terms) == 0 {
+		return 1
+	}
+	var got, all float64
+	for _, t := range terms {
+		all += t.idf
+		at, f := word[t.word], engine.Body
+		if t.id {
+			at, f = id[t.stem], engine.IDs
+		}
+		if at < len(fields) && fields[at].Has(f) {
+			got += t.idf
+		}
+	}
+	if all == 0 {
+		return 1
+	}
+	return got / all
+}
+
+// turnText is a turn's searched text, for the semantic stage.
+type turnKey = [2]int64
+
+// chunkTexts reads the searched text of the candidates' turns (at most
+// turnTextBytes of each).
+func (m *Memory) chunkTexts(ctx context.Context, cands []candidate) (map[turnKey]string, error) {
+	out := make(map[turnKey]string, len(cands))
 	if len(cands) == 0 {
 		return out, nil
 	}
-	ids := make([]string, len(cands))
+	vals := make([]string, len(cands))
+	args := make([]any, 0, 2*len(cands))
 	for i, c := range cands {
-		ids[i] = strconv.FormatInt(c.chunk, 10)
+		vals[i] = "(?,?)"
+		args = append(args, c.sess, c.seq)
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (`+strings.Join(ids, ",")+`)`)
+	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, body FROM chunks WHERE searched AND (sess, seq) IN (VALUES `+strings.Join(vals, ",")+`) ORDER BY sess, seq, block, part`, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id int64
+		var k turnKey
 		var body string
-		if err := rows.Scan(&id, &body); err != nil {
+		if err := rows.Scan(&k[0], &k[1], &body); err != nil {
 			return nil, err
 		}
-		out[id] = body
+		if t := out[k]; len(t) < turnTextBytes {
+			if t != "" {
+				t += "\n\n"
+			}
+			out[k] = t + trimTo(body, turnTextBytes-len(t))
+		}
 	}
 	return out, rows.Err()
 }
 
+// turnTextBytes bounds the text chunkTexts reads of one turn.
+const turnTextBytes = 2 * maxChunkBytes
+
+// bestChunk picks the chunk of a turn to show: the one that covers most of
+// the query, the first of equals. It returns the chunk's id, text and
+// tokens.
+func (m *Memory) bestChunk(ctx context.Context, c candidate, terms []weightedTerm) (int64, string, int, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT id, body, tokens FROM chunks WHERE sess=? AND seq=? ORDER BY searched DESC, block, part`, c.sess, c.seq)
+	if err != nil {
+		return 0, "", 0, err
+	}
+	defer rows.Close()
+	var id int64
+	var text string
+	var tokens int
+	best := -1.0
+	for rows.Next() {
+		var cid int64
+		var body string
+		var n int
+		if err := rows.Scan(&cid, &body, &n); err != nil {
+			return 0, "", 0, err
+		}
+		if cv := coverage(body, terms); cv > best {
+			id, text, tokens, best = cid, body, n, cv
+		}
+	}
+	return id, text, tokens, rows.Err()
+}
+
 // hydrate loads the text, projects and neighbours of the ranked hits.
-func (m *Memory) hydrate(ctx context.Context, ranked []candidate, tn Tuning) ([]Hit, error) {
+func (m *Memory) hydrate(ctx context.Context, plan queryPlan, ranked []candidate, tn Tuning) ([]Hit, error) {
 	hits := make([]Hit, 0, len(ranked))
+	var terms []weightedTerm
+	if len(ranked) > 0 {
+		var err error
+		if terms, err = m.coverageTerms(ctx, plan); err != nil {
+			return nil, err
+		}
+	}
 	projCache := map[int64][]string{}
 	for _, c := range ranked {
 		h := Hit{
@@ -620,11 +813,9 @@ func (m *Memory) hydrate(ctx context.Context, ranked []candidate, tn Tuning) ([]
 		if c.starred {
 			h.Signals.Importance = 1
 		}
-		h.Text, h.textTokens = c.body, c.tokens
-		if h.Text == "" {
-			if err := m.db.QueryRowContext(ctx, `SELECT body FROM chunks_fts WHERE rowid=?`, c.chunk).Scan(&h.Text); err != nil {
-				return nil, err
-			}
+		var err error
+		if h.chunk, h.Text, h.textTokens, err = m.bestChunk(ctx, c, terms); err != nil {
+			return nil, err
 		}
 		if p, ok := projCache[c.sess]; ok {
 			h.Projects = p

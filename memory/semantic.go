@@ -59,7 +59,7 @@ func (m *Memory) semantic(ctx context.Context, query string, cands []candidate, 
 			missing = append(missing, c)
 		}
 	}
-	var texts map[int64]string
+	var texts map[turnKey]string
 	if len(missing) > 0 {
 		var err error
 		if texts, err = m.chunkTexts(ctx, missing); err != nil {
@@ -71,7 +71,7 @@ func (m *Memory) semantic(ctx context.Context, query string, cands []candidate, 
 	for i, c := range top {
 		bodies[i] = c.body
 		if bodies[i] == "" {
-			bodies[i] = texts[c.chunk]
+			bodies[i] = texts[turnKey{c.sess, int64(c.seq)}]
 		}
 		vecs[i] = wordvec.Sentence(bodies[i])
 	}
@@ -152,8 +152,8 @@ func (m *Memory) turnsAround(ctx context.Context, cands []candidate, n int) (map
 		where = append(where, "(c.sess = ? AND c.seq BETWEEN ? AND ? AND c.seq != ?)")
 		args = append(args, c.sess, c.seq-n, c.seq+n, c.seq)
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT c.sess, c.seq, f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.id
-		WHERE `+strings.Join(where, " OR ")+` ORDER BY c.sess, c.seq, c.block, c.part`, args...)
+	rows, err := m.db.QueryContext(ctx, `SELECT c.sess, c.seq, c.body FROM chunks c
+		WHERE c.searched AND (`+strings.Join(where, " OR ")+`) ORDER BY c.sess, c.seq, c.block, c.part`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: turns around candidates: %w", err)
 	}
