@@ -65,3 +65,24 @@ func grepDir(t *testing.T, dir, marker string) []string {
 	})
 	return found
 }
+
+// searchTurns asks the index (as recall's candidate query does, with
+// recall's column weights) for the turns that match query, best first: the
+// recall pipeline itself lives in package recall, which imports this one.
+func searchTurns(t *testing.T, m *Memory, query string) []Candidate {
+	t.Helper()
+	expr := PlanQuery(query, true).FTSExpr(true, true)
+	cs, err := m.FTSCandidates(context.Background(), CandidateQuery{Expr: expr, BodyWeight: 1, TitleWeight: 0.5, IDWeight: 2, DateWeight: 2, Inner: 200, Limit: 200})
+	if err != nil {
+		t.Fatalf("search %q: %v", query, err)
+	}
+	var out []Candidate
+	seen := map[TurnKey]bool{}
+	for _, c := range cs {
+		if k := (TurnKey{c.Sess, c.Seq}); !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/ireneo-app/ireneo/bench/lifelike"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // LifelikeOptions configure a run on the independent generator's history.
@@ -125,7 +126,7 @@ func RunLifelike(ctx context.Context, opts LifelikeOptions) ([]Outcome, error) {
 		o.Values = lifelikeScore(q, hits)
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, memory.RecallOptions{Query: q.Text, K: 5, Budget: recallBudget})
+			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, K: 5, Budget: recallBudget})
 			if err != nil {
 				return nil, err
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/bench/realmem"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // RealMemOptions configure a RealMem run.
@@ -94,7 +95,7 @@ func runPersona(ctx context.Context, dir string, p *realmem.Persona, pi int, qi 
 		o.Values = []float64{realmem.RecallAt(q.Evidence, sids, 5), realmem.RecallAt(q.Evidence, sids, 10)}
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, memory.RecallOptions{Query: q.Text, Until: q.Before, K: 10, Budget: recallBudget})
+			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, Until: q.Before, K: 10, Budget: recallBudget})
 			if err != nil {
 				return nil, err
 			}

@@ -38,7 +38,7 @@ func main() {
 		types    = flag.String("types", "", "comma-separated question types (short,long,update,noid); empty = all")
 		k        = flag.Int("k", 8, "hits asked of recall")
 		budget   = flag.Int("budget", 0, "recall token budget; 0 = Ireneo's default")
-		tune     = flag.String("tune", "", "ad-hoc configurations NAME:Field=value,… (fields of memory.Tuning), space-separated")
+		tune     = flag.String("tune", "", "ad-hoc configurations NAME:Field=value,… (fields of recall.Tuning), space-separated")
 		ablation = flag.String("ablation", "", "comma-separated configurations besides the shipped one, or all (see README)")
 		misses   = flag.Bool("misses", false, "print every miss at k=3: query, expected conversation, what outranked it")
 		baseline = flag.Bool("baseline", true, "also measure the bare FTS5 BM25 baseline")

@@ -1,9 +1,11 @@
-package memory
+package recall
 
 import (
 	"context"
 	"math"
 	"strings"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 // weightedTerm is one thing a query asks for: a word's FTS5 stem or an
@@ -18,12 +20,12 @@ type weightedTerm struct {
 // coverageTerms weighs every content word of the query (the common ones
 // pruned from the FTS query too) and every identifier by inverse document
 // frequency.
-func (m *Memory) coverageTerms(ctx context.Context, p queryPlan) ([]weightedTerm, error) {
-	out, err := m.weighWords(ctx, p.all)
+func coverageTerms(ctx context.Context, m *memory.Memory, p memory.QueryPlan) ([]weightedTerm, error) {
+	out, err := weighWords(ctx, m, p.All)
 	if err != nil {
 		return nil, err
 	}
-	for _, id := range p.ids {
+	for _, id := range p.IDs {
 		// Identifiers are rare by nature; weigh them as a word in ten chunks.
 		out = append(out, weightedTerm{stem: id, id: true, idf: idf(10, 10000)})
 	}
@@ -32,22 +34,20 @@ func (m *Memory) coverageTerms(ctx context.Context, p queryPlan) ([]weightedTerm
 
 // weighWords weighs words by inverse document frequency, leaving out those
 // no chunk holds.
-func (m *Memory) weighWords(ctx context.Context, ws []string) ([]weightedTerm, error) {
+func weighWords(ctx context.Context, m *memory.Memory, ws []string) ([]weightedTerm, error) {
 	var out []weightedTerm
 	if len(ws) > 0 {
-		df, total, err := m.frequencies(ctx, ws)
+		df, stems, total, err := m.TermFrequencies(ctx, ws)
 		if err != nil {
 			return nil, err
 		}
-		m.stats.mu.Lock()
 		for _, w := range ws {
-			st := m.stats.stems[w]
+			st := stems[w]
 			if st == "" || df[w] == 0 {
 				continue // a word no chunk holds can't tell chunks apart
 			}
 			out = append(out, weightedTerm{stem: st, word: w, idf: idf(df[w], total)})
 		}
-		m.stats.mu.Unlock()
 	}
 	return out, nil
 }
@@ -64,7 +64,7 @@ func coverage(text string, terms []weightedTerm) float64 {
 	if len(terms) == 0 {
 		return 1
 	}
-	ws := words(text)
+	ws := memory.Words(text)
 	var ids map[string]bool
 	var got, all float64
 	for _, t := range terms {
@@ -72,7 +72,7 @@ func coverage(text string, terms []weightedTerm) float64 {
 		if t.id {
 			if ids == nil {
 				ids = map[string]bool{}
-				for _, id := range identifiers(text) {
+				for _, id := range memory.Identifiers(text) {
 					ids[id] = true
 				}
 			}
@@ -92,4 +92,39 @@ func coverage(text string, terms []weightedTerm) float64 {
 		return 1
 	}
 	return got / all
+}
+
+// cover fills in how much of the query each candidate's text holds.
+func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, cands []candidate, stops bool) error {
+	terms, err := coverageTerms(ctx, m, plan)
+	if err != nil {
+		return err
+	}
+	var stopTerms []weightedTerm
+	if stops {
+		if stopTerms, err = weighWords(ctx, m, plan.Stops); err != nil {
+			return err
+		}
+	}
+	texts, err := chunkTexts(ctx, m, cands)
+	if err != nil {
+		return err
+	}
+	for i := range cands {
+		cands[i].body = texts[cands[i].chunk]
+		cands[i].cov = coverage(cands[i].body, terms)
+		if len(stopTerms) > 0 {
+			cands[i].stopCov = coverage(cands[i].body, stopTerms)
+		}
+	}
+	return nil
+}
+
+// chunkTexts reads the bodies of the candidates' chunks.
+func chunkTexts(ctx context.Context, m *memory.Memory, cands []candidate) (map[int64]string, error) {
+	ids := make([]int64, len(cands))
+	for i, c := range cands {
+		ids[i] = c.chunk
+	}
+	return m.ChunkTexts(ctx, ids)
 }

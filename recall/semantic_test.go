@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"context"
@@ -18,12 +18,12 @@ func TestSemanticStageFindsParaphrase(t *testing.T) {
 	)
 	tn := DefaultTuning
 	tn.VectorWeight = 0
-	off, err := m.Recall(ctx, RecallOptions{Query: "is P-003 still running too hot?", Tuning: &tn})
+	off, err := Recall(ctx, m, Options{Query: "is P-003 still running too hot?", Tuning: &tn})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tn.VectorWeight = 1
-	on, err := m.Recall(ctx, RecallOptions{Query: "is P-003 still running too hot?", Tuning: &tn})
+	on, err := Recall(ctx, m, Options{Query: "is P-003 still running too hot?", Tuning: &tn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestSemanticStageFindsParaphrase(t *testing.T) {
 		t.Fatalf("with vectors: want the overheating conversation first, got %+v", on.Hits)
 	}
 	// Deterministic: the same question gives the same order and scores.
-	again, err := m.Recall(ctx, RecallOptions{Query: "is P-003 still running too hot?", Tuning: &tn})
+	again, err := Recall(ctx, m, Options{Query: "is P-003 still running too hot?", Tuning: &tn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestSemanticStageSafe(t *testing.T) {
 	tn := DefaultTuning
 	tn.VectorWeight = 1
 	for _, q := range []string{"MT-4471", "zzqxjv MT-4471", "ticket", `"unbalanced`, "ü"} {
-		res, err := m.Recall(ctx, RecallOptions{Query: q, Tuning: &tn})
+		res, err := Recall(ctx, m, Options{Query: q, Tuning: &tn})
 		if err != nil {
 			if q == "ü" || q == `"unbalanced` {
 				continue
@@ -69,7 +69,7 @@ func TestSemanticStageSafe(t *testing.T) {
 			t.Fatalf("%q: want a first, got %+v", q, res.Hits)
 		}
 	}
-	if err := m.semantic(ctx, "anything", nil, tn); err != nil {
+	if err := semantic(ctx, m, "anything", nil, tn); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -83,12 +83,12 @@ func TestTurnsAround(t *testing.T) {
 		conv("a", "funes", "", "", day0, "first question", "the answer in between", "a follow-up"),
 		conv("b", "funes", "", "", day0, "another conversation", "elsewhere"),
 	)
-	res, err := m.Recall(ctx, RecallOptions{Query: "answer between"})
+	res, err := Recall(ctx, m, Options{Query: "answer between"})
 	if err != nil || len(res.Hits) == 0 {
 		t.Fatalf("recall: %v %+v", err, res)
 	}
 	h := res.Hits[0]
-	around, err := m.turnsAround(ctx, []candidate{{sess: h.sess, seq: h.Seq}}, 1)
+	around, err := turnsAround(ctx, m, []candidate{{sess: h.sess, seq: h.Seq}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
