@@ -1,14 +1,14 @@
 package recall
 
 import (
-	"github.com/ireneo-app/ireneo/memory"
-
 	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 func TestIdentifiersFoundAsTyped(t *testing.T) {
