@@ -20,6 +20,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/bench/recalldata"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/settings"
 )
 
@@ -98,7 +99,7 @@ func recallAll(t *testing.T, m *memory.Memory, qs []string) []string {
 	t.Helper()
 	var out []string
 	for _, q := range qs {
-		res, err := m.Recall(context.Background(), memory.RecallOptions{Query: q})
+		res, err := recall.Recall(context.Background(), m, recall.Options{Query: q})
 		if err != nil {
 			t.Fatalf("recall %q: %v", q, err)
 		}

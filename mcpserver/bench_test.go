@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // benchVocab is a Zipf-drawn vocabulary: a few words everywhere, most rare,
@@ -181,7 +182,7 @@ func BenchmarkRecallHTTP(b *testing.B) {
 				}
 				overHTTP = append(overHTTP, time.Since(t0))
 				t0 = time.Now()
-				if _, err := m.Recall(ctx, memory.RecallOptions{Query: q}); err != nil {
+				if _, err := recall.Recall(ctx, m, recall.Options{Query: q}); err != nil {
 					b.Fatal(err)
 				}
 				inProc = append(inProc, time.Since(t0))

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // budgetMemory holds 40 conversations of long turns that all match
@@ -193,27 +194,27 @@ func TestBudgetsHoldAcrossSizes(t *testing.T) {
 }
 
 // BenchmarkBuildRecall: shaping and counting a recall answer against its
-// budget (both forms, o200k), as a share of the memory.Recall that feeds
+// budget (both forms, o200k), as a share of the recall.Recall that feeds
 // it, measured in the same run.
 func BenchmarkBuildRecall(b *testing.B) {
 	m := budgetMemory(b)
 	ctx := context.Background()
 	for _, budget := range []int{2000, 8000} {
 		b.Run(fmt.Sprint(budget), func(b *testing.B) {
-			opts := memory.RecallOptions{Query: "GASKET seal", K: 50, Budget: budget}
-			var recall, build time.Duration
+			opts := recall.Options{Query: "GASKET seal", K: 50, Budget: budget}
+			var recalled, build time.Duration
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
-				res, err := m.Recall(ctx, opts)
+				res, err := recall.Recall(ctx, m, opts)
 				if err != nil {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
 				buildRecall(opts.Query, res, nil, budget)
-				recall += t1.Sub(t0)
+				recalled += t1.Sub(t0)
 				build += time.Since(t1)
 			}
-			b.ReportMetric(float64(build)/float64(recall), "build/recall")
+			b.ReportMetric(float64(build)/float64(recalled), "build/recall")
 		})
 	}
 }

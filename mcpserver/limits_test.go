@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // fakeBackend answers every tool after running fn, to make the memory slow,
@@ -19,8 +20,8 @@ type fakeBackend struct {
 	fn func(ctx context.Context) error
 }
 
-func (f fakeBackend) Recall(ctx context.Context, o memory.RecallOptions) (*memory.RecallResult, error) {
-	return &memory.RecallResult{Hits: []memory.Hit{}}, f.fn(ctx)
+func (f fakeBackend) Recall(ctx context.Context, o recall.Options) (*recall.Result, error) {
+	return &recall.Result{Hits: []recall.Hit{}}, f.fn(ctx)
 }
 func (f fakeBackend) Get(ctx context.Context, o memory.GetOptions) (*memory.Transcript, error) {
 	return &memory.Transcript{}, f.fn(ctx)

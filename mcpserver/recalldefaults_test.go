@@ -8,7 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // TestRecallDefaultsFromOptions: recall without top_k or token_budget
@@ -22,7 +22,7 @@ func TestRecallDefaultsFromOptions(t *testing.T) {
 		Hits   []json.RawMessage `json:"hits"`
 		Budget int               `json:"token_budget"`
 	}
-	recall := func() result {
+	callRecall := func() result {
 		t.Helper()
 		var res result
 		structured(t, callTool(t, c, ToolRecall, map[string]any{"query": "MT-4471"}), &res)
@@ -44,14 +44,14 @@ func TestRecallDefaultsFromOptions(t *testing.T) {
 		return ""
 	}
 	schema := func() string { t.Helper(); return schemaOf(ToolRecall) }
-	if res := recall(); len(res.Hits) != 1 || res.Budget != 300 {
+	if res := callRecall(); len(res.Hits) != 1 || res.Budget != 300 {
 		t.Errorf("DefaultK 1, DefaultBudget 300: %d hits, budget %d", len(res.Hits), res.Budget)
 	}
 	if s := schema(); !strings.Contains(s, "(default 1, at most") || !strings.Contains(s, "(default 300, at least") {
 		t.Errorf("schema does not state the defaults: %s", s)
 	}
 	ts.SetRecallDefaults(3, 5000)
-	if res := recall(); len(res.Hits) != 3 || res.Budget != 5000 {
+	if res := callRecall(); len(res.Hits) != 3 || res.Budget != 5000 {
 		t.Errorf("after SetRecallDefaults(3, 5000): %d hits, budget %d", len(res.Hits), res.Budget)
 	}
 	if s := schema(); !strings.Contains(s, "(default 3, at most") || !strings.Contains(s, "(default 5000, at least") {
@@ -65,7 +65,7 @@ func TestRecallDefaultsFromOptions(t *testing.T) {
 	if len(res.Hits) != 2 {
 		t.Errorf("an agent's top_k 2 beats the default: %d hits", len(res.Hits))
 	}
-	if d := (Options{}).withDefaults().recallDefaults(); d.k != memory.DefaultK || d.budget != memory.DefaultBudget {
-		t.Errorf("zero options: %+v, want memory's defaults", d)
+	if d := (Options{}).withDefaults().recallDefaults(); d.k != recall.DefaultK || d.budget != recall.DefaultBudget {
+		t.Errorf("zero options: %+v, want recall's defaults", d)
 	}
 }

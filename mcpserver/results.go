@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // The structured answers of the tools, shaped for a model reader: clients
@@ -143,7 +144,7 @@ func briefOf(si memory.SessionInfo, scope []string) SessionBrief {
 	}
 }
 
-func hitOf(h memory.Hit, scope []string) RecallHit {
+func hitOf(h recall.Hit, scope []string) RecallHit {
 	out := RecallHit{
 		SessionID: h.SessionID, TurnUUID: h.TurnUUID, Date: minute(h.TS), Source: h.Source,
 		Title: h.Title, Projects: inScope(h.Projects, scope), Role: h.Role, Text: h.Text, Truncated: h.Truncated,
@@ -193,7 +194,7 @@ func trimTo(s string, n int) string {
 // and text each fit budget tokens. Hits are taken in rank order; one that
 // does not fit loses its previews, then is shortened if enough room is left
 // to be useful; after the first that cannot fit, the rest are cut.
-func buildRecall(query string, res *memory.RecallResult, scope []string, budget int) (*RecallOutput, string) {
+func buildRecall(query string, res *recall.Result, scope []string, budget int) (*RecallOutput, string) {
 	out := &RecallOutput{Notice: recordsNotice, Query: query, Hits: []RecallHit{}, TokenBudget: budget}
 	hits := make([]RecallHit, len(res.Hits))
 	for i, h := range res.Hits {

@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/scrub"
 )
 
@@ -83,17 +84,17 @@ func (o Options) withDefaults() Options {
 		o.MaxResultBytes = DefaultMaxResultBytes
 	}
 	if o.DefaultTopK <= 0 {
-		o.DefaultTopK = memory.DefaultK
+		o.DefaultTopK = recall.DefaultK
 	}
 	if o.DefaultTokenBudget <= 0 {
-		o.DefaultTokenBudget = memory.DefaultBudget
+		o.DefaultTokenBudget = recall.DefaultBudget
 	}
 	if o.DefaultGetTokenBudget <= 0 {
 		o.DefaultGetTokenBudget = DefaultGetTokenBudget
 	}
 	o.DefaultTokenBudget = min(max(o.DefaultTokenBudget, minTokenBudget), maxTokenBudget)
 	o.DefaultGetTokenBudget = min(max(o.DefaultGetTokenBudget, minTokenBudget), maxTokenBudget)
-	o.DefaultTopK = min(o.DefaultTopK, memory.MaxK)
+	o.DefaultTopK = min(o.DefaultTopK, recall.MaxK)
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
@@ -108,10 +109,17 @@ func (o Options) withDefaults() Options {
 // backend is the part of *memory.Memory the tools use; tests swap it to
 // make the memory fail.
 type backend interface {
-	Recall(ctx context.Context, o memory.RecallOptions) (*memory.RecallResult, error)
+	Recall(ctx context.Context, o recall.Options) (*recall.Result, error)
 	Get(ctx context.Context, o memory.GetOptions) (*memory.Transcript, error)
 	Sessions(ctx context.Context, q memory.SessionQuery) ([]memory.SessionInfo, int, error)
 	Projects(ctx context.Context, scope []string) ([]memory.ProjectCount, int, error)
+}
+
+// memoryBackend is a memory with recall run over it by package recall.
+type memoryBackend struct{ *memory.Memory }
+
+func (b memoryBackend) Recall(ctx context.Context, o recall.Options) (*recall.Result, error) {
+	return recall.Recall(ctx, b.Memory, o)
 }
 
 // Server is Ireneo's MCP server over one memory. One Server can listen on
@@ -143,7 +151,7 @@ type Server struct {
 func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 	opts = opts.withDefaults()
 	s := &Server{
-		mem:          m,
+		mem:          memoryBackend{m},
 		opts:         opts,
 		log:          opts.Logger,
 		audit:        newAuditLog(m, opts.Logger, opts.OnCall),

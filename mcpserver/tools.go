@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // Tool names.
@@ -251,17 +252,17 @@ func (s *Server) recall(ctx context.Context, c Caller, a RecallArgs) (answer, er
 	if k == 0 {
 		k = d.k
 	}
-	res, err := s.mem.Recall(ctx, memory.RecallOptions{
+	res, err := s.mem.Recall(ctx, recall.Options{
 		Query:   q,
 		Project: strings.TrimSpace(a.Project),
 		Source:  source,
 		Since:   since,
 		Until:   until,
-		K:       min(k, memory.MaxK),
+		K:       min(k, recall.MaxK),
 		Budget:  budget,
 		Scope:   c.Scope,
 	})
-	if errors.Is(err, memory.ErrEmptyQuery) {
+	if errors.Is(err, recall.ErrEmptyQuery) {
 		return answer{}, argErrorf("query %q has nothing to search for once common words are dropped; use identifiers and key nouns", q)
 	}
 	if err != nil {

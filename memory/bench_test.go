@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math/rand"
 	"os"
@@ -98,112 +97,9 @@ func benchMemory(b *testing.B) *Memory {
 	return benchMem
 }
 
-// benchQueries mixes short identifier queries and long questions.
-var benchQueries = []string{
-	"MT-4471", "P-003 seal leak ticket", "reject rate line", "K-039 vibration alarm",
-	"which work order was raised for the leaking seal on the pump at the south site?",
-	"what did we decide about the gateway migration and the schema rollback last quarter?",
-	"who owns the lubrication of the fan at the north plant", "firmware update calibration sensor",
-	"vendor contract renewal", "outage latency cache incident report",
-}
-
 func percentile(ds []time.Duration, p float64) time.Duration {
 	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
 	return ds[min(len(ds)-1, int(p*float64(len(ds))))]
-}
-
-// benchFloor is the floor's statement: a bare FTS5 MATCH … ORDER BY bm25
-// LIMIT 8 over the same chunks, in a database of its own (the memory has no
-// FTS5 table since layout 3).
-func benchFloor(b *testing.B, m *Memory) *sql.Stmt {
-	db, err := sql.Open("sqlite", filepath.Join(b.TempDir(), "floor.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	db.SetMaxOpenConns(1)
-	if _, err := db.Exec(`CREATE VIRTUAL TABLE f USING fts5(body, tokenize = 'porter unicode61 remove_diacritics 2')`); err != nil {
-		b.Fatal(err)
-	}
-	rows, err := m.db.Query(`SELECT id, body FROM chunks`)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tx, _ := db.Begin()
-	for rows.Next() {
-		var id int64
-		var body string
-		if err := rows.Scan(&id, &body); err != nil {
-			b.Fatal(err)
-		}
-		if _, err := tx.Exec(`INSERT INTO f(rowid, body) VALUES(?,?)`, id, body); err != nil {
-			b.Fatal(err)
-		}
-	}
-	rows.Close()
-	if err := tx.Commit(); err != nil {
-		b.Fatal(err)
-	}
-	stmt, err := db.Prepare(`SELECT rowid FROM f WHERE f MATCH ? ORDER BY bm25(f) LIMIT 8`)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { stmt.Close() })
-	return stmt
-}
-
-// BenchmarkRecall measures Recall against the floor, a bare FTS5
-// MATCH … ORDER BY bm25 LIMIT k over the same chunks, and reports the ratio.
-func BenchmarkRecall(b *testing.B) {
-	m := benchMemory(b)
-	ctx := context.Background()
-	const rounds = 30
-	var ours, floor []time.Duration
-	stmt := benchFloor(b, m)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		for r := 0; r < rounds; r++ {
-			for _, q := range benchQueries {
-				t0 := time.Now()
-				if _, err := m.Recall(ctx, RecallOptions{Query: q}); err != nil {
-					b.Fatal(err)
-				}
-				ours = append(ours, time.Since(t0))
-				expr := bareExpr(q)
-				t0 = time.Now()
-				rows, err := stmt.Query(expr)
-				if err != nil {
-					b.Fatal(err)
-				}
-				drain(rows)
-				floor = append(floor, time.Since(t0))
-			}
-		}
-	}
-	b.StopTimer()
-	p50, p95 := percentile(ours, .5), percentile(ours, .95)
-	f50, f95 := percentile(floor, .5), percentile(floor, .95)
-	b.ReportMetric(float64(p50.Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(p95.Microseconds())/1000, "p95-ms")
-	b.ReportMetric(float64(f50.Microseconds())/1000, "floor-p50-ms")
-	b.ReportMetric(float64(f95.Microseconds())/1000, "floor-p95-ms")
-	b.ReportMetric(float64(p50)/float64(f50), "p50-ratio")
-	b.ReportMetric(float64(p95)/float64(f95), "p95-ratio")
-}
-
-// bareExpr is the floor's query: the words, ORed, quoted.
-func bareExpr(q string) string {
-	ws := words(q)
-	for i, w := range ws {
-		ws[i] = quoteFTS(w)
-	}
-	return strings.Join(ws, " OR ")
-}
-
-func drain(rows *sql.Rows) {
-	for rows.Next() {
-	}
-	rows.Close()
 }
 
 // BenchmarkImportFunes10k imports 10k funes jsonl files into an empty memory,

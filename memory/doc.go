@@ -7,7 +7,8 @@
 // written by a newer Ireneo.
 //
 // Everything that reads or changes a memory goes through this package: the
-// CLI, the MCP server and the GUI call the same functions. It imports nothing
+// CLI, the MCP server and the GUI call the same functions. The recall
+// pipeline is package recall, built on the read methods of recallreads.go. It imports nothing
 // else of Ireneo's: redacting secrets, it asks a SecretFinder (the scrub
 // package's Scrubber, handed in by app/) to find them.
 package memory

@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/engine"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -64,4 +66,25 @@ func grepDir(t *testing.T, dir, marker string) []string {
 		return nil
 	})
 	return found
+}
+
+// searchTurns asks the index (as recall's candidate query does, with
+// recall's column weights) for the turns that match query, best first: the
+// recall pipeline itself lives in package recall, which imports this one.
+func searchTurns(t *testing.T, m *Memory, query string) []Candidate {
+	t.Helper()
+	et := PlanQuery(query, true).EngineTerms(true, true, false)
+	cs, err := m.Candidates(context.Background(), CandidateQuery{Query: engine.Query{Terms: et.Terms, K: 200}, Params: engine.DefaultParams(), CheckExact: true})
+	if err != nil {
+		t.Fatalf("search %q: %v", query, err)
+	}
+	var out []Candidate
+	seen := map[TurnKey]bool{}
+	for _, c := range cs {
+		if k := (TurnKey{c.Sess, c.Seq}); !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // run runs the CLI in process and returns the exit code and both streams.
@@ -114,7 +115,7 @@ func TestRecallJSONContractAndBudget(t *testing.T) {
 func TestRecallScopedByProject(t *testing.T) {
 	dir := seed(t)
 	_, out, _ := run(t, "--memory", dir, "recall", "--json", "-k", "50", "--project", "plant-ops", "seal pump")
-	var res memory.RecallResult
+	var res recall.Result
 	json.Unmarshal([]byte(out), &res)
 	if len(res.Hits) == 0 {
 		t.Fatal("no hits")

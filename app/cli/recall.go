@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 func init() {
@@ -18,7 +19,7 @@ func init() {
 }
 
 func newRecallCmd(g *globals) *cobra.Command {
-	var o memory.RecallOptions
+	var o recall.Options
 	var since, until string
 	var asJSON bool
 	c := &cobra.Command{
@@ -41,8 +42,8 @@ func newRecallCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer m.Close()
-			res, err := m.Recall(c.Context(), o)
-			if errors.Is(err, memory.ErrEmptyQuery) {
+			res, err := recall.Recall(c.Context(), m, o)
+			if errors.Is(err, recall.ErrEmptyQuery) {
 				return usagef("recall: the query has nothing to search for")
 			}
 			if err != nil {

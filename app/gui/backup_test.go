@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/container"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 func TestBackupAndRestoreFromSettings(t *testing.T) {
@@ -43,7 +44,7 @@ func TestBackupAndRestoreFromSettings(t *testing.T) {
 	if u2.set.DefaultK != 12 || u2.prefs.topK.Text != "12" {
 		t.Errorf("restored settings not taken in: top-k %d, field %q", u2.set.DefaultK, u2.prefs.topK.Text)
 	}
-	res, err := m2.Recall(context.Background(), memory.RecallOptions{Query: phraseBudget})
+	res, err := recall.Recall(context.Background(), m2, recall.Options{Query: phraseBudget})
 	if err != nil || len(res.Hits) == 0 || res.Hits[0].SessionID != "conv-budget" {
 		t.Errorf("recall after restore: %+v %v", res.Hits, err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // showError tells the person what failed, why, and what to do about it. A
@@ -44,7 +45,7 @@ func fixFor(err error) string {
 		return keyring.Fix
 	case errors.Is(err, memory.ErrNotFound):
 		return "It may have been forgotten, or changed by another Ireneo process. Refresh the list and try again."
-	case errors.Is(err, memory.ErrEmptyQuery):
+	case errors.Is(err, recall.ErrEmptyQuery):
 		return "Type a word or an identifier to search for."
 	case errors.Is(err, memory.ErrAccessTokenExists):
 		return "Pick another name, or revoke the old token first."

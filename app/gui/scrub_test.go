@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // fakeAWSKey is a realistic but fake AWS access key id.
@@ -111,7 +112,7 @@ func TestScrubRedacts(t *testing.T) {
 		t.Fatalf("after Redact all: %d findings left", len(s.findings))
 	}
 	// Recall still finds the conversation by its other words.
-	res, err := m.Recall(context.Background(), memory.RecallOptions{Query: "deploy bot"})
+	res, err := recall.Recall(context.Background(), m, recall.Options{Query: "deploy bot"})
 	if err != nil || len(res.Hits) == 0 || !strings.Contains(res.Hits[0].Text+res.Hits[len(res.Hits)-1].Text, "[REDACTED:github-pat]") {
 		t.Fatalf("recall after redaction: %v %+v", err, res)
 	}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // The search screen: a query with filters, a list of recalled passages and
@@ -21,7 +22,7 @@ import (
 // list wants more than an agent's context budget allows, so the GUI asks
 // for the most recall gives and no token budget to speak of.
 const (
-	searchK      = memory.MaxK
+	searchK      = recall.MaxK
 	searchBudget = 1 << 30
 )
 
@@ -39,7 +40,7 @@ type searchScreen struct {
 	detail  *fyne.Container
 	open    *widget.Button
 
-	res      *memory.RecallResult
+	res      *recall.Result
 	terms    []string
 	selected int
 	// searched is the query of the results shown; navigated says the
@@ -144,8 +145,8 @@ func (s *searchScreen) rerun() {
 	}
 }
 
-func (s *searchScreen) options() memory.RecallOptions {
-	o := memory.RecallOptions{Query: s.query.Text, Source: sourceID(s.source.Selected), K: searchK, Budget: searchBudget}
+func (s *searchScreen) options() recall.Options {
+	o := recall.Options{Query: s.query.Text, Source: sourceID(s.source.Selected), K: searchK, Budget: searchBudget}
 	if p := s.project.Selected; p != anyProject && p != "" {
 		o.Project = projectOf(p)
 	}
@@ -166,9 +167,9 @@ func (s *searchScreen) run() {
 	s.seq++
 	seq := s.seq
 	s.summary.SetText("Searching…")
-	load(s.u, "search", func(ctx context.Context) (*memory.RecallResult, error) {
-		return s.u.mem.Recall(ctx, o)
-	}, func(res *memory.RecallResult) {
+	load(s.u, "search", func(ctx context.Context) (*recall.Result, error) {
+		return recall.Recall(ctx, s.u.mem, o)
+	}, func(res *recall.Result) {
 		if seq != s.seq {
 			return
 		}
@@ -177,7 +178,7 @@ func (s *searchScreen) run() {
 }
 
 // show puts a result on screen and selects its first hit.
-func (s *searchScreen) show(query string, res *memory.RecallResult) {
+func (s *searchScreen) show(query string, res *recall.Result) {
 	s.res, s.searched, s.navigated = res, query, false
 	s.terms = queryTerms(query)
 	s.selected = -1
@@ -216,9 +217,9 @@ func (s *searchScreen) length() int {
 	return len(s.res.Hits)
 }
 
-func (s *searchScreen) hit(i int) (memory.Hit, bool) {
+func (s *searchScreen) hit(i int) (recall.Hit, bool) {
 	if s.res == nil || i < 0 || i >= len(s.res.Hits) {
-		return memory.Hit{}, false
+		return recall.Hit{}, false
 	}
 	return s.res.Hits[i], true
 }
@@ -251,7 +252,7 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	body.Refresh()
 }
 
-func hitTitle(h memory.Hit) string {
+func hitTitle(h recall.Hit) string {
 	if h.Title != "" {
 		return h.Title
 	}
@@ -293,7 +294,7 @@ func (s *searchScreen) showDetail() {
 }
 
 // neighbourView is a turn before or after a hit, quieter than the hit.
-func neighbourView(n memory.Neighbor) fyne.CanvasObject {
+func neighbourView(n recall.Neighbor) fyne.CanvasObject {
 	style := widget.RichTextStyleParagraph
 	style.TextStyle.Italic = true
 	style.ColorName = theme.ColorNamePlaceHolder

@@ -19,6 +19,7 @@ import (
 	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/settings"
 )
 
@@ -142,8 +143,8 @@ func (s *settingsScreen) parsed() (settings.Settings, error) {
 	}
 	set.ServerAddr = addr
 	set.ServerAutostart = s.autostart.Checked
-	if set.DefaultK, err = strconv.Atoi(strings.TrimSpace(s.topK.Text)); err != nil || set.DefaultK < 1 || set.DefaultK > memory.MaxK {
-		return set, fmt.Errorf("recall results %q is not a number from 1 to %d", s.topK.Text, memory.MaxK)
+	if set.DefaultK, err = strconv.Atoi(strings.TrimSpace(s.topK.Text)); err != nil || set.DefaultK < 1 || set.DefaultK > recall.MaxK {
+		return set, fmt.Errorf("recall results %q is not a number from 1 to %d", s.topK.Text, recall.MaxK)
 	}
 	if set.DefaultBudget, err = strconv.Atoi(strings.TrimSpace(s.budget.Text)); err != nil || set.DefaultBudget < 100 {
 		return set, fmt.Errorf("token budget %q is not a number of at least 100", s.budget.Text)

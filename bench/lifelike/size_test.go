@@ -10,14 +10,19 @@ import (
 	"time"
 )
 
-// TestSizeReport measures a full-size history when LIFELIKE_SIZE_N is set
-// (e.g. LIFELIKE_SIZE_N=10000 go test -run SizeReport -v ./bench/lifelike):
-// files, bytes, approximate tokens (bytes of text / 4) and time taken.
-// With LIFELIKE_SIZE_DIR the export stays there, with questions.jsonl.
+// TestSizeReport writes a history and reports its size: files, bytes,
+// approximate tokens (bytes of text / 4) and time taken, and checks its
+// shape (every harness written, every question type asked, conversations
+// of realistic length). It runs at N = 300 by default; LIFELIKE_SIZE_N sets
+// N (e.g. LIFELIKE_SIZE_N=10000 go test -run SizeReport -v ./bench/lifelike),
+// and with LIFELIKE_SIZE_DIR the export stays there, with questions.jsonl.
 func TestSizeReport(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("LIFELIKE_SIZE_N"))
 	if n == 0 {
-		t.Skip("set LIFELIKE_SIZE_N to measure")
+		if testing.Short() {
+			t.Skip("writes a small history")
+		}
+		n = 300
 	}
 	dir := os.Getenv("LIFELIKE_SIZE_DIR")
 	if dir == "" {
@@ -75,4 +80,21 @@ func TestSizeReport(t *testing.T) {
 	t.Logf("N=%d: %d files, %.1f MB, %d turns, text %.1f MB ≈ %.1fM tokens (%.0f per conversation); plan %v, plan+write %v",
 		n, files, float64(size)/1e6, turns, float64(text)/1e6, float64(text)/4e6, float64(text)/4/float64(n), planned.Round(time.Millisecond), total.Round(time.Millisecond))
 	t.Logf("conversations %v; questions %v", d.Conversations, per)
+	// The shape the README measures: all four harnesses, every question
+	// type, and conversations about as long as a person's (p50 ≈ 1–1.5k
+	// tokens, a long tail).
+	if files == 0 || len(byH) != 4 {
+		t.Errorf("%d files, harnesses %v; want files of all four harnesses", files, byH)
+	}
+	for _, typ := range []string{TypeShort, TypeLong, TypeNoID, TypeUserSaid, TypeAssistantSaid, TypeTemporal, TypeUpdate} {
+		if per[typ] == 0 {
+			t.Errorf("no %s questions: %v", typ, per)
+		}
+	}
+	if p50 := sizes[len(sizes)/2]; p50 < 500 || p50 > 5000 {
+		t.Errorf("median conversation ≈%d tokens, want 500–5,000", p50)
+	}
+	if sizes[len(sizes)-1] < 4*sizes[len(sizes)/2] {
+		t.Errorf("longest conversation ≈%d tokens, median %d: want a long tail", sizes[len(sizes)-1], sizes[len(sizes)/2])
+	}
 }

@@ -1,6 +1,8 @@
 // Package realmem loads the RealMem benchmark (../shared/datasets/realmem,
 // Apache-2.0) for the recall bench: each persona's history as Ireneo
-// sessions, and its in-dialogue queries with their session-level evidence.
+// sessions, and its in-dialogue queries with their evidence: the sessions
+// (memory_session_uuids) and, within them, the turns the memory points came
+// from (memory_used matched to extracted_memory[].source_turn).
 // The files are read where they lie at run time; nothing is copied into the
 // repository.
 package realmem
@@ -43,6 +45,22 @@ type Query struct {
 	Session  string    // the session it was asked in
 	Before   time.Time // only sessions started before this may answer it
 	Evidence []string  // session ids holding what it needs
+	// EvidenceTurns are the turn uuids holding what it needs: the turns
+	// its memory points were extracted from.
+	EvidenceTurns []string
+}
+
+type dialogueTurn struct {
+	Speaker  string   `json:"speaker"`
+	Content  string   `json:"content"`
+	IsQuery  bool     `json:"is_query"`
+	QueryID  *string  `json:"query_id"`
+	Category string   `json:"category_name"`
+	Memory   []string `json:"memory_session_uuids"`
+	Used     []struct {
+		Session string          `json:"session_uuid"`
+		Content json.RawMessage `json:"content"`
+	} `json:"memory_used"`
 }
 
 type file struct {
@@ -53,14 +71,12 @@ type file struct {
 		Identifier string `json:"session_identifier"`
 		UUID       string `json:"session_uuid"`
 		Time       string `json:"current_time"`
-		Turns      []struct {
-			Speaker  string   `json:"speaker"`
-			Content  string   `json:"content"`
-			IsQuery  bool     `json:"is_query"`
-			QueryID  *string  `json:"query_id"`
-			Category string   `json:"category_name"`
-			Memory   []string `json:"memory_session_uuids"`
-		} `json:"dialogue_turns"`
+		Extracted  []struct {
+			Content    json.RawMessage `json:"content"`
+			SourceTurn int             `json:"source_turn"`
+			Snapshot   string          `json:"source_content_snapshot"`
+		} `json:"extracted_memory"`
+		Turns []dialogueTurn `json:"dialogue_turns"`
 	} `json:"dialogues"`
 }
 
@@ -104,6 +120,14 @@ func LoadFile(path string) (*Persona, error) {
 		per.Name = strings.SplitN(filepath.Base(path), "_dialogues", 2)[0]
 	}
 	seen := map[string]bool{}
+	// Where each session's memory points came from: session, canonical
+	// content → turn uuid.
+	source := map[[2]string]string{}
+	for _, d := range f.Dialogues {
+		for _, e := range d.Extracted {
+			source[[2]string{d.UUID, canonical(e.Content)}] = fmt.Sprintf("%s-%d", d.UUID, sourceTurn(d.Turns, e.SourceTurn, e.Snapshot))
+		}
+	}
 	var prev time.Time
 	for i, d := range f.Dialogues {
 		day, err := time.Parse("2006-01-02", strings.Fields(d.Time + " ")[0])
@@ -139,6 +163,13 @@ func LoadFile(path string) (*Persona, error) {
 			// The assistant turn answering the query names the evidence.
 			if j+1 < len(d.Turns) {
 				q.Evidence = dedupe(d.Turns[j+1].Memory)
+				var turns []string
+				for _, u := range d.Turns[j+1].Used {
+					if t, ok := source[[2]string{u.Session, canonical(u.Content)}]; ok {
+						turns = append(turns, t)
+					}
+				}
+				q.EvidenceTurns = dedupe(turns)
 			}
 			if len(q.Evidence) > 0 && strings.TrimSpace(q.Text) != "" {
 				per.Queries = append(per.Queries, q)
@@ -147,6 +178,45 @@ func LoadFile(path string) (*Persona, error) {
 		per.Sessions = append(per.Sessions, s)
 	}
 	return per, nil
+}
+
+// sourceTurn finds the dialogue turn a memory point came from. source_turn
+// is mostly 1-based and sometimes 0-based, so the snapshot of the turn's
+// text decides: the turn at either reading whose text starts as the
+// snapshot does, else any turn of the session that does, else the 1-based
+// reading.
+func sourceTurn(turns []dialogueTurn, st int, snapshot string) int {
+	const n = 60
+	starts := func(i int) bool {
+		if i < 0 || i >= len(turns) || snapshot == "" {
+			return false
+		}
+		c, sn := turns[i].Content, snapshot
+		c, sn = c[:min(len(c), n)], sn[:min(len(sn), n)]
+		return strings.HasPrefix(c, sn) || strings.HasPrefix(sn, c) && c != ""
+	}
+	for _, i := range []int{st - 1, st} {
+		if starts(i) {
+			return i
+		}
+	}
+	for i := range turns {
+		if starts(i) {
+			return i
+		}
+	}
+	return max(0, min(st-1, len(turns)-1))
+}
+
+// canonical is a JSON value re-encoded (object keys sorted), so a memory
+// point quoted in memory_used meets the one in extracted_memory.
+func canonical(raw json.RawMessage) string {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return string(raw)
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
 }
 
 func dedupe(ids []string) []string {

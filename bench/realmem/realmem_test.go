@@ -2,11 +2,15 @@ package realmem
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
 func TestLoad(t *testing.T) {
 	ps, err := Load("../../" + DefaultDir)
+	if errors.Is(err, ErrNoData) {
+		ps, err = Load("../../../" + DefaultDir) // a worktree under wt/
+	}
 	if errors.Is(err, ErrNoData) {
 		t.Skip("RealMem is not in ../shared")
 	}
@@ -67,5 +71,41 @@ func TestRecallAt(t *testing.T) {
 		if got := RecallAt(c.ev, c.ranked, c.k); got != c.want {
 			t.Errorf("RecallAt(%v, %v, %d) = %v, want %v", c.ev, c.ranked, c.k, got, c.want)
 		}
+	}
+}
+
+// Every query has turn-level evidence, inside its evidence sessions.
+func TestEvidenceTurns(t *testing.T) {
+	ps, err := Load("../../" + DefaultDir)
+	if errors.Is(err, ErrNoData) {
+		ps, err = Load("../../../" + DefaultDir) // a worktree under wt/
+	}
+	if errors.Is(err, ErrNoData) {
+		t.Skip("RealMem is not in ../shared")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, without, outside := 0, 0, 0
+	for _, p := range ps {
+		for _, q := range p.Queries {
+			n++
+			if len(q.EvidenceTurns) == 0 {
+				without++
+			}
+			sess := map[string]bool{}
+			for _, e := range q.Evidence {
+				sess[e] = true
+			}
+			for _, tu := range q.EvidenceTurns {
+				if !sess[tu[:strings.LastIndexByte(tu, '-')]] {
+					outside++
+				}
+			}
+		}
+	}
+	t.Logf("%d queries, %d without evidence turns, %d evidence turns outside the evidence sessions", n, without, outside)
+	if without > n/100 || outside > 0 {
+		t.Errorf("%d of %d queries lack evidence turns, %d turns lie outside the evidence sessions", without, n, outside)
 	}
 }

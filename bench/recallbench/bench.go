@@ -1,7 +1,7 @@
 // Package recallbench runs the recall-quality benchmark of issue 7: it
 // generates a synthetic history with bench/recalldata, writes it in the four
 // export formats, imports it through the importers (the `ireneo import` code
-// path) into a fresh memory, asks every question of memory.Recall and of a
+// path) into a fresh memory, asks every question of recall.Recall and of a
 // bare FTS5 BM25 baseline, and reports strict hit@1/3/8, whether the answer
 // is in the returned text at k=3, and recall latency, per question type.
 package recallbench
@@ -21,6 +21,7 @@ import (
 	"github.com/ireneo-app/ireneo/bench/recalldata"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // Ingest modes.
@@ -325,14 +326,14 @@ type system struct {
 
 // timedRecall asks m with configuration c applied to o and says how long it
 // took; a question with nothing left to search finds nothing.
-func timedRecall(ctx context.Context, m *memory.Memory, c Config, o memory.RecallOptions) ([]memory.Hit, time.Duration, error) {
+func timedRecall(ctx context.Context, m *memory.Memory, c Config, o recall.Options) ([]recall.Hit, time.Duration, error) {
 	if c.Apply != nil {
 		c.Apply(&o)
 	}
 	start := time.Now()
-	r, err := m.Recall(ctx, o)
+	r, err := recall.Recall(ctx, m, o)
 	lat := time.Since(start)
-	if errors.Is(err, memory.ErrEmptyQuery) {
+	if errors.Is(err, recall.ErrEmptyQuery) {
 		return nil, lat, nil
 	}
 	if err != nil {
@@ -343,11 +344,11 @@ func timedRecall(ctx context.Context, m *memory.Memory, c Config, o memory.Recal
 
 func recallSearch(m *memory.Memory, c Config, budget int) func(context.Context, string, int) ([]Result, error) {
 	return func(ctx context.Context, q string, k int) ([]Result, error) {
-		o := memory.RecallOptions{Query: q, K: k, Budget: budget}
+		o := recall.Options{Query: q, K: k, Budget: budget}
 		if c.Apply != nil {
 			c.Apply(&o)
 		}
-		r, err := m.Recall(ctx, o)
+		r, err := recall.Recall(ctx, m, o)
 		if err != nil {
 			return nil, err
 		}

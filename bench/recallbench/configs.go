@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // Config is one named recall configuration: Apply edits the options of
@@ -14,7 +14,7 @@ import (
 // the pipeline Ireneo ships).
 type Config struct {
 	Name  string
-	Apply func(*memory.RecallOptions)
+	Apply func(*recall.Options)
 }
 
 // DefaultName names the shipped pipeline in reports.
@@ -24,8 +24,8 @@ const DefaultName = "ireneo"
 func Default() Config { return Config{Name: DefaultName} }
 
 // tuned is a configuration that starts from base and edits its tuning.
-func tuned(name string, base memory.Tuning, edit func(*memory.Tuning)) Config {
-	return Config{Name: name, Apply: func(o *memory.RecallOptions) {
+func tuned(name string, base recall.Tuning, edit func(*recall.Tuning)) Config {
+	return Config{Name: name, Apply: func(o *recall.Options) {
 		t := base
 		if edit != nil {
 			edit(&t)
@@ -38,66 +38,66 @@ func tuned(name string, base memory.Tuning, edit func(*memory.Tuning)) Config {
 // (from DefaultTuning), off takes it out.
 type stage struct {
 	name    string
-	on, off func(t *memory.Tuning)
+	on, off func(t *recall.Tuning)
 }
 
 var stages = []stage{
 	{"ids", // identifier-aware tokenizing: the identifier column
-		func(t *memory.Tuning) { t.NoIDs = false; t.IDWeight = 2 },
-		func(t *memory.Tuning) { t.NoIDs = true }},
+		func(t *recall.Tuning) { t.NoIDs = false; t.IDWeight = 2 },
+		func(t *recall.Tuning) { t.NoIDs = true }},
 	{"stopwords", // stopwords and question words dropped from the query
-		func(t *memory.Tuning) { t.NoStopwords = false },
-		func(t *memory.Tuning) { t.NoStopwords = true }},
+		func(t *recall.Tuning) { t.NoStopwords = false },
+		func(t *recall.Tuning) { t.NoStopwords = true }},
 	{"longq", // the commonest query words pruned by cost (dropped: see README)
-		func(t *memory.Tuning) { t.PostingShare = 0.03 },
-		func(t *memory.Tuning) { t.PostingShare = 0 }},
+		func(t *recall.Tuning) { t.PostingShare = 0.03 },
+		func(t *recall.Tuning) { t.PostingShare = 0 }},
 	{"ctx", // the ±2 turns around a turn added to its score (dropped: see README)
-		func(t *memory.Tuning) { t.CtxWeight, t.CtxTurns = 0.1, 2 },
-		func(t *memory.Tuning) { t.CtxWeight = 0 }},
+		func(t *recall.Tuning) { t.CtxWeight, t.CtxTurns = 0.1, 2 },
+		func(t *recall.Tuning) { t.CtxWeight = 0 }},
 	{"date", // the chunk's date as words
-		func(t *memory.Tuning) { t.DateWeight = 2 },
-		func(t *memory.Tuning) { t.DateWeight = 0 }},
+		func(t *recall.Tuning) { t.DateWeight = 2 },
+		func(t *recall.Tuning) { t.DateWeight = 0 }},
 	{"fields", // the title, weighted against the body
-		func(t *memory.Tuning) { t.TitleWeight = 0.5 },
-		func(t *memory.Tuning) { t.TitleWeight = 0 }},
+		func(t *recall.Tuning) { t.TitleWeight = 0.5 },
+		func(t *recall.Tuning) { t.TitleWeight = 0 }},
 	{"speaker", // the turns of the speaker a question is about favoured (dropped: see README)
-		func(t *memory.Tuning) { t.SpeakerWeight = 0.3 },
-		func(t *memory.Tuning) { t.SpeakerWeight = 0 }},
+		func(t *recall.Tuning) { t.SpeakerWeight = 0.3 },
+		func(t *recall.Tuning) { t.SpeakerWeight = 0 }},
 	{"session", // a conversation's other matching turns lift its turn
-		func(t *memory.Tuning) { t.SessionWeight, t.SessionTurns = 0.5, 2 },
-		func(t *memory.Tuning) { t.SessionWeight = 0 }},
+		func(t *recall.Tuning) { t.SessionWeight, t.SessionTurns = 0.5, 2 },
+		func(t *recall.Tuning) { t.SessionWeight = 0 }},
 	{"stops", // the question's stopwords break near ties
-		func(t *memory.Tuning) { t.StopWeight = 0.2 },
-		func(t *memory.Tuning) { t.StopWeight = 0 }},
+		func(t *recall.Tuning) { t.StopWeight = 0.2 },
+		func(t *recall.Tuning) { t.StopWeight = 0 }},
 	{"turnlen", // a turn cut in several chunks scored as one long document (dropped: see README)
-		func(t *memory.Tuning) { t.TurnLenPower = 0.3 },
-		func(t *memory.Tuning) { t.TurnLenPower = 0 }},
+		func(t *recall.Tuning) { t.TurnLenPower = 0.3 },
+		func(t *recall.Tuning) { t.TurnLenPower = 0 }},
 	{"vectors", // static word vectors (wordvec) fused into the best candidates
-		func(t *memory.Tuning) { t.VectorWeight = 0.5 },
-		func(t *memory.Tuning) { t.VectorWeight = 0 }},
+		func(t *recall.Tuning) { t.VectorWeight = 0.5 },
+		func(t *recall.Tuning) { t.VectorWeight = 0 }},
 	{"coverage", // the IDF-weighted share of the query a chunk covers, in the score
-		func(t *memory.Tuning) { t.CoverPower, t.CoverMaxTerms = 2, 12 },
-		func(t *memory.Tuning) { t.CoverPower = 0 }},
+		func(t *recall.Tuning) { t.CoverPower, t.CoverMaxTerms = 2, 12 },
+		func(t *recall.Tuning) { t.CoverPower = 0 }},
 	{"ties", // newest first among equals, for a question naming an identifier (dropped: see README)
-		func(t *memory.Tuning) { t.TieShare = 0.7 },
-		func(t *memory.Tuning) { t.TieShare = 0 }},
+		func(t *recall.Tuning) { t.TieShare = 0.7 },
+		func(t *recall.Tuning) { t.TieShare = 0 }},
 	{"latest", // newest first among equals, for a question asking for the latest
-		func(t *memory.Tuning) { t.TieShareRecent = 0.4 },
-		func(t *memory.Tuning) { t.TieShareRecent = 0 }},
+		func(t *recall.Tuning) { t.TieShareRecent = 0.4 },
+		func(t *recall.Tuning) { t.TieShareRecent = 0 }},
 	{"neighbors",
-		func(t *memory.Tuning) { t.NoNeighbors = false },
-		func(t *memory.Tuning) { t.NoNeighbors = true }},
+		func(t *recall.Tuning) { t.NoNeighbors = false },
+		func(t *recall.Tuning) { t.NoNeighbors = true }},
 	{"diversity", // a conversation's further hits discounted
-		func(t *memory.Tuning) { t.SameSession = 0.5 },
-		func(t *memory.Tuning) { t.SameSession = 1 }},
+		func(t *recall.Tuning) { t.SameSession = 0.5 },
+		func(t *recall.Tuning) { t.SameSession = 1 }},
 	{"recency",
-		func(t *memory.Tuning) { t.HalfLifeDays, t.RecencyWeight = 180, 0.05 },
-		func(t *memory.Tuning) { t.HalfLifeDays = 0 }},
+		func(t *recall.Tuning) { t.HalfLifeDays, t.RecencyWeight = 180, 0.05 },
+		func(t *recall.Tuning) { t.HalfLifeDays = 0 }},
 }
 
 // bareTuning is the pipeline with every stage off: BM25 over the body.
-func bareTuning() memory.Tuning {
-	t := memory.DefaultTuning
+func bareTuning() recall.Tuning {
+	t := recall.DefaultTuning
 	for _, s := range stages {
 		s.off(&t)
 	}
@@ -114,17 +114,17 @@ func Ablations() []Config {
 		out = append(out, tuned("+"+s.name, bareTuning(), s.on))
 	}
 	for _, s := range stages {
-		out = append(out, tuned("-"+s.name, memory.DefaultTuning, s.off))
+		out = append(out, tuned("-"+s.name, recall.DefaultTuning, s.off))
 	}
 	for _, s := range stages {
-		out = append(out, tuned("shipped+"+s.name, memory.DefaultTuning, s.on))
+		out = append(out, tuned("shipped+"+s.name, recall.DefaultTuning, s.on))
 	}
 	return out
 }
 
 // ParseTuning reads ad-hoc configurations for tuning runs:
 // "NAME:Field=value,Field=value NAME2:…", each starting from the shipped
-// tuning and setting fields of memory.Tuning by name.
+// tuning and setting fields of recall.Tuning by name.
 func ParseTuning(spec string) ([]Config, error) {
 	var out []Config
 	for _, item := range strings.Fields(spec) {
@@ -132,13 +132,13 @@ func ParseTuning(spec string) ([]Config, error) {
 		if !ok || name == "" {
 			return nil, fmt.Errorf("tuning %q: want NAME:Field=value,…", item)
 		}
-		t := memory.DefaultTuning
+		t := recall.DefaultTuning
 		v := reflect.ValueOf(&t).Elem()
 		for _, kv := range strings.Split(sets, ",") {
 			k, val, _ := strings.Cut(kv, "=")
 			f := v.FieldByName(k)
 			if !f.IsValid() {
-				return nil, fmt.Errorf("tuning %q: memory.Tuning has no field %q", item, k)
+				return nil, fmt.Errorf("tuning %q: recall.Tuning has no field %q", item, k)
 			}
 			switch f.Kind() {
 			case reflect.Float64:

@@ -13,6 +13,7 @@ import (
 	"github.com/ireneo-app/ireneo/bench/lifelike"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // LifelikeOptions configure a run on the independent generator's history.
@@ -81,9 +82,10 @@ func LifelikeMemory(ctx context.Context, cache string, n int, seed int64, log io
 
 // RunLifelike asks lifelike's questions of the floor and each
 // configuration: hit@1 and hit@3 (a hit from the gold conversation among
-// the first k), R@5 (the gold conversation among the sessions of the top 5)
-// and turn@3 (an evidence turn itself among the first 3, where the
-// question names its turns).
+// the first k), R@5 (the gold conversation among the sessions of the top 5),
+// turn@3 (an evidence turn itself among the first 3) and turn R@5 (the
+// share of the evidence turns among the first 5); the turn metrics only
+// where the question names its turns.
 func RunLifelike(ctx context.Context, opts LifelikeOptions) ([]Outcome, error) {
 	m, memDir, d, err := LifelikeMemory(ctx, opts.Cache, opts.N, opts.Seed, opts.Log)
 	if err != nil {
@@ -125,7 +127,7 @@ func RunLifelike(ctx context.Context, opts LifelikeOptions) ([]Outcome, error) {
 		o.Values = lifelikeScore(q, hits)
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, memory.RecallOptions{Query: q.Text, K: 5, Budget: recallBudget})
+			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, K: 5, Budget: recallBudget})
 			if err != nil {
 				return nil, err
 			}
@@ -154,19 +156,26 @@ func lifelikeScore(q lifelike.Question, hits []hitID) []float64 {
 			break
 		}
 	}
-	turn3 := 0.0
+	// Turn metrics apply only where the question names its turns.
+	turn3, turn5 := NA, NA
 	if len(q.TurnUUIDs) > 0 {
 		gold := map[string]bool{}
 		for _, t := range q.TurnUUIDs {
 			gold[t] = true
 		}
-		for i := 0; i < 3 && i < len(hits); i++ {
+		turn3 = 0
+		found := map[string]bool{}
+		for i := 0; i < 5 && i < len(hits); i++ {
 			if hits[i].harness == q.Harness && hits[i].session == q.SessionID && gold[hits[i].turn] {
-				turn3 = 1
+				if i < 3 {
+					turn3 = 1
+				}
+				found[hits[i].turn] = true
 			}
 		}
+		turn5 = float64(len(found)) / float64(len(gold))
 	}
-	return []float64{b2f(rank >= 1 && rank <= 3), b2f(rank == 1), b2f(rank >= 1 && rank <= 5), turn3}
+	return []float64{b2f(rank >= 1 && rank <= 3), b2f(rank == 1), b2f(rank >= 1 && rank <= 5), turn3, turn5}
 }
 
 // fingerprint identifies a lifelike history by its questions and their

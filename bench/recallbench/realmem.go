@@ -10,6 +10,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/bench/realmem"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 // RealMemOptions configure a RealMem run.
@@ -28,7 +29,9 @@ const recallBudget = 1 << 20
 // RunRealMem asks every RealMem query of the floor and of each
 // configuration, searching only the sessions before the query, and scores
 // the share of its evidence sessions among the sessions of the top 5 and
-// 10 hits. Personas alternate between the tuning and the held-out half.
+// 10 hits (conversation level), and the share of its evidence turns among
+// the top 5 and 10 hits themselves (turn level). Personas alternate
+// between the tuning and the held-out half.
 func RunRealMem(ctx context.Context, opts RealMemOptions) ([]Outcome, error) {
 	if opts.DataDir == "" {
 		opts.DataDir = realmem.DefaultDir
@@ -87,26 +90,36 @@ func runPersona(ctx context.Context, dir string, p *realmem.Persona, pi int, qi 
 			return nil, err
 		}
 		o.System, o.Latency = FloorName, time.Since(start)
-		sids := make([]string, len(fh))
+		sids, turns := make([]string, len(fh)), make([]string, len(fh))
 		for i, h := range fh {
-			sids[i] = h.SessionID
+			sids[i], turns[i] = h.SessionID, h.TurnUUID
 		}
-		o.Values = []float64{realmem.RecallAt(q.Evidence, sids, 5), realmem.RecallAt(q.Evidence, sids, 10)}
+		o.Values = realMemScore(q, sids, turns)
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, memory.RecallOptions{Query: q.Text, Until: q.Before, K: 10, Budget: recallBudget})
+			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, Until: q.Before, K: 10, Budget: recallBudget})
 			if err != nil {
 				return nil, err
 			}
-			var sids []string
+			var sids, turns []string
 			for _, h := range rh {
-				sids = append(sids, h.SessionID)
+				sids, turns = append(sids, h.SessionID), append(turns, h.TurnUUID)
 			}
 			oc := o
 			oc.System, oc.Latency = c.Name, lat
-			oc.Values = []float64{realmem.RecallAt(q.Evidence, sids, 5), realmem.RecallAt(q.Evidence, sids, 10)}
+			oc.Values = realMemScore(q, sids, turns)
 			outs = append(outs, oc)
 		}
 	}
 	return outs, nil
+}
+
+// realMemScore is R@5 and R@10 over the hits' sessions, then over the hits'
+// turns (NA for a query without turn evidence).
+func realMemScore(q realmem.Query, sids, turns []string) []float64 {
+	v := []float64{realmem.RecallAt(q.Evidence, sids, 5), realmem.RecallAt(q.Evidence, sids, 10), NA, NA}
+	if len(q.EvidenceTurns) > 0 {
+		v[2], v[3] = realmem.RecallAt(q.EvidenceTurns, turns, 5), realmem.RecallAt(q.EvidenceTurns, turns, 10)
+	}
+	return v
 }

@@ -22,23 +22,26 @@ import (
 
 	"github.com/ireneo-app/ireneo/bench/realmem"
 	"github.com/ireneo-app/ireneo/bench/recallbench"
+	"github.com/ireneo-app/ireneo/bench/rhelm"
 )
 
 func main() {
 	var (
 		ns       = flag.String("n", "1000", "comma-separated history sizes (conversations) of the recalldata set")
-		sets     = flag.String("sets", "recalldata,realmem,lifelike", "comma-separated evaluation sets: recalldata, realmem, lifelike")
+		sets     = flag.String("sets", "recalldata,realmem,lifelike,rhelm", "comma-separated evaluation sets: recalldata, realmem, lifelike, rhelm")
 		llN      = flag.Int("lifelike-n", 1000, "conversations in the lifelike history")
 		llSeed   = flag.Int64("lifelike-seed", 1, "lifelike generator seed")
 		llQ      = flag.Int("lifelike-questions", 0, "lifelike questions asked per type (0 = all)")
 		cache    = flag.String("cache", "", "where imported lifelike memories are kept between runs (default: the user cache dir)")
 		rmDir    = flag.String("realmem", realmem.DefaultDir, "the RealMem persona files")
 		rmQ      = flag.Int("realmem-queries", 0, "RealMem queries asked per persona (0 = all)")
+		rhDir    = flag.String("rhelm", rhelm.DefaultDir, "the RHELM data set")
+		rhQ      = flag.Int("rhelm-questions", 0, "RHELM questions asked per person (0 = all)")
 		seed     = flag.Uint64("seed", 1, "generator seed")
 		types    = flag.String("types", "", "comma-separated question types (short,long,update,noid); empty = all")
 		k        = flag.Int("k", 8, "hits asked of recall")
 		budget   = flag.Int("budget", 0, "recall token budget; 0 = Ireneo's default")
-		tune     = flag.String("tune", "", "ad-hoc configurations NAME:Field=value,… (fields of memory.Tuning), space-separated")
+		tune     = flag.String("tune", "", "ad-hoc configurations NAME:Field=value,… (fields of recall.Tuning), space-separated")
 		ablation = flag.String("ablation", "", "comma-separated configurations besides the shipped one, or all (see README)")
 		misses   = flag.Bool("misses", false, "print every miss at k=3: query, expected conversation, what outranked it")
 		baseline = flag.Bool("baseline", true, "also measure the bare FTS5 BM25 baseline")
@@ -136,6 +139,16 @@ func main() {
 		switch {
 		case errors.Is(err, realmem.ErrNoData):
 			fmt.Fprintln(os.Stderr, "bench-recall: skipping RealMem:", err)
+		case err != nil:
+			fail(err)
+		}
+		outs = append(outs, o...)
+	}
+	if want[recallbench.SetRHELM] {
+		o, err := recallbench.RunRHELM(ctx, recallbench.RHELMOptions{DataDir: *rhDir, Configs: configs, Questions: *rhQ, Log: logw})
+		switch {
+		case errors.Is(err, rhelm.ErrNoData):
+			fmt.Fprintln(os.Stderr, "bench-recall: skipping RHELM:", err)
 		case err != nil:
 			fail(err)
 		}

@@ -24,7 +24,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/bench/recallbench"
 	"github.com/ireneo-app/ireneo/mcpserver"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
 )
 
 func main() {
@@ -101,12 +101,12 @@ func main() {
 	var floor, inproc, overHTTP []time.Duration
 	for _, q := range texts {
 		start := time.Now()
-		if _, err := fl.Search(ctx, q, time.Time{}, memory.DefaultK); err != nil {
+		if _, err := fl.Search(ctx, q, time.Time{}, recall.DefaultK); err != nil {
 			fail(err)
 		}
 		floor = append(floor, time.Since(start))
 		start = time.Now()
-		if _, err := m.Recall(ctx, memory.RecallOptions{Query: q}); err != nil && err != memory.ErrEmptyQuery {
+		if _, err := recall.Recall(ctx, m, recall.Options{Query: q}); err != nil && err != recall.ErrEmptyQuery {
 			fail(err)
 		}
 		inproc = append(inproc, time.Since(start))

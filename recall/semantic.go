@@ -1,11 +1,11 @@
-package memory
+package recall
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/wordvec"
 )
 
@@ -36,7 +36,7 @@ const (
 // (cos_chunk + cos_window + 1)/2 with a window, written back in BM25's
 // units (rank normalises it as it does BM25). Candidates below the top get
 // the lowest similarity seen above them. Off when tn.VectorWeight is 0.
-func (m *Memory) semantic(ctx context.Context, query string, cands []candidate, tn Tuning) error {
+func semantic(ctx context.Context, m *memory.Memory, query string, cands []candidate, tn Tuning) error {
 	w := tn.VectorWeight
 	if w <= 0 || len(cands) < 2 || asksWhen(query) {
 		return nil
@@ -59,10 +59,10 @@ func (m *Memory) semantic(ctx context.Context, query string, cands []candidate, 
 			missing = append(missing, c)
 		}
 	}
-	var texts map[turnKey]string
+	var texts map[memory.TurnKey]string
 	if len(missing) > 0 {
 		var err error
-		if texts, err = m.chunkTexts(ctx, missing); err != nil {
+		if texts, err = turnTexts(ctx, m, missing); err != nil {
 			return err
 		}
 	}
@@ -71,7 +71,7 @@ func (m *Memory) semantic(ctx context.Context, query string, cands []candidate, 
 	for i, c := range top {
 		bodies[i] = c.body
 		if bodies[i] == "" {
-			bodies[i] = texts[turnKey{c.sess, int64(c.seq)}]
+			bodies[i] = texts[c.turn()]
 		}
 		vecs[i] = wordvec.Sentence(bodies[i])
 	}
@@ -81,7 +81,7 @@ func (m *Memory) semantic(ctx context.Context, query string, cands []candidate, 
 		sims[i] = wordvec.Cosine(qc, vecs[i])
 	}
 	if semanticWindow > 0 {
-		around, err := m.turnsAround(ctx, top, semanticWindow)
+		around, err := turnsAround(ctx, m, top, semanticWindow)
 		if err != nil {
 			return err
 		}
@@ -141,55 +141,45 @@ func removeCommon(q []float32, vecs [][]float32) []float32 {
 
 // turnsAround reads the text of the turns up to n before and after each
 // candidate's turn (each capped at semanticWindowBytes): [0] before, [1] after.
-func (m *Memory) turnsAround(ctx context.Context, cands []candidate, n int) (map[[2]int64][2]string, error) {
+func turnsAround(ctx context.Context, m *memory.Memory, cands []candidate, n int) (map[[2]int64][2]string, error) {
 	out := make(map[[2]int64][2]string, len(cands))
 	if len(cands) == 0 {
 		return out, nil
 	}
-	var where []string
-	var args []any
-	for _, c := range cands {
-		where = append(where, "(c.sess = ? AND c.seq BETWEEN ? AND ? AND c.seq != ?)")
-		args = append(args, c.sess, c.seq-n, c.seq+n, c.seq)
+	keys := make([]memory.TurnKey, len(cands))
+	for i, c := range cands {
+		keys[i] = c.turn()
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT c.sess, c.seq, c.body FROM chunks c
-		WHERE c.searched AND (`+strings.Join(where, " OR ")+`) ORDER BY c.sess, c.seq, c.block, c.part`, args...)
+	bodies, err := m.TurnsAround(ctx, keys, n)
 	if err != nil {
-		return nil, fmt.Errorf("recall: turns around candidates: %w", err)
-	}
-	defer rows.Close()
-	text := map[[2]int64]*strings.Builder{}
-	for rows.Next() {
-		var sess, seq int64
-		var body string
-		if err := rows.Scan(&sess, &seq, &body); err != nil {
-			return nil, err
-		}
-		k := [2]int64{sess, seq}
-		b := text[k]
-		if b == nil {
-			b = &strings.Builder{}
-			text[k] = b
-		}
-		if b.Len() < semanticWindowBytes {
-			b.WriteString(trimTo(body, semanticWindowBytes-b.Len()))
-			b.WriteByte('\n')
-		}
-	}
-	if err := rows.Err(); err != nil {
 		return nil, err
+	}
+	text := map[memory.TurnKey]string{}
+	for k, bs := range bodies {
+		var b strings.Builder
+		for _, body := range bs {
+			if b.Len() < semanticWindowBytes {
+				b.WriteString(trimTo(body, semanticWindowBytes-b.Len()))
+				b.WriteByte('\n')
+			}
+		}
+		text[k] = b.String()
 	}
 	for _, c := range cands {
 		var before, after strings.Builder
 		for d := 1; d <= n; d++ {
-			if b := text[[2]int64{c.sess, int64(c.seq - d)}]; b != nil {
-				before.WriteString(b.String())
-			}
-			if b := text[[2]int64{c.sess, int64(c.seq + d)}]; b != nil {
-				after.WriteString(b.String())
-			}
+			before.WriteString(text[memory.TurnKey{Sess: c.sess, Seq: c.seq - d}])
+			after.WriteString(text[memory.TurnKey{Sess: c.sess, Seq: c.seq + d}])
 		}
 		out[[2]int64{c.sess, int64(c.seq)}] = [2]string{before.String(), after.String()}
 	}
 	return out, nil
+}
+
+func setOf(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
 }

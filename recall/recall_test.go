@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 func TestIdentifiersFoundAsTyped(t *testing.T) {
@@ -21,7 +23,7 @@ func TestIdentifiersFoundAsTyped(t *testing.T) {
 		conv("e", "funes", "", "", day0, "Ticket MT 4471 is unrelated noise? no: MT-9999.", "ok"),
 	)
 	for q, want := range map[string]string{"MT-4471": "a", "N-11": "b", "P-003": "c", "DR-512": "c", "3.4%": "d", "mt4471": "a"} {
-		res, err := m.Recall(ctx, RecallOptions{Query: q})
+		res, err := Recall(ctx, m, Options{Query: q})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,14 +37,14 @@ func TestRecallBudgetAndFlagsQuery(t *testing.T) {
 	t.Parallel()
 	m := openTest(t)
 	ctx := context.Background()
-	var ss []*Session
+	var ss []*memory.Session
 	for i := 0; i < 30; i++ {
 		ss = append(ss, conv(fmt.Sprintf("c%d", i), "funes", "budget talk", "", day0.Add(time.Duration(i)*time.Hour),
 			strings.Repeat("budget planning words for the quarter ", 20), "we agreed on the budget", "fine"))
 	}
 	mustIngest(t, m, ss...)
 	for _, b := range []int{50, 120, 300, 1000} {
-		res, err := m.Recall(ctx, RecallOptions{Query: "budget", Budget: b, K: 20})
+		res, err := Recall(ctx, m, Options{Query: "budget", Budget: b, K: 20})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,16 +59,16 @@ func TestRecallBudgetAndFlagsQuery(t *testing.T) {
 			t.Fatalf("budget %d: %d hits + %d cut", b, len(res.Hits), res.Cut)
 		}
 	}
-	res, err := m.Recall(ctx, RecallOptions{Query: "-k 100 budget"})
+	res, err := Recall(ctx, m, Options{Query: "-k 100 budget"})
 	if err != nil || len(res.Hits) == 0 {
 		t.Fatalf("flag-like query: %v", err)
 	}
 	long := strings.Repeat("budget ", 400)
-	if res, err = m.Recall(ctx, RecallOptions{Query: long}); err != nil || len([]rune(res.Query)) > MaxQueryRunes {
+	if res, err = Recall(ctx, m, Options{Query: long}); err != nil || len([]rune(res.Query)) > memory.MaxQueryRunes {
 		t.Fatalf("long query: %v %d", err, len(res.Query))
 	}
 	for _, q := range []string{`"unbalanced`, `NEAR(a b)`, `a OR AND NOT`, `*`, `title:x`} {
-		if _, err := m.Recall(ctx, RecallOptions{Query: q}); err != nil && !errors.Is(err, ErrEmptyQuery) {
+		if _, err := Recall(ctx, m, Options{Query: q}); err != nil && !errors.Is(err, ErrEmptyQuery) {
 			t.Fatalf("query %q: %v", q, err)
 		}
 	}
@@ -81,7 +83,7 @@ func TestRecencyNeverBeatsClearlyBetter(t *testing.T) {
 	weak := conv("new", "funes", "Lunch", "", day0,
 		"Lunch was fine. Someone mentioned a compressor in passing.", "ok")
 	mustIngest(t, m, old, weak)
-	res, err := m.Recall(ctx, RecallOptions{Query: "compressor K-039 vibration alarm"})
+	res, err := Recall(ctx, m, Options{Query: "compressor K-039 vibration alarm"})
 	if err != nil || len(res.Hits) < 2 {
 		t.Fatalf("%v %+v", err, res)
 	}
@@ -92,7 +94,7 @@ func TestRecencyNeverBeatsClearlyBetter(t *testing.T) {
 	a := conv("w1", "funes", "", "", day0.AddDate(0, 0, -14), "Line 4 reject rate this week: 2.9%", "noted")
 	b := conv("w2", "funes", "", "", day0.AddDate(0, 0, -7), "Line 4 reject rate this week: 3.1%", "noted")
 	mustIngest(t, m, a, b)
-	res, _ = m.Recall(ctx, RecallOptions{Query: "line 4 reject rate"})
+	res, _ = Recall(ctx, m, Options{Query: "line 4 reject rate"})
 	if res.Hits[0].SessionID != "w2" {
 		t.Fatalf("newer equal match should win: %+v", res.Hits[0].SessionID)
 	}
@@ -103,11 +105,11 @@ func TestProjectFilterAndScope(t *testing.T) {
 	m := openTest(t)
 	ctx := context.Background()
 	mustIngest(t, m,
-		conv("p1", HarnessCodex, "", "alpha", day0, "deploy the gateway service", "done"),
-		conv("p2", HarnessCodex, "", "beta", day0, "deploy the gateway service too", "done"),
-		conv("u1", HarnessChatGPT, "", "", day0, "how do I deploy a gateway", "like this"),
+		conv("p1", memory.HarnessCodex, "", "alpha", day0, "deploy the gateway service", "done"),
+		conv("p2", memory.HarnessCodex, "", "beta", day0, "deploy the gateway service too", "done"),
+		conv("u1", memory.HarnessChatGPT, "", "", day0, "how do I deploy a gateway", "like this"),
 	)
-	res, err := m.Recall(ctx, RecallOptions{Query: "deploy gateway", Project: "alpha"})
+	res, err := Recall(ctx, m, Options{Query: "deploy gateway", Project: "alpha"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,11 +120,11 @@ func TestProjectFilterAndScope(t *testing.T) {
 	if !got["p1"] || !got["u1"] || got["p2"] {
 		t.Fatalf("project alpha + untagged: %v", got)
 	}
-	res, _ = m.Recall(ctx, RecallOptions{Query: "deploy gateway", Scope: []string{"beta"}})
+	res, _ = Recall(ctx, m, Options{Query: "deploy gateway", Scope: []string{"beta"}})
 	if len(res.Hits) != 1 || res.Hits[0].SessionID != "p2" {
 		t.Fatalf("scope beta: %+v", res.Hits)
 	}
-	if _, err := m.Get(ctx, GetOptions{SessionID: "p1", Scope: []string{"beta"}}); !errors.Is(err, ErrNotFound) {
+	if _, err := m.Get(ctx, memory.GetOptions{SessionID: "p1", Scope: []string{"beta"}}); !errors.Is(err, memory.ErrNotFound) {
 		t.Fatalf("get out of scope: %v", err)
 	}
 	// Tags: untag the derived project, tag another, rename.
@@ -140,7 +142,7 @@ func TestProjectFilterAndScope(t *testing.T) {
 		t.Fatalf("projects: %v untagged %d", ps, untagged)
 	}
 	// A re-import does not bring back the untagged derived project.
-	mustIngest(t, m, conv("p1", HarnessCodex, "", "alpha", day0, "deploy the gateway service", "done", "more"))
+	mustIngest(t, m, conv("p1", memory.HarnessCodex, "", "alpha", day0, "deploy the gateway service", "done", "more"))
 	ps, _, _ = m.Projects(ctx, nil)
 	if fmt.Sprint(ps) != "[{beta 1} {delta 1}]" {
 		t.Fatalf("projects after re-import: %v", ps)

@@ -1,4 +1,4 @@
-package memory
+package recall
 
 import (
 	"context"
@@ -6,84 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
-// Table tests for recall's pure parts: query analysis, identifiers, the
-// speaker a question is about, the MATCH expression, ranking, coverage and
-// budget fitting.
-
-func TestIdentifiersTable(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want []string
-	}{
-		{"ticket MT-4471 is open", []string{"mt4471"}},
-		{"MT 4471 and mt4471", []string{"mt4471"}},
-		{"rate 3.4% vs 34%", []string{"3x4pct", "34pct"}},
-		{"v1.2.1 on N-11, P-003.", []string{"v1x2x1", "n11", "p003"}},
-		{"path a/b9:c", []string{"ab9c"}},
-		{"no ids here", nil},
-		{"1999 alone", nil},
-		{strings.Repeat("a1", 30), nil}, // longer than 40: not an identifier
-	} {
-		if got := identifiers(c.in); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("identifiers(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
-func TestPlanQueryTable(t *testing.T) {
-	for _, c := range []struct {
-		q       string
-		terms   []string
-		ids     []string
-		recent  bool
-		speaker string
-	}{
-		{"which work order was raised for the leaking seal on pump P-003?",
-			[]string{"work", "order", "raised", "leaking", "seal", "pump", "003"}, []string{"p003"}, false, ""},
-		{"what's the latest reject rate on line L-07", []string{"reject", "rate", "line", "07"}, []string{"l07"}, true, ""},
-		{"the of and", []string{"the", "of", "and"}, nil, false, ""}, // nothing but stopwords: keep them
-		{"what did I say about the sprint end date", []string{"sprint", "end", "date"}, nil, false, RoleUser},
-		{"what did you suggest for the kiln", []string{"suggest", "kiln"}, nil, false, RoleAssistant},
-		{"your advice on the kiln", []string{"advice", "kiln"}, nil, false, RoleAssistant},
-		{"I said you suggested", []string{"suggested"}, nil, false, ""}, // both: neither
-		{"Vibration vibration VIBRATION", []string{"vibration"}, nil, false, ""},
-	} {
-		p := planQuery(c.q, true)
-		if !reflect.DeepEqual(p.terms, c.terms) || !reflect.DeepEqual(p.ids, c.ids) || p.recent != c.recent || p.speaker != c.speaker {
-			t.Errorf("planQuery(%q) = terms %q ids %q recent %v speaker %q; want %q %q %v %q",
-				c.q, p.terms, p.ids, p.recent, p.speaker, c.terms, c.ids, c.recent, c.speaker)
-		}
-	}
-	if p := planQuery("What score did I say I got on the test?", true); !reflect.DeepEqual(p.stops, []string{"what", "did", "i", "say", "got", "on", "the"}) {
-		t.Errorf("stops = %q, want the stopwords taken out, once each", p.stops)
-	}
-	if p := planQuery("the of and", true); p.stops != nil {
-		t.Errorf("stops = %q for a query of stopwords alone, want none (they are searched)", p.stops)
-	}
-	if p := planQuery(strings.Repeat("x", MaxQueryRunes+50), true); len(p.terms) != 1 || len(p.terms[0]) != MaxQueryRunes {
-		t.Errorf("long query not cut to %d runes: %d", MaxQueryRunes, len(p.terms[0]))
-	}
-}
-
-func TestRecallExprTable(t *testing.T) {
-	p := queryPlan{terms: []string{"seal", `say "hi"`}, ids: []string{"p003"}}
-	for _, c := range []struct {
-		ids, date bool
-		want      string
-	}{
-		{true, true, `{body title date} : ("seal" OR "say ""hi""") OR ids : ("p003")`},
-		{false, false, `{body title} : ("seal" OR "say ""hi""")`},
-	} {
-		if got := p.recallExpr(c.ids, c.date); got != c.want {
-			t.Errorf("recallExpr(%v, %v) = %s, want %s", c.ids, c.date, got, c.want)
-		}
-	}
-	if got := (queryPlan{}).recallExpr(true, true); got != "" {
-		t.Errorf("empty plan gave %q", got)
-	}
-}
+// Table tests for the pipeline's pure parts: ranking, coverage and budget
+// fitting; and two recalls that need the date words.
 
 func TestCoverageTable(t *testing.T) {
 	terms := []weightedTerm{{stem: "flaki", word: "flaky", idf: 3}, {stem: "test", word: "test", idf: 1}, {stem: "mt4471", id: true, idf: 2}}
@@ -129,13 +57,13 @@ func TestRankTable(t *testing.T) {
 		k       int
 		want    []int64
 	}{
-		{"bm25 and coverage", []candidate{c(1, 0, -10, 0.5, RoleUser, 0), c(2, 0, -8, 1, RoleUser, 0)}, 0, "", 2, []int64{200, 100}},
-		{"one hit per turn", []candidate{c(1, 0, -10, 1, RoleUser, 0), c(1, 0, -9, 1, RoleUser, 0)}, 0, "", 5, []int64{100}},
-		{"diversity", []candidate{c(1, 0, -10, 1, RoleUser, 0), c(1, 1, -9.9, 1, RoleUser, 0), c(2, 0, -6, 1, RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
-		{"speaker favoured", []candidate{c(1, 0, -10, 1, RoleAssistant, 0), c(2, 0, -9, 1, RoleUser, 0)}, 0, RoleUser, 2, []int64{200, 100}},
-		{"no speaker, no favour", []candidate{c(1, 0, -10, 1, RoleAssistant, 0), c(2, 0, -9, 1, RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
-		{"newest first among ties", []candidate{c(1, 0, -10, 1, RoleUser, 1*day), c(2, 0, -9, 1, RoleUser, 9*day), c(3, 0, -2, 1, RoleUser, 20*day)}, 0.7, "", 3, []int64{200, 100, 300}},
-		{"ties off", []candidate{c(1, 0, -10, 1, RoleUser, 1*day), c(2, 0, -9, 1, RoleUser, 9*day)}, 0, "", 2, []int64{100, 200}},
+		{"bm25 and coverage", []candidate{c(1, 0, -10, 0.5, memory.RoleUser, 0), c(2, 0, -8, 1, memory.RoleUser, 0)}, 0, "", 2, []int64{200, 100}},
+		{"one hit per turn", []candidate{c(1, 0, -10, 1, memory.RoleUser, 0), c(1, 0, -9, 1, memory.RoleUser, 0)}, 0, "", 5, []int64{100}},
+		{"diversity", []candidate{c(1, 0, -10, 1, memory.RoleUser, 0), c(1, 1, -9.9, 1, memory.RoleUser, 0), c(2, 0, -6, 1, memory.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
+		{"speaker favoured", []candidate{c(1, 0, -10, 1, memory.RoleAssistant, 0), c(2, 0, -9, 1, memory.RoleUser, 0)}, 0, memory.RoleUser, 2, []int64{200, 100}},
+		{"no speaker, no favour", []candidate{c(1, 0, -10, 1, memory.RoleAssistant, 0), c(2, 0, -9, 1, memory.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
+		{"newest first among ties", []candidate{c(1, 0, -10, 1, memory.RoleUser, 1*day), c(2, 0, -9, 1, memory.RoleUser, 9*day), c(3, 0, -2, 1, memory.RoleUser, 20*day)}, 0.7, "", 3, []int64{200, 100, 300}},
+		{"ties off", []candidate{c(1, 0, -10, 1, memory.RoleUser, 1*day), c(2, 0, -9, 1, memory.RoleUser, 9*day)}, 0, "", 2, []int64{100, 200}},
 		{"empty", nil, 0, "", 3, nil},
 	}
 	for _, tc := range cases {
@@ -152,7 +80,7 @@ func TestRankConversationSignals(t *testing.T) {
 	base := DefaultTuning
 	base.HalfLifeDays, base.CoverPower, base.SameSession, base.SessionWeight = 0, 0, 1, 0
 	c := func(sess int64, seq int, bm25, stopCov float64) candidate {
-		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: RoleUser}
+		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: memory.RoleUser}
 	}
 	first := func(tn Tuning, cs []candidate) int64 { return rank(cs, 3, tn, 0, "")[0].chunk }
 	// One strong turn alone against a slightly weaker one whose
@@ -189,8 +117,8 @@ func TestRankConversationSignals(t *testing.T) {
 
 func TestFitBudgetTable(t *testing.T) {
 	hit := func(seq int, text string) Hit {
-		return Hit{SessionID: "s", TurnUUID: "u", Seq: seq, TS: time.Unix(0, 0), Role: RoleUser, Source: "chatgpt", Text: text,
-			Neighbors: []Neighbor{{Seq: seq + 1, Role: RoleAssistant, Text: "a neighbour"}}}
+		return Hit{SessionID: "s", TurnUUID: "u", Seq: seq, TS: time.Unix(0, 0), Role: memory.RoleUser, Source: "chatgpt", Text: text,
+			Neighbors: []Neighbor{{Seq: seq + 1, Role: memory.RoleAssistant, Text: "a neighbour"}}}
 	}
 	long := strings.Repeat("word ", 400)
 	one := entryTokens(1, hit(0, "short"))
@@ -207,7 +135,7 @@ func TestFitBudgetTable(t *testing.T) {
 		{"long one trimmed into the room left", []Hit{hit(0, long)}, 200, 1, 0, true},
 		{"nothing fits", []Hit{hit(0, long)}, 20, 0, 1, false},
 	} {
-		res := &RecallResult{Budget: c.budget}
+		res := &Result{Budget: c.budget}
 		fitBudget(res, c.hits, c.budget)
 		if len(res.Hits) != c.wantHits || res.Cut != c.wantCut || res.TotalTokens > c.budget {
 			t.Errorf("%s: %d hits, %d cut, %d tokens of %d; want %d hits, %d cut", c.name, len(res.Hits), res.Cut, res.TotalTokens, c.budget, c.wantHits, c.wantCut)
@@ -228,7 +156,7 @@ func TestDateWordsMatch(t *testing.T) {
 		conv("march", "funes", "", "", time.Date(2026, 3, 11, 9, 0, 0, 0, time.UTC), "we picked the blue kiln glaze", "noted"),
 		conv("june", "funes", "", "", time.Date(2026, 6, 2, 9, 0, 0, 0, time.UTC), "we picked the red kiln glaze", "noted"),
 	)
-	res, err := m.Recall(ctx, RecallOptions{Query: "which kiln glaze did we pick in March"})
+	res, err := Recall(ctx, m, Options{Query: "which kiln glaze did we pick in March"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,20 +170,18 @@ func TestDateWordsMatch(t *testing.T) {
 // rebuilt in this layout, and recall uses what the new layout adds: a
 // question that only a date answers finds the conversations of that month.
 func TestFirstReleaseMemoryRecallsWithNewRanking(t *testing.T) {
-	m, err := Open(copyMemory(t, v0Memory))
+	// memory's TestOpenUpgradesFirstReleaseMemory checks the layout itself.
+	m, err := memory.Open(copyMemory(t, v0Memory))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
 	ctx := context.Background()
-	if _, layout, err := m.schemaVersions(ctx, m.db); err != nil || layout != indexLayoutVersion {
-		t.Fatalf("layout %d (%v), want %d", layout, err, indexLayoutVersion)
-	}
 	for q, want := range map[string]map[string]bool{
 		"what did we talk about in November 2023": {"conv-branch": true, "conv-gpt": true, "conv-nocurrent": true},
 		"the build that failed in August 2025":    {"5f1c2d3e-0000-4000-8000-000000000003": true},
 	} {
-		res, err := m.Recall(ctx, RecallOptions{Query: q, K: 3})
+		res, err := Recall(ctx, m, Options{Query: q, K: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

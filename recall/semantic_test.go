@@ -1,9 +1,12 @@
-package memory
+package recall
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/wordvec"
 )
 
 // A paraphrase finds its passage: both conversations name the pump, only
@@ -18,23 +21,25 @@ func TestSemanticStageFindsParaphrase(t *testing.T) {
 	)
 	tn := DefaultTuning
 	tn.VectorWeight = 0
-	off, err := m.Recall(ctx, RecallOptions{Query: "is P-003 still running too hot?", Tuning: &tn})
+	off, err := Recall(ctx, m, Options{Query: "is P-003 still running too hot?", Tuning: &tn})
 	if err != nil {
 		t.Fatal(err)
 	}
 	tn.VectorWeight = 1
-	on, err := m.Recall(ctx, RecallOptions{Query: "is P-003 still running too hot?", Tuning: &tn})
+	on, err := Recall(ctx, m, Options{Query: "is P-003 still running too hot?", Tuning: &tn})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(off.Hits) > 0 {
-		t.Logf("without vectors the first hit is %q", off.Hits[0].SessionID)
+	// The control: without vectors only the identifier matches both, and the
+	// newer conversation leads; otherwise this test proves nothing about them.
+	if len(off.Hits) == 0 || off.Hits[0].SessionID != "paid" {
+		t.Fatalf("without vectors: want the newer invoice conversation first (the control), got %+v", off.Hits)
 	}
 	if len(on.Hits) == 0 || on.Hits[0].SessionID != "hot" {
 		t.Fatalf("with vectors: want the overheating conversation first, got %+v", on.Hits)
 	}
 	// Deterministic: the same question gives the same order and scores.
-	again, err := m.Recall(ctx, RecallOptions{Query: "is P-003 still running too hot?", Tuning: &tn})
+	again, err := Recall(ctx, m, Options{Query: "is P-003 still running too hot?", Tuning: &tn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +50,8 @@ func TestSemanticStageFindsParaphrase(t *testing.T) {
 	}
 }
 
-// A question with no word the vectors know, or few candidates, leaves BM25's
-// order alone and errs nowhere.
+// A question with no word the vectors know leaves the order without vectors
+// alone, a single candidate stays, and nothing errs.
 func TestSemanticStageSafe(t *testing.T) {
 	t.Parallel()
 	m := openTest(t)
@@ -54,22 +59,50 @@ func TestSemanticStageSafe(t *testing.T) {
 	mustIngest(t, m,
 		conv("a", "funes", "", "", day0, "Ticket MT-4471 covers the seal.", "ok"),
 		conv("b", "funes", "", "", day0, "Ticket MT-9999 is another one.", "ok"),
+		conv("c", "funes", "", "", day0.AddDate(0, 0, 1), "zzqxjv qqvvzz MT-4471 again.", "ok"),
+		conv("d", "funes", "", "", day0, "zzqxjv qqvvzz zzqxjv, twice.", "ok"),
 	)
-	tn := DefaultTuning
-	tn.VectorWeight = 1
-	for _, q := range []string{"MT-4471", "zzqxjv MT-4471", "ticket", `"unbalanced`, "ü"} {
-		res, err := m.Recall(ctx, RecallOptions{Query: q, Tuning: &tn})
+	on, off := DefaultTuning, DefaultTuning
+	on.VectorWeight, off.VectorWeight = 1, 0
+	order := func(res *Result) []string {
+		var out []string
+		for _, h := range res.Hits {
+			out = append(out, h.TurnUUID)
+		}
+		return out
+	}
+	for _, q := range []string{"zzqxjv qqvvzz", "MT-4471", "zzqxjv MT-4471", "ticket", `"unbalanced`, "ü"} {
+		with, err := Recall(ctx, m, Options{Query: q, Tuning: &on})
 		if err != nil {
 			if q == "ü" || q == `"unbalanced` {
 				continue
 			}
 			t.Fatalf("%q: %v", q, err)
 		}
-		if q == "MT-4471" && (len(res.Hits) == 0 || res.Hits[0].SessionID != "a") {
-			t.Fatalf("%q: want a first, got %+v", q, res.Hits)
+		without, err := Recall(ctx, m, Options{Query: q, Tuning: &off})
+		if err != nil {
+			t.Fatalf("%q without vectors: %v", q, err)
+		}
+		if q == "MT-4471" && (len(with.Hits) == 0 || with.Hits[0].SessionID != "c") {
+			t.Fatalf("%q: want c (newest) first, got %+v", q, with.Hits)
+		}
+		known := wordvec.Sentence(q) != nil
+		if q == "zzqxjv qqvvzz" && (known || len(without.Hits) < 2) {
+			t.Fatalf("%q: want a question the vectors know no word of, with two candidates: known %v, %d hits", q, known, len(without.Hits))
+		}
+		if !known && !slices.Equal(order(with), order(without)) {
+			t.Errorf("%q (no word the vectors know): order %v with vectors, %v without", q, order(with), order(without))
+		}
+		if known && len(without.Hits) >= 2 {
+			t.Logf("%q: order %v with vectors, %v without", q, order(with), order(without))
 		}
 	}
-	if err := m.semantic(ctx, "anything", nil, tn); err != nil {
+	// One candidate: nothing to reorder.
+	one, err := Recall(ctx, m, Options{Query: "seal", Tuning: &on})
+	if err != nil || len(one.Hits) != 1 || one.Hits[0].SessionID != "a" {
+		t.Fatalf("one candidate with vectors: %v %+v", err, one)
+	}
+	if err := semantic(ctx, m, "anything", nil, on); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -83,12 +116,12 @@ func TestTurnsAround(t *testing.T) {
 		conv("a", "funes", "", "", day0, "first question", "the answer in between", "a follow-up"),
 		conv("b", "funes", "", "", day0, "another conversation", "elsewhere"),
 	)
-	res, err := m.Recall(ctx, RecallOptions{Query: "answer between"})
+	res, err := Recall(ctx, m, Options{Query: "answer between"})
 	if err != nil || len(res.Hits) == 0 {
 		t.Fatalf("recall: %v %+v", err, res)
 	}
 	h := res.Hits[0]
-	around, err := m.turnsAround(ctx, []candidate{{sess: h.sess, seq: h.Seq}}, 1)
+	around, err := turnsAround(ctx, m, []candidate{{sess: h.sess, seq: h.Seq}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,483 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ireneo-app/ireneo/engine"
+)
+
+// The read methods the recall pipeline (package recall) is built on: the
+// query plan, term statistics, the ranked candidate query, and the texts,
+// neighbours and projects it hydrates hits with. They read; none changes the
+// memory.
+
+// QueryPlan is a recall query taken apart (see PlanQuery).
+type QueryPlan struct {
+	Terms []string // content words searched in the body and title
+	All   []string // every content word, before pruning by cost
+	// Stops are the stopwords taken out of the query: too common to search
+	// by, they still tell apart turns that match its content words alike.
+	Stops   []string
+	IDs     []string // normalised identifiers
+	Recent  bool     // the query asks for the latest state of something
+	Speaker string   // RoleUser, RoleAssistant, or "" for neither
+}
+
+// PlanQuery cuts the query to MaxQueryRunes, takes out identifiers, and
+// drops stopwords and question words (when dropStop) unless nothing would be
+// left.
+func PlanQuery(q string, dropStop bool) QueryPlan {
+	p := planQuery(q, dropStop)
+	return QueryPlan{Terms: p.terms, All: p.all, Stops: p.stops, IDs: p.ids, Recent: p.recent, Speaker: p.speaker}
+}
+
+// EngineTerms is a plan as the engine's query terms, and where each of the
+// plan's words and identifiers sits among them (for coverage, from the
+// fields the hits say hold each term).
+type EngineTerms struct {
+	Terms []engine.QueryTerm
+	Word  map[string]int // content word (All) → term index
+	ID    map[string]int // identifier → term index
+	Stop  map[string]int // stopword → term index, when asked for
+}
+
+// EngineTerms renders the plan for the engine: content words searched in a
+// turn's text, its title and (when date) its date words; identifiers in
+// their own field (probed only, unless useIDs). Words pruned by cost, and
+// stopwords (when stops), only probe: the hits say whether they hold them.
+func (p QueryPlan) EngineTerms(useIDs, date, stops bool) EngineTerms {
+	et := EngineTerms{Word: map[string]int{}, ID: map[string]int{}, Stop: map[string]int{}}
+	words := engine.FieldMask(1<<engine.Body | 1<<engine.Title)
+	if date {
+		words |= 1 << engine.Date
+	}
+	add := func(term string, f engine.FieldMask, probe bool) int {
+		et.Terms = append(et.Terms, engine.QueryTerm{Term: term, Fields: f, Probe: probe})
+		return len(et.Terms) - 1
+	}
+	searched := map[string]bool{}
+	for _, w := range p.Terms {
+		searched[w] = true
+		et.Word[w] = add(engine.Term(w), words, false)
+	}
+	for _, w := range p.All {
+		if !searched[w] {
+			et.Word[w] = add(engine.Term(w), 1<<engine.Body, true)
+		}
+	}
+	for _, id := range p.IDs {
+		et.ID[id] = add(engine.Term(id), 1<<engine.IDs, !useIDs)
+	}
+	if stops {
+		for _, w := range p.Stops {
+			et.Stop[w] = add(engine.Term(w), 1<<engine.Body, true)
+		}
+	}
+	return et
+}
+
+// Searched reports whether any term is searched (not only probed).
+func (et EngineTerms) Searched() bool {
+	for _, t := range et.Terms {
+		if !t.Probe && t.Term != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Identifiers finds identifier-like tokens (MT-4471, 3.4%, v1.2.1) and
+// returns them normalised as the index stores them.
+func Identifiers(text string) []string { return identifiers(text) }
+
+// Words splits text into lowercase runs of letters and digits.
+func Words(text string) []string { return words(text) }
+
+// TermFrequencies returns, for each word, its index term (engine.Term: ""
+// when the index would hold none) and the number of turns that hold that
+// term, and the number of turns (engine documents) in the memory. Figures may be up to statsTTL stale when
+// another process changed the memory.
+func (m *Memory) TermFrequencies(ctx context.Context, ws []string) (df map[string]int, stems map[string]string, total int, err error) {
+	df, total, err = m.frequencies(ctx, ws)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	stems = make(map[string]string, len(ws))
+	m.stats.mu.Lock()
+	for _, w := range ws {
+		stems[w] = m.stats.stems[w]
+	}
+	m.stats.mu.Unlock()
+	return df, stems, total, nil
+}
+
+// CandidateQuery asks the engine for the best turns.
+type CandidateQuery struct {
+	Query  engine.Query // terms and K; Allow is set from the filters below
+	Params engine.Params
+	Source string // harness; "" for any
+	Since  time.Time
+	Until  time.Time
+	// Project: that project plus untagged conversations; "" means all.
+	Project string
+	Scope   []string // nil: no scope; empty: nothing
+	// CheckExact also scores every match and fails if the pruned top-k
+	// differs (the bench's proof of the engine's pruning).
+	CheckExact bool
+}
+
+// Candidate is one turn the engine found, with its conversation.
+type Candidate struct {
+	Sess      int64 // the conversation's row id
+	Seq       int
+	BM25      float64 // the engine's BM25F score, negated: lower is better, as FTS5's bm25() was
+	Harness   string
+	SessionID string
+	Title     string
+	TurnUUID  string
+	Role      string
+	TS        int64 // Unix seconds; 0 when undated
+	Starred   bool
+	// Fields says, per term of the query, which of the turn's fields hold it.
+	Fields []engine.FieldMask
+}
+
+// Candidates asks the engine for the best turns, with the filters applied
+// inside its search (so the filtered top-k is exact), all in one read
+// transaction: one snapshot however other processes write.
+func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate, error) {
+	tx, err := m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	defer tx.Rollback()
+	q := cq.Query
+	if q.Allow, err = m.docFilter(ctx, tx, cq); err != nil {
+		return nil, err
+	}
+	hits, err := engine.Search(ctx, tx, q, cq.Params)
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	if cq.CheckExact {
+		all, err := engine.SearchExhaustive(ctx, tx, q, cq.Params)
+		if err != nil {
+			return nil, fmt.Errorf("recall: %w", err)
+		}
+		if err := sameHits(hits, all); err != nil {
+			return nil, err
+		}
+	}
+	return turnCandidates(ctx, tx, hits)
+}
+
+// sameHits says where a pruned top-k differs from the exhaustive one.
+func sameHits(got, want []engine.Hit) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("engine: pruned search found %d hits, exhaustive %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score || fmt.Sprint(got[i].Fields) != fmt.Sprint(want[i].Fields) {
+			return fmt.Errorf("engine: pruned hit %d is %+v, exhaustive %+v", i, got[i], want[i])
+		}
+	}
+	return nil
+}
+
+// docFilter is the query's filters as a test on engine documents: nil when
+// there are none.
+func (m *Memory) docFilter(ctx context.Context, q queryer, cq CandidateQuery) (func(uint64) bool, error) {
+	var where []string
+	var args []any
+	if cq.Source != "" {
+		where = append(where, "s.harness = ?")
+		args = append(args, cq.Source)
+	}
+	w, a := projectFilter("s", cq.Project, cq.Scope)
+	where = append(where, w...)
+	args = append(args, a...)
+	timed := !cq.Since.IsZero() || !cq.Until.IsZero()
+	if len(where) == 0 && !timed {
+		return nil, nil
+	}
+	if !timed {
+		sess := map[int64]bool{}
+		rows, err := q.QueryContext(ctx, `SELECT s.id FROM sessions s WHERE `+strings.Join(where, " AND "), args...)
+		if err != nil {
+			return nil, fmt.Errorf("recall: filter: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return nil, err
+			}
+			sess[id] = true
+		}
+		return func(doc uint64) bool { return sess[docSession(doc)] }, rows.Err()
+	}
+	if !cq.Since.IsZero() {
+		where = append(where, "t.ts >= ?")
+		args = append(args, cq.Since.Unix())
+	}
+	if !cq.Until.IsZero() {
+		where = append(where, "t.ts < ?")
+		args = append(args, cq.Until.Unix())
+	}
+	docs := map[uint64]bool{}
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq FROM turns t JOIN sessions s ON s.id = t.sess WHERE `+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return nil, fmt.Errorf("recall: filter: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sess int64
+		var seq int
+		if err := rows.Scan(&sess, &seq); err != nil {
+			return nil, err
+		}
+		docs[docID(sess, seq)] = true
+	}
+	return func(doc uint64) bool { return docs[doc] }, rows.Err()
+}
+
+// turnCandidates reads the turns behind the engine's hits, best first.
+func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit) ([]Candidate, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	vals := make([]string, len(hits))
+	args := make([]any, 0, 2*len(hits))
+	at := make(map[uint64]int, len(hits))
+	for i, h := range hits {
+		vals[i] = "(?,?)"
+		args = append(args, docSession(h.Doc), docSeq(h.Doc))
+		at[h.Doc] = i
+	}
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq, s.harness, s.session_id, s.title, t.turn_uuid, t.role, t.ts, COALESCE(st.starred, 0)
+		FROM turns t JOIN sessions s ON s.id = t.sess
+		LEFT JOIN stars st ON st.harness = s.harness AND st.session_id = s.session_id
+		WHERE (t.sess, t.seq) IN (VALUES `+strings.Join(vals, ",")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	defer rows.Close()
+	out := make([]Candidate, len(hits))
+	found := make([]bool, len(hits))
+	for rows.Next() {
+		var c Candidate
+		var star int
+		if err := rows.Scan(&c.Sess, &c.Seq, &c.Harness, &c.SessionID, &c.Title, &c.TurnUUID, &c.Role, &c.TS, &star); err != nil {
+			return nil, err
+		}
+		i, ok := at[docID(c.Sess, c.Seq)]
+		if !ok {
+			continue
+		}
+		c.Starred = star != 0
+		c.BM25, c.Fields = -hits[i].Score, hits[i].Fields
+		out[i], found[i] = c, true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Within one snapshot every hit has its turn; one that had not is dropped.
+	kept := out[:0]
+	for i, c := range out {
+		if found[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept, nil
+}
+
+// ChunkTexts reads the bodies of chunks by row id.
+func (m *Memory) ChunkTexts(ctx context.Context, chunks []int64) (map[int64]string, error) {
+	out := make(map[int64]string, len(chunks))
+	if len(chunks) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(chunks))
+	for i, c := range chunks {
+		ids[i] = strconv.FormatInt(c, 10)
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT id, body FROM chunks WHERE id IN (`+strings.Join(ids, ",")+`)`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var body string
+		if err := rows.Scan(&id, &body); err != nil {
+			return nil, err
+		}
+		out[id] = body
+	}
+	return out, rows.Err()
+}
+
+// Chunk is one chunk of a turn, for display and the budget.
+type Chunk struct {
+	ID       int64
+	Body     string
+	Tokens   int // o200k, counted at import
+	Searched bool
+}
+
+// TurnChunks reads a turn's chunks in order.
+func (m *Memory) TurnChunks(ctx context.Context, turn TurnKey) ([]Chunk, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT id, body, tokens, searched FROM chunks WHERE sess=? AND seq=? ORDER BY block, part`, turn.Sess, turn.Seq)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Chunk
+	for rows.Next() {
+		var c Chunk
+		if err := rows.Scan(&c.ID, &c.Body, &c.Tokens, &c.Searched); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// TurnTexts reads the searched text of turns, at most limit bytes of each.
+func (m *Memory) TurnTexts(ctx context.Context, turns []TurnKey, limit int) (map[TurnKey]string, error) {
+	out := make(map[TurnKey]string, len(turns))
+	if len(turns) == 0 {
+		return out, nil
+	}
+	vals := make([]string, len(turns))
+	args := make([]any, 0, 2*len(turns))
+	for i, k := range turns {
+		vals[i] = "(?,?)"
+		args = append(args, k.Sess, k.Seq)
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, body FROM chunks WHERE searched AND (sess, seq) IN (VALUES `+strings.Join(vals, ",")+`) ORDER BY sess, seq, block, part`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k TurnKey
+		var body string
+		if err := rows.Scan(&k.Sess, &k.Seq, &body); err != nil {
+			return nil, err
+		}
+		if t := out[k]; len(t) < limit {
+			if t != "" {
+				t += "\n\n"
+			}
+			if len(t)+len(body) > limit {
+				body = body[:max(0, limit-len(t))]
+			}
+			out[k] = t + body
+		}
+	}
+	return out, rows.Err()
+}
+
+// TurnKey names a turn by its conversation's row id and its seq.
+type TurnKey struct {
+	Sess int64
+	Seq  int
+}
+
+// TurnChunkCounts says how many chunks each turn was cut into.
+func (m *Memory) TurnChunkCounts(ctx context.Context, turns []TurnKey) (map[TurnKey]int, error) {
+	n := map[TurnKey]int{}
+	var conds []string
+	for _, k := range turns {
+		if _, ok := n[k]; !ok {
+			n[k] = 0
+			conds = append(conds, fmt.Sprintf("(sess=%d AND seq=%d)", k.Sess, k.Seq))
+		}
+	}
+	if len(conds) == 0 {
+		return n, nil
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE `+strings.Join(conds, " OR ")+` GROUP BY sess, seq`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k TurnKey
+		var c int
+		if err := rows.Scan(&k.Sess, &k.Seq, &c); err != nil {
+			return nil, err
+		}
+		n[k] = c
+	}
+	return n, rows.Err()
+}
+
+// TurnsAround reads the chunk bodies, in order, of the turns up to n before
+// and after each given turn in its conversation (the turn itself left out).
+func (m *Memory) TurnsAround(ctx context.Context, turns []TurnKey, n int) (map[TurnKey][]string, error) {
+	out := map[TurnKey][]string{}
+	if len(turns) == 0 {
+		return out, nil
+	}
+	var where []string
+	var args []any
+	for _, k := range turns {
+		where = append(where, "(c.sess = ? AND c.seq BETWEEN ? AND ? AND c.seq != ?)")
+		args = append(args, k.Sess, k.Seq-n, k.Seq+n, k.Seq)
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT c.sess, c.seq, c.body FROM chunks c
+		WHERE c.searched AND (`+strings.Join(where, " OR ")+`) ORDER BY c.sess, c.seq, c.block, c.part`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("recall: turns around candidates: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k TurnKey
+		var body string
+		if err := rows.Scan(&k.Sess, &k.Seq, &body); err != nil {
+			return nil, err
+		}
+		out[k] = append(out[k], body)
+	}
+	return out, rows.Err()
+}
+
+// Preview is the short preview of one turn, as stored at import.
+type Preview struct {
+	Seq  int
+	Role string
+	Text string
+}
+
+// NeighbourPreviews reads the previews of the turns just before and after
+// seq in a conversation, in order; empty previews are left out.
+func (m *Memory) NeighbourPreviews(ctx context.Context, sess int64, seq int) ([]Preview, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT seq, role, preview FROM turns WHERE sess=? AND seq IN (?,?) ORDER BY seq`, sess, seq-1, seq+1)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Preview
+	for rows.Next() {
+		var p Preview
+		if err := rows.Scan(&p.Seq, &p.Role, &p.Text); err != nil {
+			return nil, err
+		}
+		if p.Text != "" {
+			out = append(out, p)
+		}
+	}
+	return out, rows.Err()
+}
+
+// SessionProjects lists a conversation's projects, sorted.
+func (m *Memory) SessionProjects(ctx context.Context, harness, sessionID string) ([]string, error) {
+	return m.sessionProjects(ctx, m.db, harness, sessionID)
+}

@@ -1,0 +1,55 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// The project filter and project lookup that sessions, get and the recall
+// reads share.
+
+type queryer interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+func (m *Memory) sessionProjects(ctx context.Context, q queryer, harness, sid string) ([]string, error) {
+	rows, err := q.QueryContext(ctx, `SELECT project FROM session_projects WHERE harness=? AND session_id=? ORDER BY project`, harness, sid)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []string{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// projectFilter renders the project filter and the token scope as SQL over
+// the sessions alias s.
+func projectFilter(s, project string, scope []string) ([]string, []any) {
+	var where []string
+	var args []any
+	tagged := fmt.Sprintf(`EXISTS(SELECT 1 FROM session_projects p WHERE p.harness=%[1]s.harness AND p.session_id=%[1]s.session_id`, s)
+	if project != "" {
+		where = append(where, "("+tagged+" AND p.project = ?) OR NOT "+tagged+"))")
+		args = append(args, project)
+	}
+	if scope != nil {
+		if len(scope) == 0 {
+			where = append(where, "0")
+		} else {
+			where = append(where, tagged+" AND p.project IN ("+strings.TrimSuffix(strings.Repeat("?,", len(scope)), ",")+"))")
+			for _, p := range scope {
+				args = append(args, p)
+			}
+		}
+	}
+	return where, args
+}

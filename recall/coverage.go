@@ -1,0 +1,205 @@
+package recall
+
+import (
+	"github.com/ireneo-app/ireneo/engine"
+
+	"context"
+	"math"
+	"strings"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// weightedTerm is one thing a query asks for: a word's FTS5 stem or an
+// identifier, weighted by how rare it is.
+type weightedTerm struct {
+	stem string
+	word string // the word as asked: a porter stem is not always its prefix ("flaky", "flaki")
+	id   bool
+	idf  float64
+}
+
+// coverageTerms weighs every content word of the query (the common ones
+// pruned from the FTS query too) and every identifier by inverse document
+// frequency.
+func coverageTerms(ctx context.Context, m *memory.Memory, p memory.QueryPlan) ([]weightedTerm, error) {
+	out, err := weighWords(ctx, m, p.All)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range p.IDs {
+		// Identifiers are rare by nature; weigh them as a word in ten chunks.
+		out = append(out, weightedTerm{stem: id, id: true, idf: idf(10, 10000)})
+	}
+	return out, nil
+}
+
+// weighWords weighs words by inverse document frequency, leaving out those
+// no chunk holds.
+func weighWords(ctx context.Context, m *memory.Memory, ws []string) ([]weightedTerm, error) {
+	var out []weightedTerm
+	if len(ws) > 0 {
+		df, stems, total, err := m.TermFrequencies(ctx, ws)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range ws {
+			st := stems[w]
+			if st == "" || df[w] == 0 {
+				continue // a word no chunk holds can't tell chunks apart
+			}
+			out = append(out, weightedTerm{stem: st, word: w, idf: idf(df[w], total)})
+		}
+	}
+	return out, nil
+}
+
+func idf(df, total int) float64 {
+	return math.Log(1 + (float64(total)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// coverage is the share of the query's weight that text holds: 1 when every
+// word and identifier of the query is there. A word counts when a word of
+// the text starts with its stem, as porter stems are prefixes of the words
+// they come from.
+func coverage(text string, terms []weightedTerm) float64 {
+	if len(terms) == 0 {
+		return 1
+	}
+	ws := memory.Words(text)
+	var ids map[string]bool
+	var got, all float64
+	for _, t := range terms {
+		all += t.idf
+		if t.id {
+			if ids == nil {
+				ids = map[string]bool{}
+				for _, id := range memory.Identifiers(text) {
+					ids[id] = true
+				}
+			}
+			if ids[t.stem] {
+				got += t.idf
+			}
+			continue
+		}
+		for _, w := range ws {
+			if w == t.stem || w == t.word || (len(t.stem) >= 3 && strings.HasPrefix(w, t.stem)) {
+				got += t.idf
+				break
+			}
+		}
+	}
+	if all == 0 {
+		return 1
+	}
+	return got / all
+}
+
+// cover fills in how much of the query each candidate turn holds: from the
+// fields the engine found each term in (a word counts in the turn's text,
+// an identifier in its identifiers), or for a candidate without them from
+// its text.
+func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memory.EngineTerms, cands []candidate, stops bool) error {
+	terms, err := coverageTerms(ctx, m, plan)
+	if err != nil {
+		return err
+	}
+	var stopTerms []weightedTerm
+	if stops {
+		if stopTerms, err = weighWords(ctx, m, plan.Stops); err != nil {
+			return err
+		}
+	}
+	var texted []candidate
+	for _, c := range cands {
+		if c.fields == nil && c.body == "" {
+			texted = append(texted, c)
+		}
+	}
+	texts, err := turnTexts(ctx, m, texted)
+	if err != nil {
+		return err
+	}
+	for i := range cands {
+		c := &cands[i]
+		if c.fields != nil {
+			c.cov = fieldCoverage(c.fields, terms, et.Word, et.ID)
+			if len(stopTerms) > 0 {
+				c.stopCov = fieldCoverage(c.fields, stopTerms, et.Stop, nil)
+			}
+			continue
+		}
+		if c.body == "" {
+			c.body = texts[c.turn()]
+		}
+		c.cov = coverage(c.body, terms)
+		if len(stopTerms) > 0 {
+			c.stopCov = coverage(c.body, stopTerms)
+		}
+	}
+	return nil
+}
+
+// fieldCoverage is coverage from the engine's per-term fields: the share of
+// the query's weight whose terms the turn's text (a word) or identifiers
+// (an identifier) hold.
+func fieldCoverage(fields []engine.FieldMask, terms []weightedTerm, word, id map[string]int) float64 {
+	if len(terms) == 0 {
+		return 1
+	}
+	var got, all float64
+	for _, t := range terms {
+		all += t.idf
+		at, ok := word[t.word]
+		f := engine.Body
+		if t.id {
+			at, ok = id[t.stem]
+			f = engine.IDs
+		}
+		if ok && at < len(fields) && fields[at].Has(f) {
+			got += t.idf
+		}
+	}
+	if all == 0 {
+		return 1
+	}
+	return got / all
+}
+
+// turnTextBytes bounds the text read of one turn for coverage and the
+// semantic stage.
+const turnTextBytes = 4000
+
+// turnTexts reads the searched text of the candidates' turns.
+func turnTexts(ctx context.Context, m *memory.Memory, cands []candidate) (map[memory.TurnKey]string, error) {
+	keys := make([]memory.TurnKey, len(cands))
+	for i, c := range cands {
+		keys[i] = c.turn()
+	}
+	return m.TurnTexts(ctx, keys, turnTextBytes)
+}
+
+// bestChunk picks the chunk of a turn to show: the searched one that covers
+// most of the query, the first of equals.
+func bestChunk(ctx context.Context, m *memory.Memory, c candidate, terms []weightedTerm) (memory.Chunk, error) {
+	chunks, err := m.TurnChunks(ctx, c.turn())
+	if err != nil {
+		return memory.Chunk{}, err
+	}
+	var best memory.Chunk
+	bestCov := -1.0
+	for _, ch := range chunks {
+		if !ch.Searched && bestCov >= 0 {
+			continue
+		}
+		cv := coverage(ch.Body, terms)
+		if !ch.Searched {
+			cv = -0.5 // shown only when the turn has nothing searched
+		}
+		if cv > bestCov {
+			best, bestCov = ch, cv
+		}
+	}
+	return best, nil
+}

@@ -1,0 +1,149 @@
+package recall
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// hydrate loads the text, projects and neighbours of the ranked hits.
+func hydrate(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, ranked []candidate, tn Tuning) ([]Hit, error) {
+	hits := make([]Hit, 0, len(ranked))
+	var terms []weightedTerm
+	if len(ranked) > 0 {
+		var err error
+		if terms, err = coverageTerms(ctx, m, plan); err != nil {
+			return nil, err
+		}
+	}
+	projCache := map[int64][]string{}
+	for _, c := range ranked {
+		h := Hit{
+			SessionID: c.sid, TurnUUID: c.uuid, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
+			Source: c.harness, Title: c.title, Score: round4(c.score),
+			Signals: Signals{BM25: round4(-c.bm25), Recency: round4(c.rec)},
+			chunk:   c.chunk, sess: c.sess, Neighbors: []Neighbor{},
+		}
+		if c.starred {
+			h.Signals.Importance = 1
+		}
+		h.Text, h.textTokens = c.body, c.tokens
+		if c.chunk == 0 {
+			// A candidate is a turn: show its chunk that covers most of the query.
+			ch, err := bestChunk(ctx, m, c, terms)
+			if err != nil {
+				return nil, err
+			}
+			if ch.ID == 0 {
+				return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, c.sid)
+			}
+			h.chunk, h.Text, h.textTokens = ch.ID, ch.Body, ch.Tokens
+		} else if h.Text == "" {
+			texts, err := m.ChunkTexts(ctx, []int64{c.chunk})
+			if err != nil {
+				return nil, err
+			}
+			t, ok := texts[c.chunk]
+			if !ok {
+				return nil, fmt.Errorf("recall: chunk %d of %s is gone from the index", c.chunk, c.sid)
+			}
+			h.Text = t
+		}
+		if p, ok := projCache[c.sess]; ok {
+			h.Projects = p
+		} else {
+			p, err := m.SessionProjects(ctx, c.harness, c.sid)
+			if err != nil {
+				return nil, err
+			}
+			projCache[c.sess] = p
+			h.Projects = p
+		}
+		if !tn.NoNeighbors {
+			ps, err := m.NeighbourPreviews(ctx, c.sess, c.seq)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range ps {
+				h.Neighbors = append(h.Neighbors, Neighbor{Seq: p.Seq, Role: p.Role, Text: p.Text})
+			}
+		}
+		hits = append(hits, h)
+	}
+	return hits, nil
+}
+
+// minTrimTokens is the least room worth filling with a shortened passage.
+const minTrimTokens = 48
+
+// fitBudget adds hits in rank order while they fit. A hit that doesn't fit
+// loses its neighbours, then is shortened, if enough room is left to be
+// useful; after the first hit that can't fit, the rest are cut.
+func fitBudget(res *Result, hits []Hit, budget int) {
+	for i, h := range hits {
+		left := budget - res.TotalTokens
+		h.Tokens = entryTokens(len(res.Hits)+1, h)
+		if h.Tokens > left && left >= minTrimTokens {
+			h.Neighbors = []Neighbor{}
+			h.Tokens = entryTokens(len(res.Hits)+1, h)
+			for h.Tokens > left && len(h.Text) > 0 {
+				over := h.Tokens - left
+				keep := len(h.Text) - max(over*4, len(h.Text)/8)
+				if keep <= 0 {
+					h.Text = ""
+					break
+				}
+				h.Text = trimTo(h.Text, keep)
+				h.Truncated = true
+				h.textTokens = 0
+				h.Tokens = entryTokens(len(res.Hits)+1, h)
+			}
+		}
+		if h.Tokens > left || h.Text == "" {
+			res.Cut = len(hits) - i
+			return
+		}
+		res.Hits = append(res.Hits, h)
+		res.TotalTokens += h.Tokens
+	}
+}
+
+// entryTokens counts a hit's entry in the context block. The passage's own
+// count was stored at import, so only the frame around it is counted here;
+// a token of slack per seam keeps the sum from ever undercounting the whole.
+func entryTokens(n int, h Hit) int {
+	if h.textTokens == 0 {
+		return memory.CountTokens(hitEntry(n, h))
+	}
+	h.Text = ""
+	return memory.CountTokens(hitEntry(n, h)) + h.textTokens + 2
+}
+
+// trimTo cuts s to at most n bytes at a word boundary and marks the cut.
+func trimTo(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	for n > 0 && (s[n]&0xC0) == 0x80 {
+		n--
+	}
+	cut := s[:n]
+	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
+		cut = cut[:i]
+	}
+	return cut + " …"
+}
+
+// fromUnix reads a stored time back as UTC; 0 is the zero time.
+func fromUnix(s int64) time.Time {
+	if s == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s, 0).UTC()
+}
+
+func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }

@@ -1,0 +1,160 @@
+package recall
+
+import (
+	"math"
+	"sort"
+)
+
+// rank turns candidates into the top k: BM25 relative to the best match,
+// a mild recency lift, a star, one hit per turn, and a penalty for further
+// hits from a conversation already represented.
+func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []candidate {
+	if len(cands) == 0 {
+		return nil
+	}
+	best := cands[0].bm25
+	var newest int64
+	for _, c := range cands {
+		best = math.Min(best, c.bm25)
+		if c.ts > newest {
+			newest = c.ts
+		}
+	}
+	// A turn's match: its best chunk's BM25, relative to the best match.
+	turnRel := map[[2]int64]float64{}
+	for _, c := range cands {
+		key := [2]int64{c.sess, int64(c.seq)}
+		r := 1.0
+		if best < 0 {
+			r = c.bm25 / best
+		}
+		if tn.TurnLenPower > 0 && c.turnChunks > 1 {
+			r /= math.Pow(float64(c.turnChunks), tn.TurnLenPower)
+		}
+		turnRel[key] = math.Max(turnRel[key], r)
+	}
+	// A conversation's matching turns, best first, for the session signal.
+	var sessRels map[int64][]float64
+	if tn.SessionWeight > 0 {
+		sessRels = map[int64][]float64{}
+		for key, r := range turnRel {
+			sessRels[key[0]] = append(sessRels[key[0]], r)
+		}
+		for _, rs := range sessRels {
+			sort.Sort(sort.Reverse(sort.Float64Slice(rs)))
+		}
+	}
+	seenTurn := map[[2]int64]bool{}
+	var pool []candidate
+	for _, c := range cands {
+		key := [2]int64{c.sess, int64(c.seq)}
+		if seenTurn[key] {
+			continue // a turn's best chunk speaks for it
+		}
+		seenTurn[key] = true
+		c.rel = turnRel[key]
+		if tn.CtxWeight > 0 {
+			// The turns around it that matched too: an answer is found
+			// with the question that led to it.
+			var window float64
+			for d := -tn.CtxTurns; d <= tn.CtxTurns; d++ {
+				if d != 0 {
+					window += turnRel[[2]int64{c.sess, int64(c.seq + d)}]
+				}
+			}
+			c.rel = (c.rel + tn.CtxWeight*window) / (1 + tn.CtxWeight)
+		}
+		if tn.SessionWeight > 0 {
+			// The conversation's other matching turns, the best first.
+			var others float64
+			n, own := 0, turnRel[key]
+			for _, r := range sessRels[c.sess] {
+				if r == own && own >= 0 {
+					own = -1 // skip the turn itself once
+					continue
+				}
+				if n >= max(tn.SessionTurns, 1) {
+					break
+				}
+				others += r
+				n++
+			}
+			c.rel = (c.rel + tn.SessionWeight*others) / (1 + tn.SessionWeight)
+		}
+		if tn.HalfLifeDays > 0 && c.ts > 0 {
+			age := float64(newest-c.ts) / 86400
+			c.rec = math.Exp2(-age / tn.HalfLifeDays)
+		}
+		c.score = c.rel * (1 + tn.RecencyWeight*c.rec)
+		if tn.CoverPower > 0 {
+			c.score *= math.Pow(c.cov, tn.CoverPower)
+		}
+		c.score *= 1 + tn.StopWeight*c.stopCov
+		if c.starred {
+			c.score *= 1 + tn.StarWeight
+		}
+		if speaker != "" && c.role == speaker {
+			c.score *= 1 + tn.SpeakerWeight
+		}
+		pool = append(pool, c)
+	}
+	sort.SliceStable(pool, func(i, j int) bool { return pool[i].score > pool[j].score })
+	if tie > 0 {
+		newestFirstAmongTies(pool, tie)
+	}
+	if tn.SameSession <= 0 || tn.SameSession >= 1 {
+		return pool[:min(k, len(pool))]
+	}
+	// Greedy pick with a penalty that grows with each hit a conversation has.
+	perSess := map[int64]int{}
+	var out []candidate
+	taken := make([]bool, len(pool))
+	for len(out) < k {
+		bi, bs := -1, -1.0
+		for i, c := range pool {
+			if taken[i] {
+				continue
+			}
+			s := c.score * math.Pow(tn.SameSession, float64(perSess[c.sess]))
+			if s > bs {
+				bi, bs = i, s
+			}
+		}
+		if bi < 0 {
+			break
+		}
+		taken[bi] = true
+		perSess[pool[bi].sess]++
+		pool[bi].score = bs
+		out = append(out, pool[bi])
+	}
+	return out
+}
+
+// newestFirstAmongTies moves the chunks that cover the query as fully as the
+// top one, and score at least share of it, to the front, newest first: they
+// say the same thing, and the latest saying is the one that holds.
+func newestFirstAmongTies(pool []candidate, share float64) {
+	if len(pool) < 2 {
+		return
+	}
+	top := pool[0]
+	var ties, rest []candidate
+	for _, c := range pool {
+		if c.cov >= top.cov-1e-9 && c.score >= share*top.score {
+			ties = append(ties, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	if len(ties) < 2 {
+		return
+	}
+	sort.SliceStable(ties, func(i, j int) bool { return ties[i].ts > ties[j].ts })
+	// A tie keeps the top score so later re-ranking (diversity) keeps the order.
+	for i := range ties {
+		ties[i].score = top.score * (1 - 1e-6*float64(i))
+	}
+	copy(pool, ties)
+	copy(pool[len(ties):], rest)
+}

@@ -1,0 +1,211 @@
+package recall
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"time"
+
+	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// Recall defaults.
+const (
+	DefaultK      = 8
+	DefaultBudget = 2000
+	MaxK          = 50
+)
+
+// Options is one recall request.
+type Options struct {
+	Query   string
+	Project string // that project plus untagged conversations; "" means all
+	Source  string // harness
+	Since   time.Time
+	Until   time.Time
+	K       int
+	Budget  int
+	// Scope, for a scoped token: only conversations tagged with one of these.
+	Scope []string
+	// Tuning overrides the ranking pipeline, for ablations; nil is the default.
+	Tuning *Tuning
+}
+
+// Result is what recall returns: a context block for agents and the
+// structured hits behind it.
+type Result struct {
+	Query        string `json:"query"`
+	ContextBlock string `json:"context_block"`
+	TotalTokens  int    `json:"total_tokens"`
+	Budget       int    `json:"budget"`
+	Cut          int    `json:"cut"`
+	Hits         []Hit  `json:"hits"`
+}
+
+// Hit is one recalled passage with its receipt.
+type Hit struct {
+	SessionID string     `json:"session_id"`
+	TurnUUID  string     `json:"turn_uuid"`
+	Seq       int        `json:"seq"`
+	TS        time.Time  `json:"ts"`
+	Role      string     `json:"role"`
+	Source    string     `json:"source"`
+	Title     string     `json:"title"`
+	Projects  []string   `json:"projects"`
+	Text      string     `json:"text"`
+	Neighbors []Neighbor `json:"neighbors"`
+	Score     float64    `json:"score"`
+	Signals   Signals    `json:"signals"`
+	Tokens    int        `json:"tokens"`
+	Truncated bool       `json:"truncated,omitempty"`
+
+	chunk      int64
+	sess       int64
+	textTokens int // o200k tokens of Text as stored, 0 if unknown
+}
+
+// Neighbor is a short preview of the turn before or after a hit.
+type Neighbor struct {
+	Seq  int    `json:"seq"`
+	Role string `json:"role"`
+	Text string `json:"text"`
+}
+
+// Signals are the parts of a hit's score.
+type Signals struct {
+	BM25       float64 `json:"bm25"`
+	Recency    float64 `json:"recency"`
+	Importance float64 `json:"importance"`
+}
+
+// ErrEmptyQuery is returned for a query with nothing to search for.
+var ErrEmptyQuery = errors.New("empty query")
+
+// candidate is one chunk on its way through the ranking stages.
+type candidate struct {
+	chunk, sess     int64 // chunk: the chunk shown, 0 until hydrate picks one
+	seq             int
+	bm25            float64            // the engine's BM25F score negated: lower is better, as FTS5's bm25() was
+	fields          []engine.FieldMask // per engine query term: the turn's fields that hold it
+	harness, sid    string
+	title, uuid     string
+	role            string
+	ts              int64
+	starred         bool
+	rel, rec, score float64
+	cov             float64
+	stopCov         float64 // the share of the question's stopwords it holds
+	tokens          int     // the chunk's own o200k count, stored at import
+	turnChunks      int     // chunks in the candidate's turn, when asked for
+	body            string  // filled by cover
+}
+
+func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, Seq: c.seq} }
+
+// Recall finds the passages of m that best answer a query, within a token
+// budget.
+func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
+	tn := DefaultTuning
+	if o.Tuning != nil {
+		tn = *o.Tuning
+	}
+	if o.K <= 0 {
+		o.K = DefaultK
+	}
+	o.K = min(o.K, MaxK)
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	if rs := []rune(o.Query); len(rs) > memory.MaxQueryRunes {
+		o.Query = string(rs[:memory.MaxQueryRunes])
+	}
+	res := &Result{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
+	plan := memory.PlanQuery(o.Query, !tn.NoStopwords)
+	if tn.PostingShare > 0 && len(plan.Terms) > 1 {
+		if err := pruneCommon(ctx, m, &plan, tn.PostingShare); err != nil {
+			return nil, err
+		}
+	}
+	cands, err := fetchCandidates(ctx, m, plan, o, tn)
+	if err != nil {
+		return nil, err
+	}
+	if tn.CoverMaxTerms > 0 && len(plan.All)+len(plan.IDs) > tn.CoverMaxTerms {
+		tn.CoverPower = 0
+	}
+	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || tn.StopWeight > 0 {
+		if err := cover(ctx, m, plan, engineTerms(plan, tn), cands, tn.StopWeight > 0); err != nil {
+			return nil, err
+		}
+	}
+	if err := semantic(ctx, m, o.Query, cands, tn); err != nil {
+		return nil, err
+	}
+	// Newest-first among equals is for repeated reports of one thing: a
+	// question about an identified thing, or one that asks for the latest.
+	tie := 0.0
+	switch {
+	case plan.Recent:
+		tie = tn.TieShareRecent
+	case len(plan.IDs) > 0:
+		tie = tn.TieShare
+	}
+	if tn.TurnLenPower > 0 {
+		if err := turnChunks(ctx, m, cands); err != nil {
+			return nil, err
+		}
+	}
+	ranked := rank(cands, o.K, tn, tie, plan.Speaker)
+	hits, err := hydrate(ctx, m, plan, ranked, tn)
+	if err != nil {
+		return nil, err
+	}
+	fitBudget(res, hits, o.Budget)
+	res.ContextBlock = contextBlock(o.Query, res)
+	return res, nil
+}
+
+// pruneCommon keeps the query's rarest words while the chunks they match
+// stay under share of the index: a word in a third of all chunks costs
+// FTS5 a third of the index to score and says little about relevance.
+func pruneCommon(ctx context.Context, m *memory.Memory, p *memory.QueryPlan, share float64) error {
+	df, _, total, err := m.TermFrequencies(ctx, p.Terms)
+	if err != nil {
+		return err
+	}
+	terms := append([]string(nil), p.Terms...)
+	sort.SliceStable(terms, func(i, j int) bool { return df[terms[i]] < df[terms[j]] })
+	limit := int(share * float64(total))
+	var kept []string
+	sum := 0
+	for _, t := range terms {
+		// A word found nowhere costs nothing; the rarest found word always stays.
+		if sum > 0 && sum+df[t] > limit && df[t]*100 > total {
+			continue
+		}
+		kept = append(kept, t)
+		sum += df[t]
+	}
+	p.Terms = kept
+	return nil
+}
+
+// turnChunks fills in how many chunks each candidate's turn was cut into.
+func turnChunks(ctx context.Context, m *memory.Memory, cands []candidate) error {
+	if len(cands) == 0 {
+		return nil
+	}
+	keys := make([]memory.TurnKey, len(cands))
+	for i, c := range cands {
+		keys[i] = c.turn()
+	}
+	n, err := m.TurnChunkCounts(ctx, keys)
+	if err != nil {
+		return err
+	}
+	for i := range cands {
+		cands[i].turnChunks = n[cands[i].turn()]
+	}
+	return nil
+}

@@ -1,0 +1,88 @@
+package recall
+
+import "github.com/ireneo-app/ireneo/engine"
+
+// Tuning holds the knobs of the ranking pipeline.
+type Tuning struct {
+	Candidates  int     // BM25 candidates fetched before re-ranking
+	NoIDs       bool    // ignore the identifier column
+	NoStopwords bool    // keep stopwords and question words in the query
+	BodyWeight  float64 // BM25 column weights
+	// CtxWeight adds the match of the turns around a chunk (up to
+	// CtxTurns either side, in the same conversation) to its own: a turn
+	// is scored with its exchange. 0 turns it off.
+	CtxWeight   float64
+	CtxTurns    int
+	DateWeight  float64 // the chunk's date as words; 0 leaves it unsearched
+	TitleWeight float64
+	IDWeight    float64
+	// SpeakerWeight is what a turn by the speaker a question is about
+	// ("what did I say", "what did you suggest") adds, as a fraction of
+	// the score. 0 turns it off.
+	SpeakerWeight float64
+	HalfLifeDays  float64 // recency half-life; 0 turns recency off
+	RecencyWeight float64 // the most recency can add, as a fraction of the score
+	StarWeight    float64 // what a star adds, as a fraction of the score
+	SameSession   float64 // score factor for each further hit from one conversation; 1 turns diversity off
+	NoNeighbors   bool
+	// CoverPower raises the share of the query a chunk covers (IDF
+	// weighted) into the score: a chunk that holds every asked-for word beats
+	// one that repeats a few of them. 0 turns it off.
+	CoverPower float64
+	// CoverMaxTerms limits coverage to queries of at most this many content
+	// words and identifiers: a long message covers nothing whole. 0: any.
+	CoverMaxTerms int
+	// TieShare: chunks that cover as much of the query as the best one and
+	// score at least this share of it are ordered newest first, so the latest
+	// report of a repeated measurement wins. TieShare applies to a question
+	// naming an identifier, TieShareRecent to one asking for the latest.
+	// 0 turns it off.
+	TieShare       float64
+	TieShareRecent float64
+	// SessionWeight adds to a turn's match the matches of its
+	// conversation's other turns (the best SessionTurns of them): a
+	// conversation about the question shows in more than one turn. 0 turns
+	// it off.
+	SessionWeight float64
+	SessionTurns  int
+	// TurnLenPower scores a turn cut into several chunks as one document:
+	// its best chunk's match is divided by its chunk count raised to this
+	// power, as BM25 would normalise a long turn. 0 turns it off.
+	TurnLenPower float64
+	// StopWeight: a turn holding the question's stopwords ("what did I
+	// say", "I got") gains up to this fraction of its score, their IDF
+	// weighted share; they break ties between turns that match the content
+	// words alike, as they do for plain BM25. 0 turns it off.
+	StopWeight float64
+	// PostingShare caps the query's words by cost: words are kept rarest
+	// first while their chunks together stay under this share of the index.
+	// 0 keeps every word.
+	PostingShare float64
+	VectorWeight float64 // the semantic stage's weight beside BM25 (semantic.go); 0 turns it off
+	// BM25 overrides the engine's k1 and per-field b (the field weights stay
+	// the *Weight knobs above); nil is engine.DefaultParams.
+	BM25 *engine.Params
+}
+
+// DefaultTuning is the pipeline Ireneo ships; bench/README.md says which
+// evidence each stage earned its place on.
+var DefaultTuning = Tuning{
+	Candidates:     200,
+	BodyWeight:     1.0,
+	CtxWeight:      0,
+	CtxTurns:       2,
+	DateWeight:     2.0,
+	TitleWeight:    0.5,
+	IDWeight:       2.0,
+	SpeakerWeight:  0,
+	HalfLifeDays:   180,
+	RecencyWeight:  0.05,
+	StarWeight:     0.10,
+	SameSession:    0.5,
+	CoverPower:     2,
+	CoverMaxTerms:  12,
+	TieShare:       0,
+	TieShareRecent: 0.4,
+	SessionWeight:  0.5,
+	SessionTurns:   2,
+}
