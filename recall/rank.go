@@ -127,6 +127,34 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		perSess[pool[bi].sess]++
 		pool[bi].score = bs
 		out = append(out, pool[bi])
+		if tn.GroupTurns > 1 && perSess[pool[bi].sess] == 1 {
+			out = groupCompanions(out, pool, taken, perSess, bi, k, tn)
+		}
+	}
+	return out
+}
+
+// groupCompanions follows a conversation's first hit with its next best
+// turns that score nearly as well (GroupShare of it, up to GroupTurns in
+// all), so the turns that answer together are shown, and counted, together
+// rather than pushed below other conversations by the diversity discount.
+// pool is sorted best first.
+func groupCompanions(out, pool []candidate, taken []bool, perSess map[int64]int, first, k int, tn Tuning) []candidate {
+	lead := pool[first]
+	for i := range pool {
+		if len(out) >= k || perSess[lead.sess] >= tn.GroupTurns {
+			break
+		}
+		c := pool[i]
+		if c.score < tn.GroupShare*lead.score {
+			break // sorted: no later turn scores more
+		}
+		if taken[i] || c.sess != lead.sess {
+			continue
+		}
+		taken[i] = true
+		perSess[c.sess]++
+		out = append(out, c)
 	}
 	return out
 }

@@ -90,6 +90,9 @@ var stages = []stage{
 	{"diversity", // a conversation's further hits discounted
 		func(t *recall.Tuning) { t.SameSession = 0.5 },
 		func(t *recall.Tuning) { t.SameSession = 1 }},
+	{"group", // a conversation's near-equal turns shown together after its first
+		func(t *recall.Tuning) { t.GroupTurns, t.GroupShare = 3, 0.7 },
+		func(t *recall.Tuning) { t.GroupTurns = 0 }},
 	{"recency",
 		func(t *recall.Tuning) { t.HalfLifeDays, t.RecencyWeight = 180, 0.05 },
 		func(t *recall.Tuning) { t.HalfLifeDays = 0 }},
