@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
 // ForgetReport says what a forget erased.
@@ -32,7 +34,7 @@ type ForgottenSession struct {
 // Forget erases conversations for good: the source file is overwritten and
 // removed, every index and catalog row deleted, the audit rows that name it
 // or whose query matches it deleted, the freed database pages zeroed
-// (secure_delete), FTS segments merged, the WAL truncated, and a tombstone
+// (secure_delete), the WAL truncated, and a tombstone
 // (a hash of harness and id, not the text) keeps a re-import from bringing
 // them back. Imports are covered too: what dead imports left is cleared
 // first, and the conversation's lines in a running import's staging file
@@ -85,7 +87,12 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 			if err := eraseAudit(ctx, tx, ref.harness, ref.sid, ref.id); err != nil {
 				return err
 			}
-			if err := deleteSessionRows(ctx, tx, ref.harness, ref.sid); err != nil {
+			eng, err := engine.NewWriter(ctx, tx)
+			if err != nil {
+				return err
+			}
+			defer eng.Close()
+			if err := deleteSessionRows(ctx, tx, eng, ref.harness, ref.sid); err != nil {
 				return err
 			}
 			for _, q := range []string{
@@ -99,7 +106,7 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 			}
 			// A repeated forget moves the time on, so an import bringing
 			// back the earlier forget can tell this one from it.
-			_, err := tx.ExecContext(ctx, `INSERT INTO tombstones(hash, forgotten) VALUES(?,?)
+			_, err = tx.ExecContext(ctx, `INSERT INTO tombstones(hash, forgotten) VALUES(?,?)
 				ON CONFLICT(hash) DO UPDATE SET forgotten=max(excluded.forgotten, tombstones.forgotten+1)`,
 				tombstoneHash(ref.harness, ref.sid), time.Now().Unix())
 			return err
@@ -166,10 +173,11 @@ func (zeroReader) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Erase makes deleted text unrecoverable from the database files: it merges
-// the FTS segments (so no old segment still holds a deleted term), folds and
-// truncates the WAL, and vacuums when a quarter of the file is free pages.
-// secure_delete, set on every connection, has already zeroed freed pages.
+// Erase makes deleted text unrecoverable from the database files: it folds
+// and truncates the WAL, and vacuums when a quarter of the file is free
+// pages. secure_delete, set on every connection, has already zeroed freed
+// pages, and the engine rewrites a posting block without the deleted
+// documents in place, so no old copy of a term survives in a live page.
 func (m *Memory) Erase(ctx context.Context) error {
 	_, err := m.erase(ctx)
 	return err
@@ -178,9 +186,6 @@ func (m *Memory) Erase(ctx context.Context) error {
 func (m *Memory) erase(ctx context.Context) (bool, error) {
 	m.writeMu.Lock()
 	defer m.writeMu.Unlock()
-	if _, err := m.db.ExecContext(ctx, `INSERT INTO chunks_fts(chunks_fts) VALUES('optimize')`); err != nil {
-		return false, err
-	}
 	var pages, free int64
 	m.db.QueryRowContext(ctx, `PRAGMA page_count`).Scan(&pages)
 	m.db.QueryRowContext(ctx, `PRAGMA freelist_count`).Scan(&free)

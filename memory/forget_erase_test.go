@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/engine"
+
 	"context"
 	"errors"
 	"testing"
@@ -14,8 +16,8 @@ func TestForgetErasesEverywhere(t *testing.T) {
 	keep := conv("keep", HarnessClaude, "Kept", "", day0, "an unrelated talk about tea", "tea is good")
 	gone := conv("gone", HarnessClaude, "Secret plans "+marker, "", day0, "my plan involves "+marker+" and more", "noted "+marker)
 	mustIngest(t, m, keep, gone)
-	if len(grepDir(t, m.Dir(), marker)) == 0 {
-		t.Fatal("marker should be stored before forget")
+	if len(grepDir(t, m.Dir(), marker)) == 0 || !indexHas(t, m, engine.Term(marker)) {
+		t.Fatal("marker should be stored and indexed before forget")
 	}
 	rep, err := m.Forget(ctx, []string{"gone"}, nil)
 	if err != nil || len(rep.Sessions) != 1 || rep.Files != 1 {
@@ -23,6 +25,9 @@ func TestForgetErasesEverywhere(t *testing.T) {
 	}
 	if found := grepDir(t, m.Dir(), marker); len(found) > 0 {
 		t.Fatalf("marker still in %v", found)
+	}
+	if indexHas(t, m, engine.Term(marker)) || indexHas(t, m, engine.Term("involves")) || !indexHas(t, m, engine.Term("unrelated")) {
+		t.Fatal("after forget the index should hold the kept conversation's terms and none only the forgotten one held")
 	}
 	if r := mustIngest(t, m, gone); r.Forgotten != 1 || r.New != 0 {
 		t.Fatalf("re-import brought it back: %+v", r)

@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/engine"
+
 	"context"
 	"errors"
 	"fmt"
@@ -420,8 +422,22 @@ func TestForgetErasesAuditRows(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	gone := indexTerms("the KX-7781 reorganisation list Layoff plans for Q3")
+	if !indexHas(t, m, "kx7781") || !indexHas(t, m, engine.Term("reorganisation")) {
+		t.Fatal("the conversation's terms should be indexed before the forget")
+	}
 	if _, err := m.Forget(ctx, []string{"conv-77a1"}, nil); err != nil {
 		t.Fatal(err)
+	}
+	// The index's own term dictionary: nothing only the forgotten
+	// conversation said, and (positive control) the kept one's words.
+	if !indexHas(t, m, engine.Term("green")) {
+		t.Fatal("positive control: the kept conversation's terms are gone")
+	}
+	for _, term := range gone {
+		if indexHas(t, m, term) {
+			t.Errorf("index term %q of the forgotten conversation is still there", term)
+		}
 	}
 	left, err := m.Audit(ctx, AuditQuery{})
 	if err != nil {
@@ -434,9 +450,35 @@ func TestForgetErasesAuditRows(t *testing.T) {
 	if len(got) != 2 || !strings.Contains(strings.Join(got, " "), "green tea") || !strings.Contains(strings.Join(got, " "), "keep-1") {
 		t.Fatalf("audit left: %v", got)
 	}
-	for _, marker := range []string{"KX-7781", "conv-77a1", "layoff"} {
+	for _, marker := range []string{"KX-7781", "conv-77a1", "layoff", "kx7781", "reorganis"} {
 		if found := grepDir(t, m.Dir(), marker); len(found) > 0 {
 			t.Fatalf("%s still in %v", marker, found)
 		}
 	}
+}
+
+// indexTerms are the engine terms text leaves in the index: its stemmed
+// tokens and its identifiers, but words anyone says ("the", "for", "list").
+func indexTerms(text string) []string {
+	var out []string
+	for _, t := range engine.Analyze(text) {
+		if !stopwords[t] && t != "list" && t != "plan" {
+			out = append(out, t)
+		}
+	}
+	for _, id := range identifiers(text) {
+		out = append(out, engine.Term(id))
+	}
+	return out
+}
+
+// indexHas reports whether the engine's term dictionary, postings or
+// documents hold term.
+func indexHas(t *testing.T, m *Memory, term string) bool {
+	t.Helper()
+	ok, err := engine.HasTerm(context.Background(), m.db, term)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ok
 }

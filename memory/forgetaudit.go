@@ -102,15 +102,31 @@ func matchingExprs(ctx context.Context, tx *sql.Tx, sess int64, byExpr map[strin
 	for _, q := range []string{
 		`DROP TABLE IF EXISTS forget_probe`,
 		`CREATE VIRTUAL TABLE forget_probe USING fts5(body, title, ids, tokenize = 'porter unicode61 remove_diacritics 2')`,
-		`INSERT INTO forget_probe(body, title, ids) SELECT f.body, f.title, f.ids FROM chunks_fts f JOIN chunks c ON c.id = f.rowid WHERE c.sess = ?`,
 	} {
-		var err error
-		if strings.HasPrefix(q, "INSERT") {
-			_, err = tx.ExecContext(ctx, q, sess)
-		} else {
-			_, err = tx.ExecContext(ctx, q)
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return nil, err
 		}
-		if err != nil {
+	}
+	// The conversation's searched chunks, as recall matched them.
+	rows, err := tx.QueryContext(ctx, `SELECT c.body, s.title FROM chunks c JOIN sessions s ON s.id = c.sess WHERE c.sess = ? AND c.searched`, sess)
+	if err != nil {
+		return nil, err
+	}
+	var probe [][2]string
+	for rows.Next() {
+		var body, title string
+		if err := rows.Scan(&body, &title); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		probe = append(probe, [2]string{body, title})
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, p := range probe {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO forget_probe(body, title, ids) VALUES(?,?,?)`, p[0], p[1], strings.Join(identifiers(p[0]), " ")); err != nil {
 			return nil, err
 		}
 	}

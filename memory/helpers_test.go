@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/engine"
+
 	"bytes"
 	"context"
 	"fmt"
@@ -71,8 +73,8 @@ func grepDir(t *testing.T, dir, marker string) []string {
 // recall pipeline itself lives in package recall, which imports this one.
 func searchTurns(t *testing.T, m *Memory, query string) []Candidate {
 	t.Helper()
-	expr := PlanQuery(query, true).FTSExpr(true, true)
-	cs, err := m.FTSCandidates(context.Background(), CandidateQuery{Expr: expr, BodyWeight: 1, TitleWeight: 0.5, IDWeight: 2, DateWeight: 2, Inner: 200, Limit: 200})
+	et := PlanQuery(query, true).EngineTerms(true, true, false)
+	cs, err := m.Candidates(context.Background(), CandidateQuery{Query: engine.Query{Terms: et.Terms, K: 200}, Params: engine.DefaultParams(), CheckExact: true})
 	if err != nil {
 		t.Fatalf("search %q: %v", query, err)
 	}

@@ -7,13 +7,17 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
 // previewRunes bounds the turn preview kept for neighbours and lists.
 const previewRunes = 320
 
-// The index (layout 2) adds to each chunk its turn's date as words (the
-// date column), so "what did we decide in March" can match it.
+// The index (layout 3) is one engine document per turn: its searched
+// chunks' text (body), its conversation's title, the identifiers in it
+// (ids) and its date as words (date), so "what did we decide in March" can
+// match it. A document's id is docID(sessions.id, seq).
 
 // prepared is a session cut into the rows the index needs. Preparing is the
 // CPU-heavy part of indexing (chunking, token counting, identifiers), so it
@@ -32,14 +36,31 @@ type preparedTurn struct {
 	uuid, role string
 	ts         int64
 	preview    string
+	doc        *engine.Doc // nil when nothing in the turn is searched
 }
 
 type preparedChunk struct {
 	seq, block, part int
 	blockType        string
 	tokens           int
-	body, ids, date  string
+	searched         bool
+	body             string
 }
+
+// seqBits is how many low bits of a document id hold the turn's seq.
+const seqBits = 20
+
+// docID is the engine document of a turn. Session ids only grow (a
+// re-imported session takes a new one after its old rows are deleted), so
+// an import appends to the end of every posting list.
+func docID(sess int64, seq int) uint64 { return uint64(sess)<<seqBits | uint64(seq) }
+
+// docSession and docSeq take a document id apart.
+func docSession(doc uint64) int64 { return int64(doc >> seqBits) }
+func docSeq(doc uint64) int       { return int(doc & (1<<seqBits - 1)) }
+
+// sessionDocs is the range of a session's document ids.
+func sessionDocs(sess int64) (lo, hi uint64) { return docID(sess, 0), docID(sess+1, 0) - 1 }
 
 // prepare cuts a session into turn and chunk rows.
 func prepare(s *Session, data []byte, hash string) *prepared {
@@ -52,16 +73,34 @@ func prepare(s *Session, data []byte, hash string) *prepared {
 		} else {
 			last = ts
 		}
-		p.turns = append(p.turns, preparedTurn{seq: t.Seq, uuid: t.TurnUUID, role: t.Role, ts: unix(ts), preview: preview(t.Text(), previewRunes)})
-		date := dateWords(ts)
+		pt := preparedTurn{seq: t.Seq, uuid: t.TurnUUID, role: t.Role, ts: unix(ts), preview: preview(t.Text(), previewRunes)}
+		var body, ids []string
+		seen := map[string]bool{}
 		for bi, blk := range t.Blocks {
 			for pi, piece := range splitChunks(blk.Text) {
 				n := CountTokens(piece)
 				p.tokens += n
-				p.chunks = append(p.chunks, preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, tokens: n,
-					body: piece, ids: strings.Join(identifiers(piece), " "), date: date})
+				c := preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, tokens: n, searched: true, body: piece}
+				p.chunks = append(p.chunks, c)
+				if !c.searched {
+					continue
+				}
+				body = append(body, piece)
+				for _, id := range identifiers(piece) {
+					if !seen[id] {
+						seen[id] = true
+						ids = append(ids, id)
+					}
+				}
 			}
 		}
+		if len(body) > 0 {
+			pt.doc = engine.NewDoc([engine.NumFields]string{
+				engine.Body: strings.Join(body, "\n\n"), engine.Title: s.Title,
+				engine.IDs: strings.Join(ids, " "), engine.Date: dateWords(ts),
+			})
+		}
+		p.turns = append(p.turns, pt)
 	}
 	return p
 }
@@ -75,8 +114,12 @@ func dateWords(t time.Time) string {
 	return t.UTC().Format("January 2006 2006-01-02")
 }
 
-// indexStmts are the inserts indexing repeats, prepared once per transaction.
-type indexStmts struct{ turn, chunk, fts *sql.Stmt }
+// indexStmts are the inserts indexing repeats, prepared once per
+// transaction, and the engine's writer for it: call flush before commit.
+type indexStmts struct {
+	turn, chunk *sql.Stmt
+	eng         *engine.Writer
+}
 
 func prepareIndexStmts(ctx context.Context, tx *sql.Tx) (*indexStmts, error) {
 	var st indexStmts
@@ -84,27 +127,33 @@ func prepareIndexStmts(ctx context.Context, tx *sql.Tx) (*indexStmts, error) {
 	if st.turn, err = tx.PrepareContext(ctx, `INSERT OR REPLACE INTO turns(sess,seq,turn_uuid,role,ts,preview) VALUES(?,?,?,?,?,?)`); err != nil {
 		return nil, err
 	}
-	if st.chunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(sess,seq,block,part,block_type,tokens) VALUES(?,?,?,?,?,?)`); err != nil {
+	if st.chunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(sess,seq,block,part,block_type,tokens,searched,body) VALUES(?,?,?,?,?,?,?,?)`); err != nil {
 		return nil, err
 	}
-	if st.fts, err = tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid,body,title,ids,date) VALUES(?,?,?,?,?)`); err != nil {
+	if st.eng, err = engine.NewWriter(ctx, tx); err != nil {
 		return nil, err
 	}
 	return &st, nil
 }
 
+// flush writes what the engine buffered; the transaction may commit after.
+func (st *indexStmts) flush() error { return st.eng.Flush() }
+
 func (st *indexStmts) Close() {
-	for _, s := range []*sql.Stmt{st.turn, st.chunk, st.fts} {
+	for _, s := range []*sql.Stmt{st.turn, st.chunk} {
 		if s != nil {
 			s.Close()
 		}
+	}
+	if st.eng != nil {
+		st.eng.Close()
 	}
 }
 
 // indexSession replaces a session's index rows within tx.
 func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, st *indexStmts, p *prepared, rel string) error {
 	s := p.s
-	if err := deleteSessionRows(ctx, tx, s.Harness, s.ID); err != nil {
+	if err := deleteSessionRows(ctx, tx, st.eng, s.Harness, s.ID); err != nil {
 		return err
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO sessions(harness,session_id,title,workdir,derived_project,started,updated,turns,tokens,bytes,hash,path,imported)
@@ -121,22 +170,23 @@ func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, st *indexStmts, p
 		if _, err := st.turn.ExecContext(ctx, sess, t.seq, t.uuid, t.role, t.ts, t.preview); err != nil {
 			return err
 		}
+		if t.doc != nil && t.seq >= 0 && t.seq < 1<<seqBits {
+			if err := st.eng.AddDoc(docID(sess, t.seq), t.doc); err != nil {
+				return err
+			}
+		}
 	}
 	for _, c := range p.chunks {
-		r, err := st.chunk.ExecContext(ctx, sess, c.seq, c.block, c.part, c.blockType, c.tokens)
-		if err != nil {
-			return err
-		}
-		id, _ := r.LastInsertId()
-		if _, err := st.fts.ExecContext(ctx, id, c.body, s.Title, c.ids, c.date); err != nil {
+		if _, err := st.chunk.ExecContext(ctx, sess, c.seq, c.block, c.part, c.blockType, c.tokens, c.searched, c.body); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// deleteSessionRows removes a session's index rows (not its catalog rows).
-func deleteSessionRows(ctx context.Context, tx *sql.Tx, harness, id string) error {
+// deleteSessionRows removes a session's index rows (not its catalog rows)
+// and its engine documents.
+func deleteSessionRows(ctx context.Context, tx *sql.Tx, eng *engine.Writer, harness, id string) error {
 	var sess int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE harness=? AND session_id=?`, harness, id).Scan(&sess)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -145,8 +195,10 @@ func deleteSessionRows(ctx context.Context, tx *sql.Tx, harness, id string) erro
 	if err != nil {
 		return err
 	}
+	if err := eng.DeleteRange(sessionDocs(sess)); err != nil {
+		return err
+	}
 	for _, q := range []string{
-		`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE sess=?)`,
 		`DELETE FROM chunks WHERE sess=?`,
 		`DELETE FROM turns WHERE sess=?`,
 		`DELETE FROM sessions WHERE id=?`,

@@ -617,7 +617,7 @@ func (b *Batch) commitPart(ctx context.Context, ps []*prepared, part []staged) e
 			moves = append(moves, placed{tmp, final, len(outcomes)})
 			outcomes = append(outcomes, o)
 		}
-		return nil
+		return stmts.flush()
 	})
 	if err != nil {
 		return err

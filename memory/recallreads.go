@@ -2,10 +2,13 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
 // The read methods the recall pipeline (package recall) is built on: the
@@ -33,11 +36,59 @@ func PlanQuery(q string, dropStop bool) QueryPlan {
 	return QueryPlan{Terms: p.terms, All: p.all, Stops: p.stops, IDs: p.ids, Recent: p.recent, Speaker: p.speaker}
 }
 
-// FTSExpr renders the plan as recall's FTS5 MATCH expression: the words
-// searched in the chunk, its title and, when date, its date words;
-// identifiers (when useIDs) in their own column. "" when nothing is left.
-func (p QueryPlan) FTSExpr(useIDs, date bool) string {
-	return queryPlan{terms: p.Terms, ids: p.IDs}.recallExpr(useIDs, date)
+// EngineTerms is a plan as the engine's query terms, and where each of the
+// plan's words and identifiers sits among them (for coverage, from the
+// fields the hits say hold each term).
+type EngineTerms struct {
+	Terms []engine.QueryTerm
+	Word  map[string]int // content word (All) → term index
+	ID    map[string]int // identifier → term index
+	Stop  map[string]int // stopword → term index, when asked for
+}
+
+// EngineTerms renders the plan for the engine: content words searched in a
+// turn's text, its title and (when date) its date words; identifiers in
+// their own field (probed only, unless useIDs). Words pruned by cost, and
+// stopwords (when stops), only probe: the hits say whether they hold them.
+func (p QueryPlan) EngineTerms(useIDs, date, stops bool) EngineTerms {
+	et := EngineTerms{Word: map[string]int{}, ID: map[string]int{}, Stop: map[string]int{}}
+	words := engine.FieldMask(1<<engine.Body | 1<<engine.Title)
+	if date {
+		words |= 1 << engine.Date
+	}
+	add := func(term string, f engine.FieldMask, probe bool) int {
+		et.Terms = append(et.Terms, engine.QueryTerm{Term: term, Fields: f, Probe: probe})
+		return len(et.Terms) - 1
+	}
+	searched := map[string]bool{}
+	for _, w := range p.Terms {
+		searched[w] = true
+		et.Word[w] = add(engine.Term(w), words, false)
+	}
+	for _, w := range p.All {
+		if !searched[w] {
+			et.Word[w] = add(engine.Term(w), 1<<engine.Body, true)
+		}
+	}
+	for _, id := range p.IDs {
+		et.ID[id] = add(engine.Term(id), 1<<engine.IDs, !useIDs)
+	}
+	if stops {
+		for _, w := range p.Stops {
+			et.Stop[w] = add(engine.Term(w), 1<<engine.Body, true)
+		}
+	}
+	return et
+}
+
+// Searched reports whether any term is searched (not only probed).
+func (et EngineTerms) Searched() bool {
+	for _, t := range et.Terms {
+		if !t.Probe && t.Term != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Identifiers finds identifier-like tokens (MT-4471, 3.4%, v1.2.1) and
@@ -47,9 +98,9 @@ func Identifiers(text string) []string { return identifiers(text) }
 // Words splits text into lowercase runs of letters and digits.
 func Words(text string) []string { return words(text) }
 
-// TermFrequencies returns, for each word, its FTS5 stem ("" when FTS5 would
-// not index it) and the number of chunks whose body holds that stem, and the
-// number of chunks in the memory. Figures may be up to statsTTL stale when
+// TermFrequencies returns, for each word, its index term (engine.Term: ""
+// when the index would hold none) and the number of turns that hold that
+// term, and the number of turns (engine documents) in the memory. Figures may be up to statsTTL stale when
 // another process changed the memory.
 func (m *Memory) TermFrequencies(ctx context.Context, ws []string) (df map[string]int, stems map[string]string, total int, err error) {
 	df, total, err = m.frequencies(ctx, ws)
@@ -65,93 +116,187 @@ func (m *Memory) TermFrequencies(ctx context.Context, ws []string) (df map[strin
 	return df, stems, total, nil
 }
 
-// CandidateQuery is one ranked FTS5 candidate query.
+// CandidateQuery asks the engine for the best turns.
 type CandidateQuery struct {
-	Expr string // an FTS5 MATCH expression (QueryPlan.FTSExpr)
-	// BM25 column weights.
-	BodyWeight, TitleWeight, IDWeight, DateWeight float64
-	Source                                        string // harness; "" for any
-	Since, Until                                  time.Time
-	Project                                       string   // that project plus untagged conversations; "" means all
-	Scope                                         []string // nil: no scope; empty: nothing
-	// Inner is how many of FTS5's best rows are joined before the filters
-	// (-1: all); Limit how many rows come back, best first.
-	Inner, Limit int
+	Query  engine.Query // terms and K; Allow is set from the filters below
+	Params engine.Params
+	Source string // harness; "" for any
+	Since  time.Time
+	Until  time.Time
+	// Project: that project plus untagged conversations; "" means all.
+	Project string
+	Scope   []string // nil: no scope; empty: nothing
+	// CheckExact also scores every match and fails if the pruned top-k
+	// differs (the bench's proof of the engine's pruning).
+	CheckExact bool
 }
 
-// Filtered reports whether the query has any filter.
-func (q CandidateQuery) Filtered() bool {
-	return q.Source != "" || !q.Since.IsZero() || !q.Until.IsZero() || q.Project != "" || q.Scope != nil
-}
-
-// Candidate is one chunk FTS5 matched, with its turn and conversation.
+// Candidate is one turn the engine found, with its conversation.
 type Candidate struct {
-	Chunk, Sess int64 // the chunk's and the conversation's row ids
-	Seq         int
-	Tokens      int     // the chunk's own o200k count, stored at import
-	BM25        float64 // SQLite's bm25(): lower is better
-	Harness     string
-	SessionID   string
-	Title       string
-	TurnUUID    string
-	Role        string
-	TS          int64 // Unix seconds; 0 when undated
-	Starred     bool
+	Sess      int64 // the conversation's row id
+	Seq       int
+	BM25      float64 // the engine's BM25F score, negated: lower is better, as FTS5's bm25() was
+	Harness   string
+	SessionID string
+	Title     string
+	TurnUUID  string
+	Role      string
+	TS        int64 // Unix seconds; 0 when undated
+	Starred   bool
+	// Fields says, per term of the query, which of the turn's fields hold it.
+	Fields []engine.FieldMask
 }
 
-// FTSCandidates runs the ranked FTS5 query: FTS5 ranks first and the few best
-// rows are joined after, as joining every match before sorting costs more
-// than the ranking itself.
-func (m *Memory) FTSCandidates(ctx context.Context, cq CandidateQuery) ([]Candidate, error) {
+// Candidates asks the engine for the best turns, with the filters applied
+// inside its search (so the filtered top-k is exact), all in one read
+// transaction: one snapshot however other processes write.
+func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate, error) {
+	tx, err := m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	defer tx.Rollback()
+	q := cq.Query
+	if q.Allow, err = m.docFilter(ctx, tx, cq); err != nil {
+		return nil, err
+	}
+	hits, err := engine.Search(ctx, tx, q, cq.Params)
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	if cq.CheckExact {
+		all, err := engine.SearchExhaustive(ctx, tx, q, cq.Params)
+		if err != nil {
+			return nil, fmt.Errorf("recall: %w", err)
+		}
+		if err := sameHits(hits, all); err != nil {
+			return nil, err
+		}
+	}
+	return turnCandidates(ctx, tx, hits)
+}
+
+// sameHits says where a pruned top-k differs from the exhaustive one.
+func sameHits(got, want []engine.Hit) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("engine: pruned search found %d hits, exhaustive %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score || fmt.Sprint(got[i].Fields) != fmt.Sprint(want[i].Fields) {
+			return fmt.Errorf("engine: pruned hit %d is %+v, exhaustive %+v", i, got[i], want[i])
+		}
+	}
+	return nil
+}
+
+// docFilter is the query's filters as a test on engine documents: nil when
+// there are none.
+func (m *Memory) docFilter(ctx context.Context, q queryer, cq CandidateQuery) (func(uint64) bool, error) {
 	var where []string
-	var fargs []any
+	var args []any
 	if cq.Source != "" {
 		where = append(where, "s.harness = ?")
-		fargs = append(fargs, cq.Source)
-	}
-	if !cq.Since.IsZero() {
-		where = append(where, "t.ts >= ?")
-		fargs = append(fargs, cq.Since.Unix())
-	}
-	if !cq.Until.IsZero() {
-		where = append(where, "t.ts < ?")
-		fargs = append(fargs, cq.Until.Unix())
+		args = append(args, cq.Source)
 	}
 	w, a := projectFilter("s", cq.Project, cq.Scope)
 	where = append(where, w...)
-	fargs = append(fargs, a...)
-	q := `SELECT c.id, c.sess, c.seq, c.tokens, x.r, s.harness, s.session_id, s.title,
-			t.turn_uuid, t.role, t.ts, COALESCE(st.starred, 0)
-		FROM (SELECT rowid AS id, bm25(chunks_fts, ?, ?, ?, ?) AS r FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY r LIMIT ?) x
-		JOIN chunks c ON c.id = x.id
-		JOIN sessions s ON s.id = c.sess
-		JOIN turns t ON t.sess = c.sess AND t.seq = c.seq
-		LEFT JOIN stars st ON st.harness = s.harness AND st.session_id = s.session_id`
-	if len(where) > 0 {
-		q += " WHERE " + strings.Join(where, " AND ")
+	args = append(args, a...)
+	timed := !cq.Since.IsZero() || !cq.Until.IsZero()
+	if len(where) == 0 && !timed {
+		return nil, nil
 	}
-	q += " ORDER BY x.r LIMIT ?"
-	args := append([]any{cq.BodyWeight, cq.TitleWeight, cq.IDWeight, cq.DateWeight, cq.Expr, cq.Inner}, fargs...)
-	args = append(args, cq.Limit)
-	rows, err := m.db.QueryContext(ctx, q, args...)
+	if !timed {
+		sess := map[int64]bool{}
+		rows, err := q.QueryContext(ctx, `SELECT s.id FROM sessions s WHERE `+strings.Join(where, " AND "), args...)
+		if err != nil {
+			return nil, fmt.Errorf("recall: filter: %w", err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return nil, err
+			}
+			sess[id] = true
+		}
+		return func(doc uint64) bool { return sess[docSession(doc)] }, rows.Err()
+	}
+	if !cq.Since.IsZero() {
+		where = append(where, "t.ts >= ?")
+		args = append(args, cq.Since.Unix())
+	}
+	if !cq.Until.IsZero() {
+		where = append(where, "t.ts < ?")
+		args = append(args, cq.Until.Unix())
+	}
+	docs := map[uint64]bool{}
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq FROM turns t JOIN sessions s ON s.id = t.sess WHERE `+strings.Join(where, " AND "), args...)
+	if err != nil {
+		return nil, fmt.Errorf("recall: filter: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var sess int64
+		var seq int
+		if err := rows.Scan(&sess, &seq); err != nil {
+			return nil, err
+		}
+		docs[docID(sess, seq)] = true
+	}
+	return func(doc uint64) bool { return docs[doc] }, rows.Err()
+}
+
+// turnCandidates reads the turns behind the engine's hits, best first.
+func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit) ([]Candidate, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	vals := make([]string, len(hits))
+	args := make([]any, 0, 2*len(hits))
+	at := make(map[uint64]int, len(hits))
+	for i, h := range hits {
+		vals[i] = "(?,?)"
+		args = append(args, docSession(h.Doc), docSeq(h.Doc))
+		at[h.Doc] = i
+	}
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq, s.harness, s.session_id, s.title, t.turn_uuid, t.role, t.ts, COALESCE(st.starred, 0)
+		FROM turns t JOIN sessions s ON s.id = t.sess
+		LEFT JOIN stars st ON st.harness = s.harness AND st.session_id = s.session_id
+		WHERE (t.sess, t.seq) IN (VALUES `+strings.Join(vals, ",")+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	defer rows.Close()
-	var out []Candidate
+	out := make([]Candidate, len(hits))
+	found := make([]bool, len(hits))
 	for rows.Next() {
 		var c Candidate
 		var star int
-		if err := rows.Scan(&c.Chunk, &c.Sess, &c.Seq, &c.Tokens, &c.BM25, &c.Harness, &c.SessionID, &c.Title, &c.TurnUUID, &c.Role, &c.TS, &star); err != nil {
+		if err := rows.Scan(&c.Sess, &c.Seq, &c.Harness, &c.SessionID, &c.Title, &c.TurnUUID, &c.Role, &c.TS, &star); err != nil {
 			return nil, err
 		}
+		i, ok := at[docID(c.Sess, c.Seq)]
+		if !ok {
+			continue
+		}
 		c.Starred = star != 0
-		out = append(out, c)
+		c.BM25, c.Fields = -hits[i].Score, hits[i].Fields
+		out[i], found[i] = c, true
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// Within one snapshot every hit has its turn; one that had not is dropped.
+	kept := out[:0]
+	for i, c := range out {
+		if found[i] {
+			kept = append(kept, c)
+		}
+	}
+	return kept, nil
 }
 
-// ChunkTexts reads the searched bodies of chunks by row id.
+// ChunkTexts reads the bodies of chunks by row id.
 func (m *Memory) ChunkTexts(ctx context.Context, chunks []int64) (map[int64]string, error) {
 	out := make(map[int64]string, len(chunks))
 	if len(chunks) == 0 {
@@ -161,7 +306,7 @@ func (m *Memory) ChunkTexts(ctx context.Context, chunks []int64) (map[int64]stri
 	for i, c := range chunks {
 		ids[i] = strconv.FormatInt(c, 10)
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT rowid, body FROM chunks_fts WHERE rowid IN (`+strings.Join(ids, ",")+`)`)
+	rows, err := m.db.QueryContext(ctx, `SELECT id, body FROM chunks WHERE id IN (`+strings.Join(ids, ",")+`)`)
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +318,68 @@ func (m *Memory) ChunkTexts(ctx context.Context, chunks []int64) (map[int64]stri
 			return nil, err
 		}
 		out[id] = body
+	}
+	return out, rows.Err()
+}
+
+// Chunk is one chunk of a turn, for display and the budget.
+type Chunk struct {
+	ID       int64
+	Body     string
+	Tokens   int // o200k, counted at import
+	Searched bool
+}
+
+// TurnChunks reads a turn's chunks in order.
+func (m *Memory) TurnChunks(ctx context.Context, turn TurnKey) ([]Chunk, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT id, body, tokens, searched FROM chunks WHERE sess=? AND seq=? ORDER BY block, part`, turn.Sess, turn.Seq)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Chunk
+	for rows.Next() {
+		var c Chunk
+		if err := rows.Scan(&c.ID, &c.Body, &c.Tokens, &c.Searched); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// TurnTexts reads the searched text of turns, at most limit bytes of each.
+func (m *Memory) TurnTexts(ctx context.Context, turns []TurnKey, limit int) (map[TurnKey]string, error) {
+	out := make(map[TurnKey]string, len(turns))
+	if len(turns) == 0 {
+		return out, nil
+	}
+	vals := make([]string, len(turns))
+	args := make([]any, 0, 2*len(turns))
+	for i, k := range turns {
+		vals[i] = "(?,?)"
+		args = append(args, k.Sess, k.Seq)
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, body FROM chunks WHERE searched AND (sess, seq) IN (VALUES `+strings.Join(vals, ",")+`) ORDER BY sess, seq, block, part`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k TurnKey
+		var body string
+		if err := rows.Scan(&k.Sess, &k.Seq, &body); err != nil {
+			return nil, err
+		}
+		if t := out[k]; len(t) < limit {
+			if t != "" {
+				t += "\n\n"
+			}
+			if len(t)+len(body) > limit {
+				body = body[:max(0, limit-len(t))]
+			}
+			out[k] = t + body
+		}
 	}
 	return out, rows.Err()
 }
@@ -225,8 +432,8 @@ func (m *Memory) TurnsAround(ctx context.Context, turns []TurnKey, n int) (map[T
 		where = append(where, "(c.sess = ? AND c.seq BETWEEN ? AND ? AND c.seq != ?)")
 		args = append(args, k.Sess, k.Seq-n, k.Seq+n, k.Seq)
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT c.sess, c.seq, f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.id
-		WHERE `+strings.Join(where, " OR ")+` ORDER BY c.sess, c.seq, c.block, c.part`, args...)
+	rows, err := m.db.QueryContext(ctx, `SELECT c.sess, c.seq, c.body FROM chunks c
+		WHERE c.searched AND (`+strings.Join(where, " OR ")+`) ORDER BY c.sess, c.seq, c.block, c.part`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: turns around candidates: %w", err)
 	}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
 // ReindexReport says what a reindex rebuilt.
@@ -29,7 +31,11 @@ func (m *Memory) Reindex(ctx context.Context, progress func(done, total int)) (R
 	}
 	rep.Files = len(files)
 	err = m.withTx(ctx, func(tx *sql.Tx) error {
-		for _, q := range []string{`DELETE FROM chunks_fts`, `DELETE FROM chunks`, `DELETE FROM turns`, `DELETE FROM sessions`} {
+		qs := []string{`DELETE FROM chunks`, `DELETE FROM turns`, `DELETE FROM sessions`}
+		for _, t := range engine.Tables {
+			qs = append(qs, `DELETE FROM `+t)
+		}
+		for _, q := range qs {
 			if _, err := tx.ExecContext(ctx, q); err != nil {
 				return err
 			}
@@ -107,5 +113,5 @@ func (m *Memory) fillIndex(ctx context.Context, tx *sql.Tx, files []string, rep 
 			progress(i+1, len(files))
 		}
 	}
-	return nil
+	return stmts.flush()
 }

@@ -10,6 +10,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
 // ireneo.db holds two kinds of tables, versioned separately:
@@ -18,7 +20,8 @@ import (
 //     tombstones, tokens, audit, scrub history …). It cannot be rebuilt from
 //     src/, so it is migrated forward, in one transaction, on open. Its
 //     version is PRAGMA user_version.
-//   - the derived index: sessions, turns, chunks and FTS, rebuilt from src/
+//   - the derived index: sessions, turns, chunks and the engine's tables
+//     (package engine: one document per turn), rebuilt from src/
 //     at any time. Its layout version is kept in meta; when it differs from
 //     indexLayoutVersion, Open drops the index and rebuilds it from src/,
 //     keeping the catalog.
@@ -30,7 +33,11 @@ import (
 // BUMP THIS BY ONE whenever you change any of that: it is the whole upgrade.
 // On the next open every existing memory drops its index and rebuilds it
 // from src/ by itself, keeping tags, stars, tombstones, tokens and audit.
-const indexLayoutVersion = 2
+//
+// Layout 3: the search index is package engine's (one document per turn,
+// fields body, title, ids, date); FTS5's chunks_fts is gone and chunks keep
+// their text in chunks.body, and whether it is searched in chunks.searched.
+const indexLayoutVersion = 3
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.
@@ -71,18 +78,17 @@ CREATE TABLE IF NOT EXISTS chunks(
 	block INTEGER NOT NULL,
 	part INTEGER NOT NULL,
 	block_type TEXT NOT NULL,
-	tokens INTEGER NOT NULL
+	tokens INTEGER NOT NULL,
+	searched INTEGER NOT NULL DEFAULT 1,
+	body TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS chunks_sess ON chunks(sess, seq);
-CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
-	body, title, ids, date,
-	tokenize = 'porter unicode61 remove_diacritics 2'
-);
-`
+` + engine.Schema
 
 // indexTables are the derived index's tables, dropped before a rebuild. List
-// every table indexSchema creates (indexes go with their tables).
-var indexTables = []string{"chunks_fts", "chunks", "turns", "sessions"}
+// every table indexSchema creates (indexes go with their tables), and those
+// of earlier layouts (chunks_fts, FTS5's, up to layout 2).
+var indexTables = append([]string{"chunks_fts", "chunks", "turns", "sessions"}, engine.Tables...)
 
 // catalogMigrations move the catalog forward: migration i takes it from
 // version i to i+1, and the catalog's version is how many have run. Append

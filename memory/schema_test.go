@@ -176,8 +176,8 @@ func TestOpenRebuildsIndexOfAnotherLayout(t *testing.T) {
 	// rebuild can answer recall.
 	for _, q := range []string{
 		`UPDATE meta SET value='0' WHERE key='index_layout'`,
-		`DROP TABLE chunks_fts`,
-		`CREATE VIRTUAL TABLE chunks_fts USING fts5(body, title, ids)`,
+		`DELETE FROM eng_terms`,
+		`DELETE FROM eng_blocks`,
 		`DELETE FROM turns`,
 	} {
 		if _, err := m.db.ExecContext(ctx, q); err != nil {

@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/engine"
+
 	"bytes"
 	"context"
 	"io/fs"
@@ -101,7 +103,53 @@ func assertNoSecrets(t *testing.T, dir string, sec map[string]planted) {
 			if files := filesContaining(t, dir, mk); len(files) > 0 {
 				t.Errorf("secret %s (marker %d) still in %v", name, i, files)
 			}
+			// The index holds a secret cut into lowercased tokens: grep
+			// each random-looking one too.
+			for j, tok := range secretTokens(mk) {
+				if files := filesContaining(t, dir, tok); len(files) > 0 {
+					t.Errorf("secret %s (marker %d, token %d) still in %v", name, i, j, files)
+				}
+			}
 		}
+	}
+}
+
+// secretTokens are the pieces of a secret the tokenizer makes that only it
+// could hold: tokens of 10 characters or more (words like "corp" or "key"
+// are anyone's), lowercased as the index keeps them.
+func secretTokens(secret string) []string {
+	var out []string
+	engine.Tokens(secret, func(tok string) {
+		if len(tok) >= 10 {
+			out = append(out, tok)
+		}
+	})
+	return out
+}
+
+// assertNoSecretTerms checks the engine's own term dictionary (and its
+// posting and document tables) for every index term of the planted secrets,
+// after proving with control, a word of a kept conversation, that the
+// check can see a term that is there.
+func assertNoSecretTerms(t *testing.T, m *Memory, sec map[string]planted, control string) {
+	t.Helper()
+	ctx := context.Background()
+	if ok, err := engine.HasTerm(ctx, m.db, engine.Term(control)); err != nil || !ok {
+		t.Fatalf("positive control: the index should hold %q (%v)", control, err)
+	}
+	checked := 0
+	for name, p := range sec {
+		for i, mk := range p.GrepMarkers() {
+			for _, tok := range secretTokens(mk) {
+				checked++
+				if ok, err := engine.HasTerm(ctx, m.db, engine.Stem(tok)); err != nil || ok {
+					t.Errorf("secret %s (marker %d): the index still holds one of its terms (%v)", name, i, err)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no secret term checked")
 	}
 }
 
@@ -127,6 +175,7 @@ func TestScrubOnImportLeavesNoTrace(t *testing.T) {
 		t.Errorf("internal-host redactions: %d, want 2", rep.Redacted["internal-host"])
 	}
 	assertNoSecrets(t, dir, sec) // while open: the WAL holds recent pages
+	assertNoSecretTerms(t, m, sec, "marmalade")
 
 	src, err := os.ReadFile(filepath.Join(dir, srcPath(HarnessClaudeCode, "env-2")))
 	if err != nil {
@@ -164,6 +213,11 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 	for name, p := range sec { // the test would prove nothing if they were never there
 		if len(filesContaining(t, dir, p.GrepMarkers()[0])) == 0 {
 			t.Fatalf("secret %s was never stored", name)
+		}
+		for _, tok := range secretTokens(p.GrepMarkers()[0]) {
+			if ok, _ := engine.HasTerm(ctx, m.db, engine.Stem(tok)); !ok {
+				t.Fatalf("secret %s was never indexed", name)
+			}
 		}
 	}
 
@@ -204,6 +258,7 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 		}
 	}
 	assertNoSecrets(t, dir, sec)
+	assertNoSecretTerms(t, m, sec, "quokka")
 
 	again, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})
 	if err != nil || len(again.Findings) != 0 {
@@ -373,6 +428,7 @@ func TestScrubApplyCleansCrashLeftovers(t *testing.T) {
 		t.Fatalf("apply left %v", ls)
 	}
 	assertNoSecrets(t, m.Dir(), sec)
+	assertNoSecretTerms(t, m, sec, "quokka")
 }
 
 func TestRedactSessionCountsAndTitle(t *testing.T) {

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
 // SessionInfo describes one conversation in lists.
@@ -71,9 +74,12 @@ func (m *Memory) Sessions(ctx context.Context, q SessionQuery) ([]SessionInfo, i
 	args = append(args, a...)
 	if strings.TrimSpace(q.Query) != "" {
 		plan := planQuery(q.Query, true)
-		if expr := plan.matchExpr(true); expr != "" {
-			where = append(where, "s.id IN (SELECT c.sess FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid WHERE chunks_fts MATCH ?)")
-			args = append(args, expr)
+		if len(plan.terms)+len(plan.ids) > 0 {
+			ids, err := m.sessionsMatching(ctx, plan)
+			if err != nil {
+				return nil, 0, fmt.Errorf("sessions: %w", err)
+			}
+			where = append(where, "s.id IN ("+strings.Join(ids, ",")+")")
 		}
 	}
 	cond := strings.Join(where, " AND ")
@@ -224,4 +230,31 @@ func (m *Memory) loadRef(ref sessionRef) (*Session, error) {
 		}
 	}
 	return nil, fmt.Errorf("%s: conversation %s not in file", ref.path, ref.sid)
+}
+
+// sessionsMatching lists the ids of the sessions with a turn that holds one
+// of the plan's words (in its text or title) or identifiers.
+func (m *Memory) sessionsMatching(ctx context.Context, plan queryPlan) ([]string, error) {
+	seen := map[int64]bool{}
+	var out []string
+	collect := func(term string, fields engine.FieldMask) error {
+		return engine.Docs(ctx, m.db, term, fields, func(doc uint64) bool {
+			if s := docSession(doc); !seen[s] {
+				seen[s] = true
+				out = append(out, strconv.FormatInt(s, 10))
+			}
+			return true
+		})
+	}
+	for _, w := range plan.terms {
+		if err := collect(engine.Term(w), 1<<engine.Body|1<<engine.Title); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range plan.ids {
+		if err := collect(engine.Term(id), 1<<engine.IDs); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }

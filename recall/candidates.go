@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -10,38 +11,60 @@ import (
 // candidates for the plan, best first, with the request's filters applied.
 // Everything after it (coverage, ranking, hydrating) works on what it
 // returns, whichever index answered.
-var fetchCandidates = ftsCandidates
+var fetchCandidates = engineCandidates
 
-// ftsCandidates asks SQLite FTS5 (bm25) for the candidates. With filters it
-// ranks deeper before filtering; if the filters leave too few, it ranks
-// everything.
-func ftsCandidates(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, o Options, tn Tuning) ([]candidate, error) {
-	expr := plan.FTSExpr(!tn.NoIDs, tn.DateWeight > 0)
-	if expr == "" {
+// checkExact, set by the bench (SetCheckExact), makes every candidate query
+// also score every match and fail if pruning changed the top-k.
+var checkExact bool
+
+// SetCheckExact turns the engine's exactness check on for every recall of
+// this process: the bench's proof, on every question it asks, that the
+// pruned top-k is the exhaustive one. It slows recall down; never set it in
+// production.
+func SetCheckExact(on bool) { checkExact = on }
+
+// engineTerms is the plan as the engine's query terms under a tuning.
+func engineTerms(plan memory.QueryPlan, tn Tuning) memory.EngineTerms {
+	return plan.EngineTerms(!tn.NoIDs, tn.DateWeight > 0, tn.StopWeight > 0)
+}
+
+// engineParams are the engine's BM25F parameters for a tuning.
+func engineParams(tn Tuning) engine.Params {
+	p := engine.DefaultParams()
+	if tn.BM25 != nil {
+		p = *tn.BM25
+	}
+	p.Fields[engine.Body].Weight = tn.BodyWeight
+	p.Fields[engine.Title].Weight = tn.TitleWeight
+	p.Fields[engine.IDs].Weight = tn.IDWeight
+	p.Fields[engine.Date].Weight = tn.DateWeight
+	return p
+}
+
+// engineCandidates asks Ireneo's engine for the best turns (one document
+// per turn, BM25F over text, title, identifiers and date), the filters
+// applied inside its search so the filtered top is exact. A candidate is a
+// turn; hydrate picks the chunk it shows.
+func engineCandidates(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, o Options, tn Tuning) ([]candidate, error) {
+	et := engineTerms(plan, tn)
+	if !et.Searched() {
 		return nil, ErrEmptyQuery
 	}
-	cq := memory.CandidateQuery{
-		Expr: expr, BodyWeight: tn.BodyWeight, TitleWeight: tn.TitleWeight, IDWeight: tn.IDWeight, DateWeight: tn.DateWeight,
+	rows, err := m.Candidates(ctx, memory.CandidateQuery{
+		Query:  engine.Query{Terms: et.Terms, K: tn.Candidates},
+		Params: engineParams(tn),
 		Source: o.Source, Since: o.Since, Until: o.Until, Project: o.Project, Scope: o.Scope,
-		Inner: tn.Candidates, Limit: tn.Candidates,
-	}
-	if cq.Filtered() {
-		cq.Inner = tn.Candidates * 10
-	}
-	rows, err := m.FTSCandidates(ctx, cq)
-	if err == nil && cq.Filtered() && len(rows) < o.K {
-		cq.Inner = -1
-		rows, err = m.FTSCandidates(ctx, cq)
-	}
+		CheckExact: checkExact,
+	})
 	if err != nil {
 		return nil, err
 	}
 	out := make([]candidate, len(rows))
 	for i, r := range rows {
 		out[i] = candidate{
-			chunk: r.Chunk, sess: r.Sess, seq: r.Seq, tokens: r.Tokens, bm25: r.BM25,
+			sess: r.Sess, seq: r.Seq, bm25: r.BM25,
 			harness: r.Harness, sid: r.SessionID, title: r.Title, uuid: r.TurnUUID, role: r.Role,
-			ts: r.TS, starred: r.Starred,
+			ts: r.TS, starred: r.Starred, fields: r.Fields,
 		}
 	}
 	return out, nil

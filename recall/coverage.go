@@ -1,6 +1,8 @@
 package recall
 
 import (
+	"github.com/ireneo-app/ireneo/engine"
+
 	"context"
 	"math"
 	"strings"
@@ -94,8 +96,11 @@ func coverage(text string, terms []weightedTerm) float64 {
 	return got / all
 }
 
-// cover fills in how much of the query each candidate's text holds.
-func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, cands []candidate, stops bool) error {
+// cover fills in how much of the query each candidate turn holds: from the
+// fields the engine found each term in (a word counts in the turn's text,
+// an identifier in its identifiers), or for a candidate without them from
+// its text.
+func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memory.EngineTerms, cands []candidate, stops bool) error {
 	terms, err := coverageTerms(ctx, m, plan)
 	if err != nil {
 		return err
@@ -106,25 +111,95 @@ func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, cands [
 			return err
 		}
 	}
-	texts, err := chunkTexts(ctx, m, cands)
+	var texted []candidate
+	for _, c := range cands {
+		if c.fields == nil && c.body == "" {
+			texted = append(texted, c)
+		}
+	}
+	texts, err := turnTexts(ctx, m, texted)
 	if err != nil {
 		return err
 	}
 	for i := range cands {
-		cands[i].body = texts[cands[i].chunk]
-		cands[i].cov = coverage(cands[i].body, terms)
+		c := &cands[i]
+		if c.fields != nil {
+			c.cov = fieldCoverage(c.fields, terms, et.Word, et.ID)
+			if len(stopTerms) > 0 {
+				c.stopCov = fieldCoverage(c.fields, stopTerms, et.Stop, nil)
+			}
+			continue
+		}
+		if c.body == "" {
+			c.body = texts[c.turn()]
+		}
+		c.cov = coverage(c.body, terms)
 		if len(stopTerms) > 0 {
-			cands[i].stopCov = coverage(cands[i].body, stopTerms)
+			c.stopCov = coverage(c.body, stopTerms)
 		}
 	}
 	return nil
 }
 
-// chunkTexts reads the bodies of the candidates' chunks.
-func chunkTexts(ctx context.Context, m *memory.Memory, cands []candidate) (map[int64]string, error) {
-	ids := make([]int64, len(cands))
-	for i, c := range cands {
-		ids[i] = c.chunk
+// fieldCoverage is coverage from the engine's per-term fields: the share of
+// the query's weight whose terms the turn's text (a word) or identifiers
+// (an identifier) hold.
+func fieldCoverage(fields []engine.FieldMask, terms []weightedTerm, word, id map[string]int) float64 {
+	if len(terms) == 0 {
+		return 1
 	}
-	return m.ChunkTexts(ctx, ids)
+	var got, all float64
+	for _, t := range terms {
+		all += t.idf
+		at, ok := word[t.word]
+		f := engine.Body
+		if t.id {
+			at, ok = id[t.stem]
+			f = engine.IDs
+		}
+		if ok && at < len(fields) && fields[at].Has(f) {
+			got += t.idf
+		}
+	}
+	if all == 0 {
+		return 1
+	}
+	return got / all
+}
+
+// turnTextBytes bounds the text read of one turn for coverage and the
+// semantic stage.
+const turnTextBytes = 4000
+
+// turnTexts reads the searched text of the candidates' turns.
+func turnTexts(ctx context.Context, m *memory.Memory, cands []candidate) (map[memory.TurnKey]string, error) {
+	keys := make([]memory.TurnKey, len(cands))
+	for i, c := range cands {
+		keys[i] = c.turn()
+	}
+	return m.TurnTexts(ctx, keys, turnTextBytes)
+}
+
+// bestChunk picks the chunk of a turn to show: the searched one that covers
+// most of the query, the first of equals.
+func bestChunk(ctx context.Context, m *memory.Memory, c candidate, terms []weightedTerm) (memory.Chunk, error) {
+	chunks, err := m.TurnChunks(ctx, c.turn())
+	if err != nil {
+		return memory.Chunk{}, err
+	}
+	var best memory.Chunk
+	bestCov := -1.0
+	for _, ch := range chunks {
+		if !ch.Searched && bestCov >= 0 {
+			continue
+		}
+		cv := coverage(ch.Body, terms)
+		if !ch.Searched {
+			cv = -0.5 // shown only when the turn has nothing searched
+		}
+		if cv > bestCov {
+			best, bestCov = ch, cv
+		}
+	}
+	return best, nil
 }

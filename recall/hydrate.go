@@ -11,8 +11,15 @@ import (
 )
 
 // hydrate loads the text, projects and neighbours of the ranked hits.
-func hydrate(ctx context.Context, m *memory.Memory, ranked []candidate, tn Tuning) ([]Hit, error) {
+func hydrate(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, ranked []candidate, tn Tuning) ([]Hit, error) {
 	hits := make([]Hit, 0, len(ranked))
+	var terms []weightedTerm
+	if len(ranked) > 0 {
+		var err error
+		if terms, err = coverageTerms(ctx, m, plan); err != nil {
+			return nil, err
+		}
+	}
 	projCache := map[int64][]string{}
 	for _, c := range ranked {
 		h := Hit{
@@ -25,7 +32,17 @@ func hydrate(ctx context.Context, m *memory.Memory, ranked []candidate, tn Tunin
 			h.Signals.Importance = 1
 		}
 		h.Text, h.textTokens = c.body, c.tokens
-		if h.Text == "" {
+		if c.chunk == 0 {
+			// A candidate is a turn: show its chunk that covers most of the query.
+			ch, err := bestChunk(ctx, m, c, terms)
+			if err != nil {
+				return nil, err
+			}
+			if ch.ID == 0 {
+				return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, c.sid)
+			}
+			h.chunk, h.Text, h.textTokens = ch.ID, ch.Body, ch.Tokens
+		} else if h.Text == "" {
 			texts, err := m.ChunkTexts(ctx, []int64{c.chunk})
 			if err != nil {
 				return nil, err

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -83,9 +84,10 @@ var ErrEmptyQuery = errors.New("empty query")
 
 // candidate is one chunk on its way through the ranking stages.
 type candidate struct {
-	chunk, sess     int64
+	chunk, sess     int64 // chunk: the chunk shown, 0 until hydrate picks one
 	seq             int
-	bm25            float64 // SQLite's bm25(): lower is better
+	bm25            float64            // the engine's BM25F score negated: lower is better, as FTS5's bm25() was
+	fields          []engine.FieldMask // per engine query term: the turn's fields that hold it
 	harness, sid    string
 	title, uuid     string
 	role            string
@@ -133,7 +135,7 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 		tn.CoverPower = 0
 	}
 	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || tn.StopWeight > 0 {
-		if err := cover(ctx, m, plan, cands, tn.StopWeight > 0); err != nil {
+		if err := cover(ctx, m, plan, engineTerms(plan, tn), cands, tn.StopWeight > 0); err != nil {
 			return nil, err
 		}
 	}
@@ -155,7 +157,7 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 		}
 	}
 	ranked := rank(cands, o.K, tn, tie, plan.Speaker)
-	hits, err := hydrate(ctx, m, ranked, tn)
+	hits, err := hydrate(ctx, m, plan, ranked, tn)
 	if err != nil {
 		return nil, err
 	}

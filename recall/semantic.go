@@ -59,10 +59,10 @@ func semantic(ctx context.Context, m *memory.Memory, query string, cands []candi
 			missing = append(missing, c)
 		}
 	}
-	var texts map[int64]string
+	var texts map[memory.TurnKey]string
 	if len(missing) > 0 {
 		var err error
-		if texts, err = chunkTexts(ctx, m, missing); err != nil {
+		if texts, err = turnTexts(ctx, m, missing); err != nil {
 			return err
 		}
 	}
@@ -71,7 +71,7 @@ func semantic(ctx context.Context, m *memory.Memory, query string, cands []candi
 	for i, c := range top {
 		bodies[i] = c.body
 		if bodies[i] == "" {
-			bodies[i] = texts[c.chunk]
+			bodies[i] = texts[c.turn()]
 		}
 		vecs[i] = wordvec.Sentence(bodies[i])
 	}

@@ -1,5 +1,7 @@
 package recall
 
+import "github.com/ireneo-app/ireneo/engine"
+
 // Tuning holds the knobs of the ranking pipeline.
 type Tuning struct {
 	Candidates  int     // BM25 candidates fetched before re-ranking
@@ -63,6 +65,9 @@ type Tuning struct {
 	// 0 keeps every word.
 	PostingShare float64
 	VectorWeight float64 // the semantic stage's weight beside BM25 (semantic.go); 0 turns it off
+	// BM25 overrides the engine's k1 and per-field b (the field weights stay
+	// the *Weight knobs above); nil is engine.DefaultParams.
+	BM25 *engine.Params
 }
 
 // DefaultTuning is the pipeline Ireneo ships; bench/README.md says which

@@ -292,7 +292,8 @@ func grepMemory(t *testing.T, dir, marker string) []string {
 		if err != nil || d.IsDir() {
 			return nil
 		}
-		if data, err := os.ReadFile(p); err == nil && bytes.Contains(data, []byte(marker)) {
+		// Lowercased: the index keeps its terms so (the marker is one token).
+		if data, err := os.ReadFile(p); err == nil && bytes.Contains(bytes.ToLower(data), bytes.ToLower([]byte(marker))) {
 			found = append(found, p)
 		}
 		return nil
@@ -368,6 +369,11 @@ func TestImportKilledThenForgotten(t *testing.T) {
 				}
 				if found := grepMemory(t, dir, killMarker); forgot && len(found) > 0 {
 					t.Fatalf("re-import brought the marker back in %v", found)
+				}
+				if !forgot && len(grepMemory(t, dir, strings.ToLower(killMarker))) == 0 {
+					// Positive control: the grep sees the re-imported
+					// conversation's marker, its index term included.
+					t.Fatal("the re-imported marker is in no file")
 				}
 				if !forgot && !pt.stored {
 					t.Logf("not stored when killed: nothing to forget")

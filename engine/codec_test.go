@@ -1,0 +1,131 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func FuzzTokens(f *testing.F) {
+	for _, s := range []string{"", "Café naïve MT-4471", "日本語のテキスト", "x\u0301y", "\xff\xfe", "hopping caresses ponies", strings.Repeat("a", 100)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		Tokens(s, func(tok string) {
+			if tok == "" {
+				t.Fatal("empty token")
+			}
+			for _, r := range tok {
+				if !isTokenRune(r) || r == utf8.RuneError {
+					t.Fatalf("token %q of %q holds %q", tok, s, r)
+				}
+			}
+			st := stem(tok)
+			if st == "" || len(st) > len(tok)+1 {
+				t.Fatalf("stem(%q) = %q", tok, st)
+			}
+		})
+	})
+}
+
+func FuzzDecode(f *testing.F) {
+	ps := []posting{{doc: 5, tf: [NumFields]uint32{2, 0, 1, 0}, len: [NumFields]uint32{10, 0, 1, 0}}, {doc: 9, tf: [NumFields]uint32{1}, len: [NumFields]uint32{3}}}
+	f.Add(encodeBlock(nil, ps))
+	f.Add(encodeSkips(nil, []blockMeta{metaOf(ps)}))
+	f.Add([]byte{})
+	f.Add([]byte{0xff, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		// Neither decoder may panic; what decodes must re-encode the same.
+		if got, err := decodeBlock(nil, b); err == nil {
+			if again := encodeBlock(nil, got); string(again) != string(b) {
+				// Non-canonical varints may decode; the postings must still round-trip.
+				if back, err := decodeBlock(nil, again); err != nil || len(back) != len(got) {
+					t.Fatalf("block round trip: %v", err)
+				}
+			}
+		} else if !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("decodeBlock error %v is not ErrCorrupt", err)
+		}
+		if _, err := decodeSkips(b); err != nil && !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("decodeSkips error %v is not ErrCorrupt", err)
+		}
+	})
+}
+
+func TestCodecRoundTrip(t *testing.T) {
+	c := newCorpus(1, 100, 1.2)
+	var ps []posting
+	d := uint64(1)
+	for range BlockSize {
+		d += 1 + uint64(c.r.IntN(1<<21))
+		var p posting
+		p.doc = d
+		for f := range NumFields {
+			if c.r.IntN(2) == 0 || f == 0 {
+				p.tf[f] = 1 + uint32(c.r.IntN(40))
+				p.len[f] = p.tf[f] + uint32(c.r.IntN(5000))
+			}
+		}
+		ps = append(ps, p)
+	}
+	got, err := decodeBlock(nil, encodeBlock(nil, ps))
+	if err != nil || len(got) != len(ps) {
+		t.Fatal(err)
+	}
+	for i := range ps {
+		if got[i] != ps[i] {
+			t.Fatalf("posting %d: %+v, want %+v", i, got[i], ps[i])
+		}
+	}
+	metas := []blockMeta{metaOf(ps[:10]), metaOf(ps[10:])}
+	back, err := decodeSkips(encodeSkips(nil, metas))
+	if err != nil || len(back) != 2 || back[0] != metas[0] || back[1] != metas[1] {
+		t.Fatalf("skips: %v %+v", err, back)
+	}
+}
+
+// A corrupt blob in the index is an error naming the term, not a panic.
+func TestCorruptBlobIsAnError(t *testing.T) {
+	db := openDB(t)
+	c := newCorpus(2, 50, 0.0001)
+	c.zipf = nil
+	var ids []uint64
+	for i := range 600 {
+		ids = append(ids, uint64(i+1))
+	}
+	addDocs(t, db, c, ids)
+	ctx := context.Background()
+	term := Term(c.vocab[0])
+	search := func() error {
+		tx, _ := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		defer tx.Rollback()
+		_, err := Search(ctx, tx, Query{K: 5, Terms: []QueryTerm{{Term: term, Fields: AllFields}}}, DefaultParams())
+		return err
+	}
+	if err := search(); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`UPDATE eng_blocks SET data = x'05ff' WHERE term = ?1`,
+		`UPDATE eng_blocks SET data = substr(data, 1, length(data) - 3) WHERE term = ?1`,
+		`UPDATE eng_terms SET skips = x'02' WHERE term = ?1`,
+		`UPDATE eng_terms SET tail = x'0301' WHERE term = ?1`,
+		`DELETE FROM eng_blocks WHERE term = ?1`,
+	} {
+		tx, _ := db.Begin()
+		if _, err := tx.Exec(q, term); err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			rtx := tx
+			_, err := Search(ctx, rtx, Query{K: 5, Terms: []QueryTerm{{Term: term, Fields: AllFields}}}, DefaultParams())
+			if err == nil || !strings.Contains(err.Error(), term) {
+				t.Errorf("after %s: search error %v, want one naming %q", q, err, term)
+			}
+		}()
+		tx.Rollback()
+	}
+}

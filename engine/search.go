@@ -1,0 +1,646 @@
+package engine
+
+import (
+	"container/heap"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// FieldParams are one field's BM25F weight and length normalisation b.
+type FieldParams struct{ Weight, B float64 }
+
+// Params are BM25F's, set per query so a bench can ablate them without a
+// rebuild. A term's frequency in a document is the weighted sum over the
+// query term's fields of tf / (1 - b + b·len/avglen), saturated once with
+// K1 and multiplied by the term's IDF (Robertson and Zaragoza's BM25F).
+type Params struct {
+	K1     float64
+	Fields [NumFields]FieldParams
+}
+
+// DefaultParams are FTS5's BM25 constants with the column weights recall
+// used on FTS5.
+func DefaultParams() Params {
+	return Params{K1: 1.2, Fields: [NumFields]FieldParams{
+		Body: {1, 0.75}, Title: {0.5, 0.75}, IDs: {2, 0.75}, Date: {2, 0.75},
+	}}
+}
+
+func (p Params) check() error {
+	if p.K1 < 0 || math.IsNaN(p.K1) || math.IsInf(p.K1, 0) {
+		return fmt.Errorf("engine: k1 %v out of range", p.K1)
+	}
+	for f, fp := range p.Fields {
+		if fp.Weight < 0 || math.IsNaN(fp.Weight) || math.IsInf(fp.Weight, 0) || fp.B < 0 || fp.B > 1 || math.IsNaN(fp.B) {
+			return fmt.Errorf("engine: field %d: weight %v, b %v out of range", f, fp.Weight, fp.B)
+		}
+	}
+	return nil
+}
+
+// QueryTerm is one index term (as Term or Analyze makes it) and the fields
+// it is searched in.
+type QueryTerm struct {
+	Term   string
+	Fields FieldMask
+	// Probe: the term adds nothing to the score and is only reported in
+	// Hit.Fields (what a caller wants to know of the hits, not rank by).
+	Probe bool
+}
+
+// Query asks for the K best documents for Terms. Allow, when set, keeps only
+// the documents it returns true for; it is applied inside the search, so the
+// filtered top-k is exact too.
+type Query struct {
+	Terms []QueryTerm
+	K     int
+	Allow func(doc uint64) bool
+	// Stats, when set, is filled with what the search cost.
+	Stats *SearchStats
+}
+
+// SearchStats count a search's work.
+type SearchStats struct {
+	Blocks int // posting blocks read
+	Scored int // documents fully scored
+}
+
+// Hit is a document and its BM25F score.
+type Hit struct {
+	Doc   uint64
+	Score float64
+	// Fields says, for each of the query's terms (by index), which of the
+	// document's fields hold it, whether or not the term was searched there.
+	Fields []FieldMask
+}
+
+// scorer holds one query term's constants.
+type scorer struct {
+	term   string
+	idf    float64
+	k1     float64
+	w      [NumFields]float64 // 0 for a field the term is not searched in
+	c1, c2 [NumFields]float64 // 1-b and b/avglen
+}
+
+// contribution is the term's score for tf and lengths. Both search paths
+// call this one function, so pruned and exhaustive scores are the same
+// floats.
+//
+//go:noinline
+func (s *scorer) contribution(tf, ln *[NumFields]uint32) float64 {
+	var t float64
+	for f := range NumFields {
+		if tf[f] != 0 && s.w[f] != 0 {
+			t += s.w[f] * float64(tf[f]) / (s.c1[f] + s.c2[f]*float64(ln[f]))
+		}
+	}
+	if t == 0 {
+		return 0
+	}
+	return s.idf * t * (s.k1 + 1) / (t + s.k1)
+}
+
+// cursor walks one term's posting list, loading a block only when a
+// document in it has to be scored. Its last block may be the term's tail,
+// kept inline in the dictionary row.
+type cursor struct {
+	sc     scorer
+	idx    int   // the term's place among distinct terms: scores are summed in this order
+	origs  []int // its indexes in Query.Terms
+	skips  []blockMeta
+	tail   []posting // the postings of the last block, when it is the tail
+	bounds []float64 // per block
+	max    float64
+	bi     int // current block
+	loaded int // block whose postings are in ps, -1 if none
+	ps     []posting
+	buf    []posting // what blocks other than the tail decode into
+	pos    int
+	s      *searcher
+	// A stream of the term's blocks in order, so reading the next block is
+	// a step rather than a query; next is the block it reads next.
+	rows  *sql.Rows
+	next_ int
+}
+
+const endDoc = math.MaxUint64
+
+// streamGap is how many blocks a cursor reads past in its stream before it
+// seeks with a new query instead.
+const streamGap = 8
+
+// load reads block i's postings.
+func (c *cursor) load(i int) ([]posting, error) {
+	if c.tail != nil && i == len(c.skips)-1 {
+		return c.tail, nil
+	}
+	want := c.skips[i].last
+	if c.rows == nil || i < c.next_ || i-c.next_ > streamGap {
+		c.closeRows()
+		rows, err := c.s.q.QueryContext(c.s.ctx, `SELECT last, data FROM eng_blocks WHERE term=? AND last>=? ORDER BY last`, c.sc.term, int64(want))
+		if err != nil {
+			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+		}
+		c.rows, c.next_ = rows, i
+	}
+	var last int64
+	var blob sql.RawBytes
+	for ; c.next_ <= i; c.next_++ {
+		if !c.rows.Next() {
+			err := c.rows.Err()
+			c.closeRows()
+			if err == nil {
+				err = corrupt("block ending at %d missing", want)
+			}
+			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+		}
+		if c.next_ < i {
+			continue
+		}
+		if err := c.rows.Scan(&last, &blob); err != nil {
+			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+		}
+	}
+	if uint64(last) != want {
+		return nil, fmt.Errorf("engine: blocks of %q: %w", c.sc.term, corrupt("block ending at %d where the skip list says %d", last, want))
+	}
+	c.s.blocks++
+	ps, err := decodeBlock(c.buf[:0], blob)
+	if err != nil {
+		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", c.sc.term, want, err)
+	}
+	c.buf = ps
+	return ps, nil
+}
+
+func (c *cursor) closeRows() {
+	if c.rows != nil {
+		c.rows.Close()
+		c.rows = nil
+	}
+}
+
+// doc is the current document, endDoc when the list is done.
+func (c *cursor) doc() uint64 {
+	if c.bi >= len(c.skips) {
+		return endDoc
+	}
+	return c.ps[c.pos].doc
+}
+
+func (c *cursor) cur() *posting { return &c.ps[c.pos] }
+
+// ensure loads the current block.
+func (c *cursor) ensure() error {
+	if c.bi >= len(c.skips) || c.loaded == c.bi {
+		return nil
+	}
+	ps, err := c.load(c.bi)
+	if err != nil {
+		return err
+	}
+	if len(ps) != c.skips[c.bi].n {
+		return fmt.Errorf("%w: block of %q ending at %d holds %d postings, its skip entry says %d", ErrCorrupt, c.sc.term, c.skips[c.bi].last, len(ps), c.skips[c.bi].n)
+	}
+	c.ps, c.loaded, c.pos = ps, c.bi, 0
+	return nil
+}
+
+// shallow moves to the block that would hold d without loading it and
+// returns that block's index (len(skips) past the end).
+func (c *cursor) shallow(d uint64) int {
+	for c.bi < len(c.skips) && c.skips[c.bi].last < d {
+		c.bi++
+	}
+	return c.bi
+}
+
+// seek moves to the first posting at or after d.
+func (c *cursor) seek(d uint64) error {
+	if c.bi < len(c.skips) && c.loaded == c.bi && c.ps[c.pos].doc >= d {
+		return nil
+	}
+	if c.shallow(d) >= len(c.skips) {
+		return nil
+	}
+	if err := c.ensure(); err != nil {
+		return err
+	}
+	for c.ps[c.pos].doc < d {
+		c.pos++
+	}
+	return nil
+}
+
+// next moves past the current posting.
+func (c *cursor) next() error {
+	if c.bi >= len(c.skips) {
+		return nil
+	}
+	if c.pos+1 < len(c.ps) {
+		c.pos++
+		return nil
+	}
+	c.bi++
+	return c.ensure()
+}
+
+// blockBound is the current block's upper bound (0 past the end).
+func (c *cursor) blockBound() float64 {
+	if c.bi >= len(c.bounds) {
+		return 0
+	}
+	return c.bounds[c.bi]
+}
+
+// searcher is one search's state over one snapshot.
+type searcher struct {
+	ctx    context.Context
+	q      Querier
+	cs     []*cursor
+	blocks int
+}
+
+// Preparer is a Querier that prepares statements (a *sql.Tx, a *sql.Conn).
+type Preparer interface {
+	Querier
+	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+}
+
+// open reads the statistics and the query's terms, and sets up a cursor per
+// term the index holds.
+func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []*cursor, error) {
+	if err := p.check(); err != nil {
+		return nil, nil, err
+	}
+	st, err := ReadStats(ctx, q)
+	if err != nil {
+		return nil, nil, err
+	}
+	// One query term per index term; the fields of repeats are joined.
+	var order []string
+	masks := map[string]FieldMask{}
+	origs := map[string][]int{}
+	scored := map[string]bool{} // not only a probe
+	for i, t := range query.Terms {
+		if t.Term == "" || t.Fields&AllFields == 0 {
+			continue
+		}
+		if _, ok := masks[t.Term]; !ok {
+			order = append(order, t.Term)
+		}
+		if !t.Probe {
+			masks[t.Term] |= t.Fields
+			scored[t.Term] = true
+		}
+		origs[t.Term] = append(origs[t.Term], i)
+	}
+	s := &searcher{ctx: ctx, q: q}
+	var cs []*cursor
+	n := float64(st.Docs)
+	for _, t := range order {
+		var df int
+		var sk, tail []byte
+		switch err := q.QueryRowContext(ctx, `SELECT df, skips, tail FROM eng_terms WHERE term=?`, t).Scan(&df, &sk, &tail); {
+		case errors.Is(err, sql.ErrNoRows):
+			continue
+		case err != nil:
+			return nil, nil, fmt.Errorf("engine: look up %q: %w", t, err)
+		}
+		r, err := decodeTermRow(t, df, sk, tail)
+		if err != nil {
+			return nil, nil, err
+		}
+		skips := r.skips
+		if len(r.tail) > 0 {
+			skips = append(skips, metaOf(r.tail))
+		}
+		if len(skips) == 0 {
+			continue
+		}
+		c := &cursor{idx: len(cs), origs: origs[t], skips: skips, tail: r.tail, loaded: -1, s: s}
+		c.sc = scorer{term: t, k1: p.K1, idf: math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))}
+		for f := range NumFields {
+			if scored[t] && masks[t].Has(Field(f)) {
+				c.sc.w[f] = p.Fields[f].Weight
+			}
+			b := p.Fields[f].B
+			c.sc.c1[f], c.sc.c2[f] = 1-b, 0
+			if st.LenSum[f] > 0 && n > 0 {
+				c.sc.c2[f] = b / (float64(st.LenSum[f]) / n)
+			} else {
+				c.sc.c1[f] = 1
+			}
+		}
+		c.bounds = make([]float64, len(skips))
+		for i := range skips {
+			c.bounds[i] = c.sc.contribution(&skips[i].maxTF, &skips[i].minLen)
+			c.max = math.Max(c.max, c.bounds[i])
+		}
+		cs = append(cs, c)
+	}
+	s.cs = cs
+	return s, cs, nil
+}
+
+func (s *searcher) close() {
+	if s == nil {
+		return
+	}
+	for _, c := range s.cs {
+		c.closeRows()
+	}
+}
+
+// topK keeps the k best hits: higher score first, and between equal scores
+// the lower document id.
+type topK struct {
+	k  int
+	hs []Hit // a heap whose root is the worst kept hit
+}
+
+func worse(a, b Hit) bool { return a.Score < b.Score || a.Score == b.Score && a.Doc > b.Doc }
+
+func (t *topK) Len() int           { return len(t.hs) }
+func (t *topK) Less(i, j int) bool { return worse(t.hs[i], t.hs[j]) }
+func (t *topK) Swap(i, j int)      { t.hs[i], t.hs[j] = t.hs[j], t.hs[i] }
+func (t *topK) Push(x any)         { t.hs = append(t.hs, x.(Hit)) }
+func (t *topK) Pop() any           { h := t.hs[len(t.hs)-1]; t.hs = t.hs[:len(t.hs)-1]; return h }
+
+// takes reports whether offer would keep h.
+func (t *topK) takes(h Hit) bool { return len(t.hs) < t.k || worse(t.hs[0], h) }
+
+// offer adds h if it beats the worst kept hit.
+func (t *topK) offer(h Hit) {
+	if len(t.hs) < t.k {
+		heap.Push(t, h)
+		return
+	}
+	if worse(t.hs[0], h) {
+		t.hs[0] = h
+		heap.Fix(t, 0)
+	}
+}
+
+// threshold is the score a new hit has to beat (documents come in
+// ascending order, so an equal score with a higher id loses): 0 until k
+// hits are kept.
+func (t *topK) threshold() float64 {
+	if len(t.hs) < t.k {
+		return 0
+	}
+	return t.hs[0].Score
+}
+
+func (t *topK) sorted() []Hit {
+	out := append([]Hit(nil), t.hs...)
+	sort.Slice(out, func(i, j int) bool { return worse(out[j], out[i]) })
+	return out
+}
+
+// slack makes a bound safe against the rounding of a sum taken in another
+// order: a bound prunes only when even slightly above itself it loses.
+const slack = 1 + 1e-9
+
+// Search returns the exact top K documents for the query under BM25F,
+// best first (equal scores: lower id first), reading through q, which
+// should be one read transaction so the search sees one snapshot. It prunes
+// with block-max MaxScore: terms whose bounds together cannot lift a
+// document past the k-th best score are only looked up for documents the
+// others found, and whole blocks whose bounds fall short are skipped unread.
+func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, error) {
+	if query.K <= 0 {
+		return nil, nil
+	}
+	s, cs, err := open(ctx, q, query, p)
+	defer s.close()
+	if err != nil || len(cs) == 0 {
+		return nil, err
+	}
+	scored := 0
+	if query.Stats != nil {
+		defer func() { *query.Stats = SearchStats{Blocks: s.blocks, Scored: scored} }()
+	}
+	// Terms by their bound, lowest first; prefix[i] bounds terms 0..i.
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].max < cs[j].max })
+	prefix := make([]float64, len(cs))
+	for i, c := range cs {
+		prefix[i] = c.max
+		if i > 0 {
+			prefix[i] += prefix[i-1]
+		}
+	}
+	for _, c := range cs {
+		if err := c.ensure(); err != nil {
+			return nil, err
+		}
+	}
+	top := &topK{k: query.K}
+	contrib := make([]float64, len(cs)) // by term index, for the current doc
+	has := make([]bool, len(cs))
+	fields := make([]FieldMask, len(cs))
+	byIdx := make([]*cursor, len(cs))
+	for _, c := range cs {
+		byIdx[c.idx] = c
+	}
+	first := 0 // terms before it are non-essential
+	for iter := 0; ; iter++ {
+		if iter&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		theta := top.threshold()
+		for first < len(cs) && prefix[first]*slack <= theta {
+			first++
+		}
+		if first == len(cs) {
+			break
+		}
+		// The next candidate: the lowest document of an essential term.
+		d := uint64(endDoc)
+		for _, c := range cs[first:] {
+			d = min(d, c.doc())
+		}
+		if d == endDoc {
+			break
+		}
+		// Block-max: what any document up to the nearest block end could
+		// score at most. Too little, and that whole stretch is skipped.
+		if theta > 0 {
+			ub, bound := 0.0, uint64(endDoc)
+			for i, c := range cs {
+				if i < first {
+					if c.shallow(d) >= len(c.skips) {
+						continue
+					}
+				} else if c.bi >= len(c.skips) {
+					continue
+				}
+				ub += c.blockBound()
+				bound = min(bound, c.skips[c.bi].last)
+			}
+			if ub*slack <= theta {
+				if bound == endDoc {
+					break
+				}
+				for _, c := range cs[first:] {
+					if err := c.seek(bound + 1); err != nil {
+						return nil, err
+					}
+				}
+				continue
+			}
+		}
+		allowed := query.Allow == nil || query.Allow(d)
+		partial := 0.0
+		for _, c := range cs[first:] {
+			if c.doc() != d {
+				continue
+			}
+			if allowed {
+				v := c.sc.contribution(&c.cur().tf, &c.cur().len)
+				contrib[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(c.cur().mask())
+				partial += v
+			}
+			if err := c.next(); err != nil {
+				return nil, err
+			}
+		}
+		if !allowed {
+			continue
+		}
+		pruned := false
+		for i := first - 1; i >= 0; i-- {
+			if (partial+prefix[i])*slack <= theta {
+				pruned = true
+				break
+			}
+			c := cs[i]
+			if c.shallow(d) >= len(c.skips) {
+				continue
+			}
+			rest := 0.0
+			if i > 0 {
+				rest = prefix[i-1]
+			}
+			if (partial+rest+c.blockBound())*slack <= theta {
+				pruned = true // even this term's best in its block can't lift d
+				break
+			}
+			if err := c.seek(d); err != nil {
+				return nil, err
+			}
+			if c.doc() == d {
+				v := c.sc.contribution(&c.cur().tf, &c.cur().len)
+				contrib[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(c.cur().mask())
+				partial += v
+			}
+		}
+		if !pruned {
+			score := 0.0
+			for i := range contrib {
+				if has[i] {
+					score += contrib[i]
+				}
+			}
+			scored++
+			if h := (Hit{Doc: d, Score: score}); score > 0 && top.takes(h) {
+				h.Fields = make([]FieldMask, len(query.Terms))
+				for i, c := range byIdx {
+					if has[i] {
+						for _, o := range c.origs {
+							h.Fields[o] = fields[i]
+						}
+					}
+				}
+				top.offer(h)
+			}
+		}
+		clear(has)
+	}
+	return top.sorted(), nil
+}
+
+// SearchExhaustive scores every document that holds a query term, with the
+// same BM25F as Search, and keeps the top K: the reference Search's pruning
+// is tested against.
+func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, error) {
+	if query.K <= 0 {
+		return nil, nil
+	}
+	s, cs, err := open(ctx, q, query, p)
+	defer s.close()
+	if err != nil {
+		return nil, err
+	}
+	type scored struct {
+		score  float64
+		fields []FieldMask
+	}
+	acc := map[uint64]*scored{}
+	var docs []uint64
+	for _, c := range cs { // in query order, as Search sums
+		for b := range c.skips {
+			ps, err := c.load(b)
+			if err != nil {
+				return nil, err
+			}
+			for i := range ps {
+				a := acc[ps[i].doc]
+				if a == nil {
+					a = &scored{fields: make([]FieldMask, len(query.Terms))}
+					acc[ps[i].doc] = a
+					docs = append(docs, ps[i].doc)
+				}
+				a.score += c.sc.contribution(&ps[i].tf, &ps[i].len)
+				for _, o := range c.origs {
+					a.fields[o] = FieldMask(ps[i].mask())
+				}
+			}
+		}
+	}
+	if query.Stats != nil {
+		*query.Stats = SearchStats{Blocks: s.blocks, Scored: len(docs)}
+	}
+	top := &topK{k: query.K}
+	for _, d := range docs {
+		if a := acc[d]; a.score > 0 && (query.Allow == nil || query.Allow(d)) {
+			top.offer(Hit{Doc: d, Score: a.score, Fields: a.fields})
+		}
+	}
+	return top.sorted(), nil
+}
+
+// Docs calls fn with every document that holds term in one of fields, in
+// ascending order, until fn returns false.
+func Docs(ctx context.Context, q Preparer, term string, fields FieldMask, fn func(doc uint64) bool) error {
+	s, cs, err := open(ctx, q, Query{Terms: []QueryTerm{{Term: term, Fields: fields}}}, DefaultParams())
+	defer s.close()
+	if err != nil || len(cs) == 0 {
+		return err
+	}
+	c := cs[0]
+	for b := range c.skips {
+		ps, err := c.load(b)
+		if err != nil {
+			return err
+		}
+		for i := range ps {
+			for f := range NumFields {
+				if ps[i].tf[f] > 0 && fields.Has(Field(f)) {
+					if !fn(ps[i].doc) {
+						return nil
+					}
+					break
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,311 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+func openDB(t testing.TB) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "e.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// corpus makes random documents over a Zipfian vocabulary of n words.
+type corpus struct {
+	r     *rand.Rand
+	zipf  *rand.Zipf
+	vocab []string
+}
+
+func newCorpus(seed uint64, n int, s float64) *corpus {
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	c := &corpus{r: r, zipf: rand.NewZipf(r, s, 1, uint64(n-1))}
+	for i := range n {
+		c.vocab = append(c.vocab, fmt.Sprintf("w%dq%s", i, strings.Repeat("x", i%3)))
+	}
+	return c
+}
+
+func (c *corpus) word() string {
+	if c.zipf == nil {
+		return c.vocab[c.r.IntN(len(c.vocab))]
+	}
+	return c.vocab[c.zipf.Uint64()]
+}
+
+func (c *corpus) text(n int) string {
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = c.word()
+	}
+	return strings.Join(ws, " ")
+}
+
+func (c *corpus) doc() [NumFields]string {
+	var f [NumFields]string
+	f[Body] = c.text(1 + c.r.IntN(200))
+	f[Title] = c.text(c.r.IntN(6))
+	if c.r.IntN(3) == 0 {
+		f[IDs] = c.text(1 + c.r.IntN(3))
+	}
+	f[Date] = c.text(c.r.IntN(4))
+	return f
+}
+
+func (c *corpus) query() Query {
+	var q Query
+	for range 1 + c.r.IntN(8) {
+		m := FieldMask(1 + c.r.IntN(int(AllFields)))
+		if c.r.IntN(2) == 0 {
+			m = AllFields &^ (1 << IDs)
+		}
+		q.Terms = append(q.Terms, QueryTerm{Term: Term(c.word()), Fields: m, Probe: c.r.IntN(6) == 0})
+	}
+	q.K = []int{1, 3, 8, 50, 200}[c.r.IntN(5)]
+	return q
+}
+
+func addDocs(t testing.TB, db *sql.DB, c *corpus, ids []uint64) {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWriter(ctx, tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if err := w.Add(id, c.doc()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func deleteDocs(t testing.TB, db *sql.DB, ids []uint64) {
+	t.Helper()
+	ctx := context.Background()
+	tx, _ := db.BeginTx(ctx, nil)
+	w, err := NewWriter(ctx, tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Delete(ids); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sameHits compares a pruned top-k with the exhaustive one: the same
+// documents with the same scores in the same order.
+func sameHits(t *testing.T, what string, got, want []Hit) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d hits, exhaustive %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score || fmt.Sprint(got[i].Fields) != fmt.Sprint(want[i].Fields) {
+			t.Fatalf("%s: hit %d = %+v, exhaustive %+v", what, i, got[i], want[i])
+		}
+	}
+}
+
+func checkQueries(t *testing.T, db *sql.DB, c *corpus, n int, p Params, allow func(uint64) bool, what string) {
+	t.Helper()
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	nonEmpty := 0
+	for i := range n {
+		q := c.query()
+		q.Allow = allow
+		got, err := Search(ctx, tx, q, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := SearchExhaustive(ctx, tx, q, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameHits(t, fmt.Sprintf("%s query %d %+v", what, i, q.Terms), got, want)
+		if len(want) > 0 {
+			nonEmpty++
+		}
+	}
+	if nonEmpty < n/2 {
+		t.Fatalf("%s: only %d of %d queries found anything", what, nonEmpty, n)
+	}
+}
+
+func TestSearchExact(t *testing.T) {
+	params := []Params{DefaultParams(),
+		{K1: 0.9, Fields: [NumFields]FieldParams{{1, 0.4}, {3, 1}, {0, 0.5}, {0.2, 0}}},
+		{K1: 2, Fields: [NumFields]FieldParams{{1, 1}, {0, 0}, {5, 0.75}, {1, 0.75}}},
+	}
+	for _, tc := range []struct {
+		name  string
+		vocab int
+		s     float64 // Zipf exponent; 0 for uniform
+		docs  int
+	}{
+		{"uniform", 300, 0, 1500},
+		{"zipf", 3000, 1.1, 3000},
+		{"steep zipf", 500, 1.6, 2000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := openDB(t)
+			c := newCorpus(uint64(len(tc.name)), tc.vocab, tc.s)
+			if tc.s == 0 {
+				c.zipf = nil
+			}
+			// Sessions of up to 40 turns: id = session<<20 | turn.
+			var ids []uint64
+			for sess := uint64(1); len(ids) < tc.docs; sess++ {
+				for seq := range uint64(1 + c.r.IntN(40)) {
+					ids = append(ids, sess<<20|seq)
+				}
+			}
+			half := len(ids) / 2
+			addDocs(t, db, c, ids[:half])
+			addDocs(t, db, c, ids[half:])
+			for i, p := range params {
+				checkQueries(t, db, c, 150, p, nil, fmt.Sprintf("params %d", i))
+			}
+			// A filter: only sessions divisible by 3.
+			checkQueries(t, db, c, 150, params[0], func(d uint64) bool { return (d>>20)%3 == 0 }, "filtered")
+			// Delete a third of the documents (whole sessions and odd
+			// turns), append more, and check again.
+			var gone []uint64
+			for _, id := range ids {
+				if (id>>20)%4 == 1 || id%5 == 2 {
+					gone = append(gone, id)
+				}
+			}
+			deleteDocs(t, db, gone)
+			var more []uint64
+			last := ids[len(ids)-1] >> 20
+			for sess := last + 1; sess < last+30; sess++ {
+				for seq := range uint64(1 + c.r.IntN(40)) {
+					more = append(more, sess<<20|seq)
+				}
+			}
+			addDocs(t, db, c, more)
+			for i, p := range params {
+				checkQueries(t, db, c, 150, p, nil, fmt.Sprintf("after deletes, params %d", i))
+			}
+			checkQueries(t, db, c, 100, params[1], func(d uint64) bool { return d%2 == 0 }, "after deletes, filtered")
+		})
+	}
+}
+
+func TestScoresAreBM25F(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	tx, _ := db.BeginTx(ctx, nil)
+	w, err := NewWriter(ctx, tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := [][NumFields]string{
+		{"alpha beta beta gamma", "alpha", "", "march 2026"},
+		{"beta delta", "other", "", "march 2026"},
+		{"gamma gamma gamma", "", "mt4471", "april 2026"},
+	}
+	for i, d := range docs {
+		if err := w.Add(uint64(i+1), d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	tx.Commit()
+	p := DefaultParams()
+	rtx, _ := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	defer rtx.Rollback()
+	hits, err := Search(ctx, rtx, Query{K: 10, Terms: []QueryTerm{{Term: "alpha", Fields: AllFields}}}, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// By hand: N=3, df(alpha)=1; body lengths 4,2,3 (avg 3); titles 1,1,0 (avg 2/3).
+	idf := math.Log(1 + (3-1+0.5)/(1+0.5))
+	tf := 1*1/(0.25+0.75*4/3.0) + 0.5*1/(0.25+0.75*1/(2/3.0))
+	want := idf * tf * 2.2 / (tf + 1.2)
+	if len(hits) != 1 || hits[0].Doc != 1 || math.Abs(hits[0].Score-want) > 1e-12 {
+		t.Fatalf("alpha: %+v, want doc 1 scoring %v", hits, want)
+	}
+	// An identifier asked for in the ids field only.
+	hits, _ = Search(ctx, rtx, Query{K: 10, Terms: []QueryTerm{{Term: "mt4471", Fields: 1 << IDs}, {Term: "beta", Fields: 1 << Title}}}, p)
+	if len(hits) != 1 || hits[0].Doc != 3 {
+		t.Fatalf("mt4471 in ids: %+v", hits)
+	}
+}
+
+func TestDeleteRemovesTerms(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	tx, _ := db.BeginTx(ctx, nil)
+	w, _ := NewWriter(ctx, tx)
+	w.Add(1<<20|0, [NumFields]string{"the secret zebracorn lives here", "kept title"})
+	w.Add(1<<20|1, [NumFields]string{"zebracorn again", "kept title"})
+	w.Add(2<<20|0, [NumFields]string{"the kept conversation unicornfish", "kept title"})
+	w.Flush()
+	w.Close()
+	tx.Commit()
+	has := func(term string) bool {
+		ok, err := HasTerm(ctx, db, term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !has("zebracorn") || !has("unicornfish") {
+		t.Fatal("terms missing before the delete")
+	}
+	tx, _ = db.BeginTx(ctx, nil)
+	w, _ = NewWriter(ctx, tx)
+	if err := w.DeleteRange(1<<20, 2<<20-1); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	tx.Commit()
+	if has("zebracorn") || has("secret") || has("live") {
+		t.Fatal("a term only the deleted conversation held is still in the index")
+	}
+	if !has("unicornfish") || !has("kept") {
+		t.Fatal("positive control: the kept conversation's terms are gone")
+	}
+	st, _ := ReadStats(ctx, db)
+	if st.Docs != 1 || st.LenSum[Body] != 4 || st.LenSum[Title] != 2 {
+		t.Fatalf("stats after delete: %+v", st)
+	}
+}

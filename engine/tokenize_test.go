@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"database/sql"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	_ "modernc.org/sqlite"
+)
+
+// fts5Terms tokenizes words with SQLite's own "porter unicode61
+// remove_diacritics 2", one word per row, and returns each row's terms.
+func fts5Terms(t testing.TB, words []string) [][]string {
+	t.Helper()
+	db, err := sql.Open("sqlite", filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`CREATE VIRTUAL TABLE w USING fts5(x, tokenize = 'porter unicode61 remove_diacritics 2')`,
+		`CREATE VIRTUAL TABLE wv USING fts5vocab(w, 'instance')`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx, _ := db.Begin()
+	for i, w := range words {
+		if _, err := tx.Exec(`INSERT INTO w(rowid, x) VALUES(?, ?)`, i+1, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]string, len(words))
+	rows, err := db.Query(`SELECT doc, offset, term FROM wv ORDER BY doc, offset`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var doc, off int
+		var term string
+		if err := rows.Scan(&doc, &off, &term); err != nil {
+			t.Fatal(err)
+		}
+		out[doc-1] = append(out[doc-1], term)
+	}
+	return out
+}
+
+// corpusWords gathers distinct words from the repository's own Go and
+// Markdown files: thousands of real English and code words.
+func corpusWords(t testing.TB) []string {
+	seen := map[string]bool{}
+	filepath.Walk("..", func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() && (info.Name() == ".git" || info.Name() == ".tools") {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(p, ".go") || strings.HasSuffix(p, ".md") {
+			b, _ := os.ReadFile(p)
+			for _, w := range strings.FieldsFunc(string(b), func(r rune) bool { return !isTokenRune(r) }) {
+				seen[w] = true
+			}
+		}
+		return nil
+	})
+	var out []string
+	for w := range seen {
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestAnalyzeMatchesFTS5(t *testing.T) {
+	words := corpusWords(t)
+	words = append(words, "Café", "naïve", "Ærøskøbing", "straße", "MT-4471", "K-2", "3.4%", "v1.2.1",
+		"connection", "generalizations", "oscillators", "hopping", "caresses", "ponies", "relational",
+		"conditional", "rational", "valenci", "hesitanci", "digitizer", "conformabli", "radicalli",
+		"differentli", "vileli", "analogousli", "vietnamization", "predication", "operator", "feudalism",
+		"decisiveness", "hopefulness", "callousness", "formaliti", "sensitiviti", "sensibiliti",
+		"triplicate", "formative", "formalize", "electriciti", "electrical", "hopeful", "goodness",
+		"revival", "allowance", "inference", "airliner", "gyroscopic", "adjustable", "defensible",
+		"irritant", "replacement", "adjustment", "dependent", "adoption", "homologou", "communism",
+		"activate", "angulariti", "homologous", "effective", "bowdlerize", "probate", "rate", "cease",
+		"controll", "roll", "agreed", "feed", "plastered", "bled", "motoring", "sing", "conflated",
+		"troubled", "sized", "hopping", "tanned", "falling", "hissing", "fizzed", "failing", "filing",
+		"happy", "sky", "ΑΘΗΝΑ", "日本語", "١٢٣", "x²", "tête-à-tête")
+	want := fts5Terms(t, words)
+	bad := 0
+	for i, w := range words {
+		got := Analyze(w)
+		if strings.Join(got, " ") != strings.Join(want[i], " ") {
+			if bad < 30 {
+				t.Errorf("Analyze(%q) = %q, FTS5 %q", w, got, want[i])
+			}
+			bad++
+		}
+	}
+	t.Logf("%d words, %d differ", len(words), bad)
+}

@@ -1,0 +1,573 @@
+package engine
+
+import (
+	"context"
+	"database/sql"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Writer adds and deletes documents within the caller's transaction, so the
+// index changes all-or-nothing with whatever else the transaction writes.
+// Added postings are buffered and written by Flush (and by Delete, which
+// flushes first); call Flush before committing.
+//
+// Document ids should grow: a new document's id above every id in the
+// index appends its postings to the end of each term's list. An id below
+// that still works, at the cost of rewriting the lists of its terms.
+type Writer struct {
+	ctx      context.Context
+	tx       *sql.Tx
+	buf      map[string][]posting
+	buffered int
+	bufLo    uint64 // the range of buffered document ids
+	bufHi    uint64
+	docRows  []any // eng_docs rows waiting for a batched insert
+	docs     int64
+	lenSum   [NumFields]int64
+	dirty    bool
+	stmts    map[string]*sql.Stmt // batched statements by text
+}
+
+// flushAt is how many buffered postings make Add flush by itself: a bound on
+// the writer's memory during a full rebuild (about 80 MB).
+const flushAt = 1 << 21
+
+// batchRows is how many rows one batched statement reads or writes.
+const batchRows = 200
+
+// NewWriter starts writing within tx, creating the tables if missing.
+func NewWriter(ctx context.Context, tx *sql.Tx) (*Writer, error) {
+	if err := Create(ctx, tx); err != nil {
+		return nil, err
+	}
+	return &Writer{ctx: ctx, tx: tx, buf: map[string][]posting{}, stmts: map[string]*sql.Stmt{}}, nil
+}
+
+// Close releases the writer's statements; it does not flush.
+func (w *Writer) Close() {
+	for _, s := range w.stmts {
+		s.Close()
+	}
+	clear(w.stmts)
+}
+
+// exec runs a statement, preparing it once per writer.
+func (w *Writer) exec(q string, args ...any) error {
+	st, ok := w.stmts[q]
+	if !ok {
+		var err error
+		if st, err = w.tx.PrepareContext(w.ctx, q); err != nil {
+			return err
+		}
+		w.stmts[q] = st
+	}
+	_, err := st.ExecContext(w.ctx, args...)
+	return err
+}
+
+// execRows inserts rows of cols values each with multi-row statements.
+func (w *Writer) execRows(head string, cols int, vals []any) error {
+	one := "(" + strings.TrimSuffix(strings.Repeat("?,", cols), ",") + ")"
+	for len(vals) > 0 {
+		n := min(len(vals)/cols, batchRows)
+		q := head + " VALUES " + strings.TrimSuffix(strings.Repeat(one+",", n), ",")
+		if err := w.exec(q, vals[:n*cols]...); err != nil {
+			return err
+		}
+		vals = vals[n*cols:]
+	}
+	return nil
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
+
+// Doc is one document analysed for the index: its distinct terms with
+// their frequency per field, and its field lengths. Analysing is the
+// CPU-heavy part of indexing, so NewDoc may run on any goroutine, ahead of
+// the one Writer.
+type Doc struct {
+	terms []string // sorted
+	tf    [][NumFields]uint32
+	lens  [NumFields]uint32
+}
+
+// NewDoc analyses a document: the text of each of its fields.
+func NewDoc(fields [NumFields]string) *Doc {
+	d := &Doc{}
+	at := map[string]int{}
+	for f := range NumFields {
+		Tokens(fields[f], func(tok string) {
+			t := stem(tok)
+			i, ok := at[t]
+			if !ok {
+				i = len(d.terms)
+				at[t] = i
+				d.terms = append(d.terms, t)
+				d.tf = append(d.tf, [NumFields]uint32{})
+			}
+			d.tf[i][f]++
+			d.lens[f]++
+		})
+	}
+	sort.Sort(byTerm{d})
+	return d
+}
+
+type byTerm struct{ d *Doc }
+
+func (b byTerm) Len() int           { return len(b.d.terms) }
+func (b byTerm) Less(i, j int) bool { return b.d.terms[i] < b.d.terms[j] }
+func (b byTerm) Swap(i, j int) {
+	b.d.terms[i], b.d.terms[j] = b.d.terms[j], b.d.terms[i]
+	b.d.tf[i], b.d.tf[j] = b.d.tf[j], b.d.tf[i]
+}
+
+// Add indexes one document: the text of each of its fields.
+func (w *Writer) Add(id uint64, fields [NumFields]string) error {
+	return w.AddDoc(id, NewDoc(fields))
+}
+
+// Empty reports whether the document holds no token at all.
+func (d *Doc) Empty() bool { return len(d.terms) == 0 }
+
+// AddDoc indexes an analysed document under id. A document without a single
+// token is not indexed.
+func (w *Writer) AddDoc(id uint64, d *Doc) error {
+	if id > 1<<63-1 {
+		return fmt.Errorf("engine: document id %d out of range", id)
+	}
+	if len(d.terms) == 0 {
+		return nil
+	}
+	for i, t := range d.terms {
+		p := posting{doc: id, tf: d.tf[i]}
+		for f := range NumFields {
+			if p.tf[f] != 0 { // only the lengths of fields the term is in matter
+				p.len[f] = d.lens[f]
+			}
+		}
+		w.buf[t] = append(w.buf[t], p)
+	}
+	var lb []byte
+	for f := range NumFields {
+		lb = binary.AppendUvarint(lb, uint64(d.lens[f]))
+		w.lenSum[f] += int64(d.lens[f])
+	}
+	if w.buffered == 0 || id < w.bufLo {
+		w.bufLo = id
+	}
+	w.bufHi = max(w.bufHi, id)
+	w.docRows = append(w.docRows, int64(id), lb, strings.Join(d.terms, " "))
+	w.docs++
+	w.dirty = true
+	w.buffered += len(d.terms)
+	if len(w.docRows) >= 3*batchRows {
+		if err := w.flushDocs(); err != nil {
+			return err
+		}
+	}
+	if w.buffered >= flushAt {
+		return w.Flush()
+	}
+	return nil
+}
+
+func (w *Writer) flushDocs() error {
+	if err := w.execRows(`INSERT INTO eng_docs(id, lens, terms)`, 3, w.docRows); err != nil {
+		return fmt.Errorf("engine: add documents: %w", err)
+	}
+	w.docRows = w.docRows[:0]
+	return nil
+}
+
+// Flush writes the buffered postings and the statistics.
+func (w *Writer) Flush() error {
+	if !w.dirty {
+		return nil
+	}
+	if err := w.flushDocs(); err != nil {
+		return err
+	}
+	terms := make([]string, 0, len(w.buf))
+	for t := range w.buf {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	for len(terms) > 0 {
+		n := min(len(terms), batchRows)
+		if err := w.appendTerms(terms[:n]); err != nil {
+			return err
+		}
+		terms = terms[n:]
+	}
+	clear(w.buf)
+	w.buffered, w.bufLo, w.bufHi = 0, 0, 0
+	if err := w.bumpStats(); err != nil {
+		return err
+	}
+	w.dirty = false
+	return nil
+}
+
+func (w *Writer) bumpStats() error {
+	add := func(k string, v int64) error {
+		return w.exec(`INSERT INTO eng_stats(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = value + ?2`, k, v)
+	}
+	if err := add("docs", w.docs); err != nil {
+		return fmt.Errorf("engine: write stats: %w", err)
+	}
+	for f, k := range statKeys {
+		if err := add(k, w.lenSum[f]); err != nil {
+			return fmt.Errorf("engine: write stats: %w", err)
+		}
+	}
+	if err := add("gen", 1); err != nil {
+		return fmt.Errorf("engine: write stats: %w", err)
+	}
+	w.docs, w.lenSum = 0, [NumFields]int64{}
+	return nil
+}
+
+// termRow is a term's dictionary row, decoded.
+type termRow struct {
+	df    int
+	skips []blockMeta
+	tail  []posting
+}
+
+func (r *termRow) maxDoc() uint64 {
+	if len(r.tail) > 0 {
+		return r.tail[len(r.tail)-1].doc
+	}
+	if len(r.skips) > 0 {
+		return r.skips[len(r.skips)-1].last
+	}
+	return 0
+}
+
+func decodeTermRow(term string, df int, skips, tail []byte) (*termRow, error) {
+	r := &termRow{df: df}
+	var err error
+	if r.skips, err = decodeSkips(skips); err != nil {
+		return nil, fmt.Errorf("engine: skip list of %q: %w", term, err)
+	}
+	if len(tail) > 0 {
+		if r.tail, err = decodeBlock(nil, tail); err != nil {
+			return nil, fmt.Errorf("engine: postings of %q: %w", term, err)
+		}
+		if len(r.skips) > 0 && r.tail[0].doc <= r.skips[len(r.skips)-1].last {
+			return nil, fmt.Errorf("engine: postings of %q: %w", term, corrupt("tail before the last block"))
+		}
+	}
+	return r, nil
+}
+
+// readTerms reads the dictionary rows of terms (at most batchRows).
+func (w *Writer) readTerms(terms []string) (map[string]*termRow, error) {
+	args := make([]any, len(terms))
+	for i, t := range terms {
+		args[i] = t
+	}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT term, df, skips, tail FROM eng_terms WHERE term IN (`+placeholders(len(terms))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("engine: read terms: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[string]*termRow, len(terms))
+	for rows.Next() {
+		var t string
+		var df int
+		var sk, tail []byte
+		if err := rows.Scan(&t, &df, &sk, &tail); err != nil {
+			return nil, fmt.Errorf("engine: read terms: %w", err)
+		}
+		r, err := decodeTermRow(t, df, sk, tail)
+		if err != nil {
+			return nil, err
+		}
+		out[t] = r
+	}
+	return out, rows.Err()
+}
+
+func (w *Writer) readBlock(t string, last uint64) ([]posting, error) {
+	var blob []byte
+	if err := w.tx.QueryRowContext(w.ctx, `SELECT data FROM eng_blocks WHERE term=? AND last=?`, t, int64(last)).Scan(&blob); err != nil {
+		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", t, last, err)
+	}
+	ps, err := decodeBlock(nil, blob)
+	if err != nil {
+		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", t, last, err)
+	}
+	return ps, nil
+}
+
+// changes collects the rows a batch of terms writes.
+type changes struct {
+	blocks   []any // term, last, data
+	delBlock [][2]any
+	terms    []any // term, df, skips, tail
+	delTerms []any
+}
+
+// cut writes full blocks of ps to ch and returns their metas and the rest.
+func cut(ch *changes, t string, ps []posting, full bool) ([]blockMeta, []posting) {
+	var metas []blockMeta
+	for len(ps) >= BlockSize || (full && len(ps) > 0) {
+		n := min(len(ps), BlockSize)
+		ch.blocks = append(ch.blocks, t, int64(ps[n-1].doc), encodeBlock(nil, ps[:n]))
+		metas = append(metas, metaOf(ps[:n]))
+		ps = ps[n:]
+	}
+	return metas, ps
+}
+
+func (ch *changes) putTerm(t string, r *termRow) {
+	var tail []byte
+	if len(r.tail) > 0 {
+		tail = encodeBlock(nil, r.tail)
+	}
+	ch.terms = append(ch.terms, t, r.df, encodeSkips(nil, r.skips), tail)
+}
+
+func (w *Writer) apply(ch *changes) error {
+	for _, k := range ch.delBlock {
+		if err := w.exec(`DELETE FROM eng_blocks WHERE term=? AND last=?`, k[0], k[1]); err != nil {
+			return fmt.Errorf("engine: delete block: %w", err)
+		}
+	}
+	if err := w.execRows(`INSERT OR REPLACE INTO eng_blocks(term, last, data)`, 3, ch.blocks); err != nil {
+		return fmt.Errorf("engine: write blocks: %w", err)
+	}
+	if err := w.execRows(`INSERT OR REPLACE INTO eng_terms(term, df, skips, tail)`, 4, ch.terms); err != nil {
+		return fmt.Errorf("engine: write terms: %w", err)
+	}
+	for len(ch.delTerms) > 0 {
+		n := min(len(ch.delTerms), batchRows)
+		if err := w.exec(`DELETE FROM eng_terms WHERE term IN (`+placeholders(n)+`)`, ch.delTerms[:n]...); err != nil {
+			return fmt.Errorf("engine: delete terms: %w", err)
+		}
+		ch.delTerms = ch.delTerms[n:]
+	}
+	return nil
+}
+
+// appendTerms adds the buffered postings of a batch of terms.
+func (w *Writer) appendTerms(terms []string) error {
+	rows, err := w.readTerms(terms)
+	if err != nil {
+		return err
+	}
+	var ch changes
+	for _, t := range terms {
+		ps := w.buf[t]
+		r := rows[t]
+		if r == nil {
+			r = &termRow{}
+		}
+		var merged []posting
+		if ps[0].doc > r.maxDoc() {
+			// The common case: the new postings follow the list's end.
+			merged = append(r.tail, ps...)
+		} else {
+			// An id below the list's end: merge and rewrite the list.
+			var all []posting
+			for _, b := range r.skips {
+				bp, err := w.readBlock(t, b.last)
+				if err != nil {
+					return err
+				}
+				all = append(all, bp...)
+				ch.delBlock = append(ch.delBlock, [2]any{t, int64(b.last)})
+			}
+			all = append(all, r.tail...)
+			r.skips = nil
+			merged = make([]posting, 0, len(all)+len(ps))
+			i, j := 0, 0
+			for i < len(all) || j < len(ps) {
+				switch {
+				case j == len(ps) || i < len(all) && all[i].doc < ps[j].doc:
+					merged = append(merged, all[i])
+					i++
+				case i == len(all) || ps[j].doc < all[i].doc:
+					merged = append(merged, ps[j])
+					j++
+				default:
+					return fmt.Errorf("engine: document %d added twice", ps[j].doc)
+				}
+			}
+		}
+		metas, rest := cut(&ch, t, merged, false)
+		r.skips = append(r.skips, metas...)
+		r.tail = rest
+		r.df += len(ps)
+		ch.putTerm(t, r)
+	}
+	return w.apply(&ch)
+}
+
+// DeleteRange deletes every document whose id is in [lo, hi]. It flushes
+// first only if buffered documents fall in that range.
+func (w *Writer) DeleteRange(lo, hi uint64) error {
+	if w.buffered > 0 && lo <= w.bufHi && hi >= w.bufLo {
+		if err := w.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := w.flushDocs(); err != nil {
+		return err
+	}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, lens, terms FROM eng_docs WHERE id BETWEEN ? AND ?`, int64(lo), int64(hi))
+	if err != nil {
+		return fmt.Errorf("engine: delete documents: %w", err)
+	}
+	return w.deleteDocs(rows)
+}
+
+// Delete removes documents and their postings; a term no document holds any
+// more leaves the dictionary. Unknown ids are ignored.
+func (w *Writer) Delete(ids []uint64) error {
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), batchRows)
+		args := make([]any, n)
+		for i, id := range ids[:n] {
+			args[i] = int64(id)
+		}
+		rows, err := w.tx.QueryContext(w.ctx, `SELECT id, lens, terms FROM eng_docs WHERE id IN (`+placeholders(n)+`)`, args...)
+		if err != nil {
+			return fmt.Errorf("engine: delete documents: %w", err)
+		}
+		if err := w.deleteDocs(rows); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// deleteDocs deletes the documents rows lists (id, lens, terms).
+func (w *Writer) deleteDocs(rows *sql.Rows) error {
+	byTerm := map[string][]uint64{}
+	var ids []any
+	for rows.Next() {
+		var id int64
+		var lb []byte
+		var terms string
+		if err := rows.Scan(&id, &lb, &terms); err != nil {
+			rows.Close()
+			return fmt.Errorf("engine: delete documents: %w", err)
+		}
+		r := reader{b: lb}
+		for f := range NumFields {
+			w.lenSum[f] -= int64(r.uvarint())
+		}
+		if r.err != nil {
+			rows.Close()
+			return fmt.Errorf("engine: delete document %d: lengths: %w", id, r.err)
+		}
+		for _, t := range strings.Fields(terms) {
+			byTerm[t] = append(byTerm[t], uint64(id))
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("engine: delete documents: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	for len(ids) > 0 {
+		n := min(len(ids), batchRows)
+		if err := w.exec(`DELETE FROM eng_docs WHERE id IN (`+placeholders(n)+`)`, ids[:n]...); err != nil {
+			return fmt.Errorf("engine: delete documents: %w", err)
+		}
+		w.docs -= int64(n)
+		ids = ids[n:]
+	}
+	terms := make([]string, 0, len(byTerm))
+	for t := range byTerm {
+		terms = append(terms, t)
+	}
+	sort.Strings(terms)
+	for len(terms) > 0 {
+		n := min(len(terms), batchRows)
+		if err := w.removeFromTerms(terms[:n], byTerm); err != nil {
+			return err
+		}
+		terms = terms[n:]
+	}
+	return w.bumpStats()
+}
+
+// removeFromTerms takes documents out of the lists of a batch of terms,
+// rewriting only the blocks that held them.
+func (w *Writer) removeFromTerms(terms []string, byTerm map[string][]uint64) error {
+	rows, err := w.readTerms(terms)
+	if err != nil {
+		return err
+	}
+	var ch changes
+	for _, t := range terms {
+		r := rows[t]
+		if r == nil {
+			continue
+		}
+		docs := byTerm[t]
+		gone := make(map[uint64]bool, len(docs))
+		hit := map[int]bool{}
+		for _, d := range docs {
+			gone[d] = true
+			hit[sort.Search(len(r.skips), func(i int) bool { return r.skips[i].last >= d })] = true
+		}
+		keep := func(ps []posting) []posting {
+			var out []posting
+			for _, p := range ps {
+				if !gone[p.doc] {
+					out = append(out, p)
+				}
+			}
+			return out
+		}
+		var skips []blockMeta
+		removed := 0
+		for i, b := range r.skips {
+			if !hit[i] {
+				skips = append(skips, b)
+				continue
+			}
+			ps, err := w.readBlock(t, b.last)
+			if err != nil {
+				return err
+			}
+			kept := keep(ps)
+			if len(kept) == len(ps) {
+				skips = append(skips, b)
+				continue
+			}
+			removed += len(ps) - len(kept)
+			ch.delBlock = append(ch.delBlock, [2]any{t, int64(b.last)})
+			m, _ := cut(&ch, t, kept, true)
+			skips = append(skips, m...)
+		}
+		if hit[len(r.skips)] {
+			kept := keep(r.tail)
+			removed += len(r.tail) - len(kept)
+			r.tail = kept
+		}
+		r.skips = skips
+		r.df -= removed
+		if len(r.skips) == 0 && len(r.tail) == 0 {
+			ch.delTerms = append(ch.delTerms, t)
+			continue
+		}
+		ch.putTerm(t, r)
+	}
+	return w.apply(&ch)
+}
