@@ -3,6 +3,8 @@ package recall
 import (
 	"math"
 	"sort"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 // rank turns candidates into the top k: BM25 relative to the best match,
@@ -102,6 +104,9 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 	if tie > 0 {
 		newestFirstAmongTies(pool, tie)
 	}
+	if tn.OneHitPerExchange {
+		pool = onePerExchange(pool)
+	}
 	if tn.SameSession <= 0 || tn.SameSession >= 1 {
 		return pool[:min(k, len(pool))]
 	}
@@ -185,4 +190,26 @@ func newestFirstAmongTies(pool []candidate, share float64) {
 	}
 	copy(pool, ties)
 	copy(pool[len(ties):], rest)
+}
+
+// onePerExchange keeps, of a person's message and the assistant's reply to
+// it, only the better-scoring one: the hit shows the other as its
+// neighbour, so the second would spend a place on the same exchange. pool
+// is sorted best first and stays so.
+func onePerExchange(pool []candidate) []candidate {
+	seen := map[[2]int64]bool{}
+	out := pool[:0]
+	for _, c := range pool {
+		ex := int64(c.seq)
+		if c.role != memory.RoleUser {
+			ex-- // a reply belongs to the message before it
+		}
+		key := [2]int64{c.sess, ex}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, c)
+	}
+	return out
 }

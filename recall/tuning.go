@@ -28,9 +28,12 @@ type Tuning struct {
 	// with it, up to GroupTurns hits in all, when they score at least
 	// GroupShare of it; they are shown together, before the diversity
 	// discount applies. 0 or 1 turns grouping off.
-	GroupTurns  int
-	GroupShare  float64
-	NoNeighbors bool
+	GroupTurns int
+	GroupShare float64
+	// OneHitPerExchange keeps one hit of a message and the reply to it
+	// (the better one; the other shows as its neighbour).
+	OneHitPerExchange bool
+	NoNeighbors       bool
 	// CoverPower raises the share of the query a chunk covers (IDF
 	// weighted) into the score: a chunk that holds every asked-for word beats
 	// one that repeats a few of them. 0 turns it off.

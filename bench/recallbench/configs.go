@@ -94,6 +94,9 @@ var stages = []stage{
 	{"group", // a conversation's near-equal turns shown together after its first
 		func(t *recall.Tuning) { t.GroupTurns, t.GroupShare = 3, 0.7 },
 		func(t *recall.Tuning) { t.GroupTurns = 0 }},
+	{"exchange", // one hit per message and its reply
+		func(t *recall.Tuning) { t.OneHitPerExchange = true },
+		func(t *recall.Tuning) { t.OneHitPerExchange = false }},
 	{"recency",
 		func(t *recall.Tuning) { t.HalfLifeDays, t.RecencyWeight = 180, 0.05 },
 		func(t *recall.Tuning) { t.HalfLifeDays = 0 }},
