@@ -3,6 +3,8 @@ package recall
 import (
 	"math"
 	"sort"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 // rank turns candidates into the top k: BM25 relative to the best match,
@@ -102,6 +104,9 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 	if tie > 0 {
 		newestFirstAmongTies(pool, tie)
 	}
+	if tn.OneHitPerExchange {
+		pool = onePerExchange(pool)
+	}
 	if tn.SameSession <= 0 || tn.SameSession >= 1 {
 		return pool[:min(k, len(pool))]
 	}
@@ -127,6 +132,34 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		perSess[pool[bi].sess]++
 		pool[bi].score = bs
 		out = append(out, pool[bi])
+		if tn.GroupTurns > 1 && perSess[pool[bi].sess] == 1 {
+			out = groupCompanions(out, pool, taken, perSess, bi, k, tn)
+		}
+	}
+	return out
+}
+
+// groupCompanions follows a conversation's first hit with its next best
+// turns that score nearly as well (GroupShare of it, up to GroupTurns in
+// all), so the turns that answer together are shown, and counted, together
+// rather than pushed below other conversations by the diversity discount.
+// pool is sorted best first.
+func groupCompanions(out, pool []candidate, taken []bool, perSess map[int64]int, first, k int, tn Tuning) []candidate {
+	lead := pool[first]
+	for i := range pool {
+		if len(out) >= k || perSess[lead.sess] >= tn.GroupTurns {
+			break
+		}
+		c := pool[i]
+		if c.score < tn.GroupShare*lead.score {
+			break // sorted: no later turn scores more
+		}
+		if taken[i] || c.sess != lead.sess {
+			continue
+		}
+		taken[i] = true
+		perSess[c.sess]++
+		out = append(out, c)
 	}
 	return out
 }
@@ -157,4 +190,26 @@ func newestFirstAmongTies(pool []candidate, share float64) {
 	}
 	copy(pool, ties)
 	copy(pool[len(ties):], rest)
+}
+
+// onePerExchange keeps, of a person's message and the assistant's reply to
+// it, only the better-scoring one: the hit shows the other as its
+// neighbour, so the second would spend a place on the same exchange. pool
+// is sorted best first and stays so.
+func onePerExchange(pool []candidate) []candidate {
+	seen := map[[2]int64]bool{}
+	out := pool[:0]
+	for _, c := range pool {
+		ex := int64(c.seq)
+		if c.role != memory.RoleUser {
+			ex-- // a reply belongs to the message before it
+		}
+		key := [2]int64{c.sess, ex}
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, c)
+	}
+	return out
 }

@@ -194,3 +194,44 @@ func TestFirstReleaseMemoryRecallsWithNewRanking(t *testing.T) {
 		}
 	}
 }
+
+// TestRankGroupsAndExchanges checks the two ways a conversation's turns are
+// kept together: a first hit's near-equal turns brought along (grouping),
+// and one hit per message and its reply.
+func TestRankGroupsAndExchanges(t *testing.T) {
+	base := DefaultTuning
+	base.HalfLifeDays, base.CoverPower, base.SessionWeight = 0, 0, 0
+	c := func(sess int64, seq int, bm25 float64, role string) candidate {
+		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: 1, role: role}
+	}
+	order := func(tn Tuning, cs []candidate, k int) []int64 {
+		var out []int64
+		for _, x := range rank(append([]candidate(nil), cs...), k, tn, 0, "") {
+			out = append(out, x.chunk)
+		}
+		return out
+	}
+	// Conversation 1 has two strong turns, conversation 2 one a little
+	// weaker than the second of them.
+	cs := []candidate{c(1, 0, -10, memory.RoleUser), c(1, 4, -9, memory.RoleUser), c(2, 0, -8, memory.RoleUser), c(3, 0, -3, memory.RoleUser)}
+	if got := order(base, cs, 3); !reflect.DeepEqual(got, []int64{100, 200, 104}) {
+		t.Errorf("diversity alone: %v, want the second conversation before the first's second turn", got)
+	}
+	g := base
+	g.GroupTurns, g.GroupShare = 3, 0.8
+	if got := order(g, cs, 3); !reflect.DeepEqual(got, []int64{100, 104, 200}) {
+		t.Errorf("grouping: %v, want the first conversation's near-equal turn right after it", got)
+	}
+	g.GroupShare = 0.95
+	if got := order(g, cs, 3); !reflect.DeepEqual(got, []int64{100, 200, 104}) {
+		t.Errorf("grouping at 0.95: %v, want a turn below the share left to diversity", got)
+	}
+	// A message and its reply: one hit, the better; the next exchange of
+	// the same conversation is another hit.
+	ex := base
+	ex.SameSession, ex.OneHitPerExchange = 1, true
+	pair := []candidate{c(1, 2, -10, memory.RoleUser), c(1, 3, -9.5, memory.RoleAssistant), c(1, 5, -9, memory.RoleAssistant), c(2, 0, -5, memory.RoleUser)}
+	if got := order(ex, pair, 3); !reflect.DeepEqual(got, []int64{102, 105, 200}) {
+		t.Errorf("one hit per exchange: %v, want the reply at seq 3 folded into its message", got)
+	}
+}

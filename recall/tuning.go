@@ -24,7 +24,16 @@ type Tuning struct {
 	RecencyWeight float64 // the most recency can add, as a fraction of the score
 	StarWeight    float64 // what a star adds, as a fraction of the score
 	SameSession   float64 // score factor for each further hit from one conversation; 1 turns diversity off
-	NoNeighbors   bool
+	// GroupTurns: a conversation's first hit brings its next best turns
+	// with it, up to GroupTurns hits in all, when they score at least
+	// GroupShare of it; they are shown together, before the diversity
+	// discount applies. 0 or 1 turns grouping off.
+	GroupTurns int
+	GroupShare float64
+	// OneHitPerExchange keeps one hit of a message and the reply to it
+	// (the better one; the other shows as its neighbour).
+	OneHitPerExchange bool
+	NoNeighbors       bool
 	// CoverPower raises the share of the query a chunk covers (IDF
 	// weighted) into the score: a chunk that holds every asked-for word beats
 	// one that repeats a few of them. 0 turns it off.

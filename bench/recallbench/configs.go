@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -90,6 +91,12 @@ var stages = []stage{
 	{"diversity", // a conversation's further hits discounted
 		func(t *recall.Tuning) { t.SameSession = 0.5 },
 		func(t *recall.Tuning) { t.SameSession = 1 }},
+	{"group", // a conversation's near-equal turns shown together after its first
+		func(t *recall.Tuning) { t.GroupTurns, t.GroupShare = 3, 0.7 },
+		func(t *recall.Tuning) { t.GroupTurns = 0 }},
+	{"exchange", // one hit per message and its reply
+		func(t *recall.Tuning) { t.OneHitPerExchange = true },
+		func(t *recall.Tuning) { t.OneHitPerExchange = false }},
 	{"recency",
 		func(t *recall.Tuning) { t.HalfLifeDays, t.RecencyWeight = 180, 0.05 },
 		func(t *recall.Tuning) { t.HalfLifeDays = 0 }},
@@ -136,6 +143,12 @@ func ParseTuning(spec string) ([]Config, error) {
 		v := reflect.ValueOf(&t).Elem()
 		for _, kv := range strings.Split(sets, ",") {
 			k, val, _ := strings.Cut(kv, "=")
+			if ok, err := setBM25(&t, k, val); ok {
+				if err != nil {
+					return nil, fmt.Errorf("tuning %q: %w", item, err)
+				}
+				continue
+			}
 			f := v.FieldByName(k)
 			if !f.IsValid() {
 				return nil, fmt.Errorf("tuning %q: recall.Tuning has no field %q", item, k)
@@ -160,6 +173,33 @@ func ParseTuning(spec string) ([]Config, error) {
 		out = append(out, tuned(name, t, nil))
 	}
 	return out, nil
+}
+
+// bm25Fields names the engine's fields for -tune's B<Field> knobs.
+var bm25Fields = map[string]engine.Field{"BBody": engine.Body, "BTitle": engine.Title, "BIDs": engine.IDs, "BDate": engine.Date}
+
+// setBM25 sets the engine's K1 or a field's b (BBody, BTitle, BIDs, BDate)
+// in t's BM25 parameters; it reports whether k names one of them.
+func setBM25(t *recall.Tuning, k, val string) (bool, error) {
+	f, isB := bm25Fields[k]
+	if k != "K1" && !isB {
+		return false, nil
+	}
+	x, err := strconv.ParseFloat(val, 64)
+	if err != nil {
+		return true, fmt.Errorf("%s: %w", k, err)
+	}
+	p := engine.DefaultParams()
+	if t.BM25 != nil {
+		p = *t.BM25
+	}
+	if isB {
+		p.Fields[f].B = x
+	} else {
+		p.K1 = x
+	}
+	t.BM25 = &p
+	return true, nil
 }
 
 // SelectConfigs picks configurations by comma-separated names; "all" picks
