@@ -145,6 +145,10 @@ func TestHarness(t *testing.T) {
 			"said:Why does Claude write <system-reminder>be careful</system-reminder> into my session logs?"},
 		{"a tag quoted at a line's start", "user", "text", "<system-reminder> tags: what are they for?",
 			"said:<system-reminder> tags: what are they for?"},
+		{"a reminder appended to a message", "user", "text", "Why is the build failing?<system-reminder>The user opened CMakeLists.txt in the IDE.</system-reminder>",
+			"said:Why is the build failing?|harness note:<system-reminder>The user opened CMakeLists.txt in the IDE.</system-reminder>"},
+		{"an IDE note before the words", "user", "text", "<ide_opened_file>The user opened the file /src/k2.go in the IDE. This may or may not be related to the current task.</ide_opened_file>\nFix MT-4471",
+			"harness note:<ide_opened_file>The user opened the file /src/k2.go in the IDE. This may or may not be related to the current task.</ide_opened_file>\n|said:Fix MT-4471"},
 		{"a wrapper followed by words on its line", "user", "text", "<system-reminder>x</system-reminder> is what I see",
 			"said:<system-reminder>x</system-reminder> is what I see"},
 		{"slash command envelope", "user", "text", "<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>PR 12 compressor</command-args>",
@@ -215,6 +219,25 @@ func TestIreneoTool(t *testing.T) {
 	} {
 		if got := IreneoTool(name); got != want {
 			t.Errorf("IreneoTool(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// Hostile text must cost linear time: a quadratic scan of these would take
+// minutes, so a regression shows as a hung test, not a flaky timing.
+func TestClassifyIsLinear(t *testing.T) {
+	n := 1 << 16
+	for _, text := range []string{
+		strings.Repeat("<system-reminder>\n", n),
+		strings.Repeat("<system-reminder>\n", n) + "</system-reminder> and words",
+		strings.Repeat("<command-args>\n<system-reminder>\n", n) + "</command-args>x</system-reminder>y",
+		strings.Repeat("<system-reminder>", n) + "text",
+		strings.Repeat("<environment_context>", n),
+	} {
+		spans := Classify("user", "text", "", text)
+		checkCover(t, text, spans)
+		if SaidText("user", "text", "", text) == "" && !strings.HasPrefix(text, "<environment_context>") {
+			t.Errorf("words lost from %q…", text[:40])
 		}
 	}
 }
