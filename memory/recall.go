@@ -535,7 +535,7 @@ func (m *Memory) turnChunks(ctx context.Context, cands []candidate) error {
 			conds = append(conds, fmt.Sprintf("(sess=%d AND seq=%d)", c.sess, c.seq))
 		}
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE `+strings.Join(conds, " OR ")+` GROUP BY sess, seq`)
+	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE searched AND (`+strings.Join(conds, " OR ")+`) GROUP BY sess, seq`)
 	if err != nil {
 		return err
 	}
