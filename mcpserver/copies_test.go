@@ -130,7 +130,9 @@ func claudeCodeTranscript(t *testing.T, dir string, n int, server, query, result
 		b.WriteString(jsonLine(t, r))
 		prev = uuid
 	}
-	user := func(content any, more map[string]any) { rec("user", map[string]any{"role": "user", "content": content}, more) }
+	user := func(content any, more map[string]any) {
+		rec("user", map[string]any{"role": "user", "content": content}, more)
+	}
 	assistant := func(id string, content ...any) {
 		rec("assistant", map[string]any{"model": "claude-opus-4-5", "id": id, "type": "message", "role": "assistant", "content": content,
 			"stop_reason": nil, "usage": map[string]any{"input_tokens": 12, "output_tokens": 30}}, map[string]any{"requestId": "req_" + id})
