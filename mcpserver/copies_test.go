@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -334,6 +336,69 @@ func TestAgentsRecallCopiesStayOutOfRecall(t *testing.T) {
 	} {
 		if got := strings.Count(all, what); got < want {
 			t.Errorf("src/ holds %q %d times, want at least %d", what, got, want)
+		}
+	}
+}
+
+// plumbing knows Ireneo's tools by name and argument shape without
+// importing this package: its list must be the tools' real arguments.
+func TestPlumbingKnowsTheTools(t *testing.T) {
+	for tool, args := range map[string]any{ToolRecall: RecallArgs{}, ToolGet: GetArgs{}, ToolSessions: SessionsArgs{}, ToolListProjects: ListProjectsArgs{}} {
+		var names, required []string
+		rt := reflect.TypeOf(args)
+		for i := range rt.NumField() {
+			name, opts, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			names = append(names, name)
+			if opts != "omitempty" {
+				required = append(required, name)
+			}
+		}
+		got, n, ok := plumbing.ToolArguments(tool)
+		if !ok {
+			t.Errorf("plumbing does not know %s", tool)
+			continue
+		}
+		slices.Sort(names)
+		sorted := slices.Sorted(slices.Values(got))
+		if !slices.Equal(sorted, names) || !slices.Equal(got[:n], required) {
+			t.Errorf("%s: plumbing has %v (%d required), the tool takes %v (required %v)", tool, got, n, names, required)
+		}
+	}
+}
+
+// Every answer of every tool, text and structured, is known as Ireneo's.
+func TestEveryAnswerIsMarked(t *testing.T) {
+	ts := startTestServer(t, Options{})
+	c := connect(t, ts.url, ts.full)
+	for _, call := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{ToolRecall, map[string]any{"query": "MT-4471"}},
+		{ToolRecall, map[string]any{"query": "nothing-like-this-anywhere"}},
+		{ToolGet, map[string]any{"session_id": "conv-alpha", "turn_uuid": "conv-alpha-u1"}},
+		{ToolSessions, map[string]any{}},
+		{ToolSessions, map[string]any{"query": "nothing-like-this-anywhere"}},
+		{ToolListProjects, map[string]any{}},
+	} {
+		res := callTool(t, c, call.tool, call.args)
+		if res.IsError {
+			t.Fatalf("%s: %s", call.tool, resultText(res))
+		}
+		name := "mcp__anyname__" + call.tool
+		args, _ := json.Marshal(call.args)
+		if k := plumbing.Classify("assistant", "tool_use", name, string(args)); len(k) != 1 || k[0].Kind != plumbing.RecallCall {
+			t.Errorf("%s %s: the call is not known: %+v", call.tool, args, k)
+		}
+		for as, text := range map[string]string{"text": renderAnswer(t, res, asText), "structured": renderAnswer(t, res, asStructured), "whole": renderAnswer(t, res, asWhole)} {
+			if !strings.Contains(text, plumbing.ResultMarker) {
+				t.Errorf("%s %s answer has no marker: %.120s", call.tool, as, text)
+			}
+			for _, tool := range []string{name, "", "Bash"} { // the name is no signal
+				if k := plumbing.Classify("tool", "tool_result", tool, text); len(k) != 1 || k[0].Kind != plumbing.RecallResult {
+					t.Errorf("%s %s answer (tool name %q) is not known as Ireneo's: %+v", call.tool, as, tool, k)
+				}
+			}
 		}
 	}
 }
