@@ -57,7 +57,8 @@ func TestRecallCalls(t *testing.T) {
 		{"another server's get", "mcp__github__get", `{"owner":"x","repo":"y"}`, Said},
 		{"another server's recall shape", "mcp__notes__recall", `{"q":"MT-4471"}`, Said},
 		{"recall without a query", "mcp__ireneo__recall", `{"project":"plant"}`, Said},
-		{"a bare name", "recall", `{"query":"MT-4471"}`, Said},
+		{"a bare name (Claude.ai)", "recall", `{"query":"MT-4471"}`, RecallCall},
+		{"a bare name, another shape", "get", `{"url":"https://example.com"}`, Said},
 		{"a shell", "Bash", `{"command":"grep MT-4471 notes.md"}`, Said},
 		{"not JSON", "mcp__ireneo__recall", `MT-4471`, Said},
 	} {
@@ -215,7 +216,7 @@ func TestKinds(t *testing.T) {
 func TestIreneoTool(t *testing.T) {
 	for name, want := range map[string]string{
 		"mcp__ireneo__recall": "recall", "mcp__my-memory__get": "get", "ireneo.sessions": "sessions",
-		"mcp__a.b__list_projects": "list_projects", "recall": "", "mcp__recall": "", "mcp__x__recall_all": "", "": "",
+		"mcp__a.b__list_projects": "list_projects", "recall": "recall", "mcp__recall": "recall", "mcp__x__recall_all": "", "Read": "", "": "",
 	} {
 		if got := IreneoTool(name); got != want {
 			t.Errorf("IreneoTool(%q) = %q, want %q", name, got, want)
