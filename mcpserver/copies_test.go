@@ -402,3 +402,42 @@ func TestEveryAnswerIsMarked(t *testing.T) {
 		}
 	}
 }
+
+// get shows an agent's session with Ireneo's earlier answer and the
+// harness plumbing collapsed to a line each, the call and the words as
+// written.
+func TestGetCollapsesPlumbing(t *testing.T) {
+	ctx := context.Background()
+	m := copiesMemory(t)
+	s := New(m, nil, Options{Logger: quietLogger(), validateOutput: true})
+	t.Cleanup(func() { s.Close() })
+	c := stdioPipeClient(t, s)
+	f := copyFacts[0]
+	answer := resultText(callTool(t, c, ToolRecall, map[string]any{"query": f.query}))
+	path := claudeCodeTranscript(t, t.TempDir(), 1, "ireneo", f.query, answer, f.agentAsk, f.answer, "", copiesDay0.AddDate(0, 1, 0))
+	if _, err := importers.Run(ctx, m, []string{path}, importers.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	res := callTool(t, c, ToolGet, map[string]any{"session_id": uuidN(1), "window": 0, "token_budget": 4000})
+	if res.IsError {
+		t.Fatal(resultText(res))
+	}
+	var out GetOutput
+	structured(t, res, &out)
+	var all strings.Builder
+	for _, tu := range out.Turns {
+		all.WriteString(tu.Text + "\n")
+	}
+	text := all.String()
+	t.Logf("get:\n%s", text)
+	for _, want := range []string{"[recall result, not shown]", "[harness note, not shown]", `{"query":"` + f.query + `"}`, f.agentAsk, f.answer} {
+		if !strings.Contains(text, want) {
+			t.Errorf("get lacks %q:\n%s", want, text)
+		}
+	}
+	for _, gone := range []string{"receipt: session_id=", "ZEPHYRREMINDER", "ZEPHYRSTDOUT"} {
+		if strings.Contains(text, gone) {
+			t.Errorf("get shows %q:\n%s", gone, text)
+		}
+	}
+}

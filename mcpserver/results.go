@@ -261,7 +261,8 @@ func recallNext(out *RecallOutput, hits bool) string {
 	return strings.Join(parts, " ")
 }
 
-// turnText joins a turn's blocks, marking the ones that are not plain text.
+// turnText joins a turn's blocks, marking the ones that are not plain text
+// and collapsing plumbing.
 func turnText(t memory.Turn) string {
 	var b strings.Builder
 	for i, bl := range t.Blocks {
@@ -276,7 +277,29 @@ func turnText(t memory.Turn) string {
 		case memory.BlockToolResult:
 			fmt.Fprintf(&b, "(tool result %s) ", bl.ToolName)
 		}
-		b.WriteString(strings.TrimRight(bl.Text, "\n"))
+		b.WriteString(strings.TrimRight(shownText(t.Role, bl), "\n"))
+	}
+	return b.String()
+}
+
+// shownText is a block as get shows it: Ireneo's own earlier answers and
+// harness plumbing as one short line each, as the transcript screen shows
+// them collapsed (they are in src/ verbatim, and no one's words); the rest,
+// calls to Ireneo included (short, and they say what was searched), as
+// written.
+func shownText(role string, bl memory.Block) string {
+	spans := plumbing.Classify(role, bl.Type, bl.ToolName, bl.Text)
+	if len(spans) == 1 && (spans[0].Kind == plumbing.Said || spans[0].Kind == plumbing.RecallCall) {
+		return bl.Text
+	}
+	var b strings.Builder
+	for _, sp := range spans {
+		switch sp.Kind {
+		case plumbing.Said, plumbing.RecallCall:
+			b.WriteString(bl.Text[sp.Start:sp.End])
+		default:
+			fmt.Fprintf(&b, "[%s, not shown]\n", sp.Kind.Label())
+		}
 	}
 	return b.String()
 }
