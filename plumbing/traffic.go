@@ -141,6 +141,9 @@ func resultAt(text string, depth int) bool {
 	case strings.HasPrefix(t, ResultMarker):
 		return true
 	case t[0] == '{' || t[0] == '[':
+		if !mentionsIreneo(t) {
+			return false // most tool output is JSON: decode only what may be an answer
+		}
 		var v any
 		if json.Unmarshal([]byte(t), &v) != nil {
 			return false
@@ -148,6 +151,22 @@ func resultAt(text string, depth int) bool {
 		return jsonResult(v, depth)
 	}
 	return oldTextResult(t)
+}
+
+// jsonHints are words every structured answer of Ireneo's holds, or the
+// text one wrapped in it.
+var jsonHints = []string{
+	ResultMarker, `"token_budget"`, `"untagged"`, "receipt: session_id=", "Nothing was found in memory",
+	"exist but none fits in a budget", "session_id: ", "conversation(s) match; showing", "No conversations", "Projects (conversations)",
+}
+
+func mentionsIreneo(t string) bool {
+	for _, h := range jsonHints {
+		if strings.Contains(t, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // oldTextResult recognises the text answers written before ResultMarker.
