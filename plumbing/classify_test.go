@@ -60,6 +60,12 @@ func TestRecallCalls(t *testing.T) {
 		{"a bare name (Claude.ai)", "recall", `{"query":"MT-4471"}`, RecallCall},
 		{"a bare name, another shape", "get", `{"url":"https://example.com"}`, Said},
 		{"a shell", "Bash", `{"command":"grep MT-4471 notes.md"}`, Said},
+		{"the CLI through Claude Code's Bash", "Bash", `{"command":"ireneo recall \"MT-4471 K-2 compressor\" --top-k 5","description":"Search memory"}`, RecallCall},
+		{"the CLI by path, piped", "Bash", `{"command":"cd /x && ~/bin/ireneo get abc t1 | head -50"}`, RecallCall},
+		{"the CLI through Codex's shell", "shell", `{"command":["bash","-lc","ireneo recall 'PX-208 valve'"],"workdir":"/home/a"}`, RecallCall},
+		{"the CLI in a joined command line", "shell", `ireneo sessions --query MT-4471`, RecallCall},
+		{"the CLI named in a commit message", "Bash", `{"command":"git commit -m \"docs: how ireneo recall ranks\""}`, Said},
+		{"another ireneo command", "Bash", `{"command":"ireneo import ~/Downloads/export.zip"}`, Said},
 		{"not JSON", "mcp__ireneo__recall", `MT-4471`, Said},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -31,6 +31,11 @@ import (
 //     fields (the records notice with hits or turns; total, offset,
 //     sessions, token_budget; projects and untagged), also when wrapped in
 //     an MCP content list or a structuredContent field.
+//   - A shell call that runs Ireneo's CLI to recall (`ireneo recall …`,
+//     `ireneo get …`, `ireneo sessions …`) at a command's start, in a
+//     shell tool's input (Claude Code's Bash {"command": …}, Codex's shell
+//     {"command": [...]} or its joined command line). Its output is the
+//     CLI's context block, known by the marker or its shape like any result.
 //
 // An agent's own answer after a recall is none of these, and stays
 // searchable like any turn.
@@ -84,12 +89,43 @@ func IreneoTool(name string) string {
 	return tool
 }
 
+// cliRecall finds Ireneo's CLI asked to recall at the start of a command:
+// the line's start, after && || ; | $( or a shell's -c.
+var cliRecall = regexp.MustCompile(`(?:^|&&|\|\||[;|\n]|\$\(|\s-l?c\s+['"]?)\s*(?:\S*/)?ireneo\s+(?:recall|get|sessions)\b`)
+
+// shellCommand is the command line of a shell tool's input, or "".
+func shellCommand(input string) string {
+	in := strings.TrimSpace(input)
+	if !strings.HasPrefix(in, "{") {
+		return in // a joined command line, as Codex's local shell stores it
+	}
+	var args struct {
+		Command json.RawMessage `json:"command"`
+		Cmd     json.RawMessage `json:"cmd"`
+	}
+	if json.Unmarshal([]byte(in), &args) != nil {
+		return ""
+	}
+	for _, raw := range []json.RawMessage{args.Command, args.Cmd} {
+		var one string
+		if json.Unmarshal(raw, &one) == nil {
+			return one
+		}
+		var argv []string
+		if json.Unmarshal(raw, &argv) == nil {
+			return strings.Join(argv, " ")
+		}
+	}
+	return ""
+}
+
 // isCall reports whether a tool_use block is a call to one of Ireneo's
-// tools: the name and the argument shape both fit.
+// tools (the name and the argument shape both fit), or a shell running
+// Ireneo's CLI to recall.
 func isCall(toolName, input string) bool {
 	tool := IreneoTool(toolName)
 	if tool == "" {
-		return false
+		return strings.Contains(input, "ireneo") && cliRecall.MatchString(shellCommand(input))
 	}
 	in := strings.TrimSpace(input)
 	if in == "" {
