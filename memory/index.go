@@ -9,15 +9,20 @@ import (
 	"unicode/utf8"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 // previewRunes bounds the turn preview kept for neighbours and lists.
 const previewRunes = 320
 
-// The index (layout 3) is one engine document per turn: its searched
+// The index (layout 4) is one engine document per turn: its searched
 // chunks' text (body), its conversation's title, the identifiers in it
 // (ids) and its date as words (date), so "what did we decide in March" can
-// match it. A document's id is docID(sessions.id, seq).
+// match it. A document's id is docID(sessions.id, seq). Each chunk is marked
+// searched or not (plumbing.Classify): an agent's calls to Ireneo and their
+// results, and harness plumbing, keep their chunk rows for display but reach
+// neither the engine nor any count, so a memory does not feed on its own
+// answers.
 
 // prepared is a session cut into the rows the index needs. Preparing is the
 // CPU-heavy part of indexing (chunking, token counting, identifiers), so it
@@ -73,26 +78,41 @@ func prepare(s *Session, data []byte, hash string) *prepared {
 		} else {
 			last = ts
 		}
-		pt := preparedTurn{seq: t.Seq, uuid: t.TurnUUID, role: t.Role, ts: unix(ts), preview: preview(t.Text(), previewRunes)}
-		var body, ids []string
+		pt := preparedTurn{seq: t.Seq, uuid: t.TurnUUID, role: t.Role, ts: unix(ts)}
+		var body, ids, said []string
 		seen := map[string]bool{}
+		plumb := ""
 		for bi, blk := range t.Blocks {
-			for pi, piece := range splitChunks(blk.Text) {
-				n := CountTokens(piece)
-				p.tokens += n
-				c := preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, tokens: n, searched: true, body: piece}
-				p.chunks = append(p.chunks, c)
-				if !c.searched {
-					continue
+			pi := 0
+			for _, sp := range plumbing.Classify(t.Role, blk.Type, blk.ToolName, blk.Text) {
+				text := blk.Text[sp.Start:sp.End]
+				searched := sp.Kind.Searched()
+				if searched {
+					said = append(said, text)
+				} else if plumb == "" && strings.TrimSpace(text) != "" {
+					plumb = "(" + sp.Kind.Label() + ")"
 				}
-				body = append(body, piece)
-				for _, id := range identifiers(piece) {
-					if !seen[id] {
-						seen[id] = true
-						ids = append(ids, id)
+				for _, piece := range splitChunks(text) {
+					c := preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, searched: searched, body: piece}
+					pi++
+					if searched { // plumbing counts for nothing
+						c.tokens = CountTokens(piece)
+						p.tokens += c.tokens
+						body = append(body, piece)
+						for _, id := range identifiers(piece) {
+							if !seen[id] {
+								seen[id] = true
+								ids = append(ids, id)
+							}
+						}
 					}
+					p.chunks = append(p.chunks, c)
 				}
 			}
+		}
+		pt.preview = preview(strings.Join(said, "\n\n"), previewRunes)
+		if pt.preview == "" {
+			pt.preview = plumb // a turn of plumbing only reads as what it is
 		}
 		if len(body) > 0 {
 			pt.doc = engine.NewDoc([engine.NumFields]string{

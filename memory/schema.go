@@ -37,7 +37,10 @@ import (
 // Layout 3: the search index is package engine's (one document per turn,
 // fields body, title, ids, date); FTS5's chunks_fts is gone and chunks keep
 // their text in chunks.body, and whether it is searched in chunks.searched.
-const indexLayoutVersion = 3
+//
+// Layout 4: layout 3 (on two branches at once) with the searched mark:
+// plumbing (package plumbing) keeps its chunk rows but reaches no index.
+const indexLayoutVersion = 4
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.

@@ -21,6 +21,7 @@ import (
 	"github.com/ireneo-app/ireneo/bench/recalldata"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -572,7 +573,7 @@ func checkImport(d *recalldata.Dataset, stored []*memory.Session, failures []str
 		k := [2]string{s.Harness, s.ID}
 		c := byID[k]
 		for _, t := range s.Turns {
-			text := t.Text()
+			text := saidText(t) // plumbing is kept verbatim but never searched: no leak
 			for _, mark := range leakMarks {
 				if strings.Contains(text, mark) {
 					ic.Leaks++
@@ -623,11 +624,20 @@ func checkImport(d *recalldata.Dataset, stored []*memory.Session, failures []str
 
 func hasText(t memory.Turn) bool {
 	for _, b := range t.Blocks {
-		if b.Type == memory.BlockText && strings.TrimSpace(b.Text) != "" {
+		if b.Type == memory.BlockText && strings.TrimSpace(plumbing.SaidText(t.Role, b.Type, b.ToolName, b.Text)) != "" {
 			return true
 		}
 	}
 	return false
+}
+
+// saidText is a turn's text as the index searches it: its plumbing left out.
+func saidText(t memory.Turn) string {
+	var parts []string
+	for _, b := range t.Blocks {
+		parts = append(parts, plumbing.SaidText(t.Role, b.Type, b.ToolName, b.Text))
+	}
+	return strings.Join(parts, "\n\n")
 }
 
 // printMisses prints every question whose conversation is not in the top
