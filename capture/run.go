@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ireneo-app/ireneo/importers"
@@ -79,6 +80,22 @@ func Import(ctx context.Context, e Event, o Options) (importers.Summary, error) 
 		return importers.Summary{}, err
 	}
 	defer unlock()
+	// Another process's import holds SQLite's write lock for a while; the
+	// busy timeout waits 10 s, and this waits for it a few times more.
+	for wait := time.Second; ; wait *= 2 {
+		sum, err := importOnce(ctx, e, o)
+		if err == nil || !busy(err) || wait > 16*time.Second {
+			return sum, err
+		}
+		select {
+		case <-ctx.Done():
+			return sum, err
+		case <-time.After(wait):
+		}
+	}
+}
+
+func importOnce(ctx context.Context, e Event, o Options) (importers.Summary, error) {
 	m, err := memory.Open(o.MemoryDir)
 	if err != nil {
 		return importers.Summary{}, err
@@ -93,6 +110,12 @@ func Import(ctx context.Context, e Event, o Options) (importers.Summary, error) 
 		markImported(o.MemoryDir, e, started)
 	}
 	return sum, err
+}
+
+// busy reports SQLite's "database is locked", however it is wrapped.
+func busy(err error) bool {
+	s := err.Error()
+	return strings.Contains(s, "database is locked") || strings.Contains(s, "SQLITE_BUSY")
 }
 
 // lockSession takes the session's lock file, waiting while another import

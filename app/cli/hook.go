@@ -78,6 +78,9 @@ func newHookCodexCmd(g *globals) *cobra.Command {
 	}
 }
 
+// envHookThrottle, a Go duration, replaces capture.Throttle (for tests).
+const envHookThrottle = "IRENEO_HOOK_THROTTLE"
+
 // errorWord marks a log line as a failure.
 const errorWord = capture.ErrorMark
 
@@ -121,6 +124,10 @@ func (g *globals) startHookImport(ctx context.Context, e capture.Event) {
 // hookImport imports one session and logs what happened.
 func (g *globals) hookImport(ctx context.Context, e capture.Event) {
 	o := capture.Options{MemoryDir: g.cfg.MemoryDir, CodexHome: g.cfg.CodexHome}
+	// Tests space throttled imports seconds apart, not a minute.
+	if d, err := time.ParseDuration(os.Getenv(envHookThrottle)); err == nil && d > 0 {
+		o.Throttle = d
+	}
 	if importRedactor != nil {
 		red, err := importRedactor(g)
 		if err != nil {

@@ -85,13 +85,11 @@ func printCaptureStatus(w io.Writer, cs captureStatus) {
 			fmt.Fprintf(w, "hooks:         %s: not installed (`ireneo connect %s --write --hooks` imports each session as it ends)\n", name, h.Client)
 		}
 	}
-	if cs.LastRun != nil {
+	if cs.LastRun != nil && !cs.LastRun.Error {
 		fmt.Fprintf(w, "last hook:     %s %s\n", cs.LastRun.Time.Local().Format("2006-01-02 15:04"), cs.LastRun.Text)
 	}
-	if cs.LastProblem != nil && *cs.LastProblem != *cs.LastRun {
+	if cs.LastProblem != nil {
 		fmt.Fprintf(w, "hook problem:  %s %s (log: %s)\n", cs.LastProblem.Time.Local().Format("2006-01-02 15:04"), cs.LastProblem.Text, cs.Log)
-	} else if cs.LastProblem != nil {
-		fmt.Fprintf(w, "               (log: %s)\n", cs.Log)
 	}
 	if cs.Warning != "" {
 		fmt.Fprintf(w, "warning:       %s\n", cs.Warning)
