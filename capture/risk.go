@@ -20,7 +20,7 @@ const riskWindow = 7 * 24 * time.Hour
 type Risk struct {
 	CleanupDays int       `json:"cleanup_days"`
 	NotImported int       `json:"not_imported"`
-	AtRisk      int       `json:"at_risk"`          // deleted by Claude Code within riskWindow
+	AtRisk      int       `json:"at_risk"`         // deleted by Claude Code within riskWindow
 	Oldest      time.Time `json:"oldest,omitzero"` // the oldest session not imported
 }
 

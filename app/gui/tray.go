@@ -95,6 +95,7 @@ func (u *ui) startServer() {
 	u.goBackground(func(context.Context) {
 		err := srv.Start(addr)
 		fyneDo(func() {
+			u.connect.startErr, u.connect.stoppedByUser = err, false
 			u.serverChanged()
 			if err != nil {
 				u.showError("start the MCP server on "+addr, err)
@@ -114,6 +115,7 @@ func (u *ui) stopServer() {
 		defer cancel()
 		err := srv.Stop(ctx)
 		fyneDo(func() {
+			u.connect.startErr, u.connect.stoppedByUser = nil, true
 			u.serverChanged()
 			if err != nil {
 				u.showError("stop the MCP server cleanly", err)
