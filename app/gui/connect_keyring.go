@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/mcpserver"
@@ -93,11 +92,8 @@ func (c *connectScreen) offerStoreChoice() {
 	msg.Wrapping = fyne.TextWrapWord
 	status := newMuted("")
 	status.Wrapping = fyne.TextWrapWord
-	var d dialog.Dialog
-	closeDialog := func() {
-		d.Hide()
-		c.storeDialog = nil
-	}
+	var d *dialog.CustomDialog
+	closeDialog := func() { d.Hide() }
 	retryLabel := "Unlock and retry"
 	if ke.Kind == mcpserver.KeyringNoBus || ke.Kind == mcpserver.KeyringNoService {
 		retryLabel = "Retry"
@@ -126,9 +122,10 @@ func (c *connectScreen) offerStoreChoice() {
 		closeDialog()
 		c.confirmFileStore()
 	})
-	later := widget.NewButton("Not now", closeDialog)
-	body := container.NewVBox(msg, status, container.NewHBox(layout.NewSpacer(), later, file, retry))
-	d = dialog.NewCustomWithoutButtons(keyringTitle(ke), body, c.u.win)
+	body := container.NewVBox(msg, status)
+	d = dialog.NewCustom(keyringTitle(ke), "Not now", body, c.u.win)
+	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Not now", closeDialog), file, retry})
+	d.SetOnClosed(func() { c.storeDialog = nil })
 	d.Resize(fyne.NewSize(620, 0))
 	c.storeDialog = d
 	c.u.lastInfo = keyringTitle(ke)
