@@ -140,8 +140,15 @@ func (c *connectScreen) refresh() {
 			return tokenList{}, err
 		}
 		// Which secrets can be read, without a prompt: a locked store is
-		// not asked at all.
+		// not asked at all (asking raises the system's unlock prompt).
 		states := map[string]error{}
+		var probed *mcpserver.KeyringUnavailableError
+		if locked == nil {
+			pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+			probed = keyringProblem(toks.Store().Probe(pctx))
+			cancel()
+			locked = probed
+		}
 		for _, t := range list {
 			if !t.Active() {
 				continue
@@ -154,9 +161,12 @@ func (c *connectScreen) refresh() {
 				states[t.Name] = err
 			}
 		}
-		return tokenList{list, states}, nil
+		return tokenList{list, states, probed}, nil
 	}, func(l tokenList) {
 		c.secretErr = l.secretErr
+		if l.storeErr != nil && c.storeErr == nil {
+			c.showStoreProblem(l.storeErr)
+		}
 		c.showTokens(l.list)
 	})
 }
@@ -165,6 +175,7 @@ func (c *connectScreen) refresh() {
 type tokenList struct {
 	list      []memory.AccessToken
 	secretErr map[string]error
+	storeErr  *mcpserver.KeyringUnavailableError // found while listing
 }
 
 // secretProblem says in a few words why a token's secret cannot be read.

@@ -60,6 +60,12 @@ func (c *connectScreen) checkKeyring() {
 
 // setStoreProblem records the store's state and redraws what depends on it.
 func (c *connectScreen) setStoreProblem(ke *mcpserver.KeyringUnavailableError) {
+	c.showStoreProblem(ke)
+	c.refresh()
+}
+
+// showStoreProblem records the store's state and shows it in the banner.
+func (c *connectScreen) showStoreProblem(ke *mcpserver.KeyringUnavailableError) {
 	c.storeErr = ke
 	if ke == nil {
 		c.keyringBanner.Hide()
@@ -68,7 +74,6 @@ func (c *connectScreen) setStoreProblem(ke *mcpserver.KeyringUnavailableError) {
 			"and copying or revealing a secret, need the keyring.")
 		c.keyringBanner.Show()
 	}
-	c.refresh()
 }
 
 // keyringTitle names the problem in a few words.
@@ -124,12 +129,35 @@ func (c *connectScreen) offerStoreChoice() {
 	})
 	body := container.NewVBox(msg, status)
 	d = dialog.NewCustom(keyringTitle(ke), "Not now", body, c.u.win)
-	d.SetButtons([]fyne.CanvasObject{widget.NewButton("Not now", closeDialog), file, retry})
+	later := newEscapeButton("Not now", closeDialog)
+	d.SetButtons([]fyne.CanvasObject{later, file, retry})
 	d.SetOnClosed(func() { c.storeDialog = nil })
 	d.Resize(fyne.NewSize(620, 0))
 	c.storeDialog = d
 	c.u.lastInfo = keyringTitle(ke)
 	d.Show()
+	// The keyboard starts on Not now: Escape or Space dismisses, Tab moves on.
+	c.u.win.Canvas().Focus(later)
+}
+
+// escapeButton is a button that Escape presses too, for a dialog's
+// dismiss button that holds the focus.
+type escapeButton struct{ widget.Button }
+
+func newEscapeButton(label string, tapped func()) *escapeButton {
+	b := &escapeButton{}
+	b.Text, b.OnTapped = label, tapped
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// TypedKey implements fyne.Focusable.
+func (b *escapeButton) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && b.OnTapped != nil {
+		b.OnTapped()
+		return
+	}
+	b.Button.TypedKey(ev)
 }
 
 // retryKeyring asks the keyring for real (which raises the system's unlock
