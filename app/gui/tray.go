@@ -136,6 +136,12 @@ func (u *ui) toggleServer() {
 // named after the client first if there is none.
 func (u *ui) copyConnection(client string) {
 	c := u.connect
+	if c.storeErr != nil && client != mcpserver.ClientClaudeDesktop {
+		// The config holds a secret the store cannot give now: say so once.
+		u.show()
+		c.offerStoreChoice()
+		return
+	}
 	toks, err := c.tokensAPI()
 	if err != nil && client != mcpserver.ClientClaudeDesktop {
 		u.showError("copy the connection for "+clientNames[client], err)
