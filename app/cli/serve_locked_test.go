@@ -19,6 +19,9 @@ func TestServeLockedKeyring(t *testing.T) {
 	if os.Getenv("IRENEO_TEST_KEYRING") == "" {
 		t.Skip("IRENEO_TEST_KEYRING is not set; `make test` runs this against a real keyring")
 	}
+	if !keyringtest.PrivateSession(t) {
+		return
+	}
 	_, mem := mcpEnv(t)
 	seedMemory(t, mem)
 	m := "--memory=" + mem

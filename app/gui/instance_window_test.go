@@ -25,10 +25,13 @@ import (
 // Connect screen says what the token can do; a second start raises the
 // first window and makes no second process; closing the window quits.
 func TestSecondStartNoTrayLockedKeyring(t *testing.T) {
-	needTools(t, "xdotool", "import", "go")
 	if os.Getenv("IRENEO_TEST_KEYRING") == "" {
 		t.Skip("IRENEO_TEST_KEYRING is not set; `make test` runs this against a real keyring")
 	}
+	if !keyringtest.PrivateSession(t) {
+		return
+	}
+	needTools(t, "xdotool", "import", "go")
 	root := repoRoot(t)
 	shots := filepath.Join(root, "test-artifacts", "screens")
 	os.MkdirAll(shots, 0o755)
