@@ -32,13 +32,11 @@ func (r Risk) Warning(projects string) string {
 	}
 	n := "1 Claude Code session that is"
 	if r.AtRisk > 1 {
-		n = itoa(r.AtRisk) + " Claude Code sessions that are"
+		n = strconv.Itoa(r.AtRisk) + " Claude Code sessions that are"
 	}
-	return "Claude Code deletes sessions after " + itoa(r.CleanupDays) + " days (cleanupPeriodDays): " + n +
+	return "Claude Code deletes sessions after " + strconv.Itoa(r.CleanupDays) + " days (cleanupPeriodDays): " + n +
 		" not in Ireneo will be deleted within a week. Import them now: `ireneo import " + projects + "` (or Import on the app's Import screen)."
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // SessionsAtRisk walks Claude Code's projects folder for top-level
 // transcripts whose session is not in memory m, given Claude Code's cleanup

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/ireneo-app/ireneo/capture"
@@ -65,9 +64,9 @@ func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureSt
 // claudeProjectDirs are the Claude Code projects folders on this machine.
 func claudeProjectDirs(g *globals) []string {
 	var out []string
-	for _, l := range importersDefaultLocations(g) {
-		if filepath.Base(l) == "projects" {
-			out = append(out, l)
+	for _, l := range importers.DefaultLocations(g.toolHomes()) {
+		if l.What == "Claude Code projects" { // as importers.DefaultLocations names it
+			out = append(out, l.Path)
 		}
 	}
 	return out
@@ -101,13 +100,4 @@ func clientLabel(client string) string {
 		return "Codex"
 	}
 	return "Claude Code"
-}
-
-// importersDefaultLocations are the default locations' paths.
-func importersDefaultLocations(g *globals) []string {
-	var out []string
-	for _, l := range importers.DefaultLocations(g.toolHomes()) {
-		out = append(out, l.Path)
-	}
-	return out
 }
