@@ -55,7 +55,10 @@ func probeSecretService() error {
 				}
 			}
 		}
-		return classifyKeyringError(errors.New("The name org.freedesktop.secrets was not provided by any .service files"))
+		return &KeyringUnavailableError{Kind: KeyringNoService,
+			Reason: "no Secret Service (such as gnome-keyring or KeePassXC) is running on the session bus",
+			Fix:    "Install and start one, e.g. `apt install gnome-keyring` then `gnome-keyring-daemon --start --components=secrets`. " + fileStoreHint,
+			Err:    errors.New("org.freedesktop.secrets has no owner and cannot be started")}
 	}
 	for _, path := range []dbus.ObjectPath{loginCollection, defaultAlias} {
 		v, err := conn.Object(secretsName, path).GetProperty(collectionLocked)

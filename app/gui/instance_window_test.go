@@ -127,7 +127,7 @@ func TestSecondStartNoTrayLockedKeyring(t *testing.T) {
 	sendKeys(t, wid, "Escape") // Not now
 	time.Sleep(500 * time.Millisecond)
 	sendKeys(t, wid, "ctrl+6")
-	shot = screenshot(t, shots, "22-locked-keyring-connect", shot)
+	screenshot(t, shots, "22-locked-keyring-connect", shot)
 
 	// A second start: no second process, the first window stays the one.
 	second := exec.Command(bin)
