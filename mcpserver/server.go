@@ -210,11 +210,8 @@ func (s *Server) Start(addr string) error {
 	if s.http != nil {
 		return fmt.Errorf("MCP server is already listening on %s", s.ln.Addr())
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), keyringTimeout+time.Second)
-	defer cancel()
-	if err := s.tokens.Store().Check(ctx); err != nil {
-		return err
-	}
+	// No keyring check here: Authenticate needs only the catalog's hashes,
+	// so a locked or missing keyring must not keep clients out.
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		if portInUse(err) {

@@ -44,11 +44,11 @@ var StdioCaller = Caller{Name: "stdio"}
 // Tokens creates, lists, revokes and checks MCP access tokens: the secret in
 // a TokenStore, everything else in the memory's catalog.
 type Tokens struct {
-	mem   *memory.Memory
-	store TokenStore
-	now   func() time.Time
+	mem *memory.Memory
+	now func() time.Time
 
 	mu      sync.Mutex
+	store   TokenStore           // guarded by mu: the GUI may switch it while serving
 	touched map[string]time.Time // last time we wrote last_used, per name
 }
 
@@ -58,7 +58,19 @@ func NewTokens(m *memory.Memory, store TokenStore) *Tokens {
 }
 
 // Store is the token store secrets are kept in.
-func (t *Tokens) Store() TokenStore { return t.store }
+func (t *Tokens) Store() TokenStore {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.store
+}
+
+// SetStore switches where secrets are kept from now on, as when a person
+// whose keyring is locked chooses the file store. Serving never reads it.
+func (t *Tokens) SetStore(s TokenStore) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.store = s
+}
 
 // NewSecret makes a fresh token secret: TokenPrefix and 32 random bytes,
 // base64url without padding.
@@ -121,20 +133,21 @@ func (t *Tokens) Create(ctx context.Context, name string, projects []string) (st
 	if info, err := t.mem.AccessToken(ctx, name); err == nil && info.Active() {
 		return "", memory.AccessToken{}, fmt.Errorf("token %s: %w; revoke it first or pick another name", name, memory.ErrAccessTokenExists)
 	}
-	if err := t.store.Check(ctx); err != nil {
+	store := t.Store()
+	if err := store.Check(ctx); err != nil {
 		return "", memory.AccessToken{}, err
 	}
 	secret, err := NewSecret()
 	if err != nil {
 		return "", memory.AccessToken{}, err
 	}
-	if err := t.store.Set(ctx, name, secret); err != nil {
-		return "", memory.AccessToken{}, fmt.Errorf("store token %s in %s: %w", name, t.store.Describe(), err)
+	if err := store.Set(ctx, name, secret); err != nil {
+		return "", memory.AccessToken{}, fmt.Errorf("store token %s in %s: %w", name, store.Describe(), err)
 	}
 	now := t.now().UTC().Truncate(time.Second)
 	if err := t.mem.CreateAccessToken(ctx, name, HashSecret(secret), projects, now); err != nil {
 		// Don't leave a secret behind that no catalog entry accepts.
-		t.store.Delete(context.WithoutCancel(ctx), name)
+		store.Delete(context.WithoutCancel(ctx), name)
 		return "", memory.AccessToken{}, err
 	}
 	return secret, memory.AccessToken{Name: name, Projects: projects, Created: now}, nil
@@ -150,8 +163,8 @@ func (t *Tokens) Revoke(ctx context.Context, name string) error {
 	if err := t.mem.RevokeAccessToken(ctx, name, t.now()); err != nil {
 		return err
 	}
-	if err := t.store.Delete(ctx, name); err != nil {
-		return fmt.Errorf("token %s is revoked, but its secret could not be removed from %s: %w", name, t.store.Describe(), err)
+	if err := t.Store().Delete(ctx, name); err != nil {
+		return fmt.Errorf("token %s is revoked, but its secret could not be removed from %s: %w", name, t.Store().Describe(), err)
 	}
 	return nil
 }
@@ -165,19 +178,27 @@ func (t *Tokens) Reveal(ctx context.Context, name string) (string, error) {
 	if !info.Active() {
 		return "", fmt.Errorf("token %s was revoked on %s; create a new one", name, info.Revoked.Local().Format(time.DateTime))
 	}
-	secret, err := t.store.Get(ctx, name)
+	store := t.Store()
+	secret, err := store.Get(ctx, name)
 	if err != nil {
 		if errors.Is(err, ErrSecretNotFound) {
-			return "", fmt.Errorf("token %s: its secret is not in %s (was it made with another --token-store?); revoke it and create a new one", name, t.store.Describe())
+			return "", &missingSecretError{fmt.Sprintf("token %s: its secret is not in %s (was it made with another token store?); revoke it and create a new one", name, store.Describe())}
 		}
 		return "", err
 	}
 	// A secret that no longer matches the catalog would only fail later, at the client.
 	if subtle.ConstantTimeCompare(HashSecret(secret), info.Hash) != 1 {
-		return "", fmt.Errorf("token %s: the secret in %s does not match the catalog; revoke it and create a new one", name, t.store.Describe())
+		return "", &missingSecretError{fmt.Sprintf("token %s: the secret in %s does not match the catalog; revoke it and create a new one", name, store.Describe())}
 	}
 	return secret, nil
 }
+
+// missingSecretError is a live token whose secret the store does not hold
+// (or holds wrong): it is ErrSecretNotFound, with what to do about it.
+type missingSecretError struct{ msg string }
+
+func (e *missingSecretError) Error() string { return e.msg }
+func (e *missingSecretError) Unwrap() error { return ErrSecretNotFound }
 
 // maxBearerLen bounds what Authenticate hashes; real secrets are 50 bytes.
 const maxBearerLen = 512

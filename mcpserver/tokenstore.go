@@ -29,17 +29,24 @@ type TokenStore interface {
 	// Delete removes a token's secret; deleting a missing one is not an error.
 	Delete(ctx context.Context, name string) error
 	// Check reports whether the store can be used right now, with an error
-	// that says what is wrong and how to fix it.
+	// that says what is wrong and how to fix it. It may raise an unlock
+	// prompt and wait for it.
 	Check(ctx context.Context) error
+	// Probe is Check without side effects: it never prompts, so it can run
+	// at start-up. It returns nil when it cannot tell.
+	Probe(ctx context.Context) error
 	// Describe names the store for messages, such as "the OS keyring".
 	Describe() string
 }
 
 // KeyringUnavailableError says the OS keyring cannot be used, why, and how
-// to fix it. Its message is meant to be shown to the person as is.
+// to fix it. Its message is meant to be shown to the person as is; the GUI
+// shows Reason and offers its own choices instead of Fix, which speaks of
+// command-line flags.
 type KeyringUnavailableError struct {
+	Kind   KeyringProblem
 	Reason string // what is wrong, in plain words
-	Fix    string // what to do about it
+	Fix    string // what to do about it, for a command line
 	Err    error  // what the keyring library said
 }
 
@@ -48,6 +55,23 @@ func (e *KeyringUnavailableError) Error() string {
 }
 
 func (e *KeyringUnavailableError) Unwrap() error { return e.Err }
+
+// KeyringProblem is what keeps the keyring from being used, so a screen can
+// offer the one remedy that fits.
+type KeyringProblem uint8
+
+const (
+	KeyringOther     KeyringProblem = iota
+	KeyringNoBus                    // no D-Bus session bus
+	KeyringNoService                // no Secret Service on the bus
+	KeyringLocked                   // the keyring is locked (or its unlock prompt was dismissed)
+	KeyringTimeout                  // it did not answer, perhaps waiting on a prompt
+)
+
+// ServingNote is what to tell a person whose keyring cannot be used: the
+// server does not need it.
+const ServingNote = "The MCP server does not need the keyring: it checks tokens against their hashes in the memory, " +
+	"so clients with tokens made earlier keep working. Only making a token and copying or revealing its secret need it."
 
 const fileStoreHint = "Or, knowing the secrets will sit in a plain file, pass --token-store file."
 
@@ -62,18 +86,21 @@ func classifyKeyringError(err error) error {
 	case strings.Contains(msg, "dbus-launch"), strings.Contains(msg, "DBUS_SESSION_BUS_ADDRESS"),
 		strings.Contains(msg, "dial unix"), strings.Contains(msg, "connection refused"):
 		return &KeyringUnavailableError{
+			Kind:   KeyringNoBus,
 			Reason: "there is no D-Bus session bus",
 			Fix:    "Run Ireneo inside your desktop session, or start one with `dbus-run-session -- ireneo ...`. " + fileStoreHint,
 			Err:    err,
 		}
 	case strings.Contains(msg, "org.freedesktop.secrets"), strings.Contains(msg, "ServiceUnknown"):
 		return &KeyringUnavailableError{
+			Kind:   KeyringNoService,
 			Reason: "no Secret Service (such as gnome-keyring or KeePassXC) is running on the session bus",
 			Fix:    "Install and start one, e.g. `apt install gnome-keyring` then `gnome-keyring-daemon --start --components=secrets`. " + fileStoreHint,
 			Err:    err,
 		}
 	case strings.Contains(msg, "failed to unlock"), strings.Contains(msg, "IsLocked"), strings.Contains(msg, "dismissed"):
 		return &KeyringUnavailableError{
+			Kind:   KeyringLocked,
 			Reason: "the keyring is locked",
 			Fix:    "Unlock it (log in to your desktop, or run `gnome-keyring-daemon --unlock` and type your password), then try again. " + fileStoreHint,
 			Err:    err,
@@ -113,6 +140,7 @@ func (k *KeyringStore) call(ctx context.Context, fn func() error) error {
 		return classifyKeyringError(err)
 	case <-ctx.Done():
 		return &KeyringUnavailableError{
+			Kind:   KeyringTimeout,
 			Reason: "it did not answer in time (it may be waiting for an unlock prompt)",
 			Fix:    "Unlock the keyring and try again. " + fileStoreHint,
 			Err:    ctx.Err(),
@@ -216,6 +244,9 @@ func (s *MemoryTokenStore) Check(context.Context) error {
 	defer s.mu.Unlock()
 	return s.Err
 }
+
+// Probe implements TokenStore.
+func (s *MemoryTokenStore) Probe(ctx context.Context) error { return s.Check(ctx) }
 
 // Describe implements TokenStore.
 func (s *MemoryTokenStore) Describe() string { return "process memory" }

@@ -131,5 +131,8 @@ func (f *FileTokenStore) Check(context.Context) error {
 	return err
 }
 
+// Probe implements TokenStore.
+func (f *FileTokenStore) Probe(ctx context.Context) error { return f.Check(ctx) }
+
 // Describe implements TokenStore.
 func (f *FileTokenStore) Describe() string { return "the file " + f.Path }

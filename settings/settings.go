@@ -37,7 +37,13 @@ type Settings struct {
 	StartAtLogin    bool      `json:"start_at_login"`
 	WindowWidth     float32   `json:"window_width"`
 	WindowHeight    float32   `json:"window_height"`
+	// TokenStore is where token secrets are kept: "" (the OS keyring) or
+	// "file" (a 0600 file), chosen in the app when the keyring cannot be used.
+	TokenStore string `json:"token_store,omitempty"`
 }
+
+// TokenStoreFile is the TokenStore value for the 0600 file.
+const TokenStoreFile = "file"
 
 // Default is what a new install starts with.
 func Default() Settings {

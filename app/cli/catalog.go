@@ -171,8 +171,12 @@ func newStatusCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			cs := g.captureStatus(c.Context(), m)
 			if asJSON {
-				return printJSON(g.stdout, st)
+				return printJSON(g.stdout, struct {
+					memory.Status
+					Capture captureStatus `json:"capture"`
+				}{st, cs})
 			}
 			fmt.Fprintf(g.stdout, "memory:        %s\n", st.Dir)
 			fmt.Fprintf(g.stdout, "conversations: %d (%d turns, %d tokens)\n", st.Conversations, st.Turns, st.Tokens)
@@ -187,6 +191,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 			} else {
 				fmt.Fprintln(g.stdout, "last import:   never")
 			}
+			printCaptureStatus(g.stdout, cs)
 			return nil
 		},
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ireneo-app/ireneo/capture"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -18,7 +19,7 @@ func init() { register(newConnectCmd) }
 
 func newConnectCmd(g *globals) *cobra.Command {
 	var tokenName, addr, kind string
-	var write, asJSON bool
+	var write, asJSON, hooks bool
 	c := &cobra.Command{
 		Use:   "connect CLIENT",
 		Short: "Print (or --write) the config that connects an MCP client: " + strings.Join(mcpserver.Clients, ", "),
@@ -32,6 +33,9 @@ func newConnectCmd(g *globals) *cobra.Command {
 			client := args[0]
 			if !isClient(client) {
 				return usagef("connect: unknown client %q; choose one of %s", client, strings.Join(mcpserver.Clients, ", "))
+			}
+			if hooks && client != mcpserver.ClientClaudeCode && client != mcpserver.ClientCodex {
+				return usagef("connect %s --hooks: only %s and %s have capture hooks", client, mcpserver.ClientClaudeCode, mcpserver.ClientCodex)
 			}
 			listen, err := mcpserver.NormalizeAddr(addr)
 			if err != nil {
@@ -66,16 +70,30 @@ func newConnectCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var res *mcpserver.WriteResult
+			var res, hookRes *mcpserver.WriteResult
+			var hookCfg *mcpserver.HookConfig
+			if hooks {
+				if hookCfg, err = mcpserver.Hooks(client, o); err != nil {
+					return fmt.Errorf("connect %s --hooks: %w", client, err)
+				}
+			}
 			if write {
 				r, err := cfg.Write(time.Now())
 				if err != nil {
 					return fmt.Errorf("connect %s --write: %w", client, err)
 				}
 				res = &r
+				if hookCfg != nil {
+					hr, err := hookCfg.Write(time.Now())
+					if err != nil {
+						return fmt.Errorf("connect %s --write --hooks: the server entry is written, the hooks are not: %w", client, err)
+					}
+					hookRes = &hr
+				}
 			}
 			if asJSON {
-				return printJSON(g.stdout, map[string]any{"config": cfg, "token": tokenName, "created_token": created != "", "written": res})
+				return printJSON(g.stdout, map[string]any{"config": cfg, "token": tokenName, "created_token": created != "", "written": res,
+					"hooks": hookCfg, "hooks_written": hookRes})
 			}
 			if created != "" {
 				where := "the keyring"
@@ -108,8 +126,16 @@ func newConnectCmd(g *globals) *cobra.Command {
 					fmt.Fprintf(g.stdout, " (the old file is kept as %s)", res.Backup)
 				}
 				fmt.Fprintln(g.stdout, ".")
-			} else {
-				fmt.Fprintf(g.stdout, "\n`%s` merges it into that file for you, after a backup.\n", reproduce(client, memDir, listen, tokenName, o.TokenStore))
+			}
+			if hookCfg != nil {
+				printHooks(g, hookCfg, hookRes)
+			}
+			if res == nil {
+				cmd := reproduce(client, memDir, listen, tokenName, o.TokenStore)
+				if hooks {
+					cmd += " --hooks"
+				}
+				fmt.Fprintf(g.stdout, "\n`%s` merges it into that file for you, after a backup.\n", cmd)
 			}
 			return nil
 		},
@@ -119,8 +145,26 @@ func newConnectCmd(g *globals) *cobra.Command {
 	f.StringVar(&addr, "addr", g.cfg.Settings.ServerAddr, "the address `ireneo serve` listens on (default from the settings)")
 	f.BoolVar(&write, "write", false, "merge the entry into the client's config file (after a timestamped backup)")
 	f.BoolVar(&asJSON, "json", false, "print as JSON (the config includes the token's secret)")
-	addTokenStoreFlag(c, &kind)
+	f.BoolVar(&hooks, "hooks", false, "also add capture hooks (Claude Code: SessionEnd, PreCompact, Stop; Codex: notify) that import each session as it ends, so none is lost to cleanup")
+	addTokenStoreFlag(c, g, &kind)
 	return c
+}
+
+// printHooks says what the capture hooks are and where they went.
+func printHooks(g *globals, h *mcpserver.HookConfig, res *mcpserver.WriteResult) {
+	what := "hooks (SessionEnd, PreCompact, Stop)"
+	if h.Client == mcpserver.ClientCodex {
+		what = "notify program"
+	}
+	if res == nil {
+		fmt.Fprintf(g.stdout, "\nCapture %s for %s, to go in %s, run:\n\n  %s\n\n%s\n", what, h.Client, h.Path, h.Command, h.Note)
+		return
+	}
+	fmt.Fprintf(g.stdout, "\nWrote capture %s to %s", what, res.Path)
+	if res.Backup != "" {
+		fmt.Fprintf(g.stdout, " (the old file is kept as %s)", res.Backup)
+	}
+	fmt.Fprintf(g.stdout, ". The command:\n\n  %s\n\n%s Problems go to %s (`ireneo status` shows them).\n", h.Command, h.Note, capture.LogPath(g.cfg.MemoryDir))
 }
 
 // reproduce is the connect command that writes exactly the config shown.
@@ -150,6 +194,9 @@ func newTokenSecretCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer m.Close()
+			if err := needSecrets(c.Context(), "token secret", store); err != nil {
+				return err
+			}
 			secret, err := mcpserver.NewTokens(m, store).Reveal(c.Context(), args[0])
 			if err != nil {
 				return tokenError("token secret", args[0], err)
@@ -158,7 +205,7 @@ func newTokenSecretCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	addTokenStoreFlag(c, &kind)
+	addTokenStoreFlag(c, g, &kind)
 	return c
 }
 
@@ -180,6 +227,9 @@ func connectToken(c *cobra.Command, g *globals, kind, name string, explicit bool
 		return "", "", err
 	}
 	defer m.Close()
+	if err := needSecrets(c.Context(), "connect", store); err != nil {
+		return "", "", err
+	}
 	tokens := mcpserver.NewTokens(m, store)
 	info, err := m.AccessToken(c.Context(), name)
 	switch {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -46,6 +47,14 @@ func newServeCmd(g *globals) *cobra.Command {
 				return fmt.Errorf("serve: %w", err)
 			}
 			fmt.Fprintf(g.stdout, "Ireneo MCP server at %s (memory %s). Ctrl-C stops it.\n", s.URL(), m.Dir())
+			// Serving needs no keyring; say once what a locked one still stops.
+			pctx, cancel := context.WithTimeout(c.Context(), probeTimeout)
+			var ke *mcpserver.KeyringUnavailableError
+			if err := store.Probe(pctx); errors.As(err, &ke) {
+				fmt.Fprintf(g.stdout, "The OS keyring cannot be used (%s); the server does not need it and accepts the tokens made earlier. "+
+					"Only making a token (`ireneo token create`) or reading its secret needs it.\n", ke.Reason)
+			}
+			cancel()
 			if toks, err := m.AccessTokens(c.Context()); err == nil && len(toks) == 0 {
 				fmt.Fprintln(g.stdout, "No tokens yet: every client will be refused. Make one with `ireneo token create NAME`.")
 			}
@@ -62,7 +71,7 @@ func newServeCmd(g *globals) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&addr, "addr", g.cfg.Settings.ServerAddr, "loopback address to listen on (127.0.0.1, ::1 or localhost, with a port; default from the settings)")
-	addTokenStoreFlag(c, &kind)
+	addTokenStoreFlag(c, g, &kind)
 	return c
 }
 

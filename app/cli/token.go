@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/settings"
 )
 
 func init() { register(newTokenCmd) }
@@ -23,8 +25,14 @@ const (
 
 // addTokenStoreFlag adds --token-store to a command that reads or writes
 // token secrets.
-func addTokenStoreFlag(c *cobra.Command, kind *string) {
-	c.Flags().StringVar(kind, "token-store", storeKeyring,
+// Its default follows the settings, so secrets kept in the file by the app's
+// choice are found by the CLI too.
+func addTokenStoreFlag(c *cobra.Command, g *globals, kind *string) {
+	def := storeKeyring
+	if g.cfg.Settings.TokenStore == settings.TokenStoreFile {
+		def = storeFile
+	}
+	c.Flags().StringVar(kind, "token-store", def,
 		"where token secrets live: keyring (the OS keyring) or file (a plain 0600 file in the config directory; only where no keyring works)")
 }
 
@@ -56,6 +64,37 @@ func (g *globals) openWithTokens(kind string) (*memory.Memory, mcpserver.TokenSt
 	}
 	return m, store, nil
 }
+
+// probeTimeout bounds the look at the keyring's state before a command
+// that needs a secret: it never prompts, so it answers at once or not at all.
+const probeTimeout = 3 * time.Second
+
+// needSecrets checks, without raising an unlock prompt, that store can be
+// used by command cmd, which needs a token's secret. A locked or missing
+// keyring is said once, in plain words, with what still works.
+func needSecrets(ctx context.Context, cmd string, store mcpserver.TokenStore) error {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	err := store.Probe(ctx)
+	var ke *mcpserver.KeyringUnavailableError
+	if !errors.As(err, &ke) {
+		return err
+	}
+	return &secretsUnavailable{cmd: cmd, ke: ke}
+}
+
+// secretsUnavailable is a command that needs a secret on a keyring that
+// cannot be used.
+type secretsUnavailable struct {
+	cmd string
+	ke  *mcpserver.KeyringUnavailableError
+}
+
+func (e *secretsUnavailable) Error() string {
+	return fmt.Sprintf("%s needs the OS keyring, but %s. %s\n%s", e.cmd, e.ke.Reason, e.ke.Fix, mcpserver.ServingNote)
+}
+
+func (e *secretsUnavailable) Unwrap() error { return e.ke }
 
 // tokenError is the error of command cmd about token name: a name that
 // does not exist is said so, with where to look.
@@ -92,6 +131,9 @@ func newTokenCreateCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer m.Close()
+			if err := needSecrets(c.Context(), "token create", store); err != nil {
+				return err
+			}
 			secret, info, err := mcpserver.NewTokens(m, store).Create(c.Context(), args[0], projects)
 			if err != nil {
 				return fmt.Errorf("token create %s: %w", args[0], err)
@@ -107,7 +149,7 @@ func newTokenCreateCmd(g *globals) *cobra.Command {
 	}
 	c.Flags().StringArrayVar(&projects, "project", nil, "only conversations tagged with this project (repeat for more); none means everything")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON, secret included")
-	addTokenStoreFlag(c, &kind)
+	addTokenStoreFlag(c, g, &kind)
 	return c
 }
 
@@ -190,7 +232,7 @@ func newTokenRevokeCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
-	addTokenStoreFlag(c, &kind)
+	addTokenStoreFlag(c, g, &kind)
 	return c
 }
 
@@ -220,6 +262,9 @@ func newTokenShowCmd(g *globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				if err := needSecrets(c.Context(), "token show --reveal", store); err != nil {
+					return err
+				}
 				if secret, err = mcpserver.NewTokens(m, store).Reveal(c.Context(), args[0]); err != nil {
 					return fmt.Errorf("token show %s: %w", args[0], err)
 				}
@@ -245,6 +290,6 @@ func newTokenShowCmd(g *globals) *cobra.Command {
 	}
 	c.Flags().BoolVar(&reveal, "reveal", false, "print the secret, read from the token store")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
-	addTokenStoreFlag(c, &kind)
+	addTokenStoreFlag(c, g, &kind)
 	return c
 }

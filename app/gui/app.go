@@ -10,9 +10,11 @@ package gui
 
 import (
 	"fmt"
+	"os"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -23,6 +25,7 @@ import (
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/settings"
 )
 
 // AppID is the app's unique id, as in FyneApp.toml.
@@ -44,6 +47,13 @@ var (
 // Main starts the tray app configured by cfg and returns the process exit
 // code.
 func Main(cfg config.Config) int {
+	// One instance per memory: a second start raises the first's window.
+	inst, running := claimInstance(cfg.MemoryDir)
+	if running {
+		fmt.Fprintln(os.Stderr, "Ireneo is already running for this memory; its window is raised.")
+		return 0
+	}
+	defer inst.close()
 	a := app.NewWithID(AppID)
 	a.SetIcon(appIcon)
 	dir := cfg.MemoryDir
@@ -61,21 +71,46 @@ func Main(cfg config.Config) int {
 	if sc, err := scrubber.For(set.UserPatterns); err == nil {
 		opts.Secrets = sc // audited queries lose the person's patterns' secrets too
 	}
-	srv := mcpserver.New(m, mcpserver.NewKeyringStore(), opts)
+	// The server never needs the store to serve; only making and reading
+	// secrets do, and the Connect screen says so when the keyring is locked.
+	var store mcpserver.TokenStore = mcpserver.NewKeyringStore()
+	if set.TokenStore == settings.TokenStoreFile {
+		store = mcpserver.NewFileTokenStore(cfg.TokenFile())
+	}
+	srv := mcpserver.New(m, store, opts)
 	auto := Autostart{}
 	if auto.goos() != "darwin" {
 		auto.Dir = cfg.AutostartDir
 	}
 	u := newUI(a, m, Deps{Server: srv, Calls: hook, Settings: set, SaveSettings: cfg.SaveSettings, Autostart: auto, Version: cfg.Version,
-		ToolHomes: importers.Homes{Codex: cfg.CodexHome, ClaudeCode: cfg.ClaudeConfigDir}})
+		ToolHomes: importers.Homes{Codex: cfg.CodexHome, ClaudeCode: cfg.ClaudeConfigDir}, TokenFile: cfg.TokenFile()})
 	u.installTray()
+	if !trayAvailable() {
+		u.withoutTray()
+	}
+	if inst != nil {
+		go inst.serve(func() { fyne.Do(u.show) })
+	}
 	a.Lifecycle().SetOnStopped(u.shutdown)
-	u.start(cfg.StartHidden)
+	u.start(cfg.StartHidden && !u.noTray) // hidden with no tray would be unreachable
+	u.connect.checkKeyring()
 	if cfg.SettingsErr != nil {
 		u.showError("read the settings", cfg.SettingsErr)
 	}
 	a.Run()
 	return 0
+}
+
+// noTrayNotice is the window's one line when no tray shows Ireneo's icon.
+const noTrayNotice = "No system tray here, so closing this window quits Ireneo and stops its MCP server. Start Ireneo again to bring it back."
+
+// withoutTray makes closing the window quit, and says so on it: with no
+// tray there would be no way back to a hidden window.
+func (u *ui) withoutTray() {
+	u.noTray = true
+	notice := widget.NewLabelWithStyle(noTrayNotice, fyne.TextAlignCenter, fyne.TextStyle{Italic: true})
+	notice.Wrapping = fyne.TextWrapWord
+	u.win.SetContent(container.NewBorder(container.NewVBox(notice, widget.NewSeparator()), nil, nil, nil, u.tabs))
 }
 
 // fatalWindow shows an error that keeps the app from starting.

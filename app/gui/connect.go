@@ -48,12 +48,36 @@ type connectScreen struct {
 	tokenFor map[string]*widget.Select // per client: the token its config carries
 	snippets map[string]*widget.RichText
 	notes    map[string]*widget.RichText
+	copyBtn  map[string]*widget.Button // per client
+	writeBtn map[string]*widget.Button
+	hooks    map[string]*widget.Check // Claude Code and Codex: also write capture hooks
 
 	list []memory.AccessToken
+	// secretErr says, per live token, why its secret cannot be read (nil
+	// entries are fine): not in the store, or the store is locked.
+	secretErr map[string]error
+
+	// storeErr is the token store's problem, nil when it can be used;
+	// keyringBanner says so above the tokens, storeDialog is the one dialog.
+	storeErr      *mcpserver.KeyringUnavailableError
+	keyringBanner *fyne.Container
+	keyringText   *widget.Label
+	storeDialog   dialog.Dialog
+
+	// startErr is why the server last failed to start; stoppedByUser, that
+	// the person stopped it. Both say why it is stopped.
+	startErr      error
+	stoppedByUser bool
 }
 
 func newConnectScreen(u *ui) *connectScreen {
-	c := &connectScreen{u: u, tokenFor: map[string]*widget.Select{}, snippets: map[string]*widget.RichText{}, notes: map[string]*widget.RichText{}}
+	c := &connectScreen{u: u, tokenFor: map[string]*widget.Select{}, snippets: map[string]*widget.RichText{}, notes: map[string]*widget.RichText{},
+		copyBtn: map[string]*widget.Button{}, writeBtn: map[string]*widget.Button{}, hooks: map[string]*widget.Check{}}
+	c.keyringText = widget.NewLabel("")
+	c.keyringText.Wrapping = fyne.TextWrapWord
+	c.keyringBanner = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()),
+		widget.NewButton("Unlock or choose…", c.offerStoreChoice), c.keyringText)
+	c.keyringBanner.Hide()
 	c.status = widget.NewLabel("")
 	c.status.Wrapping = fyne.TextWrapWord
 	c.toggle = widget.NewButton("Start server", u.toggleServer)
@@ -75,14 +99,15 @@ func (c *connectScreen) content() fyne.CanvasObject {
 	heading := func(s string) fyne.CanvasObject {
 		return widget.NewLabelWithStyle(s, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	}
-	tokIntro := widget.NewLabel("Each client gets its own token. The secret lives in the OS keyring; a token scoped to projects sees nothing else.")
+	tokIntro := widget.NewLabel("Each client gets its own token. The secret lives in the OS keyring (or the token file, if you chose it); " +
+		"the server checks only its hash, so it serves even when the keyring is locked. A token scoped to projects sees nothing else.")
 	tokIntro.Wrapping = fyne.TextWrapWord
 	form := container.NewBorder(nil, nil, nil, c.create, container.NewGridWithColumns(2, c.name, c.scope))
 	body := container.NewVBox(
 		heading("MCP server"),
 		container.NewBorder(nil, nil, nil, c.toggle, c.status),
 		widget.NewSeparator(),
-		heading("Access tokens"), tokIntro, c.tokens, form,
+		heading("Access tokens"), tokIntro, c.keyringBanner, c.tokens, form,
 		widget.NewSeparator(),
 		heading("Clients"),
 		c.clients,
@@ -108,9 +133,70 @@ func (c *connectScreen) refresh() {
 		c.tokens.Refresh()
 		return
 	}
-	load(c.u, "list the tokens", func(ctx context.Context) ([]memory.AccessToken, error) {
-		return toks.List(ctx)
-	}, c.showTokens)
+	locked := c.storeErr
+	load(c.u, "list the tokens", func(ctx context.Context) (tokenList, error) {
+		list, err := toks.List(ctx)
+		if err != nil {
+			return tokenList{}, err
+		}
+		// Which secrets can be read, without a prompt: a locked store is
+		// not asked at all (asking raises the system's unlock prompt).
+		states := map[string]error{}
+		var probed *mcpserver.KeyringUnavailableError
+		if locked == nil {
+			pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+			probed = keyringProblem(toks.Store().Probe(pctx))
+			cancel()
+			locked = probed
+		}
+		for _, t := range list {
+			if !t.Active() {
+				continue
+			}
+			if locked != nil {
+				states[t.Name] = locked
+				continue
+			}
+			if _, err := toks.Reveal(ctx, t.Name); err != nil {
+				states[t.Name] = err
+			}
+		}
+		return tokenList{list, states, probed}, nil
+	}, func(l tokenList) {
+		c.secretErr = l.secretErr
+		if l.storeErr != nil && c.storeErr == nil {
+			c.showStoreProblem(l.storeErr)
+		}
+		c.showTokens(l.list)
+	})
+}
+
+// tokenList is the tokens and why each live one's secret cannot be read.
+type tokenList struct {
+	list      []memory.AccessToken
+	secretErr map[string]error
+	storeErr  *mcpserver.KeyringUnavailableError // found while listing
+}
+
+// secretProblem says in a few words why a token's secret cannot be read.
+func (c *connectScreen) secretProblem(name string) string {
+	err := c.secretErr[name]
+	switch {
+	case err == nil:
+		return ""
+	case keyringProblem(err) != nil:
+		return "secret locked in the keyring"
+	case errors.Is(err, mcpserver.ErrSecretNotFound):
+		return "secret not found in " + c.storeName() + ": revoke it and make a new one"
+	}
+	return "secret unreadable: " + err.Error()
+}
+
+func (c *connectScreen) storeName() string {
+	if toks, err := c.tokensAPI(); err == nil {
+		return toks.Store().Describe()
+	}
+	return "the token store"
 }
 
 // showServer shows whether the server runs, and where.
@@ -126,10 +212,23 @@ func (c *connectScreen) showServer() {
 		c.toggle.SetText("Stop server")
 		c.toggle.Enable()
 	default:
-		c.status.SetText(fmt.Sprintf("Stopped. It will listen on %s when started.", mcpserver.URLFor(c.u.set.ServerAddr)))
+		c.status.SetText("Stopped: " + c.stoppedReason() + fmt.Sprintf(" Clients cannot connect until it runs; Start server listens on %s.", mcpserver.URLFor(c.u.set.ServerAddr)))
 		c.toggle.SetText("Start server")
 		c.toggle.Enable()
 	}
+}
+
+// stoppedReason says why the server is not running.
+func (c *connectScreen) stoppedReason() string {
+	switch {
+	case c.startErr != nil:
+		return "it could not start (" + c.startErr.Error() + "). " + fixFor(c.startErr)
+	case c.stoppedByUser:
+		return "you stopped it."
+	case !c.u.set.ServerAutostart:
+		return "it does not start with Ireneo (Settings)."
+	}
+	return "it has not started yet."
 }
 
 func portOf(addr string) string {
@@ -160,6 +259,14 @@ func (c *connectScreen) showTokens(list []memory.AccessToken) {
 		if t.Active() {
 			copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { c.copyToken(t.Name) })
 			reveal := widget.NewButtonWithIcon("Reveal", theme.VisibilityIcon(), func() { c.revealToken(t.Name) })
+			if p := c.secretProblem(t.Name); p != "" {
+				// Nothing to copy or reveal; the token still works where it is set.
+				copyBtn.Disable()
+				reveal.Disable()
+				meta.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: tokenMeta(t) + " · " + p,
+					Style: widget.RichTextStyle{ColorName: theme.ColorNameWarning, Inline: true}}}
+				meta.Refresh()
+			}
 			revoke := widget.NewButtonWithIcon("Revoke…", theme.CancelIcon(), func() { c.confirmRevoke(t.Name) })
 			revoke.Importance = widget.DangerImportance
 			actions = container.NewCenter(container.NewHBox(copyBtn, reveal, revoke))
@@ -219,7 +326,7 @@ func (c *connectScreen) createToken(name, scope string) {
 			projects = append(projects, p)
 		}
 	}
-	load(c.u, "create the token "+name, func(ctx context.Context) (string, error) {
+	secretLoad(c, "create the token "+name, func(ctx context.Context) (string, error) {
 		secret, _, err := toks.Create(ctx, name, projects)
 		return secret, err
 	}, func(secret string) {
@@ -227,7 +334,7 @@ func (c *connectScreen) createToken(name, scope string) {
 		c.scope.SetText("")
 		c.refresh()
 		c.showSecret("Token "+name+" created", "Copy it into your client now, or use a client's card below. "+
-			"It is kept in your OS keyring; Reveal shows it again.", secret)
+			"It is kept in "+c.storeName()+"; Reveal shows it again.", secret)
 	})
 }
 
@@ -252,7 +359,7 @@ func (c *connectScreen) copyToken(name string) {
 		c.u.showError("copy the token", err)
 		return
 	}
-	load(c.u, "read the token "+name+" from the keyring", func(ctx context.Context) (string, error) {
+	secretLoad(c, "read the token "+name+" from the keyring", func(ctx context.Context) (string, error) {
 		return toks.Reveal(ctx, name)
 	}, func(secret string) {
 		c.u.app.Clipboard().SetContent(secret)
@@ -266,7 +373,7 @@ func (c *connectScreen) revealToken(name string) {
 		c.u.showError("reveal the token", err)
 		return
 	}
-	load(c.u, "read the token "+name+" from the keyring", func(ctx context.Context) (string, error) {
+	secretLoad(c, "read the token "+name+" from the keyring", func(ctx context.Context) (string, error) {
 		return toks.Reveal(ctx, name)
 	}, func(secret string) {
 		c.showSecret("Token "+name, "Anyone with this secret can read your memory through the MCP server.", secret)
@@ -303,6 +410,7 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 	c.notes[client] = note
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() { c.copyConfig(client) })
 	write := widget.NewButtonWithIcon("Write to config…", theme.DocumentSaveIcon(), func() { c.confirmWrite(client) })
+	c.copyBtn[client], c.writeBtn[client] = copyBtn, write
 	var top fyne.CanvasObject
 	if client != mcpserver.ClientClaudeDesktop { // Claude Desktop runs `ireneo mcp` over stdio: no token
 		sel := newSelect([]string{noToken}, noToken, func(string) { c.showClient(client) })
@@ -312,7 +420,11 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 	} else {
 		top = layout.NewSpacer()
 	}
-	body := container.NewVBox(top, snippet, note, container.NewHBox(copyBtn, write))
+	body := container.NewVBox(top, snippet, note)
+	if client == mcpserver.ClientClaudeCode || client == mcpserver.ClientCodex {
+		body.Add(c.hooksCheck(client))
+	}
+	body.Add(container.NewHBox(copyBtn, write))
 	return container.NewPadded(body)
 }
 
@@ -389,8 +501,22 @@ func (c *connectScreen) showClient(client string) {
 		}}
 		snippet.Refresh()
 		setMuted(note, "")
+		c.enableClient(client, false)
 		return
 	}
+	if token != "" && (c.storeErr != nil || c.secretErr[token] != nil) {
+		// The config holds the secret, which cannot be read now.
+		text := "The config holds the token's secret, which cannot be read: " + c.secretProblem(token) + "."
+		if c.storeErr != nil {
+			text = "The config holds the token's secret, and " + c.storeErr.Reason + ". Press Unlock or choose… above."
+		}
+		snippet.Segments = []widget.RichTextSegment{&widget.TextSegment{Text: text, Style: widget.RichTextStyleParagraph}}
+		snippet.Refresh()
+		setMuted(note, "")
+		c.enableClient(client, false)
+		return
+	}
+	c.enableClient(client, true)
 	c.u.goBackground(func(ctx context.Context) {
 		cfg, secret, err := c.clientConfig(ctx, client, token)
 		fyneDo(func() {
@@ -426,6 +552,21 @@ func (c *connectScreen) showClient(client string) {
 	})
 }
 
+// enableClient turns a client card's Copy and Write on or off: with no
+// token (or no readable secret) there is no config to copy or write.
+func (c *connectScreen) enableClient(client string, on bool) {
+	for _, b := range []*widget.Button{c.copyBtn[client], c.writeBtn[client]} {
+		if b == nil {
+			continue
+		}
+		if on {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+}
+
 // maskSecret hides a token secret in text shown on screen; Copy copies the
 // real one.
 func maskSecret(text, secret string) string {
@@ -442,7 +583,7 @@ func (c *connectScreen) copyConfig(client string) {
 		c.u.showError("copy the config", fmt.Errorf("%s connects over HTTP and needs a token; pick or create one on its card", clientNames[client]))
 		return
 	}
-	load(c.u, "make the config for "+clientNames[client], func(ctx context.Context) (*mcpserver.ClientConfig, error) {
+	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*mcpserver.ClientConfig, error) {
 		cfg, _, err := c.clientConfig(ctx, client, token)
 		return cfg, err
 	}, func(cfg *mcpserver.ClientConfig) {
@@ -458,12 +599,15 @@ func (c *connectScreen) confirmWrite(client string) {
 		c.u.showError("write the config", fmt.Errorf("%s connects over HTTP and needs a token; pick or create one on its card", clientNames[client]))
 		return
 	}
-	load(c.u, "make the config for "+clientNames[client], func(ctx context.Context) (*mcpserver.ClientConfig, error) {
+	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*mcpserver.ClientConfig, error) {
 		cfg, _, err := c.clientConfig(ctx, client, token)
 		return cfg, err
 	}, func(cfg *mcpserver.ClientConfig) {
-		dialog.ShowConfirm("Write to "+clientNames[client]+"'s config?",
-			fmt.Sprintf("Ireneo's entry goes into\n%s\n\nThe file is backed up first, and every other server and setting in it is kept.", cfg.Path),
+		msg := fmt.Sprintf("Ireneo's entry goes into\n%s\n\nThe file is backed up first, and every other server and setting in it is kept.", cfg.Path)
+		if h := c.hookConfig(client); h != nil {
+			msg += fmt.Sprintf("\n\nThe capture hooks go into\n%s\nafter a backup too, next to any hooks already there.", h.Path)
+		}
+		dialog.ShowConfirm("Write to "+clientNames[client]+"'s config?", msg,
 			func(ok bool) {
 				if ok {
 					c.writeConfig(client, cfg)
@@ -473,15 +617,35 @@ func (c *connectScreen) confirmWrite(client string) {
 }
 
 func (c *connectScreen) writeConfig(client string, cfg *mcpserver.ClientConfig) {
-	load(c.u, "write "+clientNames[client]+"'s config", func(context.Context) (mcpserver.WriteResult, error) {
-		return cfg.Write(time.Now())
-	}, func(res mcpserver.WriteResult) {
+	hooks := c.hookConfig(client)
+	type written struct{ cfg, hooks mcpserver.WriteResult }
+	load(c.u, "write "+clientNames[client]+"'s config", func(context.Context) (written, error) {
+		var w written
+		var err error
+		if w.cfg, err = cfg.Write(time.Now()); err != nil {
+			return w, err
+		}
+		if hooks != nil {
+			if w.hooks, err = hooks.Write(time.Now()); err != nil {
+				return w, fmt.Errorf("the server entry is written, but not the capture hooks: %w", err)
+			}
+		}
+		return w, nil
+	}, func(w written) {
+		res := w.cfg
 		msg := "Written to " + res.Path + "."
 		if res.Backup != "" {
 			msg += "\nThe previous file is saved as " + res.Backup + "."
 		}
 		if res.Replaced {
 			msg += "\nAn earlier Ireneo entry was replaced."
+		}
+		if hooks != nil {
+			msg += "\n\nCapture hooks written to " + w.hooks.Path + "."
+			if w.hooks.Backup != "" {
+				msg += "\nThe previous file is saved as " + w.hooks.Backup + "."
+			}
+			c.u.imp.refresh()
 		}
 		if cfg.Note != "" {
 			msg += "\n\n" + cfg.Note

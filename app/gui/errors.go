@@ -42,7 +42,8 @@ func fixFor(err error) string {
 	var keyring *mcpserver.KeyringUnavailableError
 	switch {
 	case errors.As(err, &keyring):
-		return keyring.Fix
+		// Fix speaks of command-line flags; the Connect screen has buttons.
+		return "The MCP server does not need the keyring. To make or copy a token, press Unlock or choose… on the Connect screen: unlock and retry, or keep secrets in a file."
 	case errors.Is(err, memory.ErrNotFound):
 		return "It may have been forgotten, or changed by another Ireneo process. Refresh the list and try again."
 	case errors.Is(err, recall.ErrEmptyQuery):

@@ -39,6 +39,9 @@ type importScreen struct {
 	card    *widget.Card
 
 	watchLabel *widget.RichText
+	// hooksLine says whether capture hooks are installed, and warns of
+	// Claude Code sessions its cleanup will delete before they are imported.
+	hooksLine *widget.RichText
 
 	locations []importers.Location
 	last      importers.Summary
@@ -65,6 +68,8 @@ func newImportScreen(u *ui) *importScreen {
 	s.card.Hide()
 	s.watchLabel = newMuted("")
 	s.watchLabel.Wrapping = fyne.TextWrapWord
+	s.hooksLine = newMuted("")
+	s.hooksLine.Wrapping = fyne.TextWrapWord
 	return s
 }
 
@@ -87,6 +92,7 @@ func (s *importScreen) content() fyne.CanvasObject {
 		container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.ViewRefreshIcon(), s.refresh), detected),
 		s.sources,
 		s.watchLabel,
+		s.hooksLine,
 	)
 	return container.NewVScroll(container.NewPadded(body))
 }
@@ -307,6 +313,7 @@ func (s *importScreen) refresh() {
 	load(s.u, "look for history on this computer", func(context.Context) ([]importers.Location, error) {
 		return importers.DefaultLocations(s.u.deps.ToolHomes), nil
 	}, s.showSources)
+	s.refreshHooks()
 }
 
 // showSources lists detected sources, each with an Import button and, for

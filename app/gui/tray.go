@@ -95,6 +95,7 @@ func (u *ui) startServer() {
 	u.goBackground(func(context.Context) {
 		err := srv.Start(addr)
 		fyneDo(func() {
+			u.connect.startErr, u.connect.stoppedByUser = err, false
 			u.serverChanged()
 			if err != nil {
 				u.showError("start the MCP server on "+addr, err)
@@ -114,6 +115,7 @@ func (u *ui) stopServer() {
 		defer cancel()
 		err := srv.Stop(ctx)
 		fyneDo(func() {
+			u.connect.startErr, u.connect.stoppedByUser = nil, true
 			u.serverChanged()
 			if err != nil {
 				u.showError("stop the MCP server cleanly", err)
@@ -134,6 +136,12 @@ func (u *ui) toggleServer() {
 // named after the client first if there is none.
 func (u *ui) copyConnection(client string) {
 	c := u.connect
+	if c.storeErr != nil && client != mcpserver.ClientClaudeDesktop {
+		// The config holds a secret the store cannot give now: say so once.
+		u.show()
+		c.offerStoreChoice()
+		return
+	}
 	toks, err := c.tokensAPI()
 	if err != nil && client != mcpserver.ClientClaudeDesktop {
 		u.showError("copy the connection for "+clientNames[client], err)

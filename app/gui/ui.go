@@ -39,6 +39,9 @@ type Deps struct {
 	ToolHomes importers.Homes
 	// Version is shown in About and given to clients.
 	Version string
+	// TokenFile is where the file token store keeps secrets, for a person
+	// who chooses it when the keyring cannot be used.
+	TokenFile string
 }
 
 // CallHook forwards the MCP server's OnCall to the window.
@@ -104,6 +107,9 @@ type ui struct {
 	stopWatch        context.CancelFunc
 	watchDone        chan struct{} // closed when the last watcher has stopped
 	lastWatchRefresh time.Time
+
+	// noTray is set when no tray shows the icon: closing the window quits.
+	noTray bool
 
 	// lastError and lastInfo are the last error and message shown, for tests.
 	lastError string
@@ -207,7 +213,12 @@ func (u *ui) show() {
 }
 
 // hide remembers the window's size and hides it; the app stays in the tray.
+// With no tray to come back from, it quits instead.
 func (u *ui) hide() {
+	if u.noTray {
+		u.quit()
+		return
+	}
 	u.rememberSize()
 	u.win.Hide()
 }

@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ireneo-app/ireneo/capture"
+	"github.com/ireneo-app/ireneo/importers"
+)
+
+func init() { register(newHookCmd) }
+
+// The hook commands are what `connect --hooks` installs. They always exit
+// 0 and print nothing: a harness shows a hook's output to the person, and a
+// failing hook may hold up their session. What goes wrong is in the log
+// `ireneo status` shows.
+
+func newHookCmd(g *globals) *cobra.Command {
+	c := &cobra.Command{
+		Use:   "hook",
+		Short: "Import the session a Claude Code hook or Codex notify names (installed by `connect --hooks`)",
+		Long: "Run by Claude Code's SessionEnd, PreCompact and Stop hooks (`hook claude-code`, the hook's JSON on\n" +
+			"stdin) and by Codex's notify program (`hook codex`, its JSON as the last argument), as\n" +
+			"`ireneo connect claude-code --write --hooks` and `ireneo connect codex --write --hooks` install\n" +
+			"them. The import runs in the background; the hook returns at once, prints nothing and always\n" +
+			"exits 0. Problems go to " + filepath.Join("MEMORY", capture.DirName, capture.LogName) + ", which `ireneo status` shows.",
+	}
+	c.AddCommand(newHookClaudeCodeCmd(g), newHookCodexCmd(g), newHookRunCmd(g))
+	return c
+}
+
+func newHookClaudeCodeCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "claude-code",
+		Short: "Claude Code hook: import the session named by the hook input on stdin",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			e, err := capture.ParseClaudeCode(g.stdin)
+			if err != nil {
+				g.hookLog("claude-code hook "+errorWord+"%v (nothing imported)", err)
+				return nil
+			}
+			g.startHookImport(c.Context(), e)
+			return nil
+		},
+	}
+}
+
+func newHookCodexCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "codex [-- PROGRAM ARGS...] JSON",
+		Short: "Codex notify program: import the thread the JSON names, then run the notify program it replaced",
+		Args:  cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				g.hookLog("codex notify " + errorWord + "no JSON argument (nothing imported)")
+				return nil
+			}
+			payload := args[len(args)-1]
+			if chain := args[:len(args)-1]; len(chain) > 0 {
+				g.runChained(chain, payload)
+			}
+			e, err := capture.ParseCodex(payload)
+			if err != nil {
+				g.hookLog("codex notify "+errorWord+"%v (nothing imported)", err)
+				return nil
+			}
+			g.startHookImport(c.Context(), e)
+			return nil
+		},
+	}
+}
+
+// envHookThrottle, a Go duration, replaces capture.Throttle (for tests).
+const envHookThrottle = "IRENEO_HOOK_THROTTLE"
+
+// errorWord marks a log line as a failure.
+const errorWord = capture.ErrorMark
+
+// hookLog writes one line to the memory's hook log.
+func (g *globals) hookLog(format string, args ...any) {
+	capture.Log(g.cfg.MemoryDir, time.Now(), format, args...)
+}
+
+// runChained starts the notify program Ireneo's hook replaced, with the
+// same JSON, and does not wait for it.
+func (g *globals) runChained(chain []string, payload string) {
+	cmd := exec.Command(chain[0], append(chain[1:], payload)...)
+	if err := cmd.Start(); err != nil {
+		g.hookLog("codex notify "+errorWord+"the earlier notify program %s did not start: %v", chain[0], err)
+		return
+	}
+	cmd.Process.Release()
+}
+
+// startHookImport hands the import to a detached `ireneo hook run`, so the
+// hook returns at once; where processes cannot be detached it imports here.
+func (g *globals) startHookImport(ctx context.Context, e capture.Event) {
+	args := []string{"--memory", g.cfg.MemoryDir, "hook", "run", "--harness", e.Harness, "--event", e.Name, "--session", e.SessionID}
+	if e.Transcript != "" {
+		args = append(args, "--transcript", e.Transcript)
+	}
+	exe, err := os.Executable()
+	if err != nil || !capture.CanDetach {
+		g.hookImport(ctx, e)
+		return
+	}
+	cmd := exec.Command(exe, args...)
+	capture.Detach(cmd)
+	if err := cmd.Start(); err != nil {
+		g.hookLog("%s %s session %s "+errorWord+"cannot start the import: %v", e.Harness, e.Name, e.SessionID, err)
+		return
+	}
+	cmd.Process.Release()
+}
+
+// hookImport imports one session and logs what happened.
+func (g *globals) hookImport(ctx context.Context, e capture.Event) {
+	o := capture.Options{MemoryDir: g.cfg.MemoryDir, CodexHome: g.cfg.CodexHome}
+	// Tests space throttled imports seconds apart, not a minute.
+	if d, err := time.ParseDuration(os.Getenv(envHookThrottle)); err == nil && d > 0 {
+		o.Throttle = d
+	}
+	if importRedactor != nil {
+		red, err := importRedactor(g)
+		if err != nil {
+			g.hookLog("%s %s session %s "+errorWord+"%v (nothing imported)", e.Harness, e.Name, e.SessionID, err)
+			return
+		}
+		o.Redact = red
+	}
+	sum, err := capture.Import(ctx, e, o)
+	switch {
+	case err != nil:
+		g.hookLog("%s %s session %s "+errorWord+"%v", e.Harness, e.Name, e.SessionID, err)
+	case sum.Inputs == 0:
+		// A throttled event whose reply another waiting import takes in.
+	default:
+		g.hookLog("%s %s session %s: %s", e.Harness, e.Name, e.SessionID, summaryLine(sum))
+	}
+}
+
+func summaryLine(s importers.Summary) string {
+	parts := []string{fmt.Sprintf("%d new", s.New), fmt.Sprintf("%d updated", s.Updated), fmt.Sprintf("%d unchanged", s.Unchanged)}
+	if s.Forgotten > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped as forgotten", s.Forgotten))
+	}
+	return "imported " + strings.Join(parts, ", ")
+}
+
+// newHookRunCmd is the detached import a hook starts.
+func newHookRunCmd(g *globals) *cobra.Command {
+	var e capture.Event
+	c := &cobra.Command{
+		Use:    "run",
+		Short:  "Import one session now, as a hook's background process does",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if e.Harness != capture.ClaudeCode && e.Harness != capture.Codex {
+				g.hookLog("hook run "+errorWord+"unknown harness %q", e.Harness)
+				return nil
+			}
+			g.hookImport(c.Context(), e)
+			return nil
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&e.Harness, "harness", "", "claude-code or codex")
+	f.StringVar(&e.Name, "event", "", "the hook event")
+	f.StringVar(&e.SessionID, "session", "", "the session id")
+	f.StringVar(&e.Transcript, "transcript", "", "the session's file (found from the id for Codex when empty)")
+	return c
+}

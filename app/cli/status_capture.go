@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ireneo-app/ireneo/capture"
+	"github.com/ireneo-app/ireneo/importers"
+	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// captureStatus is what `status` says about the capture hooks: whether
+// they are installed, the last hook run and problem, and the Claude Code
+// sessions its cleanup will delete before Ireneo has them.
+type captureStatus struct {
+	Hooks       []mcpserver.HookState `json:"hooks"`
+	Log         string                `json:"log"`
+	LastRun     *capture.LogLine      `json:"last_run,omitempty"`
+	LastProblem *capture.LogLine      `json:"last_problem,omitempty"`
+	ClaudeCode  *capture.Risk         `json:"claude_code,omitempty"`
+	Warning     string                `json:"warning,omitempty"`
+}
+
+func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureStatus {
+	o := mcpserver.ConnectOptions{ClaudeConfigDir: g.cfg.ClaudeConfigDir, CodexHome: g.cfg.CodexHome}
+	cs := captureStatus{Log: capture.LogPath(m.Dir())}
+	for _, client := range []string{mcpserver.ClientClaudeCode, mcpserver.ClientCodex} {
+		cs.Hooks = append(cs.Hooks, mcpserver.HooksInstalled(client, o))
+	}
+	if lines, err := capture.ReadLog(m.Dir(), 50); err == nil && len(lines) > 0 {
+		last := lines[len(lines)-1]
+		cs.LastRun = &last
+		for i := len(lines) - 1; i >= 0; i-- {
+			if lines[i].Error {
+				p := lines[i]
+				cs.LastProblem = &p
+				break
+			}
+		}
+	}
+	if days, err := mcpserver.ClaudeCodeCleanupDays(o); err == nil {
+		for _, l := range claudeProjectDirs(g) {
+			r, err := capture.SessionsAtRisk(ctx, m, l, days, time.Now())
+			if err != nil {
+				continue
+			}
+			if cs.ClaudeCode == nil {
+				cs.ClaudeCode = &r
+			} else {
+				cs.ClaudeCode.NotImported += r.NotImported
+				cs.ClaudeCode.AtRisk += r.AtRisk
+			}
+		}
+		if cs.ClaudeCode != nil {
+			cs.Warning = cs.ClaudeCode.Warning(claudeProjectDirs(g)[0])
+		}
+	}
+	return cs
+}
+
+// claudeProjectDirs are the Claude Code projects folders on this machine.
+func claudeProjectDirs(g *globals) []string {
+	var out []string
+	for _, l := range importers.DefaultLocations(g.toolHomes()) {
+		if l.What == "Claude Code projects" { // as importers.DefaultLocations names it
+			out = append(out, l.Path)
+		}
+	}
+	return out
+}
+
+func printCaptureStatus(w io.Writer, cs captureStatus) {
+	for _, h := range cs.Hooks {
+		name := clientLabel(h.Client)
+		switch {
+		case h.Problem != "":
+			fmt.Fprintf(w, "hooks:         %s: cannot tell (%s)\n", name, h.Problem)
+		case h.Installed:
+			fmt.Fprintf(w, "hooks:         %s: installed in %s\n", name, h.Path)
+		default:
+			fmt.Fprintf(w, "hooks:         %s: not installed (`ireneo connect %s --write --hooks` imports each session as it ends)\n", name, h.Client)
+		}
+	}
+	if cs.LastRun != nil && !cs.LastRun.Error {
+		fmt.Fprintf(w, "last hook:     %s %s\n", cs.LastRun.Time.Local().Format("2006-01-02 15:04"), cs.LastRun.Text)
+	}
+	if cs.LastProblem != nil {
+		fmt.Fprintf(w, "hook problem:  %s %s (log: %s)\n", cs.LastProblem.Time.Local().Format("2006-01-02 15:04"), cs.LastProblem.Text, cs.Log)
+	}
+	if cs.Warning != "" {
+		fmt.Fprintf(w, "warning:       %s\n", cs.Warning)
+	}
+}
+
+func clientLabel(client string) string {
+	if client == mcpserver.ClientCodex {
+		return "Codex"
+	}
+	return "Claude Code"
+}

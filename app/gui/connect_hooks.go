@@ -1,0 +1,50 @@
+package gui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/mcpserver"
+)
+
+// The capture hooks on the Claude Code and Codex cards: a checkbox, on by
+// default, that makes Write also install the hooks that import each session
+// as it ends, so none is lost when the tray app is not running.
+
+var hookExplain = map[string]string{
+	mcpserver.ClientClaudeCode: "Adds SessionEnd, PreCompact and Stop hooks to Claude Code's settings.json. Each imports the session it " +
+		"names in the background, so a session reaches Ireneo even when this app is closed, before Claude Code deletes old sessions " +
+		"(after 30 days unless cleanupPeriodDays says otherwise). They never slow Claude Code down; problems show on the Import screen.",
+	mcpserver.ClientCodex: "Sets Codex's notify program in config.toml to import each session after a turn, in the background, so a " +
+		"session reaches Ireneo even when this app is closed. A notify program you already have keeps running after it.",
+}
+
+func (c *connectScreen) hooksCheck(client string) fyne.CanvasObject {
+	chk := widget.NewCheck("Also capture each session as it ends (hooks)", nil)
+	chk.SetChecked(true)
+	c.hooks[client] = chk
+	why := newMuted(hookExplain[client])
+	why.Wrapping = fyne.TextWrapWord
+	return container.NewVBox(chk, why)
+}
+
+// hookConfig is the client's capture hooks when its box is ticked, else nil.
+func (c *connectScreen) hookConfig(client string) *mcpserver.HookConfig {
+	chk := c.hooks[client]
+	if chk == nil || !chk.Checked {
+		return nil
+	}
+	h, err := mcpserver.Hooks(client, c.hookOptions())
+	if err != nil {
+		fyne.LogError("capture hooks for "+client, err)
+		return nil
+	}
+	return h
+}
+
+// hookOptions are the options for hooks and their state.
+func (c *connectScreen) hookOptions() mcpserver.ConnectOptions {
+	return mcpserver.ConnectOptions{MemoryDir: c.u.mem.Dir(), Home: c.u.deps.Home,
+		ClaudeConfigDir: c.u.deps.ToolHomes.ClaudeCode, CodexHome: c.u.deps.ToolHomes.Codex}
+}

@@ -1,0 +1,88 @@
+package gui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	capturehooks "github.com/ireneo-app/ireneo/capture"
+	"github.com/ireneo-app/ireneo/importers"
+	"github.com/ireneo-app/ireneo/mcpserver"
+)
+
+// hooksReport is what the Import screen says about capture hooks.
+type hooksReport struct {
+	states  []mcpserver.HookState
+	problem *capturehooks.LogLine
+	warning string
+}
+
+// refreshHooks reads the hooks' state, the hook log and Claude Code's
+// folder off the UI goroutine.
+func (s *importScreen) refreshHooks() {
+	o := s.u.connect.hookOptions()
+	dir := s.u.mem.Dir()
+	homes := s.u.deps.ToolHomes
+	load(s.u, "check the capture hooks", func(ctx context.Context) (hooksReport, error) {
+		var r hooksReport
+		for _, client := range []string{mcpserver.ClientClaudeCode, mcpserver.ClientCodex} {
+			r.states = append(r.states, mcpserver.HooksInstalled(client, o))
+		}
+		if lines, err := capturehooks.ReadLog(dir, 20); err == nil && len(lines) > 0 && lines[len(lines)-1].Error {
+			r.problem = &lines[len(lines)-1]
+		}
+		if days, err := mcpserver.ClaudeCodeCleanupDays(o); err == nil {
+			for _, l := range importers.DefaultLocations(homes) {
+				if l.What != "Claude Code projects" {
+					continue
+				}
+				if risk, err := capturehooks.SessionsAtRisk(ctx, s.u.mem, l.Path, days, time.Now()); err == nil && risk.AtRisk > 0 {
+					r.warning = risk.Warning(l.Path)
+					break
+				}
+			}
+		}
+		return r, nil
+	}, s.showHooks)
+}
+
+func (s *importScreen) showHooks(r hooksReport) {
+	var parts []string
+	for _, st := range r.states {
+		name := clientNames[st.Client]
+		switch {
+		case st.Problem != "":
+			parts = append(parts, name+": cannot tell ("+st.Problem+")")
+		case st.Installed:
+			parts = append(parts, name+": installed")
+		default:
+			parts = append(parts, name+": not installed")
+		}
+	}
+	text := "Capture hooks (import each session as it ends, even with this app closed): " + strings.Join(parts, " · ") + "."
+	if !allInstalled(r.states) {
+		text += " Set them up with Write to config… on the Connect screen."
+	}
+	segs := []widget.RichTextSegment{&widget.TextSegment{Text: text, Style: widget.RichTextStyle{ColorName: theme.ColorNamePlaceHolder}}}
+	if r.problem != nil {
+		segs = append(segs, &widget.TextSegment{Text: "Last hook problem (" + stamp(r.problem.Time) + "): " + r.problem.Text,
+			Style: widget.RichTextStyle{ColorName: theme.ColorNameWarning}})
+	}
+	if r.warning != "" {
+		segs = append(segs, &widget.TextSegment{Text: r.warning, Style: widget.RichTextStyle{ColorName: theme.ColorNameWarning}})
+	}
+	s.hooksLine.Segments = segs
+	s.hooksLine.Refresh()
+}
+
+func allInstalled(states []mcpserver.HookState) bool {
+	for _, st := range states {
+		if !st.Installed {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,95 @@
+package capture
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseClaudeCode(t *testing.T) {
+	tp := filepath.Join(t.TempDir(), "s.jsonl")
+	os.WriteFile(tp, []byte("{}\n"), 0o600)
+	e, err := ParseClaudeCode(strings.NewReader(`{"session_id":"abc-1","transcript_path":"` + tp + `","cwd":"/w","hook_event_name":"SessionEnd","reason":"clear"}`))
+	if err != nil || e.SessionID != "abc-1" || e.Transcript != tp || e.Reason != "clear" || e.Throttled() {
+		t.Fatalf("%+v %v", e, err)
+	}
+	for _, bad := range []string{``, `[]`, `{"session_id":"a/b","transcript_path":"` + tp + `","hook_event_name":"Stop"}`,
+		`{"session_id":"a","transcript_path":"` + tp + `"}`, `{"session_id":"a","transcript_path":"/etc/passwd","hook_event_name":"Stop"}`,
+		`{"session_id":"a","transcript_path":"` + filepath.Dir(tp) + `.jsonl","hook_event_name":"Stop"}`} {
+		if _, err := ParseClaudeCode(strings.NewReader(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+	if _, err := ParseClaudeCode(strings.NewReader(strings.Repeat(" ", maxInput+1))); err == nil {
+		t.Error("accepted an oversized input")
+	}
+}
+
+func TestParseCodexAndFindRollout(t *testing.T) {
+	home := t.TempDir()
+	id := "0195a000-0000-7000-8000-000000000001"
+	older := filepath.Join(home, "sessions", "2026", "02", "28", "rollout-2026-02-28T10-00-00-"+id+".jsonl")
+	newer := filepath.Join(home, "sessions", "2026", "03", "01", "rollout-2026-03-01T10-00-00-"+id+".jsonl")
+	for _, p := range []string{older, newer} {
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		os.WriteFile(p, []byte("{}\n"), 0o600)
+	}
+	e, err := ParseCodex(`{"type":"agent-turn-complete","thread-id":"` + id + `","turn-id":"1"}`)
+	if err != nil || e.SessionID != id || !e.Throttled() {
+		t.Fatalf("%+v %v", e, err)
+	}
+	if p, err := FindCodexRollout(home, id); err != nil || p != newer {
+		t.Fatalf("found %s, %v", p, err)
+	}
+	if _, err := FindCodexRollout(home, "0195a000-0000-7000-8000-00000000ffff"); err == nil {
+		t.Fatal("found a rollout for an unknown thread")
+	}
+	for _, bad := range []string{`{"type":"approval-requested","thread-id":"x"}`, `{"type":"agent-turn-complete"}`, `nope`,
+		`{"type":"agent-turn-complete","thread-id":"../x"}`} {
+		if _, err := ParseCodex(bad); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+// TestWaitForTurn: a session imported within the window waits for the
+// window's end; a second event meanwhile leaves it to the first.
+func TestWaitForTurn(t *testing.T) {
+	dir := t.TempDir()
+	e := Event{Harness: Codex, Name: "agent-turn-complete", SessionID: "t1"}
+	now := time.Now()
+	if ok, err := waitForTurn(context.Background(), dir, e, time.Hour, time.Now); !ok || err != nil {
+		t.Fatalf("first event: %v %v", ok, err)
+	}
+	markImported(dir, e, now)
+	done := make(chan bool, 1)
+	go func() {
+		ok, _ := waitForTurn(context.Background(), dir, e, 300*time.Millisecond, time.Now)
+		done <- ok
+	}()
+	for {
+		if _, err := os.Stat(pendingPath(filepath.Join(dir, DirName), e)); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if ok, err := waitForTurn(context.Background(), dir, e, 300*time.Millisecond, time.Now); ok || err != nil {
+		t.Fatalf("a second event while one waits: %v %v", ok, err)
+	}
+	if !<-done {
+		t.Fatal("the waiting event gave up")
+	}
+}
+
+func TestLogKeepsErrorsApart(t *testing.T) {
+	dir := t.TempDir()
+	Log(dir, time.Now(), "claude-code SessionEnd session a: imported 1 new")
+	Log(dir, time.Now(), "codex notify %sbad", ErrorMark)
+	lines, err := ReadLog(dir, 10)
+	if err != nil || len(lines) != 2 || lines[0].Error || !lines[1].Error {
+		t.Fatalf("%+v %v", lines, err)
+	}
+}
