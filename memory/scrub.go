@@ -209,5 +209,32 @@ func MaskSecret(secret string) string {
 	return string(r[:2]) + "…" + string(r[len(r)-2:])
 }
 
+// MaskText is text with every secret f finds in it shown as MaskSecret
+// shows it: what a screen, status line, notification or log may print of a
+// text that may hold a secret (a title, a message, an error). A nil f
+// masks nothing, so callers without a finder should not show the text.
+func MaskText(f SecretFinder, text string) string {
+	if f == nil || text == "" {
+		return text
+	}
+	spans := findSecrets(f, text)
+	if len(spans) == 0 {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	last := 0
+	for _, s := range spans {
+		if s.start < last {
+			continue // overlapping: not FindSecrets' output; skip rather than panic
+		}
+		b.WriteString(text[last:s.start])
+		b.WriteString(MaskSecret(text[s.start:s.end]))
+		last = s.end
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
 // errNoFinder is returned when a scrub runs without a secret finder.
 var errNoFinder = errors.New("scrub: no secret finder given")

@@ -542,3 +542,23 @@ func TestScrubAuditLog(t *testing.T) {
 		t.Errorf("token in %v after close", files)
 	}
 }
+
+func TestMaskTextShowsOnlyMaskedPreviews(t *testing.T) {
+	sc := newTestScrubber(t)
+	sec := fakeSecrets()
+	gh := sec["github"].Secret
+	title := "Deploy fails, my token is " + gh + " and nothing else"
+	got := MaskText(sc, title)
+	if strings.Contains(got, gh[:6]) || strings.Contains(got, gh[6:]) {
+		t.Fatalf("masked title still shows the token: %q", got)
+	}
+	if want := "Deploy fails, my token is " + MaskSecret(gh) + " and nothing else"; got != want {
+		t.Fatalf("MaskText = %q, want %q", got, want)
+	}
+	if got := MaskText(sc, "no secret here"); got != "no secret here" {
+		t.Fatalf("clean text changed: %q", got)
+	}
+	if got := MaskText(nil, title); got != title {
+		t.Fatalf("nil finder changed the text")
+	}
+}
