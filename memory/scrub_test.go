@@ -222,7 +222,7 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 		t.Fatalf("recall after apply: %v %+v", err, res)
 	}
 	if !strings.Contains(res.Hits[0].Text+fmt.Sprint(res.Hits[0].Neighbors), "[REDACTED:") {
-		t.Logf("hit text: %s", res.Hits[0].Text)
+		t.Errorf("the hit around the redacted secrets shows no [REDACTED: placeholder: %q", res.Hits[0].Text)
 	}
 	if err := m.Close(); err != nil {
 		t.Fatal(err)

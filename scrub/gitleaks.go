@@ -99,6 +99,58 @@ func (d *detectors) gitleaksMatches(text string) []Match {
 	return ms
 }
 
+// spaceTrailingPunct returns text with the punctuation that ends a
+// sentence after a long word ("my key is sk-ant-…AA, is that right?")
+// turned into spaces. gitleaks' rules end a token at a space, a quote or
+// ';' only, so they miss a key followed by a comma or a full stop, as keys
+// in chat often are. The length and every other byte stay, so offsets
+// found in the copy hold in text. Only words of 16 bytes or more are
+// touched: a secret is never shorter, and "token, …" keeps its comma.
+func spaceTrailingPunct(text string) string {
+	var b []byte
+	run := 0 // length of the current run of non-space bytes
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if isRegexpSpace(c) {
+			run = 0
+			continue
+		}
+		run++
+		if !isTrailingPunct(c) || run <= 16 {
+			continue
+		}
+		// c starts a run of punctuation; it must reach a space or the end.
+		j := i
+		for j < len(text) && isTrailingPunct(text[j]) {
+			j++
+		}
+		if j < len(text) && !isRegexpSpace(text[j]) {
+			run += j - 1 - i
+			i = j - 1
+			continue
+		}
+		if b == nil {
+			b = []byte(text)
+		}
+		for k := i; k < j; k++ {
+			b[k] = ' '
+		}
+		i = j - 1
+	}
+	if b == nil {
+		return text
+	}
+	return string(b)
+}
+
+func isTrailingPunct(c byte) bool {
+	switch c {
+	case ',', '.', '!', '?', ')', ']', '}':
+		return true
+	}
+	return false
+}
+
 // appendDetections runs det over text, which starts at offset off of the
 // scanned string, and appends the secrets' spans.
 func appendDetections(ms []Match, det *detect.Detector, text string, off int) []Match {

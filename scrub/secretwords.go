@@ -1,0 +1,283 @@
+package scrub
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// The secret-in-words rule finds a key or token given in words, as people
+// paste one to an assistant: "my secret key wJalr…", "the api key is
+// Zx8K…", "token: 9f8a…", "secret = …". gitleaks' generic rule needs an
+// operator and a name it knows right before the value; in a sentence the
+// value follows "is", or nothing at all.
+//
+// These words are everywhere in technical talk ("the token expires",
+// "rotate the secret", "token: see the vault"), so a value counts only if
+// it looks machine-made: long, letters mixed with digits, high entropy,
+// made of the characters keys are made of, and not a path, a dotted name,
+// a placeholder or a documentation example. A value right after the word,
+// with no "is" or ':' between, must be longer still.
+
+// secretHeads are the words that introduce a secret, lowercase.
+var secretHeads = []string{"secret", "token", "apikey", "key"}
+
+// secretQualifiers may follow a head before the value: "secret key …",
+// "api token value: …".
+var secretQualifiers = map[string]bool{
+	"key": true, "token": true, "secret": true, "value": true, "string": true, "itself": true,
+}
+
+// Lengths a value must have: after "is" or ':', and right after the word.
+const (
+	minLinkedSecret   = 16
+	minAdjacentSecret = 20
+	maxSecretLen      = 256
+)
+
+var (
+	secretCharsRe = regexp.MustCompile(`^[A-Za-z0-9+/=_.~-]+$`)
+	fileExtRe     = regexp.MustCompile(`\.[A-Za-z]{1,5}$`)
+)
+
+// appendSecretsInWords adds the secrets given in words in text.
+func appendSecretsInWords(ms []Match, text string) []Match {
+	if !mayHoldSecretHead(text) {
+		return ms
+	}
+	low := asciiLower(text)
+	for _, k := range secretHeads {
+		for off := 0; ; {
+			i := strings.Index(low[off:], k)
+			if i < 0 {
+				break
+			}
+			p := off + i
+			off = p + len(k)
+			if st, en, ok := secretAfter(text, low, p, k); ok {
+				ms = append(ms, Match{Rule: RuleSecret, Start: st, End: en})
+				off = en
+			}
+		}
+	}
+	return ms
+}
+
+// mayHoldSecretHead is a quick test that text holds some head word.
+func mayHoldSecretHead(text string) bool {
+	for _, s := range []string{"ecret", "ECRET", "oken", "OKEN", "ey", "EY"} {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretAfter finds the value the head word at p introduces, if any.
+func secretAfter(text, low string, p int, k string) (int, int, bool) {
+	// The word stands alone, or ends a name: AWS_SECRET, api-key, "token".
+	if p > 0 && isTokenByte(low[p-1]) {
+		return 0, 0, false
+	}
+	i := p + len(k)
+	if i < len(low) && (isTokenByte(low[i]) || low[i] == '_' || low[i] == '-') {
+		return 0, 0, false // secrets, tokenizer, keyboard, secret_key (its "key" is found)
+	}
+	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+		i++ // a JSON or YAML key
+	}
+	i = skipDecor(text, i)
+	if w, j := wordAt(low, i); w != k && secretQualifiers[w] {
+		i = skipDecor(text, j)
+		if j < len(text) && (text[j] == '"' || text[j] == '\'') {
+			i = skipDecor(text, j+1)
+		}
+	}
+	linked := true
+	switch {
+	case i < len(text) && (text[i] == ':' || text[i] == '='):
+		for i < len(text) && (text[i] == ':' || text[i] == '=' || text[i] == '>') {
+			i++
+		}
+	case strings.HasPrefix(text[i:], "->"):
+		i += 2
+	case strings.HasPrefix(text[i:], "→"):
+		i += len("→")
+	default:
+		if j, ok := linkAfter(low, i); ok {
+			i = j
+		} else {
+			linked = false
+		}
+	}
+	i = skipDecor(text, i)
+	if w, j := wordAt(low, i); passwordFillers[w] {
+		i = skipBlanks(text, j)
+	}
+	st, en := secretValueAt(text, i)
+	// A token in a path ("x-access-token:ghp_…/ireneo") ends at the path's
+	// next folder.
+	if k := strings.IndexByte(text[st:en], '/'); k >= minLinkedSecret && isPathTail(text[st+k:en]) {
+		en = st + k
+	}
+	if st >= en || !secretShaped(text[st:en], linked) || isIdentifierValue(text, p, st, en) {
+		return 0, 0, false
+	}
+	return st, en, true
+}
+
+// isIdentifierValue applies gitleaks' generic allow-list (see
+// isFalsePositive) to a value at text[st:en] whose head word is at p: image
+// data is never a secret, and a UUID or a git or sha256 digest is one only
+// when the words before it say so ("api key: <uuid>", not "cache key: <sha256>").
+func isIdentifierValue(text string, p, st, en int) bool {
+	v := text[st:en]
+	for _, m := range imageMagic {
+		if strings.HasPrefix(v, m) {
+			return true
+		}
+	}
+	if !uuidRe.MatchString(v) && !hexIDRe.MatchString(v) {
+		return false
+	}
+	lo := max(0, p-40)
+	if nl := strings.LastIndexByte(text[lo:p], '\n'); nl >= 0 {
+		lo += nl + 1
+	}
+	return !secretLabelRe.MatchString(text[lo:st])
+}
+
+// secretValueAt is the span of the value at i: a quoted string, or a run
+// of the characters keys are made of that ends where a value can end (a
+// space, a quote, the end of a sentence or of a URL parameter), not in the
+// middle of code such as make_token_for(user).
+func secretValueAt(text string, i int) (int, int) {
+	if i >= len(text) {
+		return i, i
+	}
+	if r, _ := utf8.DecodeRuneInString(text[i:]); valueQuotes[r] != 0 {
+		return valueAt(text, i)
+	}
+	j := i
+	for j < len(text) && isSecretByte(text[j]) {
+		j++
+	}
+	for j > i && text[j-1] == '.' {
+		j-- // the sentence's full stop
+	}
+	if j == len(text) || isRegexpSpace(text[j]) || strings.IndexByte(",;)]}&#'\"`>|", text[j]) >= 0 {
+		return i, j
+	}
+	if c := text[j]; (c == '.' || c == '!' || c == '?' || c == ':') && (j+1 == len(text) || isRegexpSpace(text[j+1])) {
+		return i, j
+	}
+	return i, i
+}
+
+// isPathTail reports folders of lowercase words: "/ireneo", "/src/app".
+func isPathTail(v string) bool {
+	for _, part := range strings.Split(v[1:], "/") {
+		if len(part) < 3 {
+			return false
+		}
+		for i := 0; i < len(part); i++ {
+			if c := part[i]; !('a' <= c && c <= 'z' || c == '-' || c == '_') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isSecretByte(c byte) bool {
+	return isTokenByte(c) || strings.IndexByte("+/=_.~-", c) >= 0
+}
+
+// secretShaped reports whether v looks like a machine-made key or token.
+// A value right after its word (not linked by "is" or ':') must be longer.
+func secretShaped(v string, linked bool) bool {
+	minLen := minLinkedSecret
+	if !linked {
+		minLen = minAdjacentSecret
+	}
+	if len(v) < minLen || len(v) > maxSecretLen || !secretCharsRe.MatchString(v) {
+		return false
+	}
+	switch {
+	case strings.IndexByte("/.~-_=", v[0]) >= 0,
+		strings.Contains(v, "/") && strings.Contains(v, "."), // a path with a file name
+		fileExtRe.MatchString(v) && !strings.Contains(v, "="),
+		dottedName.MatchString(v), placeholderEnvName.MatchString(v),
+		!linked && uuidRe.MatchString(v),
+		looksFake(v):
+		return false
+	}
+	if !hasMixedSegment(v) {
+		return false
+	}
+	if isHexString(v) {
+		return len(v) >= 32 && shannonEntropy(v) >= 3.0
+	}
+	return shannonEntropy(v) >= 3.5
+}
+
+// hasMixedSegment reports whether v has a random-looking body: a run of
+// letters and digits, six or more long, that mixes both, or (a key without
+// a digit) letters in both cases about evenly, switching case as often as
+// random letters do. Names made of words and numbers
+// ("release-2024-10-15", "user_session_token2", "getAccessTokenFromHeader")
+// have neither.
+func hasMixedSegment(v string) bool {
+	start := 0
+	for i := 0; i <= len(v); i++ {
+		if i < len(v) && isTokenByte(v[i]) {
+			continue
+		}
+		if seg := v[start:i]; len(seg) >= 6 {
+			var letter, digit bool
+			for k := 0; k < len(seg); k++ {
+				if '0' <= seg[k] && seg[k] <= '9' {
+					digit = true
+				} else {
+					letter = true
+				}
+			}
+			if letter && digit {
+				return true
+			}
+		}
+		start = i + 1
+	}
+	return randomCase(v)
+}
+
+// randomCase reports letters in both cases about evenly, switching case
+// between neighbours at least three times in ten (random letters: five).
+func randomCase(v string) bool {
+	letters, upper, pairs, switches := 0, 0, 0, 0
+	for k := 0; k < len(v); k++ {
+		if !isASCIILetter(v[k]) {
+			continue
+		}
+		letters++
+		if v[k] < 'a' {
+			upper++
+		}
+		if k > 0 && isASCIILetter(v[k-1]) {
+			pairs++
+			if (v[k] < 'a') != (v[k-1] < 'a') {
+				switches++
+			}
+		}
+	}
+	return letters >= 12 && 4*upper >= letters && 4*upper <= 3*letters && 10*switches >= 3*pairs
+}
+
+func isHexString(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if strings.IndexByte(hexLower, v[i]|0x20) < 0 {
+			return false
+		}
+	}
+	return true
+}
