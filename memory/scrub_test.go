@@ -562,3 +562,25 @@ func TestMaskTextShowsOnlyMaskedPreviews(t *testing.T) {
 		t.Fatalf("nil finder changed the text")
 	}
 }
+
+// FuzzCutSecret: a title cut anywhere, with any secrets found elsewhere,
+// gets spans inside it that do not overlap, and loses no text but theirs.
+func FuzzCutSecret(f *testing.F) {
+	f.Add("Deploy fails. My key is AKIA… and secret wJalrXUtnF…", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8KDh3Lm2", 0)
+	f.Add("…", "x", 0)
+	f.Add("a\xff\xfe…", "\xfe\xfe\xfe\xfe\xfe", 1)
+	f.Fuzz(func(t *testing.T, title, secret string, pre int) {
+		var spans []secretSpan
+		if pre > 0 && pre < len(title) {
+			spans = []secretSpan{{"x", 0, pre}}
+		}
+		got := withCutSecret(title, spans, map[string]string{secret: "r"})
+		last := 0
+		for _, sp := range got {
+			if sp.start < last || sp.end < sp.start || sp.end > len(title) {
+				t.Fatalf("bad span %+v in %q (after %d)", sp, title, last)
+			}
+			last = sp.end
+		}
+	})
+}

@@ -93,10 +93,24 @@ func (d *detectors) gitleaksMatches(text string) []Match {
 		// gitleaks' own pass over whole lines, whose allow-lists read lines.
 		if len(d.generic.DetectString(text[w[0]:w[1]])) > 0 {
 			lo, hi := lineWindow(text, w[0], w[1])
+			n := len(ms)
 			ms = appendDetections(ms, d.generic, text[lo:hi], lo)
+			for i := n; i < len(ms); i++ {
+				ms[i].End = cutPathTail(text, ms[i].Start, ms[i].End)
+			}
 		}
 	}
 	return ms
+}
+
+// cutPathTail ends a secret at text[start:end] before the folders of a path
+// it runs into: in x-access-token:TOKEN/ireneo the generic rule's secret
+// is TOKEN/ireneo, and the folder is not secret.
+func cutPathTail(text string, start, end int) int {
+	if k := strings.IndexByte(text[start:end], '/'); k >= minLinkedSecret && isPathTail(text[start+k:end]) {
+		return start + k
+	}
+	return end
 }
 
 // spaceTrailingPunct returns text with the punctuation that ends a

@@ -117,9 +117,7 @@ func secretAfter(text, low string, p int, k string) (int, int, bool) {
 	st, en := secretValueAt(text, i)
 	// A token in a path ("x-access-token:ghp_…/ireneo") ends at the path's
 	// next folder.
-	if k := strings.IndexByte(text[st:en], '/'); k >= minLinkedSecret && isPathTail(text[st+k:en]) {
-		en = st + k
-	}
+	en = cutPathTail(text, st, en)
 	if st >= en || !secretShaped(text[st:en], linked) || isIdentifierValue(text, p, st, en) {
 		return 0, 0, false
 	}
