@@ -189,7 +189,8 @@ func (r *pairRule) appendSecrets(ms []Match, text string, idStart, idEnd int) []
 // the secret half's shape and stands alone as a token.
 func (r *pairRule) isSecret(text string, i, j int) bool {
 	n := j - i
-	if n < r.minLen || n > r.maxLen {
+	cut := n < r.minLen && n >= minCutValue && isCutAt(text, j)
+	if n < r.minLen && !cut || n > r.maxLen {
 		return false
 	}
 	// Part of a longer name or blob: foo_<run>, <run>-bar, <run>=, <run>.ext.
@@ -218,7 +219,29 @@ func (r *pairRule) isSecret(text string, i, j int) bool {
 	if r.needUpper && !upper || r.needLower && !lower || r.needDigit && !digit {
 		return false
 	}
-	return shannonEntropy(tok) >= r.minEntropy && !looksFake(tok)
+	minEntropy := r.minEntropy
+	if cut {
+		minEntropy = min(minEntropy, 3.0) // few characters have less
+	}
+	return shannonEntropy(tok) >= minEntropy && !looksFake(tok)
+}
+
+// A title is cut short with "…" (importers keep a first message's first
+// 80 characters), sometimes inside a secret: "… and secret wJalrXUtnF…".
+// What is left of the secret is redacted if it has the secret's alphabet
+// and classes and at least minCutValue characters.
+const (
+	cutMark     = "…"
+	minCutValue = 8
+)
+
+// isCutAt reports a cut mark at text[j:] that ends the text or a word.
+func isCutAt(text string, j int) bool {
+	if !strings.HasPrefix(text[j:], cutMark) {
+		return false
+	}
+	k := j + len(cutMark)
+	return k == len(text) || isRegexpSpace(text[k])
 }
 
 func (r *pairRule) inAlphabet(c byte) bool { return strings.IndexByte(r.alphabet, c) >= 0 }

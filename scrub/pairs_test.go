@@ -170,10 +170,17 @@ func TestSecretInWords(t *testing.T) {
 		"token 50256 ends the text; the model has 128000 tokens of context",
 		"request key: 3f2b8c1e-9a4d-4e7b-8c2a-1d5e6f7a8b9c",
 		"the key is /home/ana/.ssh/id_ed25519 and the token is in ~/.config/gh/hosts.yml",
+		// a log line: the word ends a quoted message, a key=value follows
+		`level=warn msg="could not refresh the token" request_id=55d2db33-65c9-e55c-602c-2c2986cb2bb1 digest=sha256:5790313677c8aeb`,
 	} {
 		if ms := sc.Scan(text); len(ms) > 0 {
 			t.Errorf("flagged %s (%q) in %q", ms[0].Rule, text[ms[0].Start:ms[0].End], text)
 		}
+	}
+	// gitleaks' generic rule finds the value of a key=value after "token";
+	// the in-words rule leaves it, since "=" inside a value ends a name.
+	if ms := appendSecretsInWords(nil, "the token k8s_cluster=eu2prod4x9z1 expired"); len(ms) > 0 {
+		t.Errorf("the in-words rule flagged a key=value: %+v", ms)
 	}
 }
 
@@ -197,6 +204,29 @@ func TestGitleaksSeesKeysBeforePunctuation(t *testing.T) {
 	} {
 		if got := spaceTrailingPunct(text); got != want {
 			t.Errorf("spaceTrailingPunct(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
+// TestCutSecrets: a title cut short inside a secret ("… secret wJalrXUtnF…")
+// keeps part of it; that part is found when its id or its word is there,
+// and words cut short are not.
+func TestCutSecrets(t *testing.T) {
+	sc := newTestScrubber(t)
+	id, sec := fake("aws-id", 31), fake("aws-secret", 32)
+	title := "Deploy script fails. My AWS key is " + id + " and secret " + sec[:13] + "…"
+	findsExactly(t, sc, title, map[string]string{"aws-access-token": id, "": sec[:13]})
+	findsExactly(t, sc, "key pair "+id+" / "+sec[:20]+"…", map[string]string{"aws-access-token": id, RuleAWSSecretKey: sec[:20]})
+	tok := fake("alnum-32", 33)
+	findsExactly(t, sc, "here is my api token: "+tok[:11]+"…", map[string]string{RuleSecret: tok[:11]})
+	for _, text := range []string{
+		"The secret to a good sourdough is patience and a warm kitchen, says my grandmo…",
+		"the key is Kubernetes…",
+		"token budget for GPT4o…",
+		"My AWS key is " + id[:4] + "… and the secret is wJal…",
+	} {
+		if ms := sc.Scan(text); len(ms) > 0 {
+			t.Errorf("flagged %s (%q) in %q", ms[0].Rule, text[ms[0].Start:ms[0].End], text)
 		}
 	}
 }

@@ -83,15 +83,19 @@ func secretAfter(text, low string, p int, k string) (int, int, bool) {
 	if i < len(low) && (isTokenByte(low[i]) || low[i] == '_' || low[i] == '-') {
 		return 0, 0, false // secrets, tokenizer, keyboard, secret_key (its "key" is found)
 	}
+	quoted := false // a JSON or YAML key: "token": …
 	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
-		i++ // a JSON or YAML key
+		i, quoted = i+1, true
 	}
 	i = skipDecor(text, i)
-	if w, j := wordAt(low, i); w != k && secretQualifiers[w] {
+	if w, j := wordAt(low, i); w != k && secretQualifiers[w] && !quoted {
 		i = skipDecor(text, j)
 		if j < len(text) && (text[j] == '"' || text[j] == '\'') {
-			i = skipDecor(text, j+1)
+			i, quoted = skipDecor(text, j+1), true
 		}
+	}
+	if quoted && (i >= len(text) || text[i] != ':' && text[i] != '=') {
+		return 0, 0, false // a quoted word ends a string: msg="… token" request_id=…
 	}
 	linked := true
 	switch {
@@ -118,7 +122,14 @@ func secretAfter(text, low string, p int, k string) (int, int, bool) {
 	// A token in a path ("x-access-token:ghp_…/ireneo") ends at the path's
 	// next folder.
 	en = cutPathTail(text, st, en)
-	if st >= en || !secretShaped(text[st:en], linked) || isIdentifierValue(text, p, st, en) {
+	minLen := minLinkedSecret
+	switch {
+	case en > st && isCutAt(text, en):
+		minLen = minCutValue
+	case !linked:
+		minLen = minAdjacentSecret
+	}
+	if st >= en || !secretShaped(text[st:en], minLen) || isIdentifierValue(text, p, st, en) {
 		return 0, 0, false
 	}
 	return st, en, true
@@ -163,7 +174,7 @@ func secretValueAt(text string, i int) (int, int) {
 	for j > i && text[j-1] == '.' {
 		j-- // the sentence's full stop
 	}
-	if j == len(text) || isRegexpSpace(text[j]) || strings.IndexByte(",;)]}&#'\"`>|", text[j]) >= 0 {
+	if j == len(text) || isRegexpSpace(text[j]) || strings.IndexByte(",;)]}&#'\"`>|", text[j]) >= 0 || isCutAt(text, j) {
 		return i, j
 	}
 	if c := text[j]; (c == '.' || c == '!' || c == '?' || c == ':') && (j+1 == len(text) || isRegexpSpace(text[j+1])) {
@@ -191,18 +202,18 @@ func isSecretByte(c byte) bool {
 	return isTokenByte(c) || strings.IndexByte("+/=_.~-", c) >= 0
 }
 
-// secretShaped reports whether v looks like a machine-made key or token.
-// A value right after its word (not linked by "is" or ':') must be longer.
-func secretShaped(v string, linked bool) bool {
-	minLen := minLinkedSecret
-	if !linked {
-		minLen = minAdjacentSecret
-	}
+// secretShaped reports whether v looks like a machine-made key or token of
+// at least minLen bytes: minLinkedSecret after "is" or ':',
+// minAdjacentSecret right after its word, minCutValue where a cut title
+// kept part of it.
+func secretShaped(v string, minLen int) bool {
+	linked := minLen != minAdjacentSecret
 	if len(v) < minLen || len(v) > maxSecretLen || !secretCharsRe.MatchString(v) {
 		return false
 	}
 	switch {
 	case strings.IndexByte(".~-_=", v[0]) >= 0,
+		strings.Contains(strings.TrimRight(v, "="), "="),                      // key=value, not base64's padding
 		v[0] == '/' && (strings.Count(v, "/") > 3 || !hasMixedSegment(v[1:])), // a path, not base64 that starts with '/'
 
 		strings.Contains(v, "/") && strings.Contains(v, "."), // a path with a file name
@@ -216,7 +227,10 @@ func secretShaped(v string, linked bool) bool {
 		return false
 	}
 	if isHexString(v) {
-		return len(v) >= 32 && shannonEntropy(v) >= 3.0
+		return (len(v) >= 32 || minLen == minCutValue) && shannonEntropy(v) >= 3.0
+	}
+	if minLen == minCutValue {
+		return shannonEntropy(v) >= 3.0 // few characters have less
 	}
 	return shannonEntropy(v) >= 3.5
 }

@@ -181,6 +181,10 @@ func TestAWSPairRedactedByScrubApply(t *testing.T) {
 		t.Fatal("the secret was never stored")
 	}
 	sc := mustScrubber(t)
+	// What a screen may show of the stored title: masked previews only.
+	if shown := memory.MaskText(sc, title); strings.Contains(shown, keyID[4:10]) || strings.Contains(shown, secret[2:8]) {
+		t.Errorf("MaskText shows part of a key in the title: %q", shown)
+	}
 	scan, err := m.ScrubScan(ctx, memory.ScrubOptions{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
