@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
 
 // False redactions on clean text: every message of the RealMem and RHELM
@@ -207,4 +209,37 @@ func maskedPreview(v string) string {
 		return "…"
 	}
 	return string(r[:2]) + "…" + string(r[len(r)-2:])
+}
+
+// TestGeneratedTextFindsOnlyPlanted: in generated conversation text (prose,
+// Go code, JSON tool results with UUIDs and commit ids, logs with request
+// ids and digests, shell sessions), the scrubber finds the secrets the
+// generator planted and nothing else.
+func TestGeneratedTextFindsOnlyPlanted(t *testing.T) {
+	sc := newTestScrubber(t)
+	planted := map[string]bool{}
+	for _, p := range scrubtest.Secrets() {
+		planted[p.Secret] = true
+	}
+	g := scrubtest.NewGen(42)
+	var msgs []corpusMessage
+	size := 0
+	for i := 0; size < 4<<20; i++ {
+		b := g.Block()
+		size += len(b)
+		msgs = append(msgs, corpusMessage{fmt.Sprintf("block %d", i), b})
+	}
+	found, _ := scanCorpus(sc, msgs)
+	n := 0
+	for _, f := range found {
+		if planted[f.value] || strings.Contains(f.value, "PRIVATE KEY") {
+			n++
+			continue
+		}
+		t.Errorf("%s: %s flagged %q in …%s…", f.where, f.rule, f.value, f.context)
+	}
+	if n == 0 {
+		t.Fatal("found none of the planted secrets")
+	}
+	t.Logf("%d blocks, %.1f MB: %d planted secrets found, %d other findings", len(msgs), float64(size)/1e6, n, len(found)-n)
 }
