@@ -122,40 +122,35 @@ func cutPathTail(text string, start, end int) int {
 // touched: a secret is never shorter, and "token, …" keeps its comma.
 func spaceTrailingPunct(text string) string {
 	var b []byte
-	run := 0 // length of the current run of non-space bytes
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		if isRegexpSpace(c) {
-			run = 0
-			continue
+	for i := 0; i < len(text); {
+		k := strings.IndexAny(text[i:], trailingPunct)
+		if k < 0 {
+			break
 		}
-		run++
-		if !isTrailingPunct(c) || run <= 16 {
-			continue
-		}
-		// c starts a run of punctuation; it must reach a space or the end.
-		j := i
+		p := i + k
+		// The run of punctuation from p must reach a space or the end.
+		j := p
 		for j < len(text) && isTrailingPunct(text[j]) {
 			j++
 		}
-		if j < len(text) && !isRegexpSpace(text[j]) {
-			run += j - 1 - i
-			i = j - 1
+		i = j
+		if j < len(text) && !isRegexpSpace(text[j]) || p < 16 || strings.ContainsAny(text[p-16:p], " \t\n\r\f") {
 			continue
 		}
 		if b == nil {
 			b = []byte(text)
 		}
-		for k := i; k < j; k++ {
+		for k := p; k < j; k++ {
 			b[k] = ' '
 		}
-		i = j - 1
 	}
 	if b == nil {
 		return text
 	}
 	return string(b)
 }
+
+const trailingPunct = ",.!?)]}"
 
 func isTrailingPunct(c byte) bool {
 	switch c {

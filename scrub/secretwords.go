@@ -65,7 +65,7 @@ func appendSecretsInWords(ms []Match, text string) []Match {
 
 // mayHoldSecretHead is a quick test that text holds some head word.
 func mayHoldSecretHead(text string) bool {
-	for _, s := range []string{"ecret", "ECRET", "oken", "OKEN", "ey", "EY"} {
+	for _, s := range []string{"ecret", "ECRET", "oken", "OKEN", "key", "Key", "KEY"} {
 		if strings.Contains(text, s) {
 			return true
 		}
