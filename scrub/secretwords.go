@@ -17,7 +17,8 @@ import (
 // it looks machine-made: long, letters mixed with digits, high entropy,
 // made of the characters keys are made of, and not a path, a dotted name,
 // a placeholder or a documentation example. A value right after the word,
-// with no "is" or ':' between, must be longer still.
+// with no "is" or ':' between, must be longer still; what a title cut with
+// "…" kept of a value may be shorter (see cutMark).
 
 // secretHeads are the words that introduce a secret, lowercase.
 var secretHeads = []string{"secret", "token", "apikey", "key"}
