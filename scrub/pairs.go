@@ -176,9 +176,22 @@ func (r *pairRule) appendSecrets(ms []Match, text string, idStart, idEnd int) []
 		for j < len(text) && r.inAlphabet(text[j]) {
 			j++
 		}
-		// A token that starts before the window is not whole in it.
-		if (i > lo || lo == 0 || !r.inAlphabet(text[lo-1])) && (j <= idStart || i >= idEnd) && r.isSecret(text, i, j) {
-			ms = append(ms, Match{Rule: r.secretRule, Start: i, End: j})
+		whole := i > lo || lo == 0 || !r.inAlphabet(text[lo-1]) // a token that starts before the window is not whole in it
+		switch {
+		case !whole:
+		case j <= idStart || i >= idEnd:
+			if r.isSecret(text, i, j, true, true) {
+				ms = append(ms, Match{Rule: r.secretRule, Start: i, End: j})
+			}
+		default:
+			// The id is in the run, joined to the secret by one of the
+			// alphabet's characters: AKIA…/wJalr…, wJalr…+AKIA….
+			if i < idStart-1 && r.isSecret(text, i, idStart-1, true, false) {
+				ms = append(ms, Match{Rule: r.secretRule, Start: i, End: idStart - 1})
+			}
+			if idEnd+1 < j && r.isSecret(text, idEnd+1, j, false, true) {
+				ms = append(ms, Match{Rule: r.secretRule, Start: idEnd + 1, End: j})
+			}
 		}
 		i = j
 	}
@@ -186,22 +199,21 @@ func (r *pairRule) appendSecrets(ms []Match, text string, idStart, idEnd int) []
 }
 
 // isSecret reports whether text[i:j], a maximal run of the alphabet, has
-// the secret half's shape and stands alone as a token.
-func (r *pairRule) isSecret(text string, i, j int) bool {
+// the secret half's shape and stands alone as a token; left and right say
+// whether to check what is on each side of it (not where the id is).
+func (r *pairRule) isSecret(text string, i, j int, left, right bool) bool {
 	n := j - i
 	cut := n < r.minLen && n >= minCutValue && isCutAt(text, j)
 	if n < r.minLen && !cut || n > r.maxLen {
 		return false
 	}
 	// Part of a longer name or blob: foo_<run>, <run>-bar, <run>=, <run>.ext.
-	if i > 1 && strings.IndexByte("_-.", text[i-1]) >= 0 && isTokenByte(text[i-2]) ||
-		i > 0 && (text[i-1] == '/' || text[i-1] == '\\') {
+	if left && (i > 1 && strings.IndexByte("_-.", text[i-1]) >= 0 && isTokenByte(text[i-2]) ||
+		i > 0 && (text[i-1] == '/' || text[i-1] == '\\')) {
 		return false
 	}
-	if j < len(text) && strings.IndexByte("_-=/\\", text[j]) >= 0 {
-		return false
-	}
-	if j+1 < len(text) && text[j] == '.' && isTokenByte(text[j+1]) {
+	if right && (j < len(text) && strings.IndexByte("_-=/\\", text[j]) >= 0 ||
+		j+1 < len(text) && text[j] == '.' && isTokenByte(text[j+1])) {
 		return false
 	}
 	tok := text[i:j]

@@ -230,3 +230,27 @@ func TestCutSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestAWSPairLayouts: the AWS pair as people paste it — the console's CSV,
+// id:secret, id/secret, JSON, a Markdown table, a query string, quoted
+// environment lines, the secret first — loses both halves.
+func TestAWSPairLayouts(t *testing.T) {
+	sc := newTestScrubber(t)
+	id, sec := fake("aws-id", 1), fake("aws-secret", 2)
+	for _, text := range []string{
+		"Access key ID,Secret access key\n" + id + "," + sec + "\n",
+		id + ":" + sec,
+		id + "/" + sec,
+		sec + "+" + id,
+		`{"k":"` + id + `","s":"` + sec + `"}`,
+		"| " + id + " | " + sec + " |",
+		"key=" + id + "&secret=" + sec,
+		"AWS_ACCESS_KEY_ID='" + id + "'\nAWS_SECRET_ACCESS_KEY='" + sec + "'",
+		"secret " + sec + " (id " + id + ")",
+	} {
+		red := Redact(text, sc.Scan(text))
+		if strings.Contains(red, sec[:6]) || strings.Contains(red, id[4:]) {
+			t.Errorf("a half survived in %q", maskAll(text, append(spanOf(text, id), spanOf(text, sec)...)))
+		}
+	}
+}
