@@ -169,6 +169,8 @@ func TestSecretInWords(t *testing.T) {
 		"api key is sk-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
 		"token 50256 ends the text; the model has 128000 tokens of context",
 		"request key: 3f2b8c1e-9a4d-4e7b-8c2a-1d5e6f7a8b9c",
+		"key: 507f1f77bcf86cd799439011",
+		"the document key is 507f1f77bcf86cd799439011",
 		"the key is /home/ana/.ssh/id_ed25519 and the token is in ~/.config/gh/hosts.yml",
 		// a log line: the word ends a quoted message, a key=value follows
 		`level=warn msg="could not refresh the token" request_id=55d2db33-65c9-e55c-602c-2c2986cb2bb1 digest=sha256:5790313677c8aeb`,
@@ -177,6 +179,10 @@ func TestSecretInWords(t *testing.T) {
 			t.Errorf("flagged %s (%q) in %q", ms[0].Rule, text[ms[0].Start:ms[0].End], text)
 		}
 	}
+	// Hex shorter than 32 digits counts when it is called a secret or a token.
+	plaid := scrubtest.FakeRand(55, 30, scrubtest.Hex)
+	findsExactly(t, sc, "the plaid secret is "+plaid+" and the client id is in the dashboard", map[string]string{"": plaid})
+
 	// gitleaks' generic rule finds the value of a key=value after "token";
 	// the in-words rule leaves it, since "=" inside a value ends a name.
 	if ms := appendSecretsInWords(nil, "the token k8s_cluster=eu2prod4x9z1 expired"); len(ms) > 0 {

@@ -130,7 +130,11 @@ func secretAfter(text, low string, p int, k string) (int, int, bool) {
 	case !linked:
 		minLen = minAdjacentSecret
 	}
-	if st >= en || !secretShaped(text[st:en], minLen) || isIdentifierValue(text, p, st, en) {
+	// Hex of 20–31 digits is a secret only when called one ("the plaid
+	// secret is …", "token: …"): as a "key" it is more often an id, like a
+	// MongoDB ObjectId.
+	shortHex := linked && k != "key"
+	if st >= en || !secretShaped(text[st:en], minLen, shortHex) || isIdentifierValue(text, p, st, en) {
 		return 0, 0, false
 	}
 	return st, en, true
@@ -206,8 +210,8 @@ func isSecretByte(c byte) bool {
 // secretShaped reports whether v looks like a machine-made key or token of
 // at least minLen bytes: minLinkedSecret after "is" or ':',
 // minAdjacentSecret right after its word, minCutValue where a cut title
-// kept part of it.
-func secretShaped(v string, minLen int) bool {
+// kept part of it. Hex must be 32 digits long, or 20 when shortHex.
+func secretShaped(v string, minLen int, shortHex bool) bool {
 	linked := minLen != minAdjacentSecret
 	if len(v) < minLen || len(v) > maxSecretLen || !secretCharsRe.MatchString(v) {
 		return false
@@ -228,7 +232,14 @@ func secretShaped(v string, minLen int) bool {
 		return false
 	}
 	if isHexString(v) {
-		return (len(v) >= 32 || minLen == minCutValue) && shannonEntropy(v) >= 3.0
+		need := 32
+		switch {
+		case minLen == minCutValue:
+			need = minCutValue
+		case shortHex:
+			need = 20
+		}
+		return len(v) >= need && shannonEntropy(v) >= 3.0
 	}
 	if minLen == minCutValue {
 		return shannonEntropy(v) >= 3.0 // few characters have less
