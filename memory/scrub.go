@@ -122,14 +122,30 @@ func Redactor(f SecretFinder) func(*Session) map[string]int {
 // RedactSession replaces every secret f finds in s with f's placeholder, in
 // place, and counts redactions per rule. A big session is scanned on all
 // cores (the scan is most of an import's scrub cost and the import's reader
-// waits for it); the result is the same as one text after another.
+// waits for it); the result is the same as one text after another. A title
+// cut inside a secret (importers title a session by its first words) loses
+// what it kept of the secret too.
 func RedactSession(f SecretFinder, s *Session) map[string]int {
 	if s == nil || f == nil {
 		return nil
 	}
 	spans := scanSession(f, s)
-	var counts map[string]int
+	secrets := map[string]string{}
 	i := 0
+	eachText(s, func(_ textLoc, text string) string {
+		if text != "" {
+			for _, sp := range spans[i] {
+				secrets[text[sp.start:sp.end]] = sp.rule
+			}
+			i++
+		}
+		return text
+	})
+	if s.Title != "" {
+		spans[0] = withCutSecret(s.Title, spans[0], secrets)
+	}
+	var counts map[string]int
+	i = 0
 	eachText(s, func(_ textLoc, text string) string {
 		if text == "" {
 			return text
@@ -149,6 +165,43 @@ func RedactSession(f SecretFinder, s *Session) map[string]int {
 	})
 	return counts
 }
+
+// minCutSecret is the shortest prefix of a secret a cut title must keep
+// for it to be redacted: shorter ones match ordinary words too often.
+const minCutSecret = 4
+
+// withCutSecret adds to spans (a title's secrets, sorted) the prefix of one
+// of secrets (secret → rule, found elsewhere in the session) that text
+// keeps where it was cut short with "…": "… and secret wJalrXUtnFEMI…".
+func withCutSecret(text string, spans []secretSpan, secrets map[string]string) []secretSpan {
+	body, ok := strings.CutSuffix(text, "…")
+	if !ok || len(secrets) == 0 {
+		return spans
+	}
+	i := len(body)
+	for i > 0 && !isSpaceByte(body[i-1]) {
+		i--
+	}
+	if n := len(spans); n > 0 && spans[n-1].end > i {
+		i = spans[n-1].end // the end is redacted already
+	}
+	best := secretSpan{start: len(body), end: len(body)}
+	for sec, rule := range secrets {
+		// The longest end of the last word that begins the secret.
+		for k := i; len(body)-k >= minCutSecret && k < best.start; k++ {
+			if len(sec) > len(body)-k && strings.HasPrefix(sec, body[k:]) {
+				best = secretSpan{rule, k, len(body)}
+				break
+			}
+		}
+	}
+	if best.start == best.end {
+		return spans
+	}
+	return append(spans, best)
+}
+
+func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // parallelScanBytes is the size of session worth scanning on more than one
 // core. Gitleaks costs far more per text than a goroutine does, so even
@@ -207,6 +260,33 @@ func MaskSecret(secret string) string {
 		return "…"
 	}
 	return string(r[:2]) + "…" + string(r[len(r)-2:])
+}
+
+// MaskText is text with every secret f finds in it shown as MaskSecret
+// shows it: what a screen, status line, notification or log may print of a
+// text that may hold a secret (a title, a message, an error). A nil f
+// masks nothing, so callers without a finder should not show the text.
+func MaskText(f SecretFinder, text string) string {
+	if f == nil || text == "" {
+		return text
+	}
+	spans := findSecrets(f, text)
+	if len(spans) == 0 {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	last := 0
+	for _, s := range spans {
+		if s.start < last {
+			continue // overlapping: not FindSecrets' output; skip rather than panic
+		}
+		b.WriteString(text[last:s.start])
+		b.WriteString(MaskSecret(text[s.start:s.end]))
+		last = s.end
+	}
+	b.WriteString(text[last:])
+	return b.String()
 }
 
 // errNoFinder is returned when a scrub runs without a secret finder.

@@ -254,12 +254,17 @@ type scrubTally struct {
 // check finds the secrets in one text, reports them as findings like at
 // (which says where the text is), and returns the ones to redact: those the
 // filters keep and the allow-list does not hide. scope names the text's
-// owner in the finding hash: a conversation, or the audit log.
-func (p *scrubPlan) check(t *scrubTally, findings *[]ScrubFinding, text string, at ScrubFinding, scope [2]string) []secretSpan {
+// owner in the finding hash: a conversation, or the audit log. found, for
+// a title, holds the secrets found in the rest of its conversation, a
+// prefix of which a title cut short may keep.
+func (p *scrubPlan) check(t *scrubTally, findings *[]ScrubFinding, text string, at ScrubFinding, scope [2]string, found ...map[string]string) []secretSpan {
 	if text == "" {
 		return nil
 	}
 	spans := findSecrets(p.finder, text)
+	if at.Field == FieldTitle && len(found) > 0 {
+		spans = withCutSecret(text, spans, found[0])
+	}
 	if len(spans) == 0 {
 		return nil
 	}
@@ -361,13 +366,17 @@ func (m *Memory) scanSession(p *scrubPlan, ref sessionRef, redact bool) sessionS
 	}
 	scope := [2]string{s.Harness, s.ID}
 	changed := false
-	eachText(s, func(loc textLoc, text string) string {
+	secrets := map[string]string{} // found so far, for a title cut inside one
+	visit := func(loc textLoc, text string) string {
 		at := ScrubFinding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: loc.field}
 		if loc.turn >= 0 {
 			t := s.Turns[loc.turn]
 			at.Seq, at.Block, at.TurnUUID = t.Seq, loc.block, t.TurnUUID
 		}
-		keep := p.check(&r.tally, &r.findings, text, at, scope)
+		keep := p.check(&r.tally, &r.findings, text, at, scope, secrets)
+		for _, sp := range keep {
+			secrets[text[sp.start:sp.end]] = sp.rule
+		}
 		if !redact || len(keep) == 0 {
 			return text
 		}
@@ -376,7 +385,15 @@ func (m *Memory) scanSession(p *scrubPlan, ref sessionRef, redact bool) sessionS
 			r.counts = countRule(r.counts, sp.rule)
 		}
 		return redactSpans(p.finder, text, keep)
+	}
+	// The title last, when the secrets its cut may hold a prefix of are known.
+	eachText(s, func(loc textLoc, text string) string {
+		if loc.field == FieldTitle {
+			return text
+		}
+		return visit(loc, text)
 	})
+	s.Title = visit(textLoc{-1, -1, FieldTitle}, s.Title)
 	for _, tag := range p.tags[s.Harness+"\x00"+s.ID] {
 		at := ScrubFinding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: FieldProjectTag}
 		keep := p.check(&r.tally, &r.findings, tag, at, scope)

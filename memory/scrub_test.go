@@ -274,6 +274,19 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 	if len(hits) == 0 || hits[0].SessionID != "db-3" {
 		t.Fatalf("search after apply: %+v", hits)
 	}
+	var around strings.Builder
+	for d := -1; d <= 1; d++ {
+		cs, err := m.TurnChunks(ctx, TurnKey{hits[0].Sess, hits[0].Seq + d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			around.WriteString(c.Body)
+		}
+	}
+	if !strings.Contains(around.String(), "[REDACTED:") {
+		t.Errorf("the turns around the redacted secrets show no [REDACTED: placeholder: %q", around.String())
+	}
 	if err := m.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -592,4 +605,46 @@ func TestScrubAuditLog(t *testing.T) {
 	if files := filesContaining(t, dir, tok); len(files) > 0 {
 		t.Errorf("token in %v after close", files)
 	}
+}
+
+func TestMaskTextShowsOnlyMaskedPreviews(t *testing.T) {
+	sc := newTestScrubber(t)
+	sec := fakeSecrets()
+	gh := sec["github"].Secret
+	title := "Deploy fails, my token is " + gh + " and nothing else"
+	got := MaskText(sc, title)
+	if strings.Contains(got, gh[:6]) || strings.Contains(got, gh[6:]) {
+		t.Fatalf("masked title still shows the token: %q", got)
+	}
+	if want := "Deploy fails, my token is " + MaskSecret(gh) + " and nothing else"; got != want {
+		t.Fatalf("MaskText = %q, want %q", got, want)
+	}
+	if got := MaskText(sc, "no secret here"); got != "no secret here" {
+		t.Fatalf("clean text changed: %q", got)
+	}
+	if got := MaskText(nil, title); got != title {
+		t.Fatalf("nil finder changed the text")
+	}
+}
+
+// FuzzCutSecret: a title cut anywhere, with any secrets found elsewhere,
+// gets spans inside it that do not overlap, and loses no text but theirs.
+func FuzzCutSecret(f *testing.F) {
+	f.Add("Deploy fails. My key is AKIA… and secret wJalrXUtnF…", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8KDh3Lm2", 0)
+	f.Add("…", "x", 0)
+	f.Add("a\xff\xfe…", "\xfe\xfe\xfe\xfe\xfe", 1)
+	f.Fuzz(func(t *testing.T, title, secret string, pre int) {
+		var spans []secretSpan
+		if pre > 0 && pre < len(title) {
+			spans = []secretSpan{{"x", 0, pre}}
+		}
+		got := withCutSecret(title, spans, map[string]string{secret: "r"})
+		last := 0
+		for _, sp := range got {
+			if sp.start < last || sp.end < sp.start || sp.end > len(title) {
+				t.Fatalf("bad span %+v in %q (after %d)", sp, title, last)
+			}
+			last = sp.end
+		}
+	})
 }

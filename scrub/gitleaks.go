@@ -93,10 +93,71 @@ func (d *detectors) gitleaksMatches(text string) []Match {
 		// gitleaks' own pass over whole lines, whose allow-lists read lines.
 		if len(d.generic.DetectString(text[w[0]:w[1]])) > 0 {
 			lo, hi := lineWindow(text, w[0], w[1])
+			n := len(ms)
 			ms = appendDetections(ms, d.generic, text[lo:hi], lo)
+			for i := n; i < len(ms); i++ {
+				ms[i].End = cutPathTail(text, ms[i].Start, ms[i].End)
+			}
 		}
 	}
 	return ms
+}
+
+// cutPathTail ends a secret at text[start:end] before the folders of a path
+// it runs into: in x-access-token:TOKEN/ireneo the generic rule's secret
+// is TOKEN/ireneo, and the folder is not secret.
+func cutPathTail(text string, start, end int) int {
+	if k := strings.IndexByte(text[start:end], '/'); k >= minLinkedSecret && isPathTail(text[start+k:end]) {
+		return start + k
+	}
+	return end
+}
+
+// spaceTrailingPunct returns text with the punctuation that ends a
+// sentence after a long word ("my key is sk-ant-…AA, is that right?")
+// turned into spaces. gitleaks' rules end a token at a space, a quote or
+// ';' only, so they miss a key followed by a comma or a full stop, as keys
+// in chat often are. The length and every other byte stay, so offsets
+// found in the copy hold in text. Only words of 16 bytes or more are
+// touched: a secret is never shorter, and "token, …" keeps its comma.
+func spaceTrailingPunct(text string) string {
+	var b []byte
+	for i := 0; i < len(text); {
+		k := strings.IndexAny(text[i:], trailingPunct)
+		if k < 0 {
+			break
+		}
+		p := i + k
+		// The run of punctuation from p must reach a space or the end.
+		j := p
+		for j < len(text) && isTrailingPunct(text[j]) {
+			j++
+		}
+		i = j
+		if j < len(text) && !isRegexpSpace(text[j]) || p < 16 || strings.ContainsAny(text[p-16:p], " \t\n\r\f") {
+			continue
+		}
+		if b == nil {
+			b = []byte(text)
+		}
+		for k := p; k < j; k++ {
+			b[k] = ' '
+		}
+	}
+	if b == nil {
+		return text
+	}
+	return string(b)
+}
+
+const trailingPunct = ",.!?)]}"
+
+func isTrailingPunct(c byte) bool {
+	switch c {
+	case ',', '.', '!', '?', ')', ']', '}':
+		return true
+	}
+	return false
 }
 
 // appendDetections runs det over text, which starts at offset off of the

@@ -48,7 +48,9 @@ func benchBlocks() ([]string, int64) {
 // conversation text, one block at a time as import and scrub do, on one
 // goroutine and on every CPU. The floor, in the same run, is one
 // lowercasing pass over the same blocks (what any keyword search costs);
-// "rule=password" is the password-in-words rule alone, to show its share.
+// "rule=password" is the password-in-words rule alone, to show its share,
+// and likewise the secret-in-words rule, the pair and shaped rules, and the
+// copy gitleaks reads with punctuation after long words spaced.
 func BenchmarkScrubScan(b *testing.B) {
 	sc, err := New(testPatterns)
 	if err != nil {
@@ -71,6 +73,9 @@ func BenchmarkScrubScan(b *testing.B) {
 	}
 	run("floor=lowercase", 1, func(t string) int { floorSink = asciiLower(t); return 0 })
 	run("rule=password", 1, func(t string) int { return len(appendPasswords(nil, t)) })
+	run("rule=secret-in-words", 1, func(t string) int { return len(appendSecretsInWords(nil, t)) })
+	run("rule=pairs+shaped", 1, func(t string) int { return len(appendShapedSecrets(appendPairs(nil, t), t)) })
+	run("punct-copy", 1, func(t string) int { floorSink = spaceTrailingPunct(t); return 0 })
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 		run("scan", workers, func(t string) int { return len(sc.Scan(t)) })
 	}

@@ -34,7 +34,8 @@ type Match struct {
 }
 
 // Scrubber finds secrets with gitleaks' default rules, Ireneo's own rules
-// and the person's patterns. It is safe for concurrent use.
+// (credential pairs, secrets with a shape gitleaks lacks, passwords and
+// keys given in words) and the person's patterns. It is safe for concurrent use.
 type Scrubber struct {
 	*detectors
 	user  []userRule
@@ -49,7 +50,17 @@ const (
 	// RulePassword finds a password given in words: "my password is …",
 	// "pwd: …", "password = …".
 	RulePassword = "password"
+	// RuleSecret finds a key or token given in words: "my secret key …",
+	// "the api key is …", "token: …".
+	RuleSecret = "secret"
 )
+
+// builtinRules are Ireneo's own rule ids, beside gitleaks'.
+var builtinRules = []string{
+	RuleURLPassword, RulePassword, RuleSecret,
+	RuleAWSSecretKey, RuleAWSSessionToken, RuleAlibabaSecret, RuleTencentSecretID, RuleTencentSecretKey,
+	RuleTwilioAuthToken, RuleTwilioAPISecret, RuleGoogleOAuthSecret,
+}
 
 var ruleNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
@@ -62,7 +73,10 @@ func New(patterns []Pattern) (*Scrubber, error) {
 		return nil, err
 	}
 	s := &Scrubber{detectors: d}
-	seen := map[string]bool{RuleURLPassword: true, RulePassword: true}
+	seen := map[string]bool{}
+	for _, id := range builtinRules {
+		seen[id] = true
+	}
 	for _, id := range d.gitleaksRules {
 		seen[id] = true
 	}
@@ -158,9 +172,12 @@ func (s *Scrubber) scanChunk(text string) []Match {
 	if len(text) == 0 {
 		return nil
 	}
-	ms := s.gitleaksMatches(text)
+	ms := s.gitleaksMatches(spaceTrailingPunct(text))
 	ms = appendURLPasswords(ms, text)
+	ms = appendPairs(ms, text)
+	ms = appendShapedSecrets(ms, text)
 	ms = appendPasswords(ms, text)
+	ms = appendSecretsInWords(ms, text)
 	ms = s.appendUserMatches(ms, text)
 	if len(ms) == 0 {
 		return nil
@@ -205,7 +222,7 @@ func mergeMatches(ms []Match) []Match {
 		if n := len(out); n > 0 && m.Start < out[n-1].End {
 			out[n-1].End = max(out[n-1].End, m.End)
 			// As gitleaks does, a specific rule beats the generic one.
-			if out[n-1].Rule == genericRule {
+			if ruleRank(m.Rule) > ruleRank(out[n-1].Rule) {
 				out[n-1].Rule = m.Rule
 			}
 			continue
@@ -213,6 +230,19 @@ func mergeMatches(ms []Match) []Match {
 		out = append(out, m)
 	}
 	return out
+}
+
+// ruleRank orders rules by how much their name tells: the secret-in-words
+// rule knows least, gitleaks' generic rule a little more (its keyword),
+// every other rule the provider or kind.
+func ruleRank(rule string) int {
+	switch rule {
+	case RuleSecret:
+		return 0
+	case genericRule:
+		return 1
+	}
+	return 2
 }
 
 // Redact replaces each match in text (as Scan returned them: sorted, not

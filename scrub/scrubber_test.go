@@ -147,6 +147,11 @@ func FuzzScan(f *testing.F) {
 		"my password is Hx8!k2mz.", "pwd: \"Hx8!k2", "Passwort ist „Hx8!k2mz“", "password for the \xff router is x9"} {
 		f.Add(s)
 	}
+	// The pair, shaped and in-words rules, and punctuation after a key.
+	f.Add("My AWS key is " + fake("aws-id", 1) + " and secret " + fake("aws-secret", 2) + ", ok?")
+	f.Add(fake("twilio-sid", 3) + "\n" + fake("twilio-token", 4) + "\n" + fake("tencent-id", 5) + " " + fake("tencent-secret", 6))
+	f.Add("token: " + fake("alnum-32", 7) + "/ireneo. the api key is " + fake("b64-40", 8) + "!")
+	f.Add(fake("aws-session", 9)[:120] + "== " + fake("google-secret", 10) + ".")
 	sc, err := New(testPatterns)
 	if err != nil {
 		f.Fatal(err)

@@ -187,3 +187,70 @@ func (g *Gen) Block() string {
 	}
 	return b.String()
 }
+
+// Hex is FakeRand over lowercase hex digits.
+const Hex = "0123456789abcdef"
+
+// Shapes are fake secrets of many providers' shapes, by kind, for the
+// labelled detection set (scrub/testdata/secret-shapes.txt): each call
+// with a new seed gives a new value. The two halves of a pair are separate
+// kinds ("aws-id" and "aws-secret") so a sentence can hold both.
+var Shapes = map[string]func(seed uint64) string{
+	"aws-id":         func(s uint64) string { return "AK" + "IA" + FakeRand(s, 16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") },
+	"aws-sts-id":     func(s uint64) string { return "AS" + "IA" + FakeRand(s, 16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") },
+	"aws-secret":     func(s uint64) string { return "wJalr" + FakeRand(s, 35, KeyBody) },
+	"aws-session":    func(s uint64) string { return "IQoJb3JpZ2lu" + "X2VjE" + FakeRand(s, 300, KeyBody) },
+	"alibaba-id":     func(s uint64) string { return "LT" + "AI5t" + FakeRand(s, 18, Alnum) },
+	"alibaba-secret": func(s uint64) string { return FakeRand(s, 30, Alnum) },
+	"tencent-id":     func(s uint64) string { return "AK" + "ID" + FakeRand(s, 32, Alnum) },
+	"tencent-secret": func(s uint64) string { return FakeRand(s, 32, Alnum) },
+	"twilio-sid":     func(s uint64) string { return "AC" + FakeRand(s, 32, Hex) },
+	"twilio-token":   func(s uint64) string { return FakeRand(s, 32, Hex) },
+	"twilio-key":     func(s uint64) string { return "SK" + FakeRand(s, 32, Hex) },
+	"twilio-secret":  func(s uint64) string { return FakeRand(s, 32, Alnum) },
+	"google-client": func(s uint64) string {
+		return FakeRand(s, 12, "0123456789") + "-" + FakeRand(s+1, 32, "abcdefghijklmnopqrstuvwxyz0123456789") + ".apps.googleusercontent.com"
+	},
+	"google-secret":   func(s uint64) string { return "GOC" + "SPX-" + FakeRand(s, 28, Alnum+"_-") },
+	"google-secret24": func(s uint64) string { return FakeRand(s, 24, Alnum) },
+	"github-pat":      func(s uint64) string { return "gh" + "p_" + FakeRand(s, 36, Alnum) },
+	"github-fine": func(s uint64) string {
+		return "github" + "_pat_" + FakeRand(s, 22, Alnum) + "_" + FakeRand(s+1, 59, Alnum)
+	},
+	"gitlab-pat": func(s uint64) string { return "gl" + "pat-" + FakeRand(s, 20, Alnum) },
+	"openai": func(s uint64) string {
+		return "sk-" + "proj-" + FakeRand(s, 74, Alnum) + "T3Blbk" + "FJ" + FakeRand(s+1, 74, Alnum)
+	},
+	"anthropic": func(s uint64) string { return "sk-ant-" + "api03-" + FakeRand(s, 93, Alnum) + "AA" },
+	"slack-bot": func(s uint64) string {
+		return "xo" + "xb-" + FakeRand(s, 12, "0123456789") + "-" + FakeRand(s+1, 13, "0123456789") + "-" + FakeRand(s+2, 24, Alnum)
+	},
+	"stripe":   func(s uint64) string { return "sk" + "_live_" + FakeRand(s, 24, Alnum) },
+	"gcp-api":  func(s uint64) string { return "AI" + "za" + FakeRand(s, 35, Alnum+"_-") },
+	"sendgrid": func(s uint64) string { return "SG" + "." + FakeRand(s, 22, Alnum) + "." + FakeRand(s+1, 43, Alnum) },
+	"npm":      func(s uint64) string { return "np" + "m_" + FakeRand(s, 36, Alnum) },
+	"huggingface": func(s uint64) string {
+		return "h" + "f_" + FakeRand(s, 34, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+	},
+	"digitalocean": func(s uint64) string { return "do" + "p_v1_" + FakeRand(s, 64, Hex) },
+	"shopify":      func(s uint64) string { return "sh" + "pat_" + FakeRand(s, 32, "abcdefABCDEF0123456789") },
+	"jwt": func(s uint64) string {
+		return "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + "." + "eyJzdWIiOi" + FakeRand(s, 40, Alnum) + "." + FakeRand(s+1, 43, Alnum+"_-")
+	},
+	"b64-40":    func(s uint64) string { return FakeRand(s, 40, KeyBody) },
+	"alnum-32":  func(s uint64) string { return FakeRand(s, 32, Alnum) },
+	"alnum-24":  func(s uint64) string { return FakeRand(s, 24, Alnum) },
+	"hex-32":    func(s uint64) string { return FakeRand(s, 32, Hex) },
+	"hex-64":    func(s uint64) string { return FakeRand(s, 64, Hex) },
+	"password":  func(s uint64) string { return "Qz" + FakeRand(s, 8, Alnum) + "!7" },
+	"linear":    func(s uint64) string { return "lin" + "_api_" + FakeRand(s, 40, Alnum) },
+	"notion":    func(s uint64) string { return "nt" + "n_" + FakeRand(s, 11, "0123456789") + FakeRand(s+1, 35, Alnum) },
+	"doppler":   func(s uint64) string { return "dp" + ".pt." + FakeRand(s, 43, Alnum) },
+	"grafana":   func(s uint64) string { return "gl" + "sa_" + FakeRand(s, 32, Alnum) + "_" + FakeRand(s+1, 8, Hex) },
+	"postman":   func(s uint64) string { return "PM" + "AK-" + FakeRand(s, 24, Hex) + "-" + FakeRand(s+1, 34, Hex) },
+	"mailgun":   func(s uint64) string { return "ke" + "y-" + FakeRand(s, 32, Hex) },
+	"sentry":    func(s uint64) string { return "sn" + "tryu_" + FakeRand(s, 64, Hex) },
+	"b32-32":    func(s uint64) string { return FakeRand(s, 32, Base32) },
+	"alnum-40":  func(s uint64) string { return FakeRand(s, 40, Alnum) },
+	"b64url-43": func(s uint64) string { return FakeRand(s, 43, Alnum+"_-") },
+}
