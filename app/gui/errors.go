@@ -3,43 +3,64 @@ package gui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
 // showError tells the person what failed, why, and what to do about it. A
-// cancelled job is not an error.
+// cancelled job is not an error. Secrets in the message (a title, a line
+// of an export) are masked in the dialog and the log alike. Enter, Space
+// or Escape press OK.
 func (u *ui) showError(what string, err error) {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return
 	}
-	u.lastError = what + ": " + err.Error()
-	fyne.LogError(what, err)
-	msg := widget.NewLabel(capitalize(err.Error()))
+	sc, _ := scrubber.For(u.set.UserPatterns) // nil still masks key-shaped words
+	text := maskSecrets(sc, err.Error())
+	what = maskSecrets(sc, what)
+	u.lastError = what + ": " + text
+	fyne.LogError(what, errors.New(text))
+	msg := widget.NewLabel(capitalize(text))
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Selectable = true
-	todo := widget.NewLabel(fixFor(err))
-	todo.Wrapping = fyne.TextWrapWord
-	heading := widget.NewLabel("What to do")
-	heading.TextStyle.Bold = true
-	body := container.NewVBox(msg, heading, todo)
-	d := dialog.NewCustom("Could not "+what, "OK", body, u.win)
-	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
+	body := container.NewVBox(msg)
+	if fix := fixFor(err); fix != "" {
+		heading := widget.NewLabel("What to do")
+		heading.TextStyle.Bold = true
+		body.Add(heading)
+		body.Add(wrapped(fix))
+	}
+	u.showMessage("Could not "+what, body, "OK", 520)
 }
 
-// fixFor suggests what to do about an error.
+// inputError is a plain validation error: its message already says what
+// to change, so no "What to do" goes under it.
+type inputError struct{ error }
+
+func (e inputError) Unwrap() error { return e.error }
+
+// inputErrorf makes an inputError, formatted as fmt.Errorf.
+func inputErrorf(format string, a ...any) error {
+	return inputError{fmt.Errorf(format, a...)}
+}
+
+// fixFor suggests what to do about an error; "" for a validation error,
+// whose message says it all.
 func fixFor(err error) string {
 	var keyring *mcpserver.KeyringUnavailableError
+	var input inputError
 	switch {
+	case errors.As(err, &input):
+		return ""
 	case errors.As(err, &keyring):
 		return keyring.Fix
 	case errors.Is(err, memory.ErrNotFound):

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -151,7 +150,7 @@ func (f *forgetScreen) find() {
 		q.Until = f.until.Date.AddDate(0, 0, 1) // through the end of that day
 	}
 	if q.Query == "" && q.Source == "" && q.Project == "" && q.Since.IsZero() && q.Until.IsZero() {
-		f.u.showError("find conversations to forget", fmt.Errorf("no criteria given: that would select every conversation"))
+		f.u.showError("find conversations to forget", inputErrorf("no criteria given: that would select every conversation"))
 		return
 	}
 	load(f.u, "find conversations to forget", func(ctx context.Context) ([]memory.SessionInfo, error) {
@@ -246,17 +245,9 @@ func (f *forgetScreen) confirm() {
 		}
 		titles = append(titles, "• "+clip(titleOf(s), 60)+" ("+memory.Day(s.Updated)+")")
 	}
-	msg := widget.NewLabel(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
+	msg := wrapped(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
 		"and importing them again will not bring them back.", plural(len(sel), "conversation", "conversations"), strings.Join(titles, "\n")))
-	msg.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustomConfirm("Forget for good?", "Forget for good", "Cancel", msg, func(ok bool) {
-		if ok {
-			f.run(sel)
-		}
-	}, f.u.win)
-	d.SetConfirmImportance(widget.DangerImportance)
-	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
+	f.u.confirm("Forget for good?", msg, "Forget for good", true, 520, func() { f.run(sel) })
 }
 
 // run forgets the conversations with progress, then reports.

@@ -1,11 +1,16 @@
 package gui
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"log"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -141,5 +146,101 @@ func TestScrubCellFields(t *testing.T) {
 	o := redactOptions([]memory.ScrubFinding{{ID: "a", Field: memory.FieldAudit, AuditID: 1}, {ID: "b", Source: "codex", SessionID: "c1"}})
 	if !o.AuditLog || len(o.Sessions) != 1 || o.Sessions[0] != "codex:c1" || len(o.IDs) != 2 {
 		t.Errorf("redact options %+v", o)
+	}
+}
+
+// fakeAWSSecret is a fake AWS secret access key, the pair of fakeAWSKey.
+const fakeAWSSecret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8V2Lm4Tq"
+
+// TestScrubNeverShowsSecrets plants secrets where the Scrub screen shows
+// text (an AWS key pair in a Claude Code session's title, tokens in turns
+// and in an agent's query), and reads every text the window renders, after
+// a scan, after "Not a secret", with the confirmation open and after an
+// error: none holds more of a secret than its masked preview. The summary
+// line follows a dismissed row.
+func TestScrubNeverShowsSecrets(t *testing.T) {
+	m := newTestMemory(t)
+	ctx := context.Background()
+	ts := time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)
+	title := "Deploy script fails. My AWS key is " + fakeAWSKey + " and secret " + fakeAWSSecret
+	leaky := []*memory.Session{{ID: "cc-deploy", Harness: memory.HarnessClaudeCode, Title: title, Workdir: "/src/deploy", Turns: []memory.Turn{
+		{TurnUUID: "d0", Seq: 0, TS: ts, Role: memory.RoleUser,
+			Blocks: []memory.Block{{Type: memory.BlockText, Text: "Deploy fails with key " + fakeAWSKey + " and secret " + fakeAWSSecret + "; the bot token is " + fakeGitHubToken}}},
+	}}}
+	if _, err := m.Ingest(ctx, leaky, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.AddAudit(ctx, memory.AuditEntry{TS: ts, Client: "codex", Tool: "recall", Outcome: memory.AuditOK,
+		Args: `{"query":"why does ` + otherGitHubToken + ` fail"}`}); err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	log.SetOutput(&logged)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+
+	u := newTestUI(t, m)
+	s := u.scrub
+	u.showScreen(screenScrub)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	test.Tap(s.scan)
+	waitIdle(t, u)
+	secrets := []string{fakeAWSKey, fakeAWSSecret, fakeGitHubToken, otherGitHubToken}
+	check := func(when string) {
+		t.Helper()
+		texts := renderedTexts(u)
+		if l := leaks(texts, secrets...); len(l) > 0 {
+			t.Errorf("%s: a secret is on screen: %s", when, strings.Join(l, "; "))
+		}
+		// The walk does see the findings table and its masked title.
+		if joined := strings.Join(texts, "\n"); !strings.Contains(joined, "Deploy script fails. My AWS key is AK…LM and secret wJ…Tq") {
+			t.Errorf("%s: the masked title is not on screen:\n%s", when, joined)
+		}
+	}
+	var titleFinding memory.ScrubFinding
+	row := -1
+	for i, f := range s.findings {
+		if f.Field == memory.FieldTitle && f.Rule == "aws-access-token" {
+			titleFinding, row = f, i
+		}
+	}
+	if row < 0 {
+		t.Fatalf("no aws-access-token finding in the title: %+v", s.findings)
+	}
+	before := len(s.findings)
+	if !strings.Contains(s.status.Text, plural(before, "finding", "findings")) {
+		t.Fatalf("status %q does not count %d findings", s.status.Text, before)
+	}
+	capture(t, u, "scrub-secrets")
+	check("after the scan")
+
+	// "Not a secret" on the title's key: the report names the
+	// conversation by its masked title, and the summary follows.
+	s.table.Select(widget.TableCellID{Row: row, Col: 1})
+	test.Tap(s.allow)
+	waitIdle(t, u)
+	after := len(s.findings)
+	if after >= before {
+		t.Fatalf("%d findings after Not a secret, %d before", after, before)
+	}
+	if !strings.Contains(s.status.Text, "Scanned") || !strings.Contains(s.status.Text, plural(after, "finding", "findings")) ||
+		!strings.Contains(s.status.Text, "hidden as not secrets") {
+		t.Errorf("summary after Not a secret: %q (want %d findings)", s.status.Text, after)
+	}
+	if !strings.Contains(s.report.Text, titleFinding.Preview) {
+		t.Errorf("report %q", s.report.Text)
+	}
+	check("after Not a secret")
+
+	// The confirmation, and an error carrying a secret.
+	test.Tap(s.redactAll)
+	check("with the confirmation open")
+	pressKey(u.win.Canvas().Focused(), fyne.KeyEscape)
+	u.showError("read "+title, errors.New("bad line: "+fakeGitHubToken))
+	texts := renderedTexts(u)
+	if l := leaks(append(texts, u.lastError, logged.String()), secrets...); len(l) > 0 {
+		t.Errorf("an error shows a secret: %s", strings.Join(l, "; "))
+	}
+	if !strings.Contains(logged.String(), "gh…") {
+		t.Errorf("the log does not have the masked error: %q", logged.String())
 	}
 }

@@ -254,8 +254,12 @@ func (u *ui) screenShown(i int) {
 		u.forget.refreshFilters()
 	case screenConnect:
 		u.connect.refresh()
+	case screenScrub:
+		u.scrub.refresh()
 	case screenActivity:
 		u.activity.refresh()
+	case screenSettings:
+		u.prefs.refreshMemory()
 	case screenInsights:
 		u.insights.refresh()
 	}
@@ -269,6 +273,8 @@ func (u *ui) refreshAll() {
 	u.forget.refreshFilters()
 	u.connect.refresh()
 	u.activity.refresh()
+	u.scrub.refresh()
+	u.prefs.refreshMemory()
 	if u.tabs.SelectedIndex() == screenInsights {
 		u.insights.refresh()
 	}
