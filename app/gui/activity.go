@@ -55,8 +55,9 @@ type activityScreen struct {
 	// pending is set while a refresh after a call is scheduled, so a burst
 	// of calls makes one refresh.
 	pending bool
-	// widths are the columns' text widths, measured at refresh.
-	widths []float32
+	// widths are the columns' text widths, measured at refresh; shown
+	// the widths the table was last given.
+	widths, shown []float32
 }
 
 func newActivityScreen(u *ui) *activityScreen {
@@ -101,21 +102,22 @@ func (a *activityScreen) content() fyne.CanvasObject {
 	intro.Wrapping = fyne.TextWrapWord
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), a.refresh)
 	top := container.NewVBox(intro, container.NewHBox(a.client, refresh, layout.NewSpacer(), a.summary))
-	body := container.New(&fitColumns{a: a}, a.table)
+	body := container.New(&fitColumns{fit: a.fit, least: activityColumns[activityQueryCol].least}, a.table)
 	return container.NewBorder(top, container.NewVBox(widget.NewSeparator(), a.detail), nil, nil, container.NewStack(body, container.NewPadded(a.empty)))
 }
 
-// fitColumns lays the table out over all of its room, sharing the width
-// out among the columns first.
+// fitColumns lays a table out over all of its room, calling fit with
+// the new width first so it can share the width out among the columns.
 type fitColumns struct {
-	a    *activityScreen
-	last float32
+	fit   func(width float32)
+	least float32 // the narrowest the table may be
+	last  float32
 }
 
 func (l *fitColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if size.Width != l.last {
 		l.last = size.Width
-		l.a.fit(size.Width)
+		l.fit(size.Width)
 	}
 	for _, o := range objs {
 		o.Resize(size)
@@ -124,7 +126,7 @@ func (l *fitColumns) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 }
 
 func (l *fitColumns) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	return fyne.NewSize(activityColumns[activityQueryCol].least, objs[0].MinSize().Height)
+	return fyne.NewSize(l.least, objs[0].MinSize().Height)
 }
 
 // measure finds each column's widest text, header included.
@@ -149,14 +151,18 @@ func (a *activityScreen) measure() {
 // fit sets the column widths for a table width: the fixed columns as
 // measured, the query the rest.
 func (a *activityScreen) fit(width float32) {
-	rest := width - theme.Padding()
+	a.shown = append([]float32(nil), a.widths...)
+	// The table puts a padding's width between columns.
+	rest := width - theme.Padding()*float32(len(a.widths))
 	for c, w := range a.widths {
 		if c != activityQueryCol {
-			a.table.SetColumnWidth(c, w)
-			rest -= w + theme.SeparatorThicknessSize()
+			rest -= w
 		}
 	}
-	a.table.SetColumnWidth(activityQueryCol, max(rest, activityColumns[activityQueryCol].least))
+	a.shown[activityQueryCol] = max(rest, activityColumns[activityQueryCol].least)
+	for c, w := range a.shown {
+		a.table.SetColumnWidth(c, w)
+	}
 }
 
 func (a *activityScreen) updateCell(id widget.TableCellID, o fyne.CanvasObject) {

@@ -1,6 +1,8 @@
 package gui
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -124,4 +126,67 @@ func wrapped(text string) *widget.Label {
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
 	return l
+}
+
+// dialogEntry is a text field in a dialog: Enter submits the dialog and
+// Escape cancels it, which a plain Entry leaves to nobody.
+type dialogEntry struct {
+	widget.SelectEntry
+	escape func()
+}
+
+func newDialogEntry(options []string, escape func()) *dialogEntry {
+	e := &dialogEntry{escape: escape}
+	e.ExtendBaseWidget(e)
+	e.SetOptions(options) // with no options there is no drop-down button
+	return e
+}
+
+// TypedKey cancels the dialog on Escape.
+func (e *dialogEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && e.escape != nil {
+		e.escape()
+		return
+	}
+	e.SelectEntry.TypedKey(ev)
+}
+
+// askText asks for one line of text (a project name, a new name): the
+// field has the focus with initial selected, so typing replaces it; Enter
+// or the verb button submits it, trimmed, unless it is empty; Escape or
+// Cancel closes. options, if any, drop down under the field.
+func (u *ui) askText(title, label, verb, initial string, options []string, submit func(string)) *keyDialog {
+	var d *keyDialog
+	cancel := func() { d.d.Hide() }
+	e := newDialogEntry(options, cancel)
+	e.SetText(initial)
+	e.SetPlaceHolder(label)
+	var okBtn *keyButton
+	done := func() {
+		text := strings.TrimSpace(e.Text)
+		if text == "" {
+			return
+		}
+		d.d.Hide()
+		submit(text)
+	}
+	e.OnSubmitted = func(string) { done() }
+	e.OnChanged = func(s string) {
+		if strings.TrimSpace(s) == "" {
+			okBtn.Disable()
+		} else {
+			okBtn.Enable()
+		}
+	}
+	cancelBtn := newKeyButton("Cancel", theme.CancelIcon(), widget.MediumImportance, func() { cancel() }, func() { cancel() })
+	okBtn = newKeyButton(verb, theme.ConfirmIcon(), widget.HighImportance, done, func() { cancel() })
+	if strings.TrimSpace(initial) == "" {
+		okBtn.Disable()
+	}
+	form := widget.NewForm(widget.NewFormItem(label, e))
+	d = u.showKeyDialog(title, form, 420, []*keyButton{cancelBtn, okBtn}, 1, cancel)
+	c := u.win.Canvas()
+	c.Focus(e)
+	e.TypedShortcut(&fyne.ShortcutSelectAll{})
+	return d
 }

@@ -21,12 +21,16 @@ import (
 // (conversation, rule, masked preview), redact the selected ones or all,
 // or allow-list a false positive.
 
+// scrubColumns are the findings table's columns: the conversation takes
+// what the others, as wide as their widest text (up to most), leave.
 var scrubColumns = []struct {
-	name  string
-	width float32
+	name string
+	most float32
 }{
-	{"", 40}, {"Conversation", 300}, {"Rule", 200}, {"Where", 110}, {"Preview", 120},
+	{"", 40}, {"Conversation", 0}, {"Rule", 220}, {"Where", 150}, {"Preview", 110},
 }
+
+const scrubTitleCol = 1
 
 type scrubScreen struct {
 	u *ui
@@ -49,6 +53,9 @@ type scrubScreen struct {
 	titles  map[string]string
 	current int // the row the allow-list button acts on; -1 for none
 	scanned bool
+	width   float32 // the table's, as last laid out
+
+	selectAll, selectNone *widget.Button
 }
 
 func newScrubScreen(u *ui) *scrubScreen {
@@ -60,6 +67,8 @@ func newScrubScreen(u *ui) *scrubScreen {
 	s.redactAll.Importance = widget.DangerImportance
 	s.allow = widget.NewButtonWithIcon("Not a secret", theme.ConfirmIcon(), s.allowCurrent)
 	s.job = newJob(u)
+	s.selectAll = widget.NewButton("Select all", func() { s.setAll(true) })
+	s.selectNone = widget.NewButton("Select none", func() { s.setAll(false) })
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
 	s.report = widget.NewLabel("")
@@ -83,9 +92,6 @@ func newScrubScreen(u *ui) *scrubScreen {
 		if id.Col >= 0 && id.Col < len(scrubColumns) {
 			o.(*widget.Label).SetText(scrubColumns[id.Col].name)
 		}
-	}
-	for i, c := range scrubColumns {
-		s.table.SetColumnWidth(i, c.width)
 	}
 	s.table.OnSelected = func(id widget.TableCellID) {
 		s.current = id.Row
@@ -124,14 +130,40 @@ func (s *scrubScreen) refresh() {
 }
 
 func (s *scrubScreen) content() fyne.CanvasObject {
-	all := widget.NewButton("Select all", func() { s.setAll(true) })
-	none := widget.NewButton("Select none", func() { s.setAll(false) })
 	top := container.NewVBox(container.NewHBox(s.scan), s.status, s.job.box)
 	bottom := container.NewVBox(
-		container.NewHBox(all, none, layout.NewSpacer(), s.allow, s.redactSelected, s.redactAll),
+		container.NewHBox(s.selectAll, s.selectNone, layout.NewSpacer(), s.allow, s.redactSelected, s.redactAll),
 		s.report,
 	)
-	return container.NewBorder(top, bottom, nil, nil, s.table)
+	return container.NewBorder(top, bottom, nil, nil, container.New(&fitColumns{fit: s.fit, least: 300}, s.table))
+}
+
+// fit shares a table width out: each column but the conversation as wide
+// as its widest text, the conversation the rest.
+func (s *scrubScreen) fit(width float32) {
+	pad := 2*theme.InnerPadding() + 1
+	widths := make([]float32, len(scrubColumns))
+	rest := width - theme.Padding()*float32(len(scrubColumns))
+	for c, col := range scrubColumns {
+		if c == scrubTitleCol {
+			continue
+		}
+		w := col.most
+		if c > 0 {
+			w = fyne.MeasureText(col.name, theme.TextSize(), fyne.TextStyle{Bold: true}).Width
+			for _, f := range s.findings {
+				w = max(w, fyne.MeasureText(scrubCell(f, c, s.titles), theme.TextSize(), fyne.TextStyle{}).Width)
+			}
+			w = min(w+pad, col.most)
+		}
+		widths[c] = w
+		rest -= w
+	}
+	widths[scrubTitleCol] = max(rest, 160)
+	for c, w := range widths {
+		s.table.SetColumnWidth(c, w)
+	}
+	s.width = width
 }
 
 func (s *scrubScreen) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
@@ -220,9 +252,17 @@ func (s *scrubScreen) updateButtons() {
 		}
 	}
 	set(s.scan, true)
+	set(s.selectAll, len(s.findings) > 0)
+	set(s.selectNone, len(s.selected()) > 0)
 	set(s.redactAll, len(s.findings) > 0)
 	set(s.redactSelected, len(s.selected()) > 0)
 	set(s.allow, s.current >= 0 && s.current < len(s.findings))
+	// No findings, no table: an empty grid of headers says nothing.
+	if len(s.findings) == 0 {
+		s.table.Hide()
+	} else {
+		s.table.Show()
+	}
 }
 
 // runScan scans the whole memory with progress.
@@ -281,6 +321,7 @@ func (s *scrubScreen) showFindings(rep memory.ScrubReport, titles map[string]str
 	s.checked = map[string]bool{}
 	s.current = -1
 	s.table.UnselectAll()
+	s.fit(s.width)
 	s.table.Refresh()
 	s.showSummary()
 }

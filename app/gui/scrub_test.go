@@ -210,8 +210,11 @@ func TestScrubNeverShowsSecrets(t *testing.T) {
 	if !strings.Contains(s.status.Text, plural(before, "finding", "findings")) {
 		t.Fatalf("status %q does not count %d findings", s.status.Text, before)
 	}
-	capture(t, u, "scrub-secrets")
+	capture(t, u, "scrub-secrets-1280x800")
 	check("after the scan")
+	u.win.Resize(fyne.NewSize(900, 600))
+	capture(t, u, "scrub-secrets-900x600")
+	check("at 900×600")
 
 	// "Not a secret" on the title's key: the report names the
 	// conversation by its masked title, and the summary follows.
@@ -234,7 +237,11 @@ func TestScrubNeverShowsSecrets(t *testing.T) {
 	// The confirmation, and an error carrying a secret.
 	test.Tap(s.redactAll)
 	check("with the confirmation open")
-	pressKey(u.win.Canvas().Focused(), fyne.KeyEscape)
+	typeKey(t, u, fyne.KeyEscape) // cancels: nothing is redacted
+	waitIdle(t, u)
+	if u.win.Canvas().Overlays().Top() != nil || len(s.findings) != after || len(grepDir(t, m.Dir(), fakeGitHubToken)) == 0 {
+		t.Fatalf("Escape should cancel the Redact confirmation (dialog open: %v, %d findings)", u.win.Canvas().Overlays().Top() != nil, len(s.findings))
+	}
 	u.showError("read "+title, errors.New("bad line: "+fakeGitHubToken))
 	texts := renderedTexts(u)
 	if l := leaks(append(texts, u.lastError, logged.String()), secrets...); len(l) > 0 {

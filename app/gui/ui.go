@@ -175,7 +175,7 @@ func (u *ui) mainMenu() *fyne.MainMenu {
 		item.Shortcut = &desktop.CustomShortcut{KeyName: keys[i], Modifier: fyne.KeyModifierShortcutDefault}
 		goItems = append(goItems, item)
 	}
-	find := fyne.NewMenuItem("Find…", func() { u.showScreen(screenSearch); u.search.focus() })
+	find := fyne.NewMenuItem("Find…", u.find)
 	find.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
 	importItem := fyne.NewMenuItem("Import chat export…", u.imp.pickFile)
 	importItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
@@ -190,6 +190,16 @@ func (u *ui) mainMenu() *fyne.MainMenu {
 		fyne.NewMenu("Go", append([]*fyne.MenuItem{find, fyne.NewMenuItemSeparator()}, goItems...)...),
 		fyne.NewMenu("Help", fyne.NewMenuItem("About Ireneo", u.about)),
 	)
+}
+
+// find is Ctrl+F: the Search screen with its query selected, so what is
+// typed next replaces the old query rather than adding to it.
+func (u *ui) find() {
+	u.showScreen(screenSearch)
+	u.search.focus()
+	if e, ok := u.win.Canvas().Focused().(fyne.Shortcutable); ok {
+		e.TypedShortcut(&fyne.ShortcutSelectAll{})
+	}
 }
 
 // showScreen brings the window up on one screen.
