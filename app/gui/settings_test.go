@@ -236,3 +236,25 @@ func TestSettingsMemoryRefreshes(t *testing.T) {
 		t.Errorf("Insights shows %s on disk; Settings says %q", size, s.memInfo.Text)
 	}
 }
+
+// TestEveryTabFits: at 1280×800 the tabs have their icons; at the default
+// 1100×720 and at 900×600 they drop them, so no screen hides in the tab
+// bar's overflow menu.
+func TestEveryTabFits(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	for _, c := range []struct {
+		size  fyne.Size
+		icons bool
+	}{{fyne.NewSize(1280, 800), true}, {fyne.NewSize(1100, 720), false}, {fyne.NewSize(900, 600), false}, {fyne.NewSize(1280, 800), true}} {
+		u.win.Resize(c.size)
+		relayout(u.win.Content())
+		for _, item := range u.tabs.Items {
+			if (item.Icon != nil) != c.icons {
+				t.Errorf("at %v tab %s has icon %v, want %v", c.size, item.Text, item.Icon != nil, c.icons)
+			}
+		}
+		if !c.icons && float32(len(u.tabs.Items))*iconTabHeight/2 > c.size.Height {
+			t.Errorf("at %v the names alone would not fit", c.size)
+		}
+	}
+}

@@ -145,7 +145,7 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 	)
 	u.tabs.SetTabLocation(container.TabLocationLeading)
 	u.tabs.OnSelected = func(*container.TabItem) { u.screenShown(u.tabs.SelectedIndex()) }
-	u.win.SetContent(u.tabs)
+	u.win.SetContent(container.New(&tabsFit{u: u, icons: true}, u.tabs))
 	u.win.SetMainMenu(u.mainMenu())
 	u.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { u.dropped(uris) })
 	// Closing the window keeps the app in the tray.
@@ -163,6 +163,39 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 	u.refreshAll()
 	return u
 }
+
+// iconTabHeight is a leading tab's height with its icon above its name in
+// Fyne 2.7's default theme; a name alone takes well under half.
+const iconTabHeight = 84
+
+// tabsFit drops the tabs' icons when the window is too short for all nine
+// tabs with them, so no screen hides behind the tab bar's overflow menu
+// (at the default 720 and at 600 points high it would).
+type tabsFit struct {
+	u     *ui
+	icons bool
+}
+
+func (l *tabsFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if want := size.Height >= iconTabHeight*float32(len(l.u.tabs.Items)); want != l.icons {
+		l.icons = want
+		for i, item := range l.u.tabs.Items {
+			item.Icon = nil
+			if want {
+				item.Icon = tabIcons[i]
+			}
+		}
+		l.u.tabs.Refresh()
+	}
+	objs[0].Resize(size)
+	objs[0].Move(fyne.NewPos(0, 0))
+}
+
+func (l *tabsFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// tabIcons are the screens' icons, in tab order.
+var tabIcons = []fyne.Resource{theme.SearchIcon(), theme.ListIcon(), theme.DownloadIcon(), theme.VisibilityOffIcon(), theme.DeleteIcon(),
+	theme.ComputerIcon(), theme.HistoryIcon(), theme.SettingsIcon(), theme.GridIcon()}
 
 // mainMenu holds the keyboard shortcuts. Menu shortcuts fire even while a
 // text field has the focus, which canvas shortcuts do not.
