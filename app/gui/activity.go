@@ -15,7 +15,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -331,7 +330,7 @@ func (a *activityScreen) refresh() {
 		}
 		// The server redacts what it logs; this masks what an older
 		// Ireneo logged before it did.
-		sc, _ := scrubber.For(patterns)
+		sc := secretFinder(patterns)
 		l := activityLoad{rows: rows, queries: make([]string, len(rows))}
 		for i, r := range rows {
 			l.queries[i] = maskSecrets(sc, auditQuery(r.Args))

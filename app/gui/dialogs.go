@@ -190,3 +190,12 @@ func (u *ui) askText(title, label, verb, initial string, options []string, submi
 	e.TypedShortcut(&fyne.ShortcutSelectAll{})
 	return d
 }
+
+// enable enables or disables a widget.
+func enable(w fyne.Disableable, on bool) {
+	if on {
+		w.Enable()
+	} else {
+		w.Disable()
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/settings"
 )
 
 // showError tells the person what failed, why, and what to do about it. A
@@ -24,7 +25,7 @@ func (u *ui) showError(what string, err error) {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return
 	}
-	sc, _ := scrubber.For(u.set.UserPatterns) // nil still masks key-shaped words
+	sc := secretFinder(u.set.UserPatterns)
 	text := maskSecrets(sc, err.Error())
 	what = maskSecrets(sc, what)
 	u.lastError = what + ": " + text
@@ -40,6 +41,16 @@ func (u *ui) showError(what string, err error) {
 		body.Add(wrapped(fix))
 	}
 	u.showMessage("Could not "+what, body, "OK", 520)
+}
+
+// secretFinder is the scrubber for the person's patterns, for masking; nil
+// (which still masks key-shaped words) if a pattern does not compile.
+func secretFinder(patterns []settings.Pattern) memory.SecretFinder {
+	sc, err := scrubber.For(patterns)
+	if err != nil {
+		return nil // not a nil *scrub.Scrubber in a non-nil interface
+	}
+	return sc
 }
 
 // inputError is a plain validation error: its message already says what

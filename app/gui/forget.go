@@ -204,6 +204,9 @@ func (f *forgetScreen) selected() []memory.SessionInfo {
 // updateReview sums up what is selected: counts, turns, size and dates.
 func (f *forgetScreen) updateReview() {
 	sel := f.selected()
+	// Buttons that could do nothing are off.
+	enable(f.selectAll, len(sel) < len(f.found))
+	enable(f.selectNone, len(sel) > 0)
 	if len(sel) == 0 {
 		f.forgetButton.Disable()
 		f.forgetButton.SetText("Forget…")

@@ -267,15 +267,18 @@ func maskSecrets(f memory.SecretFinder, text string) string {
 		return text
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	// Overlapping spans are one secret, masked once.
+	merged := spans[:1]
+	for _, s := range spans[1:] {
+		if last := &merged[len(merged)-1]; s.start < last.end {
+			last.end = max(last.end, s.end)
+		} else {
+			merged = append(merged, s)
+		}
+	}
 	var b strings.Builder
 	last := 0
-	for _, s := range spans {
-		if s.start < last { // overlaps the one before: already masked
-			if s.end > last {
-				last = s.end
-			}
-			continue
-		}
+	for _, s := range merged {
 		b.WriteString(text[last:s.start])
 		b.WriteString(memory.MaskSecret(text[s.start:s.end]))
 		last = s.end

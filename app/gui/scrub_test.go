@@ -251,3 +251,41 @@ func TestScrubNeverShowsSecrets(t *testing.T) {
 		t.Errorf("the log does not have the masked error: %q", logged.String())
 	}
 }
+
+// TestMaskSecrets: what the finder finds and key-shaped random words are
+// masked; paths, identifiers, hashes and ids stay readable.
+func TestMaskSecrets(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"key " + fakeAWSSecret + " here":                           "key wJ…Tq here",
+		"token Kx9mP2vL8qR4nT6wY1zB, thanks":                       "token Kx…zB, thanks",
+		"/home/Ana/Projects2/app/src/Main2.go":                     "/home/Ana/Projects2/app/src/Main2.go",
+		"TestScrubApplyRemovesSecretsFromEveryFile2":               "TestScrubApplyRemovesSecretsFromEveryFile2",
+		"commit 3f9a1c2b7e4d5a6b8c9d0e1f2a3b4c5d6e7f8a9b":          "commit 3f9a1c2b7e4d5a6b8c9d0e1f2a3b4c5d6e7f8a9b",
+		"session 0b6f2c8e-4d1a-4e5b-9c3d-7a8b9c0d1e2f":             "session 0b6f2c8e-4d1a-4e5b-9c3d-7a8b9c0d1e2f",
+		"model claude-sonnet-4-5-20250929":                         "model claude-sonnet-4-5-20250929",
+		"Deploy script fails. My AWS key is AKIA and nothing else": "Deploy script fails. My AWS key is AKIA and nothing else",
+	} {
+		if got := maskSecrets(nil, in); got != want {
+			t.Errorf("maskSecrets(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// The finder's spans are masked too, overlapping ones once.
+	f := spanFinder{{4, 24}, {10, 30}}
+	if got := maskSecrets(f, "key "+fakeAWSKey+"xxxxxx tail"); got != "key AK…xx tail" {
+		t.Errorf("finder spans: %q", got)
+	}
+}
+
+// spanFinder is a memory.SecretFinder that finds fixed spans.
+type spanFinder [][2]int
+
+func (s spanFinder) FindSecrets(text string, found func(rule string, start, end int)) {
+	for _, sp := range s {
+		if sp[1] <= len(text) {
+			found("test", sp[0], sp[1])
+		}
+	}
+}
+func (spanFinder) HasRule(string) bool             { return true }
+func (spanFinder) RedactedText(rule string) string { return "[REDACTED:" + rule + "]" }
