@@ -344,7 +344,7 @@ func (s *scrubScreen) showSummary() {
 	}
 	msg += "."
 	if rep.Allowed > 0 {
-		msg += fmt.Sprintf(" %s hidden as not secrets.", plural(rep.Allowed, "finding was", "findings were"))
+		msg += " " + plural(rep.Allowed, "finding was hidden as not a secret.", "findings were hidden as not secrets.")
 	}
 	if len(rep.Skipped) > 0 {
 		msg += fmt.Sprintf(" %s could not be read: %s.", plural(len(rep.Skipped), "conversation", "conversations"), maskSecrets(nil, strings.Join(rep.Skipped, ", ")))
