@@ -40,6 +40,8 @@ var activityColumns = []struct {
 
 const activityQueryCol = 3
 
+const activityNoDetail = "Select a call to see it in full."
+
 type activityScreen struct {
 	u       *ui
 	client  *widget.Select
@@ -47,6 +49,10 @@ type activityScreen struct {
 	table   *widget.Table
 	empty   *widget.Label // stands in for the table while it has no rows
 	detail  *widget.Label // the selected call, in full
+	copy    *widget.Button
+	chosen  int // the selected row; -1 for none
+	// detailBox holds the detail and its Copy button.
+	detailBox *fyne.Container
 
 	rows    []memory.AuditEntry
 	queries []string // each row's arguments as text, secrets masked
@@ -66,9 +72,16 @@ func newActivityScreen(u *ui) *activityScreen {
 	a.empty = widget.NewLabel("")
 	a.empty.Wrapping = fyne.TextWrapWord
 	a.empty.Hide()
-	a.detail = widget.NewLabel("Select a call to see it in full.")
+	a.detail = widget.NewLabel(activityNoDetail)
 	a.detail.Wrapping = fyne.TextWrapWord
 	a.detail.Selectable = true
+	a.chosen = -1
+	a.copy = widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+		if a.chosen >= 0 && a.chosen < len(a.rows) {
+			a.u.copyText("the call", a.detail.Text)
+		}
+	})
+	a.copy.Disable()
 	a.table = widget.NewTableWithHeaders(
 		func() (int, int) { return len(a.rows), len(activityColumns) },
 		func() fyne.CanvasObject {
@@ -89,7 +102,9 @@ func newActivityScreen(u *ui) *activityScreen {
 	}
 	a.table.OnSelected = func(id widget.TableCellID) {
 		if id.Row >= 0 && id.Row < len(a.rows) {
+			a.chosen = id.Row
 			a.detail.SetText(activityDetail(a.rows[id.Row], a.queries[id.Row]))
+			a.copy.Enable()
 		}
 	}
 	a.measure()
@@ -102,7 +117,8 @@ func (a *activityScreen) content() fyne.CanvasObject {
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), a.refresh)
 	top := container.NewVBox(intro, container.NewHBox(a.client, refresh, layout.NewSpacer(), a.summary))
 	body := container.New(&fitColumns{fit: a.fit, least: activityColumns[activityQueryCol].least}, a.table)
-	return container.NewBorder(top, container.NewVBox(widget.NewSeparator(), a.detail), nil, nil, container.NewStack(body, container.NewPadded(a.empty)))
+	a.detailBox = container.NewVBox(widget.NewSeparator(), container.NewBorder(nil, nil, nil, container.NewVBox(a.copy), a.detail))
+	return container.NewBorder(top, a.detailBox, nil, nil, container.NewStack(body, container.NewPadded(a.empty)))
 }
 
 // fitColumns lays a table out over all of its room, calling fit with
@@ -352,7 +368,9 @@ func (a *activityScreen) refresh() {
 		a.fit(a.table.Size().Width)
 		a.table.UnselectAll()
 		a.table.Refresh()
-		a.detail.SetText("Select a call to see it in full.")
+		a.chosen = -1
+		a.copy.Disable()
+		a.detail.SetText(activityNoDetail)
 		a.showEmpty(len(rows) == 0, q.Client != "", l.empty)
 		refused := 0
 		for _, r := range rows {
@@ -379,7 +397,7 @@ func (a *activityScreen) showEmpty(none, filtered, emptyMemory bool) {
 	case !none:
 		a.empty.Hide()
 		a.table.Show()
-		a.detail.Show()
+		a.detailBox.Show()
 		return
 	case filtered:
 		a.empty.SetText("No calls from " + a.client.Selected + ". Pick All clients to see every call.")
@@ -391,7 +409,7 @@ func (a *activityScreen) showEmpty(none, filtered, emptyMemory bool) {
 			"each call it makes, and any request the server refuses, shows here.")
 	}
 	a.table.Hide()
-	a.detail.Hide()
+	a.detailBox.Hide()
 	a.empty.Show()
 }
 

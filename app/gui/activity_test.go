@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -85,6 +86,10 @@ func TestActivityFitsAndExplains(t *testing.T) {
 		t.Errorf("the detail of the get call says %q", d)
 	}
 	capture(t, u, "activity-900-detail")
+	test.Tap(a.copy)
+	if got := u.app.Clipboard().Content(); got != a.detail.Text || u.lastInfo != "Copied the call to the clipboard" {
+		t.Errorf("Copy put %q on the clipboard and said %q", got, u.lastInfo)
+	}
 }
 
 // TestFirstRunSaysWhatToDo: on an empty memory Insights, Activity and
