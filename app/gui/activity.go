@@ -286,15 +286,15 @@ func auditQuery(args string) string {
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		if v := argText(m[k]); v != "" {
+		if v := auditArgText(m[k]); v != "" {
 			parts = append(parts, strings.ReplaceAll(k, "_", " ")+" "+v)
 		}
 	}
 	return strings.Join(parts, " · ")
 }
 
-// argText is one argument's value as text.
-func argText(v any) string {
+// auditArgText is one argument's value as text.
+func auditArgText(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
@@ -310,7 +310,7 @@ func argText(v any) string {
 	case []any:
 		var out []string
 		for _, e := range x {
-			if s := argText(e); s != "" {
+			if s := auditArgText(e); s != "" {
 				out = append(out, s)
 			}
 		}
