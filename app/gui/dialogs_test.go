@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -8,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 // typeKey sends a key to whatever has the keyboard focus, or to the
@@ -75,6 +78,44 @@ func TestDialogsFromTheKeyboard(t *testing.T) {
 	if hits := grepDir(t, m.Dir(), phraseForget); len(hits) > 0 {
 		t.Fatalf("Enter on Forget for good forgot nothing: %v", hits)
 	}
+}
+
+// TestOneConfirmationStyle: what cannot be undone is confirmed the same
+// way everywhere: a red button naming the act, beside a focused Cancel.
+func TestOneConfirmationStyle(t *testing.T) {
+	m := newTestMemory(t)
+	u := newTestUI(t, m)
+	for _, c := range []struct {
+		open func()
+		verb string
+	}{
+		{func() { u.connect.confirmRevoke("claude-code") }, "Revoke"},
+		{func() { u.scrub.confirmRedact([]memory.ScrubFinding{{ID: "x", Source: "chatgpt", SessionID: "c"}}) }, "Redact"},
+		{func() { u.forget.found = fixtureInfos(t, u); u.forget.setAll(true); u.forget.confirm() }, "Forget for good"},
+	} {
+		c.open()
+		b, ok := dialogButton(u, c.verb).(*keyButton)
+		if !ok || b.Importance != widget.DangerImportance {
+			t.Errorf("%s: no red %q button (%q)", c.verb, c.verb, overlayText(u))
+		}
+		if f, ok := u.win.Canvas().Focused().(*keyButton); !ok || f.Text != "Cancel" {
+			t.Errorf("%s: Cancel should have the focus", c.verb)
+		}
+		typeKey(t, u, fyne.KeyEscape)
+		if u.win.Canvas().Overlays().Top() != nil {
+			t.Errorf("%s: Escape left the confirmation open", c.verb)
+		}
+	}
+}
+
+// fixtureInfos lists the memory's conversations.
+func fixtureInfos(t *testing.T, u *ui) []memory.SessionInfo {
+	t.Helper()
+	ss, _, err := u.mem.Sessions(context.Background(), memory.SessionQuery{Limit: 10})
+	if err != nil || len(ss) == 0 {
+		t.Fatalf("sessions: %v (%d)", err, len(ss))
+	}
+	return ss
 }
 
 // TestValidationErrorsSayNoMore: a plain validation error is its own

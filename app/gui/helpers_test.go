@@ -241,27 +241,30 @@ func tapDialogButton(t *testing.T, u *ui, text string) {
 	test.Tap(found)
 }
 
-// dialogButton is the button with the given text in the top overlay: a
-// Fyne button or one of the app's own keyButtons; nil if there is none.
+// dialogButton is the button with the given text in the topmost overlay
+// that has one (a toast may lie over a dialog): a Fyne button or one of
+// the app's own keyButtons; nil if there is none.
 func dialogButton(u *ui, text string) fyne.Tappable {
-	top := u.win.Canvas().Overlays().Top()
-	if top == nil {
-		return nil
-	}
-	var found fyne.Tappable
-	walk(top, func(o fyne.CanvasObject) {
-		switch b := o.(type) {
-		case *widget.Button:
-			if b.Text == text {
-				found = b
+	overlays := u.win.Canvas().Overlays().List()
+	for i := len(overlays) - 1; i >= 0; i-- {
+		var found fyne.Tappable
+		walk(overlays[i], func(o fyne.CanvasObject) {
+			switch b := o.(type) {
+			case *widget.Button:
+				if b.Text == text {
+					found = b
+				}
+			case *keyButton:
+				if b.Text == text {
+					found = b
+				}
 			}
-		case *keyButton:
-			if b.Text == text {
-				found = b
-			}
+		})
+		if found != nil {
+			return found
 		}
-	})
-	return found
+	}
+	return nil
 }
 
 // overlayText is the text of the top overlay, for messages.
