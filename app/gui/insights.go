@@ -222,17 +222,22 @@ func (s *insightsScreen) draw() {
 	s.empty.Hide()
 	s.charts.Show()
 	turns := s.measure.Selected == measureTurns
+	// Both weekly charts start at the first week with a conversation (but
+	// show at least eight), so a young memory's bars are not slivers at
+	// the end of a year of empty weeks.
+	first := firstWeek(in)
+	weeks := in.Weeks[first:]
 	weekLabel := func(i int) string {
-		if i >= len(in.Weeks) {
+		if i >= len(weeks) {
 			return ""
 		}
-		if len(in.Weeks) > 60 {
-			return in.Weeks[i].Format("Jan 2006")
+		if len(weeks) > 60 {
+			return weeks[i].Format("Jan 2006")
 		}
-		return in.Weeks[i].Format("2 Jan")
+		return weeks[i].Format("2 Jan")
 	}
 	weekly := func(series []memory.WeekSeries, named func(string) string, colour func(i int, name string) color.Color, legend *fyne.Container, none string) {
-		spec := barSpec{n: len(in.Weeks), label: weekLabel}
+		spec := barSpec{n: len(weeks), label: weekLabel}
 		legend.RemoveAll()
 		for i, ser := range series {
 			vals, total := ser.Conversations, ser.TotalConvs
@@ -240,7 +245,7 @@ func (s *insightsScreen) draw() {
 				vals, total = ser.Turns, ser.TotalTurns
 			}
 			col := colour(i, ser.Name)
-			spec.stacks = append(spec.stacks, stack{name: ser.Name, colour: col, values: floats(vals)})
+			spec.stacks = append(spec.stacks, stack{name: ser.Name, colour: col, values: floats(vals[min(first, len(vals)):])})
 			legend.Add(legendEntry(col, fmt.Sprintf("%s  %s", clip(named(ser.Name), 18), groupDigits(total))))
 		}
 		c := s.chartFor(legend)
@@ -384,4 +389,18 @@ func (b dayBuckets) sum(perDay []int) []int {
 		}
 	}
 	return out
+}
+
+// firstWeek is the first week a weekly chart shows: the first with a
+// conversation, but at least eight weeks before the last.
+func firstWeek(in memory.Insights) int {
+	first := len(in.Weeks)
+	for _, ser := range in.BySource {
+		for w, v := range ser.Conversations {
+			if v > 0 && w < first {
+				first = w
+			}
+		}
+	}
+	return max(min(first, len(in.Weeks)-8), 0)
 }
