@@ -2,8 +2,6 @@ package memory
 
 import (
 	"context"
-	"io/fs"
-	"path/filepath"
 	"time"
 )
 
@@ -54,14 +52,14 @@ func (m *Memory) Status(ctx context.Context) (Status, error) {
 		}
 	}
 	rows.Close()
-	filepath.WalkDir(m.dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, err := d.Info(); err == nil {
-				st.SizeBytes += info.Size()
-			}
-		}
-		return nil
-	})
+	// The same size as the insights headline's (the conversation files as
+	// indexed plus the database files), so `status`, `insights` and the
+	// app's screens show one size, without a walk over every file.
+	var srcBytes int64
+	if err := m.db.QueryRowContext(ctx, `SELECT COALESCE(sum(bytes),0) FROM sessions`).Scan(&srcBytes); err != nil {
+		return st, err
+	}
+	st.SizeBytes = srcBytes + m.topLevelBytes()
 	if v := m.metaGet(ctx, "last_import"); v != "" {
 		if t, err := time.Parse(time.RFC3339, v); err == nil {
 			st.LastImport = &t

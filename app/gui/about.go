@@ -7,7 +7,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -19,9 +18,7 @@ func (u *ui) about() {
 	text := widget.NewLabel("Ireneo " + u.deps.Version + "\n\nA local, verbatim, searchable memory of your AI conversations, " +
 		"served to your local agents over MCP. Nothing leaves this computer.\n\nMemory: " + u.mem.Dir())
 	text.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustom("About Ireneo", "Close", container.NewBorder(nil, nil, icon, nil, text), u.win)
-	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
+	u.showMessage("About Ireneo", container.NewBorder(nil, nil, icon, nil, text), "Close", 520)
 }
 
 // toastFor is how long a toast stays up.
@@ -46,4 +43,11 @@ func (u *ui) toast(msg string) {
 		}
 		fyneDo(p.Hide)
 	})
+}
+
+// copyText puts text on the clipboard and says so, the same way for every
+// Copy button: a toast naming what was copied.
+func (u *ui) copyText(what, text string) {
+	u.app.Clipboard().SetContent(text)
+	u.toast("Copied " + what + " to the clipboard")
 }

@@ -79,7 +79,7 @@ func (p *backupPanel) pickRestore() {
 // busy refuses a second backup or restore while one runs.
 func (p *backupPanel) busy() bool {
 	if p.job.running() {
-		p.u.showError("start another backup or restore", errors.New("one is already running; wait for it or cancel it"))
+		p.u.showError("start another backup or restore", inputErrorf("one is already running; wait for it or cancel it"))
 		return true
 	}
 	return false
@@ -164,16 +164,9 @@ func (p *backupPanel) runRestore(path string, merge bool) {
 // askMerge asks whether to merge an archive into a memory that has
 // conversations.
 func (p *backupPanel) askMerge(path string) {
-	msg := widget.NewLabel("This memory already has conversations. Merge the backup into it, the way an import does? " +
+	msg := wrapped("This memory already has conversations. Merge the backup into it, the way an import does? " +
 		"Conversations you forgot here stay forgotten, nothing is duplicated, the backup's tags and stars are added, and your settings are kept.")
-	msg.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustomConfirm("Merge "+filepath.Base(path)+"?", "Merge", "Cancel", msg, func(ok bool) {
-		if ok {
-			p.runRestore(path, true)
-		}
-	}, p.u.win)
-	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
+	p.u.confirm("Merge "+filepath.Base(path)+"?", msg, "Merge", false, 520, func() { p.runRestore(path, true) })
 }
 
 // restored says what a restore did and refreshes every screen.

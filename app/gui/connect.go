@@ -346,7 +346,7 @@ func (c *connectScreen) showSecret(title, msg, secret string) {
 	e.SetText(secret)
 	e.TextStyle.Monospace = true
 	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
-		c.u.app.Clipboard().SetContent(secret)
+		c.u.copyText("the token", secret)
 	})
 	d := dialog.NewCustom(title, "Close", container.NewVBox(l, container.NewBorder(nil, nil, nil, copyBtn, e)), c.u.win)
 	d.Resize(fyne.NewSize(620, 0))
@@ -362,8 +362,7 @@ func (c *connectScreen) copyToken(name string) {
 	secretLoad(c, "read the token "+name+" from the keyring", func(ctx context.Context) (string, error) {
 		return toks.Reveal(ctx, name)
 	}, func(secret string) {
-		c.u.app.Clipboard().SetContent(secret)
-		c.u.toast("Token " + name + " copied")
+		c.u.copyText("the token "+name, secret)
 	})
 }
 
@@ -381,12 +380,8 @@ func (c *connectScreen) revealToken(name string) {
 }
 
 func (c *connectScreen) confirmRevoke(name string) {
-	dialog.ShowConfirm("Revoke "+name+"?", "Clients using this token lose access at once. This cannot be undone; you can create a new token.",
-		func(ok bool) {
-			if ok {
-				c.revokeToken(name)
-			}
-		}, c.u.win)
+	c.u.confirm("Revoke "+name+"?", wrapped("Clients using this token lose access at once. This cannot be undone; you can create a new token."),
+		"Revoke", true, 480, func() { c.revokeToken(name) })
 }
 
 func (c *connectScreen) revokeToken(name string) {
@@ -587,8 +582,7 @@ func (c *connectScreen) copyConfig(client string) {
 		cfg, _, err := c.clientConfig(ctx, client, token)
 		return cfg, err
 	}, func(cfg *mcpserver.ClientConfig) {
-		c.u.app.Clipboard().SetContent(cfg.Snippet)
-		c.u.toast("Config for " + clientNames[client] + " copied")
+		c.u.copyText("the config for "+clientNames[client], cfg.Snippet)
 	})
 }
 

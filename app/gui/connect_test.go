@@ -107,7 +107,7 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 
 	// Revoke, through its confirmation.
 	c.confirmRevoke("claude-code")
-	tapDialogButton(t, u, "Yes")
+	tapDialogButton(t, u, "Revoke")
 	waitIdle(t, u)
 	if len(c.activeTokens()) != 0 {
 		t.Fatalf("still active: %q", c.activeTokens())

@@ -74,25 +74,20 @@ func TestTaggingChangesProjectList(t *testing.T) {
 	c.open("chatgpt:conv-budget", "")
 	waitIdle(t, u)
 
-	// Tag through the dialog, as a person would.
+	// Tag through the dialog, as a person would: the field has the
+	// focus, Enter submits.
 	test.Tap(c.tag)
-	top := u.win.Canvas().Overlays().Top()
-	var entry *widget.SelectEntry
-	walk(top, func(o fyne.CanvasObject) {
-		if e, ok := o.(*widget.SelectEntry); ok {
-			entry = e
-		}
-	})
-	if entry == nil {
-		t.Fatal("the tag dialog has no project field")
+	entry, ok := u.win.Canvas().Focused().(*dialogEntry)
+	if !ok {
+		t.Fatalf("the tag dialog's project field has no focus (%T has)", u.win.Canvas().Focused())
 	}
 	test.Type(entry, "falcon")
-	tapDialogButton(t, u, "Tag")
+	typeKey(t, u, fyne.KeyReturn)
 	waitIdle(t, u)
 	if !slices.Contains(c.project.Options, "falcon (1)") {
 		t.Fatalf("tagging should add falcon to the project list: %q", c.project.Options)
 	}
-	if !slices.Contains(u.search.project.Options, "falcon (1)") || !slices.Contains(u.forget.project.Options, "falcon (1)") {
+	if !slices.Contains(u.search.project.Options, "falcon (1)") || !slices.Contains(u.forget.project.Options, "falcon only (1)") {
 		t.Fatalf("the search and forget project filters should list falcon too: %q", u.search.project.Options)
 	}
 	if !slices.Contains(c.current.Projects, "falcon") || c.untag.Disabled() {
@@ -114,8 +109,15 @@ func TestTaggingChangesProjectList(t *testing.T) {
 		t.Fatalf("filter by falcon should list conv-budget and allow a rename")
 	}
 
-	// Rename it.
-	c.renameTo("falcon", "project-falcon")
+	// Rename it: the field has the focus with the old name selected, so
+	// typing replaces it; Enter submits.
+	test.Tap(c.rename)
+	entry, ok = u.win.Canvas().Focused().(*dialogEntry)
+	if !ok || entry.Text != "falcon" {
+		t.Fatalf("the rename field has no focus (%T has)", u.win.Canvas().Focused())
+	}
+	test.Type(entry, "project-falcon")
+	typeKey(t, u, fyne.KeyReturn)
 	waitIdle(t, u)
 	if slices.Contains(c.project.Options, "falcon (1)") || !slices.Contains(c.project.Options, "project-falcon (1)") {
 		t.Fatalf("rename not reflected: %q", c.project.Options)

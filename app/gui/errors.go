@@ -3,44 +3,76 @@ package gui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/settings"
 )
 
 // showError tells the person what failed, why, and what to do about it. A
-// cancelled job is not an error.
+// cancelled job is not an error. Secrets in the message (a title, a line
+// of an export) are masked in the dialog and the log alike. Enter, Space
+// or Escape press OK.
 func (u *ui) showError(what string, err error) {
 	if err == nil || errors.Is(err, context.Canceled) {
 		return
 	}
-	u.lastError = what + ": " + err.Error()
-	fyne.LogError(what, err)
-	msg := widget.NewLabel(capitalize(err.Error()))
+	sc := secretFinder(u.set.UserPatterns)
+	text := maskSecrets(sc, err.Error())
+	what = maskSecrets(sc, what)
+	u.lastError = what + ": " + text
+	fyne.LogError(what, errors.New(text))
+	msg := widget.NewLabel(capitalize(text))
 	msg.Wrapping = fyne.TextWrapWord
 	msg.Selectable = true
-	todo := widget.NewLabel(fixFor(err))
-	todo.Wrapping = fyne.TextWrapWord
-	heading := widget.NewLabel("What to do")
-	heading.TextStyle.Bold = true
-	body := container.NewVBox(msg, heading, todo)
-	d := dialog.NewCustom("Could not "+what, "OK", body, u.win)
-	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
+	body := container.NewVBox(msg)
+	if fix := fixFor(err); fix != "" {
+		heading := widget.NewLabel("What to do")
+		heading.TextStyle.Bold = true
+		body.Add(heading)
+		body.Add(wrapped(fix))
+	}
+	u.showMessage("Could not "+what, body, "OK", 520)
 }
 
-// fixFor suggests what to do about an error.
+// secretFinder is the scrubber for the person's patterns, for masking; nil
+// (which still masks key-shaped words) if a pattern does not compile.
+func secretFinder(patterns []settings.Pattern) memory.SecretFinder {
+	sc, err := scrubber.For(patterns)
+	if err != nil {
+		return nil // not a nil *scrub.Scrubber in a non-nil interface
+	}
+	return sc
+}
+
+// inputError is a plain validation error: its message already says what
+// to change, so no "What to do" goes under it.
+type inputError struct{ error }
+
+func (e inputError) Unwrap() error { return e.error }
+
+// inputErrorf makes an inputError, formatted as fmt.Errorf.
+func inputErrorf(format string, a ...any) error {
+	return inputError{fmt.Errorf(format, a...)}
+}
+
+// fixFor suggests what to do about an error; "" for a validation error,
+// whose message says it all.
 func fixFor(err error) string {
 	var keyring *mcpserver.KeyringUnavailableError
+	var input inputError
 	switch {
+	case errors.As(err, &input):
+		return ""
 	case errors.As(err, &keyring):
 		// Fix speaks of command-line flags; the Connect screen has buttons.
 		return "The MCP server does not need the keyring. To make or copy a token, press Unlock or choose… on the Connect screen: unlock and retry, or keep secrets in a file."

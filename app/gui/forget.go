@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -141,7 +140,10 @@ func (f *forgetScreen) selectOnly(ss []memory.SessionInfo) {
 // find lists the conversations matching the criteria, all checked.
 func (f *forgetScreen) find() {
 	q := memory.SessionQuery{Query: f.query.Text, Source: sourceID(f.source.Selected), Limit: forgetFindLimit}
-	if p := projectOf(f.project.Selected); p != "" {
+	switch p := f.projectChosen(); {
+	case p == forgetUntagged:
+		q.Untagged = true
+	case p != "":
 		q.Project = p
 	}
 	if f.from.Date != nil {
@@ -150,8 +152,8 @@ func (f *forgetScreen) find() {
 	if f.until.Date != nil {
 		q.Until = f.until.Date.AddDate(0, 0, 1) // through the end of that day
 	}
-	if q.Query == "" && q.Source == "" && q.Project == "" && q.Since.IsZero() && q.Until.IsZero() {
-		f.u.showError("find conversations to forget", fmt.Errorf("no criteria given: that would select every conversation"))
+	if q.Query == "" && q.Source == "" && q.Project == "" && !q.Untagged && q.Since.IsZero() && q.Until.IsZero() {
+		f.u.showError("find conversations to forget", inputErrorf("no criteria given: that would select every conversation"))
 		return
 	}
 	load(f.u, "find conversations to forget", func(ctx context.Context) ([]memory.SessionInfo, error) {
@@ -202,6 +204,9 @@ func (f *forgetScreen) selected() []memory.SessionInfo {
 // updateReview sums up what is selected: counts, turns, size and dates.
 func (f *forgetScreen) updateReview() {
 	sel := f.selected()
+	// Buttons that could do nothing are off.
+	enable(f.selectAll, len(sel) < len(f.found))
+	enable(f.selectNone, len(sel) > 0)
 	if len(sel) == 0 {
 		f.forgetButton.Disable()
 		f.forgetButton.SetText("Forget…")
@@ -246,17 +251,9 @@ func (f *forgetScreen) confirm() {
 		}
 		titles = append(titles, "• "+clip(titleOf(s), 60)+" ("+memory.Day(s.Updated)+")")
 	}
-	msg := widget.NewLabel(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
+	msg := wrapped(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
 		"and importing them again will not bring them back.", plural(len(sel), "conversation", "conversations"), strings.Join(titles, "\n")))
-	msg.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustomConfirm("Forget for good?", "Forget for good", "Cancel", msg, func(ok bool) {
-		if ok {
-			f.run(sel)
-		}
-	}, f.u.win)
-	d.SetConfirmImportance(widget.DangerImportance)
-	d.Resize(fyne.NewSize(520, 0))
-	d.Show()
+	f.u.confirm("Forget for good?", msg, "Forget for good", true, 520, func() { f.run(sel) })
 }
 
 // run forgets the conversations with progress, then reports.
@@ -325,7 +322,66 @@ func (f *forgetScreen) showReport(rep memory.ForgetReport, err error) {
 	f.report.SetText(head + "\n" + strings.Join(lines, "\n"))
 }
 
-// refreshFilters reloads the project list.
+// forgetUntagged stands for the untagged conversations in projectChosen.
+const forgetUntagged = "\x00untagged"
+
+// Forget's project filter picks a project's own conversations only, or
+// the untagged ones; unlike recall's, a project never brings the untagged
+// along, and the options say so.
+const (
+	forgetOnlySuffix = " only"
+	forgetUntaggedOp = "Untagged"
+)
+
+// forgetProjectOption is a project as a Forget filter option.
+func forgetProjectOption(name string, n int) string {
+	return fmt.Sprintf("%s%s (%d)", name, forgetOnlySuffix, n)
+}
+
+// projectChosen is the project the filter picks: "" for all,
+// forgetUntagged for the untagged conversations.
+func (f *forgetScreen) projectChosen() string { return forgetChoice(f.project.Selected) }
+
+// forgetChoice is the project a Forget filter option picks.
+func forgetChoice(sel string) string {
+	if sel == anyProject || sel == "" {
+		return ""
+	}
+	if strings.HasPrefix(sel, forgetUntaggedOp+" (") {
+		return forgetUntagged
+	}
+	if i := strings.LastIndex(sel, forgetOnlySuffix+" ("); i >= 0 {
+		return sel[:i]
+	}
+	return sel
+}
+
+// refreshFilters reloads the project list: each project's own count, and
+// the untagged conversations.
 func (f *forgetScreen) refreshFilters() {
-	loadProjects(f.u, f.project)
+	load(f.u, "list projects", func(ctx context.Context) ([]string, error) {
+		ps, untagged, err := f.u.mem.Projects(ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		opts := []string{anyProject}
+		if untagged > 0 {
+			opts = append(opts, fmt.Sprintf("%s (%d)", forgetUntaggedOp, untagged))
+		}
+		for _, p := range ps {
+			opts = append(opts, forgetProjectOption(p.Name, p.Count))
+		}
+		return opts, nil
+	}, func(opts []string) {
+		// Keep the choice across a refresh, with its new count.
+		was := f.projectChosen()
+		f.project.Options = opts
+		f.project.Selected = anyProject
+		for _, o := range opts {
+			if forgetChoice(o) == was {
+				f.project.Selected = o
+			}
+		}
+		f.project.Refresh()
+	})
 }

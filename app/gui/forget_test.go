@@ -2,6 +2,7 @@ package gui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,5 +96,41 @@ func TestForgetFromConversationsScreen(t *testing.T) {
 	u.forget.find()
 	if !strings.Contains(u.lastError, "no criteria") {
 		t.Fatalf("want a no-criteria error, got %q", u.lastError)
+	}
+}
+
+// TestForgetProjectFilter: Forget's project filter says what it picks, a
+// project's own conversations only or the untagged ones, and picks that.
+func TestForgetProjectFilter(t *testing.T) {
+	m := newTestMemory(t)
+	u := newTestUI(t, m)
+	f := u.forget
+	u.showScreen(screenForget)
+	waitIdle(t, u)
+	want := []string{anyProject, "Untagged (3)", "ireneo only (1)", "long only (1)"}
+	if strings.Join(f.project.Options, "|") != strings.Join(want, "|") {
+		t.Fatalf("project options %q, want %q", f.project.Options, want)
+	}
+	for _, c := range []struct {
+		option string
+		ids    []string
+	}{{"ireneo only (1)", []string{"sess-code"}}, {"Untagged (3)", []string{"conv-budget", "conv-db", "conv-forget"}}} {
+		f.project.SetSelected(c.option)
+		f.find()
+		waitIdle(t, u)
+		var got []string
+		for _, s := range f.found {
+			got = append(got, s.SessionID)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, c.ids) {
+			t.Errorf("%s finds %q, want %q", c.option, got, c.ids)
+		}
+	}
+	// A refresh keeps the choice.
+	f.refreshFilters()
+	waitIdle(t, u)
+	if f.project.Selected != "Untagged (3)" {
+		t.Errorf("after a refresh the filter is %q", f.project.Selected)
 	}
 }

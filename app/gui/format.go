@@ -2,6 +2,8 @@ package gui
 
 import (
 	"fmt"
+	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -239,3 +241,87 @@ func setMuted(rt *widget.RichText, text string) {
 		rt.Refresh()
 	}
 }
+
+// maskSecrets replaces every secret in text with its masked preview (first
+// and last two characters), for titles and messages the Scrub screen,
+// dialogs and logs show. It masks what the finder finds and, since a
+// display can afford to be wrong the safe way, any key-shaped word the
+// finder's rules miss (a long run of letters, digits and +/=_- mixing
+// upper case, lower case and digits, like an AWS secret access key).
+func maskSecrets(f memory.SecretFinder, text string) string {
+	type span struct{ start, end int }
+	var spans []span
+	if f != nil {
+		f.FindSecrets(text, func(_ string, start, end int) {
+			if 0 <= start && start < end && end <= len(text) {
+				spans = append(spans, span{start, end})
+			}
+		})
+	}
+	for _, loc := range keyShaped.FindAllStringIndex(text, -1) {
+		if keyLike(text[loc[0]:loc[1]]) {
+			spans = append(spans, span{loc[0], loc[1]})
+		}
+	}
+	if len(spans) == 0 {
+		return text
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	// Overlapping spans are one secret, masked once.
+	merged := spans[:1]
+	for _, s := range spans[1:] {
+		if last := &merged[len(merged)-1]; s.start < last.end {
+			last.end = max(last.end, s.end)
+		} else {
+			merged = append(merged, s)
+		}
+	}
+	var b strings.Builder
+	last := 0
+	for _, s := range merged {
+		b.WriteString(text[last:s.start])
+		b.WriteString(memory.MaskSecret(text[s.start:s.end]))
+		last = s.end
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// keyShaped finds candidate key-shaped words; keyLike keeps those that
+// mix character classes and look random as generated keys do (so
+// "TestScrubApplyRemoves", a lower-case commit hash or a path such as
+// /home/Ana/Projects2/app stay readable).
+var keyShaped = regexp.MustCompile(`[A-Za-z0-9+/=_\-]{20,}`)
+
+func keyLike(w string) bool {
+	var upper, lower, digit int
+	counts := map[rune]int{}
+	for _, r := range w {
+		counts[r]++
+		switch {
+		case 'A' <= r && r <= 'Z':
+			upper++
+		case 'a' <= r && r <= 'z':
+			lower++
+		case '0' <= r && r <= '9':
+			digit++
+		}
+	}
+	if upper < 2 || lower < 2 || digit < 2 {
+		return false
+	}
+	// Shannon entropy in bits a character: random base64 of 20 or more
+	// characters is above 4, words and paths below.
+	h, n := 0.0, float64(len(w))
+	for _, c := range counts {
+		p := float64(c) / n
+		h -= p * math.Log2(p)
+	}
+	return h >= 4
+}
+
+// firstStep is what an empty memory's screens say to do first, including
+// how to get the exports people most often start with.
+const firstStep = "Start on the Import screen: it finds Codex and Claude Code sessions on this computer and export zips in Downloads. " +
+	"To get a ChatGPT export, open ChatGPT › Settings › Data controls › Export data; for Claude, claude.ai › Settings › Privacy › Export data. " +
+	"Each arrives as a link by email; download the .zip and import it as it is."

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -233,16 +234,37 @@ func tapDialogButton(t *testing.T, u *ui, text string) {
 	if top == nil {
 		t.Fatalf("no dialog open; wanted a %q button", text)
 	}
-	var found *widget.Button
-	walk(top, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
-			found = b
-		}
-	})
+	found := dialogButton(u, text)
 	if found == nil {
 		t.Fatalf("the dialog has no %q button; it says %q", text, overlayText(u))
 	}
 	test.Tap(found)
+}
+
+// dialogButton is the button with the given text in the topmost overlay
+// that has one (a toast may lie over a dialog): a Fyne button or one of
+// the app's own keyButtons; nil if there is none.
+func dialogButton(u *ui, text string) fyne.Tappable {
+	overlays := u.win.Canvas().Overlays().List()
+	for i := len(overlays) - 1; i >= 0; i-- {
+		var found fyne.Tappable
+		walk(overlays[i], func(o fyne.CanvasObject) {
+			switch b := o.(type) {
+			case *widget.Button:
+				if b.Text == text {
+					found = b
+				}
+			case *keyButton:
+				if b.Text == text {
+					found = b
+				}
+			}
+		})
+		if found != nil {
+			return found
+		}
+	}
+	return nil
 }
 
 // overlayText is the text of the top overlay, for messages.
@@ -339,4 +361,61 @@ func relayout(o fyne.CanvasObject) {
 		}
 		v.Refresh()
 	}
+}
+
+// renderedTexts is every text the window renders now: its content and
+// every overlay (dialogs, pop-ups), table cells and list rows in view
+// included. A label's whole text counts, even where it is cut short on
+// screen.
+func renderedTexts(u *ui) []string {
+	var out []string
+	collect := func(o fyne.CanvasObject) {
+		switch v := o.(type) {
+		case *widget.Label:
+			out = append(out, v.Text)
+		case *widget.RichText:
+			out = append(out, v.String())
+		case *widget.Entry:
+			out = append(out, v.Text, v.PlaceHolder)
+		case *widget.Button:
+			out = append(out, v.Text)
+		case *keyButton:
+			out = append(out, v.Text)
+		case *widget.Select:
+			out = append(out, v.Selected)
+		case *widget.Check:
+			out = append(out, v.Text)
+		case *widget.Hyperlink:
+			out = append(out, v.Text)
+		case *canvas.Text:
+			out = append(out, v.Text)
+		}
+	}
+	walk(u.win.Canvas().Content(), collect)
+	for _, o := range u.win.Canvas().Overlays().List() {
+		walk(o, collect)
+	}
+	return out
+}
+
+// leaks says which secrets any rendered text holds more of than a masked
+// preview does: any run of five of their characters.
+func leaks(texts []string, secrets ...string) []string {
+	var out []string
+	for _, s := range secrets {
+		for i := 0; i+5 <= len(s); i++ {
+			found := false
+			for _, t := range texts {
+				if strings.Contains(t, s[i:i+5]) {
+					out = append(out, fmt.Sprintf("%q shows %q of %q", clip(t, 120), s[i:i+5], s))
+					found = true
+					break
+				}
+			}
+			if found {
+				break
+			}
+		}
+	}
+	return out
 }

@@ -67,6 +67,12 @@ type insightsScreen struct {
 
 	sources, projects, agents                *chart
 	sourceLegend, projectLegend, agentLegend *fyne.Container
+	agentHead                                *widget.Label
+	agentNone                                *widget.Label // stands in for an empty agent chart
+	// charts holds the headline and the charts; empty says what to do
+	// first in their place while the memory is empty.
+	charts fyne.CanvasObject
+	empty  *widget.Label
 
 	data   memory.Insights
 	loaded bool
@@ -97,6 +103,14 @@ func newInsightsScreen(u *ui) *insightsScreen {
 	s.sourceLegend = container.NewGridWrap(legendCell)
 	s.projectLegend = container.NewGridWrap(legendCell)
 	s.agentLegend = container.NewGridWrap(fyne.NewSize(250, 26))
+	s.agentHead = widget.NewLabelWithStyle("Agent access per day", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	s.empty = widget.NewLabel("")
+	s.empty.Wrapping = fyne.TextWrapWord
+	s.empty.Hide()
+	s.agentNone = widget.NewLabel("No agent has called this memory in this range. Connect one on the Connect screen; " +
+		"its recall and get calls show here.")
+	s.agentNone.Wrapping = fyne.TextWrapWord
+	s.agentNone.Hide()
 	u.app.Settings().AddListener(func(fyne.Settings) { fyneDo(s.draw) })
 	return s
 }
@@ -108,17 +122,20 @@ func (s *insightsScreen) content() fyne.CanvasObject {
 	for _, c := range s.cards {
 		grid.Add(container.New(layout.NewCustomPaddedVBoxLayout(-12), c.value, newMuted(c.caption)))
 	}
-	section := func(title, note string, legend *fyne.Container, c *chart) fyne.CanvasObject {
-		head := widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	section := func(head *widget.Label, note string, legend *fyne.Container, c *chart) fyne.CanvasObject {
 		return container.NewVBox(container.NewHBox(head, newMuted(note)), c, legend)
 	}
-	body := container.NewVBox(
-		grid,
+	bold := func(title string) *widget.Label {
+		return widget.NewLabelWithStyle(title, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	}
+	s.charts = container.NewVBox(
 		widget.NewSeparator(),
-		section("Per week, by source", "a conversation counts in the week it started", s.sourceLegend, s.sources),
-		section("Per week, by project", "the ten biggest projects", s.projectLegend, s.projects),
-		section("Agent access per day", "recall and get calls, by client; no-match, refused and failed calls apart", s.agentLegend, s.agents),
+		section(bold("Per week, by source"), "a conversation counts in the week it started", s.sourceLegend, s.sources),
+		section(bold("Per week, by project"), "the ten biggest projects", s.projectLegend, s.projects),
+		section(s.agentHead, "recall and get calls, by client; no-match, refused and failed calls apart", s.agentLegend, s.agents),
+		s.agentNone,
 	)
+	body := container.NewVBox(grid, s.empty, s.charts)
 	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(container.NewPadded(body)))
 }
 
@@ -196,18 +213,31 @@ func (s *insightsScreen) draw() {
 		return
 	}
 	in := s.data
+	if in.Headline.Conversations == 0 && len(in.Agents) == 0 {
+		s.empty.SetText("Nothing to chart yet: your memory is empty. " + firstStep)
+		s.empty.Show()
+		s.charts.Hide()
+		return
+	}
+	s.empty.Hide()
+	s.charts.Show()
 	turns := s.measure.Selected == measureTurns
+	// Both weekly charts start at the first week with a conversation (but
+	// show at least eight), so a young memory's bars are not slivers at
+	// the end of a year of empty weeks.
+	first := firstWeek(in)
+	weeks := in.Weeks[first:]
 	weekLabel := func(i int) string {
-		if i >= len(in.Weeks) {
+		if i >= len(weeks) {
 			return ""
 		}
-		if len(in.Weeks) > 60 {
-			return in.Weeks[i].Format("Jan 2006")
+		if len(weeks) > 60 {
+			return weeks[i].Format("Jan 2006")
 		}
-		return in.Weeks[i].Format("2 Jan")
+		return weeks[i].Format("2 Jan")
 	}
 	weekly := func(series []memory.WeekSeries, named func(string) string, colour func(i int, name string) color.Color, legend *fyne.Container, none string) {
-		spec := barSpec{n: len(in.Weeks), label: weekLabel}
+		spec := barSpec{n: len(weeks), label: weekLabel}
 		legend.RemoveAll()
 		for i, ser := range series {
 			vals, total := ser.Conversations, ser.TotalConvs
@@ -215,14 +245,18 @@ func (s *insightsScreen) draw() {
 				vals, total = ser.Turns, ser.TotalTurns
 			}
 			col := colour(i, ser.Name)
-			spec.stacks = append(spec.stacks, stack{name: ser.Name, colour: col, values: floats(vals)})
+			spec.stacks = append(spec.stacks, stack{name: ser.Name, colour: col, values: floats(vals[min(first, len(vals)):])})
 			legend.Add(legendEntry(col, fmt.Sprintf("%s  %s", clip(named(ser.Name), 18), groupDigits(total))))
 		}
+		c := s.chartFor(legend)
 		if len(series) == 0 {
 			legend.Add(newMuted(none))
+			c.Hide()
+		} else {
+			c.Show()
 		}
 		legend.Refresh()
-		s.chartFor(legend).show(spec)
+		c.show(spec)
 	}
 	asIs := func(n string) string { return n }
 	weekly(in.BySource, sourceName, func(i int, name string) color.Color {
@@ -230,32 +264,43 @@ func (s *insightsScreen) draw() {
 			return c
 		}
 		return palette[i%len(palette)]
-	}, s.sourceLegend, "No conversations in this range")
-	weekly(in.ByProject, asIs, func(i int, _ string) color.Color { return palette[i%len(palette)] }, s.projectLegend, "No tagged conversations in this range")
+	}, s.sourceLegend, "None in this range")
+	weekly(in.ByProject, asIs, func(i int, _ string) color.Color { return palette[i%len(palette)] }, s.projectLegend, "None tagged in this range")
 
 	// Agent access: each client's answered calls, then no-match, refused
-	// and failed calls of all clients.
-	spec := barSpec{n: len(in.Days), label: func(i int) string {
-		if i >= len(in.Days) {
+	// and failed calls of all clients, over the days (or weeks) that had
+	// calls: a year of days would make every bar a pixel wide.
+	buckets := agentBuckets(in.Days, in.Agents)
+	s.agentHead.SetText("Agent access per " + buckets.unit)
+	spec := barSpec{n: len(buckets.starts), label: func(i int) string {
+		if i >= len(buckets.starts) {
 			return ""
 		}
-		return in.Days[i].Format("2 Jan")
+		return buckets.starts[i].Format("2 Jan")
 	}}
 	s.agentLegend.RemoveAll()
-	noMatch, refused, failed := make([]int, len(in.Days)), make([]int, len(in.Days)), make([]int, len(in.Days))
+	n := len(buckets.starts)
+	noMatch, refused, failed := make([]int, n), make([]int, n), make([]int, n)
 	for i, a := range in.Agents {
 		col := palette[i%len(palette)]
-		spec.stacks = append(spec.stacks, stack{name: a.Client, colour: col, values: floats(a.Answered)})
+		spec.stacks = append(spec.stacks, stack{name: a.Client, colour: col, values: floats(buckets.sum(a.Answered))})
 		s.agentLegend.Add(legendEntry(col, fmt.Sprintf("%s  %s calls", clip(a.Client, 16), groupDigits(a.Total))))
-		for d := range in.Days {
-			noMatch[d] += a.NoMatch[d]
-			refused[d] += a.Refused[d]
-			failed[d] += a.Failed[d]
+		for b, v := range buckets.sum(a.NoMatch) {
+			noMatch[b] += v
+		}
+		for b, v := range buckets.sum(a.Refused) {
+			refused[b] += v
+		}
+		for b, v := range buckets.sum(a.Failed) {
+			failed[b] += v
 		}
 	}
 	if len(in.Agents) == 0 {
-		s.agentLegend.Add(newMuted("No agent calls in this range"))
+		s.agentNone.Show()
+		s.agents.Hide()
 	} else {
+		s.agentNone.Hide()
+		s.agents.Show()
 		for _, extra := range []struct {
 			name   string
 			colour color.Color
@@ -300,4 +345,62 @@ func sumInts(xs []int) int {
 		n += x
 	}
 	return n
+}
+
+// dayBuckets groups the agent chart's days into the bars it draws.
+type dayBuckets struct {
+	unit   string      // "day" or "week"
+	starts []time.Time // each bar's first day
+	first  int         // the first day shown
+	per    int         // days a bar
+}
+
+// agentBuckets starts the agent chart at the first day with a call (but
+// shows at least two weeks), and draws a bar a week when that is more
+// than 60 days.
+func agentBuckets(days []time.Time, agents []memory.AgentSeries) dayBuckets {
+	first := len(days)
+	for _, a := range agents {
+		for _, vs := range [][]int{a.Answered, a.NoMatch, a.Refused, a.Failed} {
+			for d, v := range vs {
+				if v > 0 && d < first {
+					first = d
+				}
+			}
+		}
+	}
+	first = min(first, max(len(days)-14, 0))
+	b := dayBuckets{unit: "day", first: first, per: 1}
+	if len(days)-first > 60 {
+		b.unit, b.per = "week", 7
+	}
+	for d := first; d < len(days); d += b.per {
+		b.starts = append(b.starts, days[d])
+	}
+	return b
+}
+
+// sum adds one series' days up into the buckets.
+func (b dayBuckets) sum(perDay []int) []int {
+	out := make([]int, len(b.starts))
+	for d := b.first; d < len(perDay); d++ {
+		if i := (d - b.first) / b.per; i < len(out) {
+			out[i] += perDay[d]
+		}
+	}
+	return out
+}
+
+// firstWeek is the first week a weekly chart shows: the first with a
+// conversation, but at least eight weeks before the last.
+func firstWeek(in memory.Insights) int {
+	first := len(in.Weeks)
+	for _, ser := range in.BySource {
+		for w, v := range ser.Conversations {
+			if v > 0 && w < first {
+				first = w
+			}
+		}
+	}
+	return max(min(first, len(in.Weeks)-8), 0)
 }

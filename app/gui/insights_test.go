@@ -134,8 +134,24 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 	if !strings.Contains(agents, "No match  5") || !strings.Contains(agents, "Refused  3") {
 		t.Errorf("agent legend %q", agents)
 	}
-	if len(s.sources.spec.stacks) != 4 || s.sources.spec.n != len(want.Weeks) || s.agents.spec.n != len(want.Days) {
-		t.Errorf("charts: %d source stacks over %d weeks, agents over %d days", len(s.sources.spec.stacks), s.sources.spec.n, s.agents.spec.n)
+	// The agent chart starts at the first day with a call, 19 days ago,
+	// rather than a year of empty days with slivers of bars at the end.
+	// The weekly charts start at the first week with a conversation (the
+	// fixture's first is in March, weeks into the year).
+	first := firstWeek(want)
+	for _, ser := range want.BySource {
+		for w, v := range ser.Conversations[:first] {
+			if v > 0 {
+				t.Errorf("%s has %d conversations in week %d, before the charts' first week %d", ser.Name, v, w, first)
+			}
+		}
+	}
+	if first == 0 || firstWeek(memory.Insights{Weeks: make([]time.Time, 20),
+		BySource: []memory.WeekSeries{{Conversations: append(make([]int, 18), 1, 0)}}}) != 12 {
+		t.Errorf("firstWeek: %d for the fixture; a series starting two weeks before the end should still show eight weeks", first)
+	}
+	if len(s.sources.spec.stacks) != 4 || s.sources.spec.n != len(want.Weeks)-first || s.agents.spec.n != 20 || s.agentHead.Text != "Agent access per day" {
+		t.Errorf("charts: %d source stacks over %d weeks, agents over %d days (%q)", len(s.sources.spec.stacks), s.sources.spec.n, s.agents.spec.n, s.agentHead.Text)
 	}
 	if s.sources.img.Image.Bounds().Dx() < 300 {
 		t.Errorf("the source chart was not drawn: %v", s.sources.img.Image.Bounds())
@@ -157,8 +173,8 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 	}
 	s.rng.SetSelected(insightsRangeNames[memory.RangeAll])
 	waitIdle(t, u)
-	if all := cliInsights(t, m.Dir(), memory.RangeAll); s.sources.spec.n != len(all.Weeks) {
-		t.Errorf("all time: %d weeks on screen, %d in --json", s.sources.spec.n, len(all.Weeks))
+	if all := cliInsights(t, m.Dir(), memory.RangeAll); s.sources.spec.n != len(all.Weeks)-firstWeek(all) {
+		t.Errorf("all time: %d weeks on screen, %d in --json from the first with a conversation", s.sources.spec.n, len(all.Weeks)-firstWeek(all))
 	}
 
 	// A forget refreshes the screen without a restart.

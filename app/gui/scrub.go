@@ -9,7 +9,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -22,12 +21,16 @@ import (
 // (conversation, rule, masked preview), redact the selected ones or all,
 // or allow-list a false positive.
 
+// scrubColumns are the findings table's columns: the conversation takes
+// what the others, as wide as their widest text (up to most), leave.
 var scrubColumns = []struct {
-	name  string
-	width float32
+	name string
+	most float32
 }{
-	{"", 40}, {"Conversation", 300}, {"Rule", 200}, {"Where", 110}, {"Preview", 120},
+	{"", 40}, {"Conversation", 0}, {"Rule", 220}, {"Where", 150}, {"Preview", 110},
 }
+
+const scrubTitleCol = 1
 
 type scrubScreen struct {
 	u *ui
@@ -42,10 +45,17 @@ type scrubScreen struct {
 	report         *widget.Label
 
 	findings []memory.ScrubFinding
-	checked  map[string]bool   // by finding ID
-	titles   map[string]string // by source:session
-	current  int               // the row the allow-list button acts on; -1 for none
-	scanned  bool
+	rep      memory.ScrubReport // the last scan, less the findings since marked not secret
+	checked  map[string]bool    // by finding ID
+	// titles are the findings' conversation titles by source:session, with
+	// every secret in them masked: a title is where a pasted key most
+	// often shows.
+	titles  map[string]string
+	current int // the row the allow-list button acts on; -1 for none
+	scanned bool
+	width   float32 // the table's, as last laid out
+
+	selectAll, selectNone *widget.Button
 }
 
 func newScrubScreen(u *ui) *scrubScreen {
@@ -57,6 +67,8 @@ func newScrubScreen(u *ui) *scrubScreen {
 	s.redactAll.Importance = widget.DangerImportance
 	s.allow = widget.NewButtonWithIcon("Not a secret", theme.ConfirmIcon(), s.allowCurrent)
 	s.job = newJob(u)
+	s.selectAll = widget.NewButton("Select all", func() { s.setAll(true) })
+	s.selectNone = widget.NewButton("Select none", func() { s.setAll(false) })
 	s.status = widget.NewLabel("")
 	s.status.Wrapping = fyne.TextWrapWord
 	s.report = widget.NewLabel("")
@@ -81,9 +93,6 @@ func newScrubScreen(u *ui) *scrubScreen {
 			o.(*widget.Label).SetText(scrubColumns[id.Col].name)
 		}
 	}
-	for i, c := range scrubColumns {
-		s.table.SetColumnWidth(i, c.width)
-	}
 	s.table.OnSelected = func(id widget.TableCellID) {
 		s.current = id.Row
 		// Space on the first column ticks the row, so the keyboard can too.
@@ -94,20 +103,67 @@ func newScrubScreen(u *ui) *scrubScreen {
 		s.updateButtons()
 	}
 	s.updateButtons()
-	s.status.SetText("Scan to find API keys, tokens, passwords and private keys in your stored conversations and in agents' queries, " +
-		"plus your own patterns from Settings. Secrets are never shown: only their first and last two characters.")
+	s.status.SetText(scrubIntro)
 	return s
 }
 
+const scrubIntro = "Scan to find API keys, tokens, passwords and private keys in your stored conversations and in agents' queries, " +
+	"plus your own patterns from Settings. Secrets are never shown: only their first and last two characters."
+
+// refresh says what to do first on an empty memory, until a scan ran.
+func (s *scrubScreen) refresh() {
+	if s.scanned || s.job.running() {
+		return
+	}
+	load(s.u, "read the memory's status", func(ctx context.Context) (memory.Status, error) {
+		return s.u.mem.Status(ctx)
+	}, func(st memory.Status) {
+		if s.scanned || s.job.running() {
+			return
+		}
+		if st.Conversations == 0 {
+			s.status.SetText("Your memory is empty, so there is nothing to scan yet. " + firstStep)
+			return
+		}
+		s.status.SetText(scrubIntro)
+	})
+}
+
 func (s *scrubScreen) content() fyne.CanvasObject {
-	all := widget.NewButton("Select all", func() { s.setAll(true) })
-	none := widget.NewButton("Select none", func() { s.setAll(false) })
 	top := container.NewVBox(container.NewHBox(s.scan), s.status, s.job.box)
 	bottom := container.NewVBox(
-		container.NewHBox(all, none, layout.NewSpacer(), s.allow, s.redactSelected, s.redactAll),
+		container.NewHBox(s.selectAll, s.selectNone, layout.NewSpacer(), s.allow, s.redactSelected, s.redactAll),
 		s.report,
 	)
-	return container.NewBorder(top, bottom, nil, nil, s.table)
+	return container.NewBorder(top, bottom, nil, nil, container.New(&fitColumns{fit: s.fit, least: 300}, s.table))
+}
+
+// fit shares a table width out: each column but the conversation as wide
+// as its widest text, the conversation the rest.
+func (s *scrubScreen) fit(width float32) {
+	pad := 2*theme.InnerPadding() + 1
+	widths := make([]float32, len(scrubColumns))
+	rest := width - theme.Padding()*float32(len(scrubColumns))
+	for c, col := range scrubColumns {
+		if c == scrubTitleCol {
+			continue
+		}
+		w := col.most
+		if c > 0 {
+			w = fyne.MeasureText(col.name, theme.TextSize(), fyne.TextStyle{Bold: true}).Width
+			for _, f := range s.findings {
+				w = max(w, fyne.MeasureText(scrubCell(f, c, s.titles), theme.TextSize(), fyne.TextStyle{}).Width)
+			}
+			w = min(w+pad, col.most)
+		}
+		widths[c] = w
+		rest -= w
+	}
+	widths[scrubTitleCol] = max(rest, 160)
+	for c, w := range widths {
+		s.table.SetColumnWidth(c, w)
+	}
+	s.width = width
 }
 
 func (s *scrubScreen) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
@@ -141,7 +197,7 @@ func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string 
 		if t := titles[f.Source+":"+f.SessionID]; t != "" {
 			return t
 		}
-		return sourceName(f.Source) + " " + f.SessionID
+		return sourceName(f.Source) + " " + maskSecrets(nil, f.SessionID)
 	case 2:
 		return f.Rule
 	case 3:
@@ -196,9 +252,17 @@ func (s *scrubScreen) updateButtons() {
 		}
 	}
 	set(s.scan, true)
+	set(s.selectAll, len(s.findings) > 0)
+	set(s.selectNone, len(s.selected()) > 0)
 	set(s.redactAll, len(s.findings) > 0)
 	set(s.redactSelected, len(s.selected()) > 0)
 	set(s.allow, s.current >= 0 && s.current < len(s.findings))
+	// No findings, no table: an empty grid of headers says nothing.
+	if len(s.findings) == 0 {
+		s.table.Hide()
+	} else {
+		s.table.Show()
+	}
 }
 
 // runScan scans the whole memory with progress.
@@ -223,7 +287,7 @@ func (s *scrubScreen) rescan() {
 		if err != nil {
 			return err
 		}
-		findTitles(ctx, s.u.mem, rep.Findings, titles)
+		findTitles(ctx, s.u.mem, sc, rep.Findings, titles)
 		return nil
 	}, func(err error) {
 		s.updateButtons()
@@ -236,8 +300,9 @@ func (s *scrubScreen) rescan() {
 	s.updateButtons()
 }
 
-// findTitles looks up the titles of the conversations findings are in.
-func findTitles(ctx context.Context, m *memory.Memory, fs []memory.ScrubFinding, titles map[string]string) {
+// findTitles looks up the titles of the conversations findings are in,
+// with their secrets masked.
+func findTitles(ctx context.Context, m *memory.Memory, sc memory.SecretFinder, fs []memory.ScrubFinding, titles map[string]string) {
 	for _, f := range fs {
 		k := f.Source + ":" + f.SessionID
 		if _, ok := titles[k]; ok || f.Field == memory.FieldAudit {
@@ -245,33 +310,46 @@ func findTitles(ctx context.Context, m *memory.Memory, fs []memory.ScrubFinding,
 		}
 		titles[k] = ""
 		if tr, err := m.Get(ctx, memory.GetOptions{SessionID: k, Window: 1}); err == nil {
-			titles[k] = titleOf(tr.Session)
+			titles[k] = maskSecrets(sc, titleOf(tr.Session))
 		}
 	}
 }
 
 func (s *scrubScreen) showFindings(rep memory.ScrubReport, titles map[string]string) {
 	s.findings, s.titles, s.scanned = rep.Findings, titles, true
+	s.rep = rep
 	s.checked = map[string]bool{}
 	s.current = -1
 	s.table.UnselectAll()
+	s.fit(s.width)
 	s.table.Refresh()
+	s.showSummary()
+}
+
+// showSummary sums the last scan up on the status line.
+func (s *scrubScreen) showSummary() {
+	rep := s.rep
+	if rep.Scanned == 0 && rep.AuditScanned == 0 {
+		s.status.SetText("Your memory is empty, so there was nothing to scan. " + firstStep)
+		s.updateButtons()
+		return
+	}
 	scanned := plural(rep.Scanned, "conversation", "conversations")
 	if rep.AuditScanned > 0 {
 		scanned += " and " + plural(rep.AuditScanned, "agent query", "agent queries")
 	}
-	msg := fmt.Sprintf("Scanned %s: %s", scanned, plural(len(rep.Findings), "finding", "findings"))
+	msg := fmt.Sprintf("Scanned %s: %s", scanned, plural(len(s.findings), "finding", "findings"))
 	if len(rep.ByRule) > 0 {
 		msg += " (" + countsText(rep.ByRule) + ")"
 	}
 	msg += "."
 	if rep.Allowed > 0 {
-		msg += fmt.Sprintf(" %s hidden as not secrets.", plural(rep.Allowed, "finding was", "findings were"))
+		msg += " " + plural(rep.Allowed, "finding was hidden as not a secret.", "findings were hidden as not secrets.")
 	}
 	if len(rep.Skipped) > 0 {
-		msg += fmt.Sprintf(" %s could not be read: %s.", plural(len(rep.Skipped), "conversation", "conversations"), strings.Join(rep.Skipped, ", "))
+		msg += fmt.Sprintf(" %s could not be read: %s.", plural(len(rep.Skipped), "conversation", "conversations"), maskSecrets(nil, strings.Join(rep.Skipped, ", ")))
 	}
-	if len(rep.Findings) == 0 {
+	if len(s.findings) == 0 {
 		msg += " Nothing to redact."
 	} else {
 		msg += " Tick the ones to redact, or press Redact all."
@@ -307,18 +385,10 @@ func (s *scrubScreen) confirmRedact(fs []memory.ScrubFinding) {
 	for _, f := range fs {
 		convs[f.Source+":"+f.SessionID] = true
 	}
-	msg := widget.NewLabel(fmt.Sprintf("Redact %s in %s?\n\nEach is replaced by [REDACTED:rule] in the stored conversation, "+
+	msg := wrapped(fmt.Sprintf("Redact %s in %s?\n\nEach is replaced by [REDACTED:rule] in the stored conversation, "+
 		"and the old text is erased from the memory folder and its database. Your original export files are not touched. "+
 		"This cannot be undone.", plural(len(fs), "secret", "secrets"), plural(len(convs), "conversation", "conversations")))
-	msg.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustomConfirm("Redact secrets?", "Redact", "Cancel", msg, func(ok bool) {
-		if ok {
-			s.redact(fs)
-		}
-	}, s.u.win)
-	d.SetConfirmImportance(widget.DangerImportance)
-	d.Resize(fyne.NewSize(480, 0))
-	d.Show()
+	s.u.confirm("Redact secrets?", msg, "Redact", true, 480, func() { s.redact(fs) })
 }
 
 // redactOptions narrows a scrub to exactly these findings, and reads only
@@ -405,13 +475,22 @@ func (s *scrubScreen) allowCurrent() {
 		}
 		return s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Finder: sc, Sessions: []string{f.Source + ":" + f.SessionID}, Allow: []string{f.ID}})
 	}, func(memory.ScrubReport) {
+		before := len(s.findings)
 		s.findings = slices.DeleteFunc(s.findings, func(g memory.ScrubFinding) bool { return g.ID == f.ID })
+		gone := before - len(s.findings)
+		// The summary counts what is listed, so it follows the dismissal.
+		s.rep.Allowed += gone
+		if s.rep.ByRule != nil {
+			if s.rep.ByRule[f.Rule] -= gone; s.rep.ByRule[f.Rule] <= 0 {
+				delete(s.rep.ByRule, f.Rule)
+			}
+		}
 		delete(s.checked, f.ID)
 		s.current = -1
 		s.table.UnselectAll()
 		s.table.Refresh()
+		s.showSummary()
 		s.report.SetText(fmt.Sprintf("Marked the %s finding %s in “%s” as not a secret; it will not be reported again.",
 			f.Rule, f.Preview, scrubCell(f, 1, s.titles)))
-		s.updateButtons()
 	})
 }

@@ -1,11 +1,16 @@
 package gui
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"log"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -144,3 +149,144 @@ func TestScrubCellFields(t *testing.T) {
 		t.Errorf("redact options %+v", o)
 	}
 }
+
+// fakeAWSSecret is a fake AWS secret access key, the pair of fakeAWSKey.
+const fakeAWSSecret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8V2Lm4Tq"
+
+// TestScrubNeverShowsSecrets plants secrets where the Scrub screen shows
+// text (an AWS key pair in a Claude Code session's title, tokens in turns
+// and in an agent's query), and reads every text the window renders, after
+// a scan, after "Not a secret", with the confirmation open and after an
+// error: none holds more of a secret than its masked preview. The summary
+// line follows a dismissed row.
+func TestScrubNeverShowsSecrets(t *testing.T) {
+	m := newTestMemory(t)
+	ctx := context.Background()
+	ts := time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)
+	title := "Deploy script fails. My AWS key is " + fakeAWSKey + " and secret " + fakeAWSSecret
+	leaky := []*memory.Session{{ID: "cc-deploy", Harness: memory.HarnessClaudeCode, Title: title, Workdir: "/src/deploy", Turns: []memory.Turn{
+		{TurnUUID: "d0", Seq: 0, TS: ts, Role: memory.RoleUser,
+			Blocks: []memory.Block{{Type: memory.BlockText, Text: "Deploy fails with key " + fakeAWSKey + " and secret " + fakeAWSSecret + "; the bot token is " + fakeGitHubToken}}},
+	}}}
+	if _, err := m.Ingest(ctx, leaky, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.AddAudit(ctx, memory.AuditEntry{TS: ts, Client: "codex", Tool: "recall", Outcome: memory.AuditOK,
+		Args: `{"query":"why does ` + otherGitHubToken + ` fail"}`}); err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	log.SetOutput(&logged)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+
+	u := newTestUI(t, m)
+	s := u.scrub
+	u.showScreen(screenScrub)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	test.Tap(s.scan)
+	waitIdle(t, u)
+	secrets := []string{fakeAWSKey, fakeAWSSecret, fakeGitHubToken, otherGitHubToken}
+	check := func(when string) {
+		t.Helper()
+		texts := renderedTexts(u)
+		if l := leaks(texts, secrets...); len(l) > 0 {
+			t.Errorf("%s: a secret is on screen: %s", when, strings.Join(l, "; "))
+		}
+		// The walk does see the findings table and its masked title.
+		if joined := strings.Join(texts, "\n"); !strings.Contains(joined, "Deploy script fails. My AWS key is AK…LM and secret wJ…Tq") {
+			t.Errorf("%s: the masked title is not on screen:\n%s", when, joined)
+		}
+	}
+	var titleFinding memory.ScrubFinding
+	row := -1
+	for i, f := range s.findings {
+		if f.Field == memory.FieldTitle && f.Rule == "aws-access-token" {
+			titleFinding, row = f, i
+		}
+	}
+	if row < 0 {
+		t.Fatalf("no aws-access-token finding in the title: %+v", s.findings)
+	}
+	before := len(s.findings)
+	if !strings.Contains(s.status.Text, plural(before, "finding", "findings")) {
+		t.Fatalf("status %q does not count %d findings", s.status.Text, before)
+	}
+	capture(t, u, "scrub-secrets-1280x800")
+	check("after the scan")
+	u.win.Resize(fyne.NewSize(900, 600))
+	capture(t, u, "scrub-secrets-900x600")
+	check("at 900×600")
+
+	// "Not a secret" on the title's key: the report names the
+	// conversation by its masked title, and the summary follows.
+	s.table.Select(widget.TableCellID{Row: row, Col: 1})
+	test.Tap(s.allow)
+	waitIdle(t, u)
+	after := len(s.findings)
+	if after >= before {
+		t.Fatalf("%d findings after Not a secret, %d before", after, before)
+	}
+	if !strings.Contains(s.status.Text, "Scanned") || !strings.Contains(s.status.Text, plural(after, "finding", "findings")) ||
+		!strings.Contains(s.status.Text, "hidden as not") {
+		t.Errorf("summary after Not a secret: %q (want %d findings)", s.status.Text, after)
+	}
+	if !strings.Contains(s.report.Text, titleFinding.Preview) {
+		t.Errorf("report %q", s.report.Text)
+	}
+	check("after Not a secret")
+
+	// The confirmation, and an error carrying a secret.
+	test.Tap(s.redactAll)
+	check("with the confirmation open")
+	typeKey(t, u, fyne.KeyEscape) // cancels: nothing is redacted
+	waitIdle(t, u)
+	if u.win.Canvas().Overlays().Top() != nil || len(s.findings) != after || len(grepDir(t, m.Dir(), fakeGitHubToken)) == 0 {
+		t.Fatalf("Escape should cancel the Redact confirmation (dialog open: %v, %d findings)", u.win.Canvas().Overlays().Top() != nil, len(s.findings))
+	}
+	u.showError("read "+title, errors.New("bad line: "+fakeGitHubToken))
+	texts := renderedTexts(u)
+	if l := leaks(append(texts, u.lastError, logged.String()), secrets...); len(l) > 0 {
+		t.Errorf("an error shows a secret: %s", strings.Join(l, "; "))
+	}
+	if !strings.Contains(logged.String(), "gh…") {
+		t.Errorf("the log does not have the masked error: %q", logged.String())
+	}
+}
+
+// TestMaskSecrets: what the finder finds and key-shaped random words are
+// masked; paths, identifiers, hashes and ids stay readable.
+func TestMaskSecrets(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"key " + fakeAWSSecret + " here":                           "key wJ…Tq here",
+		"token Kx9mP2vL8qR4nT6wY1zB, thanks":                       "token Kx…zB, thanks",
+		"/home/Ana/Projects2/app/src/Main2.go":                     "/home/Ana/Projects2/app/src/Main2.go",
+		"TestScrubApplyRemovesSecretsFromEveryFile2":               "TestScrubApplyRemovesSecretsFromEveryFile2",
+		"commit 3f9a1c2b7e4d5a6b8c9d0e1f2a3b4c5d6e7f8a9b":          "commit 3f9a1c2b7e4d5a6b8c9d0e1f2a3b4c5d6e7f8a9b",
+		"session 0b6f2c8e-4d1a-4e5b-9c3d-7a8b9c0d1e2f":             "session 0b6f2c8e-4d1a-4e5b-9c3d-7a8b9c0d1e2f",
+		"model claude-sonnet-4-5-20250929":                         "model claude-sonnet-4-5-20250929",
+		"Deploy script fails. My AWS key is AKIA and nothing else": "Deploy script fails. My AWS key is AKIA and nothing else",
+	} {
+		if got := maskSecrets(nil, in); got != want {
+			t.Errorf("maskSecrets(%q) = %q, want %q", in, got, want)
+		}
+	}
+	// The finder's spans are masked too, overlapping ones once.
+	f := spanFinder{{4, 24}, {10, 30}}
+	if got := maskSecrets(f, "key "+fakeAWSKey+"xxxxxx tail"); got != "key AK…xx tail" {
+		t.Errorf("finder spans: %q", got)
+	}
+}
+
+// spanFinder is a memory.SecretFinder that finds fixed spans.
+type spanFinder [][2]int
+
+func (s spanFinder) FindSecrets(text string, found func(rule string, start, end int)) {
+	for _, sp := range s {
+		if sp[1] <= len(text) {
+			found("test", sp[0], sp[1])
+		}
+	}
+}
+func (spanFinder) HasRule(string) bool             { return true }
+func (spanFinder) RedactedText(rule string) string { return "[REDACTED:" + rule + "]" }

@@ -113,17 +113,29 @@ func (s *settingsScreen) load() {
 		s.login.SetChecked(set.StartAtLogin)
 	}
 	s.memInfo.SetText("Folder: " + s.u.mem.Dir())
+	s.refreshMemory()
+}
+
+// refreshMemory reads the memory's numbers again: the screen comes up, or
+// an import, forget or scrub changed them. They are memory.Status, as
+// `ireneo status` prints them, with the size Insights shows.
+func (s *settingsScreen) refreshMemory() {
 	load(s.u, "read the memory's status", func(ctx context.Context) (memory.Status, error) {
 		return s.u.mem.Status(ctx)
 	}, func(st memory.Status) {
-		last := "never"
-		if st.LastImport != nil {
-			last = stamp(*st.LastImport)
-		}
-		s.memInfo.SetText(fmt.Sprintf("Folder: %s\n%s, %s, %s on disk. Last import: %s. %s forgotten.",
-			st.Dir, plural(st.Conversations, "conversation", "conversations"), plural(st.Turns, "turn", "turns"),
-			bytesize(st.SizeBytes), last, plural(st.Forgotten, "conversation", "conversations")))
+		s.memInfo.SetText(memoryInfo(st))
 	})
+}
+
+// memoryInfo is the Memory section's text.
+func memoryInfo(st memory.Status) string {
+	last := "never"
+	if st.LastImport != nil {
+		last = stamp(*st.LastImport)
+	}
+	return fmt.Sprintf("Folder: %s\n%s, %s, %s on disk. Last import: %s. %s forgotten.",
+		st.Dir, plural(st.Conversations, "conversation", "conversations"), plural(st.Turns, "turn", "turns"),
+		bytesize(st.SizeBytes), last, plural(st.Forgotten, "conversation", "conversations"))
 }
 
 // parsed reads the form into settings, or says what is wrong.
@@ -131,7 +143,7 @@ func (s *settingsScreen) parsed() (settings.Settings, error) {
 	set := s.u.set
 	port, err := strconv.Atoi(strings.TrimSpace(s.port.Text))
 	if err != nil || port < 1 || port > 65535 {
-		return set, fmt.Errorf("server port %q is not a number from 1 to 65535", s.port.Text)
+		return set, inputErrorf("server port %q is not a number from 1 to 65535", s.port.Text)
 	}
 	host, _, err := net.SplitHostPort(set.ServerAddr)
 	if err != nil || host == "" {
@@ -139,15 +151,15 @@ func (s *settingsScreen) parsed() (settings.Settings, error) {
 	}
 	addr, err := mcpserver.NormalizeAddr(net.JoinHostPort(host, strconv.Itoa(port)))
 	if err != nil {
-		return set, err
+		return set, inputError{err}
 	}
 	set.ServerAddr = addr
 	set.ServerAutostart = s.autostart.Checked
 	if set.DefaultK, err = strconv.Atoi(strings.TrimSpace(s.topK.Text)); err != nil || set.DefaultK < 1 || set.DefaultK > recall.MaxK {
-		return set, fmt.Errorf("recall results %q is not a number from 1 to %d", s.topK.Text, recall.MaxK)
+		return set, inputErrorf("recall results %q is not a number from 1 to %d", s.topK.Text, recall.MaxK)
 	}
 	if set.DefaultBudget, err = strconv.Atoi(strings.TrimSpace(s.budget.Text)); err != nil || set.DefaultBudget < 100 {
-		return set, fmt.Errorf("token budget %q is not a number of at least 100", s.budget.Text)
+		return set, inputErrorf("token budget %q is not a number of at least 100", s.budget.Text)
 	}
 	set.ScrubOnImport = s.scrub.Checked
 	set.UserPatterns = nil
@@ -157,7 +169,7 @@ func (s *settingsScreen) parsed() (settings.Settings, error) {
 		}
 		name, re, ok := strings.Cut(line, "=")
 		if !ok {
-			return set, fmt.Errorf("secret pattern on line %d has no “=”: write name = regular expression", i+1)
+			return set, inputErrorf("secret pattern on line %d has no “=”: write name = regular expression", i+1)
 		}
 		set.UserPatterns = append(set.UserPatterns, settings.Pattern{Name: strings.TrimSpace(name), Regex: strings.TrimSpace(re)})
 	}
@@ -224,7 +236,7 @@ func (s *settingsScreen) apply() {
 func (s *settingsScreen) store(next settings.Settings) error {
 	// A bad pattern would otherwise only fail at the next import.
 	if _, err := scrubber.For(next.UserPatterns); err != nil {
-		return err
+		return inputError{err}
 	}
 	if a := s.u.deps.Autostart; a.Supported() && next.StartAtLogin != a.Enabled() {
 		if err := a.Set(next.StartAtLogin); err != nil {

@@ -1,7 +1,9 @@
 package gui
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
+	"github.com/ireneo-app/ireneo/app/cli"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -183,5 +186,75 @@ func TestFirstRunOpensImport(t *testing.T) {
 	waitIdle(t, u2)
 	if u2.tabs.SelectedIndex() != screenSearch {
 		t.Fatal("a memory with conversations starts on Search")
+	}
+}
+
+// TestSettingsMemoryRefreshes: Settings › Memory follows an import and a
+// forget, and says what `ireneo status --json` and Insights say: one
+// size, one last import, one forgotten count.
+func TestSettingsMemoryRefreshes(t *testing.T) {
+	m := newTestMemory(t)
+	u := newTestUI(t, m)
+	s := u.prefs
+	u.showScreen(screenSettings)
+	waitIdle(t, u)
+	if !strings.Contains(s.memInfo.Text, "5 conversations") || !strings.Contains(s.memInfo.Text, "0 conversations forgotten") {
+		t.Fatalf("memory info %q", s.memInfo.Text)
+	}
+	ctx := context.Background()
+	more := fixtureSessions()[0]
+	more.ID, more.Title = "conv-more", "One more"
+	if _, err := m.Ingest(ctx, []*memory.Session{more}, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Forget(ctx, []string{"conv-forget"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	u.memoryChanged()
+	waitIdle(t, u)
+	var out, errb bytes.Buffer
+	if code := cli.Run(ctx, []string{"--memory", m.Dir(), "status", "--json"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("ireneo status: exit %d: %s", code, errb.String())
+	}
+	var st memory.Status
+	if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+		t.Fatal(err)
+	}
+	// The CLI run folded the write-ahead log in; read the screen again.
+	u.showScreen(screenSearch)
+	u.showScreen(screenSettings)
+	waitIdle(t, u)
+	if got, want := s.memInfo.Text, memoryInfo(st); got != want {
+		t.Errorf("Settings › Memory says\n%s\nireneo status says\n%s", got, want)
+	}
+	if !strings.Contains(s.memInfo.Text, "5 conversations") || !strings.Contains(s.memInfo.Text, "1 conversation forgotten") {
+		t.Errorf("memory info after an import and a forget: %q", s.memInfo.Text)
+	}
+	u.showScreen(screenInsights)
+	waitIdle(t, u)
+	if size := u.insights.cards[5].value.Text; !strings.Contains(s.memInfo.Text, ", "+size+" on disk") {
+		t.Errorf("Insights shows %s on disk; Settings says %q", size, s.memInfo.Text)
+	}
+}
+
+// TestEveryTabFits: at 1280×800 the tabs have their icons; at the default
+// 1100×720 and at 900×600 they drop them, so no screen hides in the tab
+// bar's overflow menu.
+func TestEveryTabFits(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	for _, c := range []struct {
+		size  fyne.Size
+		icons bool
+	}{{fyne.NewSize(1280, 800), true}, {fyne.NewSize(1100, 720), false}, {fyne.NewSize(900, 600), false}, {fyne.NewSize(1280, 800), true}} {
+		u.win.Resize(c.size)
+		relayout(u.win.Content())
+		for _, item := range u.tabs.Items {
+			if (item.Icon != nil) != c.icons {
+				t.Errorf("at %v tab %s has icon %v, want %v", c.size, item.Text, item.Icon != nil, c.icons)
+			}
+		}
+		if !c.icons && float32(len(u.tabs.Items))*iconTabHeight/2 > c.size.Height {
+			t.Errorf("at %v the names alone would not fit", c.size)
+		}
 	}
 }

@@ -164,8 +164,7 @@ func (u *ui) copyConnection(client string) {
 		}
 		return cfg.Snippet, nil
 	}, func(snippet string) {
-		u.app.Clipboard().SetContent(snippet)
-		u.toast("Connection for " + clientNames[client] + " copied")
+		u.copyText("the connection for "+clientNames[client], snippet)
 		u.app.SendNotification(fyne.NewNotification("Ireneo", "The connection for "+clientNames[client]+" is on the clipboard."))
 		c.refresh()
 	})

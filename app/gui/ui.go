@@ -151,7 +151,7 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 	)
 	u.tabs.SetTabLocation(container.TabLocationLeading)
 	u.tabs.OnSelected = func(*container.TabItem) { u.screenShown(u.tabs.SelectedIndex()) }
-	u.win.SetContent(u.tabs)
+	u.win.SetContent(container.New(&tabsFit{u: u, icons: true}, u.tabs))
 	u.win.SetMainMenu(u.mainMenu())
 	u.win.SetOnDropped(func(_ fyne.Position, uris []fyne.URI) { u.dropped(uris) })
 	// Closing the window keeps the app in the tray.
@@ -170,6 +170,39 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 	return u
 }
 
+// iconTabHeight is a leading tab's height with its icon above its name in
+// Fyne 2.7's default theme; a name alone takes well under half.
+const iconTabHeight = 84
+
+// tabsFit drops the tabs' icons when the window is too short for all nine
+// tabs with them, so no screen hides behind the tab bar's overflow menu
+// (at the default 720 and at 600 points high it would).
+type tabsFit struct {
+	u     *ui
+	icons bool
+}
+
+func (l *tabsFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	if want := size.Height >= iconTabHeight*float32(len(l.u.tabs.Items)); want != l.icons {
+		l.icons = want
+		for i, item := range l.u.tabs.Items {
+			item.Icon = nil
+			if want {
+				item.Icon = tabIcons[i]
+			}
+		}
+		l.u.tabs.Refresh()
+	}
+	objs[0].Resize(size)
+	objs[0].Move(fyne.NewPos(0, 0))
+}
+
+func (l *tabsFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
+
+// tabIcons are the screens' icons, in tab order.
+var tabIcons = []fyne.Resource{theme.SearchIcon(), theme.ListIcon(), theme.DownloadIcon(), theme.VisibilityOffIcon(), theme.DeleteIcon(),
+	theme.ComputerIcon(), theme.HistoryIcon(), theme.SettingsIcon(), theme.GridIcon()}
+
 // mainMenu holds the keyboard shortcuts. Menu shortcuts fire even while a
 // text field has the focus, which canvas shortcuts do not.
 func (u *ui) mainMenu() *fyne.MainMenu {
@@ -181,7 +214,7 @@ func (u *ui) mainMenu() *fyne.MainMenu {
 		item.Shortcut = &desktop.CustomShortcut{KeyName: keys[i], Modifier: fyne.KeyModifierShortcutDefault}
 		goItems = append(goItems, item)
 	}
-	find := fyne.NewMenuItem("Find…", func() { u.showScreen(screenSearch); u.search.focus() })
+	find := fyne.NewMenuItem("Find…", u.find)
 	find.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
 	importItem := fyne.NewMenuItem("Import chat export…", u.imp.pickFile)
 	importItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
@@ -196,6 +229,16 @@ func (u *ui) mainMenu() *fyne.MainMenu {
 		fyne.NewMenu("Go", append([]*fyne.MenuItem{find, fyne.NewMenuItemSeparator()}, goItems...)...),
 		fyne.NewMenu("Help", fyne.NewMenuItem("About Ireneo", u.about)),
 	)
+}
+
+// find is Ctrl+F: the Search screen with its query selected, so what is
+// typed next replaces the old query rather than adding to it.
+func (u *ui) find() {
+	u.showScreen(screenSearch)
+	u.search.focus()
+	if e, ok := u.win.Canvas().Focused().(fyne.Shortcutable); ok {
+		e.TypedShortcut(&fyne.ShortcutSelectAll{})
+	}
 }
 
 // showScreen brings the window up on one screen.
@@ -265,8 +308,12 @@ func (u *ui) screenShown(i int) {
 		u.forget.refreshFilters()
 	case screenConnect:
 		u.connect.refresh()
+	case screenScrub:
+		u.scrub.refresh()
 	case screenActivity:
 		u.activity.refresh()
+	case screenSettings:
+		u.prefs.refreshMemory()
 	case screenInsights:
 		u.insights.refresh()
 	}
@@ -280,6 +327,8 @@ func (u *ui) refreshAll() {
 	u.forget.refreshFilters()
 	u.connect.refresh()
 	u.activity.refresh()
+	u.scrub.refresh()
+	u.prefs.refreshMemory()
 	if u.tabs.SelectedIndex() == screenInsights {
 		u.insights.refresh()
 	}

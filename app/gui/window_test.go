@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image"
+	"image/color"
 	"image/png"
 	"math"
 	"net"
@@ -325,11 +326,23 @@ func TestRealWindow(t *testing.T) {
 	time.Sleep(2500 * time.Millisecond)
 	shot = screenshot(t, shots, "02-conversation-at-turn", shot)
 
+	// Each Ctrl+N shows screen N: its tab is the one drawn selected, each
+	// one further down the tab bar than the one before.
 	names := []string{"search", "conversations", "import", "scrub", "forget", "connect", "activity", "settings", "insights"}
+	lastTab := -1.0
 	for i, name := range names {
 		sendKeys(t, wid, fmt.Sprintf("ctrl+%d", i+1))
 		shot = screenshot(t, shots, fmt.Sprintf("%02d-%s", i+3, name), shot)
+		y := selectedTabY(t, shot, 720)
+		if y < 0 || y < lastTab+20 {
+			t.Errorf("%s: the selected tab is drawn at y=%.0f, after y=%.0f for the screen before: not the tab asked for", name, y, lastTab)
+		}
+		lastTab = y
 	}
+
+	// Scrub, Activity and Insights at 1280×800 and 900×600: the window
+	// fills the size, and each shot shows its own tab selected.
+	sizedShots(t, wid, shots, "", shot, []int{screenScrub, screenActivity, screenInsights})
 
 	// The tray menu, read over D-Bus.
 	service, items := trayMenu(t, cmd.Process.Pid)
@@ -370,6 +383,111 @@ func TestRealWindow(t *testing.T) {
 	if bytes.Contains(log, []byte("panic")) {
 		t.Fatalf("the app panicked:\n%s", log)
 	}
+
+	// A first run, on an empty memory: the window opens on Import; Scrub,
+	// Activity and Insights say what to do first, so the lower part of
+	// their content is empty (no empty table grid, no empty axes).
+	empty := filepath.Join(envRoot, "empty-memory")
+	first := exec.Command(bin)
+	first.Env = append(os.Environ(), config.EnvHome+"="+empty, "LANG=en_US.UTF-8")
+	first.Stdout, first.Stderr = logf, logf
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { first.Process.Kill(); first.Wait() }()
+	wid = findWindow(t, 30*time.Second)
+	if wid == "" {
+		t.Fatal("no window on the first run")
+	}
+	run(t, "xdotool", "windowfocus", wid)
+	time.Sleep(time.Second)
+	shot = screenshot(t, shots, "first-run-import", nil)
+	if y := selectedTabY(t, shot, 720); y < 0 {
+		t.Error("first run: no tab drawn selected")
+	}
+	byName := sizedShots(t, wid, shots, "first-run-", shot, []int{screenScrub, screenActivity, screenInsights})
+	for name, img := range byName {
+		w, h := 1280, 800
+		if strings.HasSuffix(name, "900x600") {
+			w, h = 900, 600
+		}
+		if sd, _ := pixelSpread(img, image.Rect(130, h*2/3, w-10, h-90)); sd > 3 {
+			t.Errorf("%s: the lower part of the screen is not empty (luminance sd %.1f): an empty table or chart?", name, sd)
+		}
+	}
+}
+
+// screenNames name the screens in file names, in tab order.
+var screenNames = []string{"search", "conversations", "import", "scrub", "forget", "connect", "activity", "settings", "insights"}
+
+// sizedShots photographs the screens at 1280×800 and at 900×600, checking
+// that the window fills each size and that the screens' tabs are drawn
+// selected in order. It returns the decoded shots by name.
+func sizedShots(t *testing.T, wid, dir, prefix string, prev []byte, screens []int) map[string]image.Image {
+	t.Helper()
+	out := map[string]image.Image{}
+	for _, size := range [][2]int{{1280, 800}, {900, 600}} {
+		run(t, "xdotool", "windowsize", wid, strconv.Itoa(size[0]), strconv.Itoa(size[1]))
+		// The resized screen, settled, is what the next shot must differ from.
+		prev = screenshot(t, t.TempDir(), "resized", prev)
+		lastTab := -1.0
+		for _, sc := range screens {
+			sendKeys(t, wid, fmt.Sprintf("ctrl+%d", sc+1))
+			name := fmt.Sprintf("%s%s-%dx%d", prefix, screenNames[sc], size[0], size[1])
+			prev = screenshot(t, dir, name, prev)
+			img, err := png.Decode(bytes.NewReader(prev))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out[name] = img
+			// The window's own background reaches its corner; past it is
+			// the bare (black) root window.
+			if lum(img.At(size[0]-4, size[1]-4)) == 0 {
+				t.Errorf("%s: the window does not fill %dx%d", name, size[0], size[1])
+			}
+			if size[0] < 1280 && lum(img.At(size[0]+6, 10)) != 0 {
+				t.Errorf("%s: the window is wider than %d", name, size[0])
+			}
+			y := selectedTabY(t, prev, size[1])
+			if y < 0 || y <= lastTab {
+				t.Errorf("%s: the selected tab is drawn at y=%.0f, after %.0f: not the tab asked for", name, y, lastTab)
+			}
+			lastTab = y
+		}
+	}
+	return out
+}
+
+func lum(c color.Color) uint32 {
+	r, g, b, _ := c.RGBA()
+	return (r + g + b) >> 8
+}
+
+// selectedTabY is the middle height of the selected tab in a screenshot:
+// the rows of the leading tab bar (left of x=110, under the menu bar,
+// above height) where its name and marker are in the primary colour,
+// blue in either theme. It is -1 if no tab is drawn selected.
+func selectedTabY(t *testing.T, shot []byte, height int) float64 {
+	t.Helper()
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, n := 0, 0
+	for y := 30; y < height && y < img.Bounds().Dy(); y++ {
+		for x := 0; x < 110; x++ { // short of the marker and the screen's own buttons
+			r, g, b, _ := img.At(x, y).RGBA()
+			r, g, b = r>>8, g>>8, b>>8
+			if b > 180 && b > r+90 && b > g+40 {
+				sum += y
+				n++
+			}
+		}
+	}
+	if n < 20 {
+		return -1
+	}
+	return float64(sum) / float64(n)
 }
 
 func keys(m map[string]int) []string {
