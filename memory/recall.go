@@ -23,11 +23,19 @@ const (
 type RecallOptions struct {
 	Query   string
 	Project string // that project plus untagged conversations; "" means all
-	Source  string // harness
-	Since   time.Time
-	Until   time.Time
-	K       int
-	Budget  int
+	// ProjectOnly drops the untagged conversations from Project: a person
+	// browsing one project's own conversations (agents keep the default).
+	ProjectOnly bool
+	// Untagged keeps only conversations with no project.
+	Untagged bool
+	Source   string // harness
+	Since    time.Time
+	Until    time.Time
+	K        int
+	// Offset skips the first hits of the ranking: the next page of a
+	// list (the GUI's "Show more"); each page is at most MaxK hits.
+	Offset int
+	Budget int
 	// Scope, for a scoped token: only conversations tagged with one of these.
 	Scope []string
 	// Tuning overrides the ranking pipeline, for ablations; nil is the default.
@@ -239,7 +247,8 @@ func (m *Memory) Recall(ctx context.Context, o RecallOptions) (*RecallResult, er
 			return nil, err
 		}
 	}
-	ranked := rank(cands, o.K, tn, tie, plan.speaker)
+	ranked := rank(cands, o.K+max(o.Offset, 0), tn, tie, plan.speaker)
+	ranked = ranked[min(max(o.Offset, 0), len(ranked)):]
 	hits, err := m.hydrate(ctx, ranked, tn)
 	if err != nil {
 		return nil, err
@@ -289,7 +298,7 @@ func (m *Memory) candidates(ctx context.Context, expr string, o RecallOptions, t
 		where = append(where, "t.ts < ?")
 		args = append(args, o.Until.Unix())
 	}
-	w, a := projectFilter("s", o.Project, o.Scope)
+	w, a := projectFilter("s", o.Project, o.ProjectOnly, o.Untagged, o.Scope)
 	where = append(where, w...)
 	args = append(args, a...)
 	// FTS5 ranks first and the few best rows are joined after: joining every
@@ -300,7 +309,7 @@ func (m *Memory) candidates(ctx context.Context, expr string, o RecallOptions, t
 		inner = tn.Candidates * 10
 	}
 	out, err := m.queryCandidates(ctx, expr, tn, where, args, inner)
-	if err == nil && len(where) > 0 && len(out) < o.K {
+	if err == nil && len(where) > 0 && len(out) < o.K+max(o.Offset, 0) {
 		out, err = m.queryCandidates(ctx, expr, tn, where, args, -1)
 	}
 	return out, err
@@ -341,14 +350,22 @@ func (m *Memory) queryCandidates(ctx context.Context, expr string, tn Tuning, wh
 }
 
 // projectFilter renders the project filter and the token scope as SQL over
-// the sessions alias s.
-func projectFilter(s, project string, scope []string) ([]string, []any) {
+// the sessions alias s: project with the untagged conversations, or alone
+// (only), and untagged for the conversations with no project.
+func projectFilter(s, project string, only, untagged bool, scope []string) ([]string, []any) {
 	var where []string
 	var args []any
 	tagged := fmt.Sprintf(`EXISTS(SELECT 1 FROM session_projects p WHERE p.harness=%[1]s.harness AND p.session_id=%[1]s.session_id`, s)
-	if project != "" {
+	switch {
+	case project != "" && only:
+		where = append(where, tagged+" AND p.project = ?)")
+		args = append(args, project)
+	case project != "":
 		where = append(where, "("+tagged+" AND p.project = ?) OR NOT "+tagged+"))")
 		args = append(args, project)
+	}
+	if untagged {
+		where = append(where, "NOT "+tagged+")")
 	}
 	if scope != nil {
 		if len(scope) == 0 {
