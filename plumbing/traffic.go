@@ -1,0 +1,226 @@
+package plumbing
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// Ireneo's own tool traffic, as it lands in an agent's transcript.
+//
+// Signals used, and why each:
+//
+//   - A call: the tool's name ends in one of Ireneo's tool names (recall,
+//     get, sessions, list_projects) behind any server qualifier —
+//     mcp__<server>__recall (Claude Code, Codex), <server>.recall (Codex
+//     item_completed), <server>__recall — AND its arguments have the shape
+//     of that tool's: a JSON object holding only Ireneo's argument names,
+//     with the required ones present. The server name is whatever the person
+//     registered ("ireneo", "memory", …), so it is never relied on; the
+//     argument shape keeps another server's "get" or "sessions" searchable.
+//   - A result, by its content alone (the tool name on a stored result may
+//     be missing, or be a shell that ran the CLI):
+//     the marker (ResultMarker) that begins every text answer and is the
+//     "marker" field of every structured one since this build; and for
+//     answers written before it, their shape: the "Past conversations
+//     matching …" header with a "receipt: session_id=… turn_uuid=…" line,
+//     the no-match and over-budget sentences, get's "Conversation …" header
+//     with its session_id line and turn headers, sessions' and
+//     list_projects' headers, and structured answers carrying Ireneo's own
+//     fields (the records notice with hits or turns; total, offset,
+//     sessions, token_budget; projects and untagged), also when wrapped in
+//     an MCP content list or a structuredContent field.
+//
+// An agent's own answer after a recall is none of these, and stays
+// searchable like any turn.
+
+// ResultMarker begins the text of every answer Ireneo's tools give (and of
+// the CLI's recall context block), and is the "marker" field of every
+// structured answer: it lets a later import know Ireneo's own output under
+// any server name. An agent reads it as a plain label. Never change it:
+// memories hold answers written with it.
+const ResultMarker = "[ireneo-result]"
+
+// MarkerField is the structured answers' field that holds ResultMarker.
+const MarkerField = "marker"
+
+// toolArgs lists Ireneo's tools (mcpserver/tools.go) and their argument
+// names; required ones come first, up to required[tool]. mcpserver's tests
+// check this against the real argument types.
+var toolArgs = map[string][]string{
+	"recall":        {"query", "project", "top_k", "token_budget", "source", "since", "until"},
+	"get":           {"session_id", "turn_uuid", "window", "token_budget"},
+	"sessions":      {"query", "project", "source", "since", "until", "limit", "offset", "token_budget"},
+	"list_projects": {},
+}
+
+var required = map[string]int{"recall": 1, "get": 1}
+
+// ToolArguments returns the argument names of Ireneo's tool, required ones
+// first, and whether it is one of Ireneo's tools.
+func ToolArguments(tool string) (args []string, requiredN int, ok bool) {
+	a, ok := toolArgs[tool]
+	return append([]string(nil), a...), required[tool], ok
+}
+
+// IreneoTool returns the Ireneo tool a qualified tool name calls
+// ("mcp__memory__recall" → "recall"), or "" when it names none. A bare
+// name ("recall") is not enough: it needs a server qualifier.
+func IreneoTool(name string) string {
+	n := strings.TrimSpace(name)
+	n = strings.TrimPrefix(n, "mcp__")
+	cut := -1
+	for _, sep := range []string{"__", "."} {
+		if i := strings.LastIndex(n, sep); i > 0 && i+len(sep) > cut {
+			cut = i + len(sep)
+		}
+	}
+	if cut < 0 {
+		return ""
+	}
+	tool := n[cut:]
+	if _, ok := toolArgs[tool]; !ok {
+		return ""
+	}
+	return tool
+}
+
+// isCall reports whether a tool_use block is a call to one of Ireneo's
+// tools: the name and the argument shape both fit.
+func isCall(toolName, input string) bool {
+	tool := IreneoTool(toolName)
+	if tool == "" {
+		return false
+	}
+	in := strings.TrimSpace(input)
+	if in == "" {
+		in = "{}"
+	}
+	var args map[string]json.RawMessage
+	if json.Unmarshal([]byte(in), &args) != nil || args == nil {
+		return false
+	}
+	names := toolArgs[tool]
+	for k := range args {
+		found := false
+		for _, n := range names {
+			if k == n {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	for _, n := range names[:required[tool]] {
+		var s string
+		if json.Unmarshal(args[n], &s) != nil || strings.TrimSpace(s) == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// recordsNotice begins the notice of recall's and get's structured answers
+// since the first release.
+const recordsNotice = "Verbatim records of the person's past conversations"
+
+var (
+	sessionsHeader = regexp.MustCompile(`^\d+ conversation\(s\) match; showing \d+ to \d+, newest first\.`)
+	getTurnHeader  = regexp.MustCompile(`(?m)^\[turn \d+ · [^\n]* · turn_uuid [^\n]*\]`)
+)
+
+// isResult reports whether a tool result's text is an answer of Ireneo's.
+func isResult(text string) bool { return resultAt(text, 0) }
+
+func resultAt(text string, depth int) bool {
+	t := strings.TrimSpace(text)
+	switch {
+	case t == "":
+		return false
+	case strings.HasPrefix(t, ResultMarker):
+		return true
+	case t[0] == '{' || t[0] == '[':
+		var v any
+		if json.Unmarshal([]byte(t), &v) != nil {
+			return false
+		}
+		return jsonResult(v, depth)
+	}
+	return oldTextResult(t)
+}
+
+// oldTextResult recognises the text answers written before ResultMarker.
+func oldTextResult(t string) bool {
+	switch {
+	case strings.HasPrefix(t, `Past conversations matching "`):
+		return strings.Contains(t, "\nreceipt: session_id=")
+	case strings.HasPrefix(t, `No past conversation matches "`):
+		return strings.Contains(t, "Nothing was found in memory")
+	case strings.HasPrefix(t, `Matches for "`):
+		return strings.Contains(t, "exist but none fits in a budget of")
+	case strings.HasPrefix(t, `Conversation "`):
+		return strings.Contains(t, "\nsession_id: ") && (getTurnHeader.MatchString(t) || strings.Contains(t, "\n(no turns)"))
+	case strings.HasPrefix(t, "No conversations in memory match. Try fewer filters or other words."),
+		strings.HasPrefix(t, "No conversations at offset "):
+		return true
+	case strings.HasPrefix(t, "Projects (conversations):\n- "):
+		return true
+	}
+	return sessionsHeader.MatchString(t)
+}
+
+// jsonResult recognises a structured answer, bare or wrapped as MCP sends
+// it (a content list, a structuredContent field).
+func jsonResult(v any, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch x := v.(type) {
+	case []any:
+		for _, e := range x {
+			if jsonResult(e, depth+1) {
+				return true
+			}
+		}
+	case map[string]any:
+		if s, _ := x[MarkerField].(string); s == ResultMarker {
+			return true
+		}
+		if n, _ := x["notice"].(string); strings.HasPrefix(n, recordsNotice) {
+			if _, hits := x["hits"]; hits {
+				return true
+			}
+			if _, turns := x["turns"]; turns {
+				return true
+			}
+		}
+		if has(x, "total", "offset", "sessions", "token_budget") {
+			return true
+		}
+		if len(x) == 2 && has(x, "projects", "untagged") {
+			return true
+		}
+		for _, k := range []string{"structuredContent", "structured_content", "content", "result", "output"} {
+			if e, ok := x[k]; ok && jsonResult(e, depth+1) {
+				return true
+			}
+		}
+		if s, ok := x["text"].(string); ok && resultAt(s, depth+1) {
+			return true
+		}
+	case string:
+		return resultAt(x, depth+1)
+	}
+	return false
+}
+
+func has(m map[string]any, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
