@@ -175,7 +175,7 @@ func (u *ui) mainMenu() *fyne.MainMenu {
 		item.Shortcut = &desktop.CustomShortcut{KeyName: keys[i], Modifier: fyne.KeyModifierShortcutDefault}
 		goItems = append(goItems, item)
 	}
-	find := fyne.NewMenuItem("Find…", func() { u.showScreen(screenSearch); u.search.focus() })
+	find := fyne.NewMenuItem("Find…", u.find)
 	find.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
 	importItem := fyne.NewMenuItem("Import chat export…", u.imp.pickFile)
 	importItem.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyO, Modifier: fyne.KeyModifierShortcutDefault}
