@@ -172,7 +172,7 @@ func manyHits(t *testing.T) *memory.Memory {
 		}
 		for j := range 3 {
 			s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, j), Seq: j, TS: t0.Add(time.Duration(i*10+j) * time.Minute),
-				Role: []string{memory.RoleUser, memory.RoleAssistant, memory.RoleUser}[j],
+				Role:   []string{memory.RoleUser, memory.RoleAssistant, memory.RoleUser}[j],
 				Blocks: []memory.Block{{Type: memory.BlockText, Text: fmt.Sprintf("Counted %d herons at site %d on pass %d, by the reed beds.", i+j, i, j)}}})
 		}
 		ss = append(ss, s)
