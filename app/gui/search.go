@@ -322,9 +322,7 @@ func (s *searchScreen) createRow() fyne.CanvasObject {
 	title.Truncation = fyne.TextTruncateEllipsis
 	meta := newMuted("")
 	meta.Truncation = fyne.TextTruncateEllipsis
-	p1, p2 := widget.NewRichText(), widget.NewRichText()
-	p1.Truncation, p2.Truncation = fyne.TextTruncateEllipsis, fyne.TextTruncateEllipsis
-	return container.NewVBox(title, meta, p1, p2)
+	return container.NewVBox(title, meta, newSnippet(), newSnippet())
 }
 
 func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
@@ -337,13 +335,11 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	box.Objects[0].(*widget.Label).SetText(hitTitle(h))
 	setMuted(box.Objects[1].(*widget.RichText), rowMeta(g))
 	for i, obj := range box.Objects[2:] {
-		rt := obj.(*widget.RichText)
+		var segs []widget.RichTextSegment
 		if i < len(g.hits) {
-			rt.Segments = highlight(clip(roleName(g.hits[i].Role)+": "+oneLine(g.hits[i].Text), 300), s.terms, inlineStyle())
-		} else {
-			rt.Segments = []widget.RichTextSegment{&widget.TextSegment{Style: inlineStyle()}}
+			segs = highlight(clip(roleName(g.hits[i].Role)+": "+oneLine(g.hits[i].Text), 300), s.terms, inlineStyle())
 		}
-		rt.Refresh()
+		obj.(*snippet).set(segs)
 	}
 }
 
@@ -571,4 +567,73 @@ func projectOf(option string) string {
 		}
 	}
 	return option
+}
+
+// snippet is one line of marked text cut with "…" at its width. Fyne's
+// own ellipsis works on one segment; a line with marked words is several,
+// and it clipped them without one.
+type snippet struct {
+	widget.RichText
+	full  []widget.RichTextSegment
+	width float32
+}
+
+func newSnippet() *snippet {
+	s := &snippet{}
+	s.Scroll = container.ScrollNone // the zero value scrolls both ways
+	s.Truncation = fyne.TextTruncateClip
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+func (s *snippet) set(segs []widget.RichTextSegment) {
+	s.full = segs
+	s.fit()
+}
+
+// Resize cuts the line again for its new width.
+func (s *snippet) Resize(size fyne.Size) {
+	s.RichText.Resize(size)
+	if size.Width != s.width {
+		s.width = size.Width
+		s.fit()
+	}
+}
+
+func (s *snippet) fit() {
+	avail := s.width - 2*theme.InnerPadding()
+	var out []widget.RichTextSegment
+	used := float32(0)
+	for _, seg := range s.full {
+		ts, ok := seg.(*widget.TextSegment)
+		if !ok {
+			continue
+		}
+		size := theme.TextSize()
+		w := fyne.MeasureText(ts.Text, size, ts.Style.TextStyle).Width
+		if s.width <= 0 || used+w <= avail {
+			out = append(out, ts)
+			used += w
+			continue
+		}
+		// Cut this segment to what fits with the ellipsis, and stop.
+		ell := fyne.MeasureText("…", size, ts.Style.TextStyle).Width
+		r := []rune(ts.Text)
+		lo, hi := 0, len(r)
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if used+fyne.MeasureText(string(r[:mid]), size, ts.Style.TextStyle).Width+ell <= avail {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		out = append(out, &widget.TextSegment{Text: strings.TrimRight(string(r[:lo]), " ") + "…", Style: ts.Style})
+		break
+	}
+	if len(out) == 0 {
+		out = []widget.RichTextSegment{&widget.TextSegment{Style: inlineStyle()}}
+	}
+	s.Segments = out
+	s.Refresh()
 }

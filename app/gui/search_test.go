@@ -221,6 +221,19 @@ func TestSearchGroupsByConversationAndPages(t *testing.T) {
 	if meta == nil || meta.Truncation != fyne.TextTruncateEllipsis {
 		t.Fatal("the date · source line should truncate with an ellipsis")
 	}
+	// Passage lines with marked words are cut with "…" too.
+	cut := 0
+	walk(s.list, func(o fyne.CanvasObject) {
+		if sn, ok := o.(*snippet); ok && strings.HasSuffix(sn.String(), "…") {
+			cut++
+			if w := sn.MinSize().Width; w > sn.Size().Width+1 {
+				t.Errorf("a cut passage line is wider (%v) than its row (%v)", w, sn.Size().Width)
+			}
+		}
+	})
+	if cut == 0 {
+		t.Fatal("at 900 px some passage lines should be cut with an ellipsis")
+	}
 
 	// Show more adds the next page to the rows already there.
 	test.Tap(s.showMore)

@@ -114,7 +114,7 @@ func plumbingFold(k plumbing.Kind, b memory.Block, part string, mk *marker, open
 			title += ": " + s
 		}
 	default:
-		if p := preview(part, 80); p != "" {
+		if p := plumbingPreview(part); p != "" {
 			title += ": " + p
 		}
 	}
@@ -384,6 +384,20 @@ func preview(s string, n int) string {
 		if l := strings.TrimSpace(line); l != "" {
 			return clip(oneLine(l), n)
 		}
+	}
+	return ""
+}
+
+// plumbingPreview is the first line of plumbing that says something: not
+// Ireneo's marker, not a wrapper's tag on its own line.
+func plumbingPreview(s string) string {
+	s = strings.ReplaceAll(s, plumbing.ResultMarker, "")
+	for _, line := range strings.Split(s, "\n") {
+		l := strings.TrimSpace(line)
+		if l == "" || (strings.HasPrefix(l, "<") && strings.HasSuffix(l, ">") && !strings.ContainsAny(l[1:len(l)-1], "<> ")) {
+			continue
+		}
+		return clip(oneLine(l), 80)
 	}
 	return ""
 }

@@ -164,7 +164,7 @@ func TestTranscriptRendersMarkdownCodeAndToolCalls(t *testing.T) {
 		"Grep: heron in …/src/ireneo/memory",
 		"Write: …/src/ireneo/NOTES.md",
 		"Recall call: heron refactor recall tests",
-		"Harness note: <system-reminder>",
+		"Harness note: The TodoWrite tool hasn't been used recently.",
 	} {
 		if _, ok := fs[want]; !ok {
 			t.Errorf("no fold %q; folds: %q", want, keysOf(fs))
@@ -172,7 +172,7 @@ func TestTranscriptRendersMarkdownCodeAndToolCalls(t *testing.T) {
 	}
 	var result *fold
 	for title, f := range fs {
-		if strings.HasPrefix(title, "Recall result") {
+		if strings.HasPrefix(title, "Recall result: Past conversations matching") {
 			result = f
 		}
 		if strings.HasPrefix(title, "Result of Bash: --- FAIL: TestRecall") && !strings.HasSuffix(title, "(4 lines)") {
