@@ -237,9 +237,15 @@ func (t *transcriptView) scrollToTarget() {
 }
 
 func (t *transcriptView) scrollNow() {
-	if y, ok := t.offsetOf(t.targetTurn, t.targetBlock); ok {
-		t.scrollTo(y - theme.Padding())
+	y, ok := t.offsetOf(t.targetTurn, t.targetBlock)
+	if !ok {
+		return
 	}
+	// Keep the turn's header in view when the block is near it.
+	if top, _ := t.offsetOf(t.targetTurn, -1); y-top < t.scroll.Size().Height/2 {
+		y = top
+	}
+	t.scrollTo(y - theme.Padding())
 }
 
 // offsetOf is the y of a laid-out turn's block (or of the turn, block -1)
@@ -298,7 +304,7 @@ func (t *transcriptView) turnItem(i int) turnItem {
 				}
 			}
 		}
-		v := blockView(turn.Role, b, mk, open)
+		v := blockView(turn.Role, t.tr.Session.Workdir, b, mk, open)
 		blocks = append(blocks, v)
 		objs = append(objs, v)
 	}

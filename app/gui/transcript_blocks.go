@@ -86,31 +86,31 @@ func blockSpans(role string, b memory.Block) []plumbing.Span {
 
 // blockView shows one block. mk marks words; open folds it open (the find
 // occurrence is inside).
-func blockView(role string, b memory.Block, mk *marker, open bool) fyne.CanvasObject {
+func blockView(role, workdir string, b memory.Block, mk *marker, open bool) fyne.CanvasObject {
 	spans := blockSpans(role, b)
 	if len(spans) == 1 && spans[0].Kind == plumbing.Said {
-		return saidView(b, b.Text, mk, open)
+		return saidView(workdir, b, b.Text, mk, open)
 	}
 	box := container.NewVBox()
 	for _, sp := range spans {
 		part := b.Text[sp.Start:sp.End]
 		if sp.Kind == plumbing.Said {
 			if strings.TrimSpace(part) != "" {
-				box.Add(saidView(b, part, mk, open))
+				box.Add(saidView(workdir, b, part, mk, open))
 			}
 			continue
 		}
-		box.Add(plumbingFold(sp.Kind, b, part, mk, open))
+		box.Add(plumbingFold(sp.Kind, workdir, b, part, mk, open))
 	}
 	return box
 }
 
 // plumbingFold is one collapsed line of plumbing, opened on demand.
-func plumbingFold(k plumbing.Kind, b memory.Block, part string, mk *marker, open bool) fyne.CanvasObject {
+func plumbingFold(k plumbing.Kind, workdir string, b memory.Block, part string, mk *marker, open bool) fyne.CanvasObject {
 	title := capitalise(k.Label())
 	switch {
 	case k == plumbing.RecallCall && b.Type == memory.BlockToolUse:
-		if s := toolSummary(b.ToolName, part); s != "" {
+		if s := toolSummary(b.ToolName, part, workdir); s != "" {
 			title += ": " + s
 		}
 	default:
@@ -124,7 +124,7 @@ func plumbingFold(k plumbing.Kind, b memory.Block, part string, mk *marker, open
 }
 
 // saidView shows a block's own words: text as Markdown, the rest folded.
-func saidView(b memory.Block, text string, mk *marker, open bool) fyne.CanvasObject {
+func saidView(workdir string, b memory.Block, text string, mk *marker, open bool) fyne.CanvasObject {
 	var title string
 	var build func() fyne.CanvasObject
 	switch b.Type {
@@ -139,7 +139,7 @@ func saidView(b memory.Block, text string, mk *marker, open bool) fyne.CanvasObj
 			return blockText(text, func(s string) fyne.CanvasObject { return markdownView(s, mk) })
 		}
 	case memory.BlockToolUse:
-		title = toolTitle(b.ToolName, text)
+		title = toolTitle(b.ToolName, text, workdir)
 		build = func() fyne.CanvasObject {
 			return blockText(prettyInput(text), func(s string) fyne.CanvasObject { return codeView(s, mk) })
 		}
@@ -186,11 +186,11 @@ func blockText(text string, view func(string) fyne.CanvasObject) fyne.CanvasObje
 }
 
 // toolTitle is a tool call's folded line: the tool and what it did.
-func toolTitle(name, input string) string {
+func toolTitle(name, input, workdir string) string {
 	if name == "" {
 		name = "Tool call"
 	}
-	if s := toolSummary(name, input); s != "" {
+	if s := toolSummary(name, input, workdir); s != "" {
 		return name + ": " + s
 	}
 	return name
@@ -201,13 +201,14 @@ func toolTitle(name, input string) string {
 var summaryKeys = []string{"command", "cmd", "file_path", "notebook_path", "path", "pattern", "query", "url", "description", "prompt", "session_id"}
 
 // toolSummary says in one line what a call did: "go test ./...",
-// "memory/recall.go", a pattern, a query.
-func toolSummary(name, input string) string {
+// "memory/recall.go" (paths inside the session's workdir relative to it),
+// a pattern, a query.
+func toolSummary(name, input, workdir string) string {
 	in := strings.TrimSpace(input)
 	var args map[string]any
 	if json.Unmarshal([]byte(in), &args) != nil {
 		// Not JSON: a shell line, a patch, a query as typed.
-		if f := patchFile(in); f != "" {
+		if f := patchFile(in, workdir); f != "" {
 			return f
 		}
 		return preview(in, 100)
@@ -222,7 +223,7 @@ func toolSummary(name, input string) string {
 			continue
 		}
 		if k == "file_path" || k == "notebook_path" || k == "path" {
-			s = shortPath(s)
+			s = shortPath(s, workdir)
 			// A search names where it looked after what it looked for.
 			if p := argText(args["pattern"]); p != "" && k == "path" {
 				s = p + " in " + s
@@ -230,7 +231,7 @@ func toolSummary(name, input string) string {
 		}
 		return preview(s, 100)
 	}
-	if f := patchFile(argText(args["input"])); f != "" {
+	if f := patchFile(argText(args["input"]), workdir); f != "" {
 		return f
 	}
 	if todos, ok := args["todos"].([]any); ok {
@@ -261,19 +262,25 @@ func argText(v any) string {
 }
 
 // patchFile is the first file an apply_patch body touches.
-func patchFile(s string) string {
+func patchFile(s, workdir string) string {
 	for _, line := range strings.Split(s, "\n") {
 		for _, p := range []string{"*** Update File: ", "*** Add File: ", "*** Delete File: "} {
 			if rest, ok := strings.CutPrefix(strings.TrimSpace(line), p); ok {
-				return shortPath(rest)
+				return shortPath(rest, workdir)
 			}
 		}
 	}
 	return ""
 }
 
-// shortPath keeps the last three parts of a long absolute path.
-func shortPath(p string) string {
+// shortPath is a path inside workdir relative to it; another long
+// absolute path keeps its last three parts.
+func shortPath(p, workdir string) string {
+	if workdir != "" {
+		if rel, ok := strings.CutPrefix(filepath.ToSlash(p), strings.TrimSuffix(filepath.ToSlash(workdir), "/")+"/"); ok && rel != "" {
+			return rel
+		}
+	}
 	parts := strings.Split(filepath.ToSlash(p), "/")
 	if len(parts) > 4 && strings.HasPrefix(p, "/") {
 		return "…/" + strings.Join(parts[len(parts)-3:], "/")
@@ -418,7 +425,7 @@ func messageText(turn memory.Turn) string {
 		case memory.BlockText, "":
 			parts = append(parts, b.Text)
 		case memory.BlockToolUse:
-			parts = append(parts, "["+toolTitle(b.ToolName, b.Text)+"]\n"+prettyInput(b.Text))
+			parts = append(parts, "["+toolTitle(b.ToolName, b.Text, "")+"]\n"+prettyInput(b.Text))
 		case memory.BlockToolResult:
 			parts = append(parts, "[Result]\n"+b.Text)
 		case memory.BlockThinking:

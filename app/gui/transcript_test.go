@@ -159,10 +159,10 @@ func TestTranscriptRendersMarkdownCodeAndToolCalls(t *testing.T) {
 	fs := folds(tv.turns)
 	for _, want := range []string{
 		"Bash: go test ./...",
-		"Read: …/ireneo/memory/recall.go",
+		"Read: memory/recall.go",
 		"Glob: **/*_test.go",
-		"Grep: heron in …/src/ireneo/memory",
-		"Write: …/src/ireneo/NOTES.md",
+		"Grep: heron in memory",
+		"Write: NOTES.md",
 		"Recall call: heron refactor recall tests",
 		"Harness note: The TodoWrite tool hasn't been used recently.",
 	} {
@@ -184,7 +184,7 @@ func TestTranscriptRendersMarkdownCodeAndToolCalls(t *testing.T) {
 	}
 
 	// Closed folds point right, open ones down; the body is built on open.
-	w := fs["Write: …/src/ireneo/NOTES.md"]
+	w := fs["Write: NOTES.md"]
 	if w.open || w.head.Icon.Name() != theme.MenuExpandIcon().Name() || w.body != nil {
 		t.Fatalf("a tool call should start closed with a right arrow (icon %s)", w.head.Icon.Name())
 	}
@@ -251,13 +251,14 @@ func TestToolSummaryAndPrettyInput(t *testing.T) {
 		{"Bash", `{"command":"go test ./...","description":"Run all tests"}`, "go test ./..."},
 		{"shell", `{"command":["bash","-lc","go vet ./memory"],"workdir":"/src"}`, "go vet ./memory"},
 		{"exec_command", `{"cmd":"rg heron"}`, "rg heron"},
-		{"Read", `{"file_path":"memory/recall.go"}`, "memory/recall.go"},
+		{"Read", `{"file_path":"/src/memory/recall.go"}`, "memory/recall.go"},
+		{"Read", `{"file_path":"/home/ana/other/deep/tree/x.go"}`, "…/deep/tree/x.go"},
 		{"WebSearch", `{"query":"fyne richtext"}`, "fyne richtext"},
 		{"apply_patch", "*** Begin Patch\n*** Update File: app/gui/search.go\n@@\n-a\n+b\n*** End Patch", "app/gui/search.go"},
 		{"shell", "go test ./memory -run TestStore -count 20", "go test ./memory -run TestStore -count 20"},
 		{"TodoWrite", `{"todos":[{"content":"a"},{"content":"b"}]}`, "2 items"},
 	} {
-		if got := toolSummary(c.name, c.input); got != c.want {
+		if got := toolSummary(c.name, c.input, "/src"); got != c.want {
 			t.Errorf("toolSummary(%s, %s) = %q, want %q", c.name, c.input, got, c.want)
 		}
 	}
