@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 // The search screen: a query with filters, a list of recalled passages and
@@ -337,7 +338,12 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	for i, obj := range box.Objects[2:] {
 		var segs []widget.RichTextSegment
 		if i < len(g.hits) {
-			segs = highlight(clip(roleName(g.hits[i].Role)+": "+oneLine(g.hits[i].Text), 300), s.terms, inlineStyle())
+			h := g.hits[i]
+			text := oneLine(h.Text)
+			if k := plumbingKind(h.Role, h.Text); k != plumbing.Said {
+				text = "(" + k.Label() + ")"
+			}
+			segs = highlight(clip(roleName(h.Role)+": "+text, 300), s.terms, inlineStyle())
 		}
 		obj.(*snippet).set(segs)
 	}
@@ -395,8 +401,18 @@ func (s *searchScreen) passageView(h memory.Hit) fyne.CanvasObject {
 	)
 	openHere := widget.NewButtonWithIcon("Open here", theme.NavigateNextIcon(), func() { s.openHit(h) })
 	openHere.Importance = widget.LowImportance
-	passage := widget.NewRichText(highlight(h.Text, s.terms, widget.RichTextStyleParagraph)...)
-	passage.Wrapping = fyne.TextWrapWord
+	var passage fyne.CanvasObject
+	if k := plumbingKind(h.Role, h.Text); k != plumbing.Said {
+		// Ireneo's own output or a harness note: one line, open on demand.
+		text := h.Text
+		passage = newFold(capitalise(k.Label())+": "+plumbingPreview(text), func() fyne.CanvasObject {
+			return codeView(text, &marker{terms: s.terms, cur: -1})
+		})
+	} else {
+		rt := widget.NewRichText(highlight(h.Text, s.terms, widget.RichTextStyleParagraph)...)
+		rt.Wrapping = fyne.TextWrapWord
+		passage = rt
+	}
 	objs = append(objs, container.NewBorder(nil, nil, nil, openHere, head), passage)
 	if h.Truncated {
 		objs = append(objs, newMuted("(passage shortened; open the conversation for all of it)"))
@@ -410,7 +426,13 @@ func (s *searchScreen) passageView(h memory.Hit) fyne.CanvasObject {
 }
 
 // neighbourView is a turn before or after a hit, quieter than the hit.
+// A turn that is all plumbing (Ireneo's own recall traffic, a harness
+// note) shows as its label, not its words.
 func neighbourView(n memory.Neighbor) fyne.CanvasObject {
+	if k := plumbingKind(n.Role, n.Text); k != plumbing.Said {
+		return newMuted(fmt.Sprintf("%s, turn %d: %s", roleName(n.Role), n.Seq+1, k.Label()))
+	}
+	text := plumbing.SaidText(n.Role, memory.BlockText, "", n.Text)
 	style := widget.RichTextStyleParagraph
 	style.TextStyle.Italic = true
 	style.ColorName = theme.ColorNamePlaceHolder
@@ -420,7 +442,7 @@ func neighbourView(n memory.Neighbor) fyne.CanvasObject {
 	label.Inline = true
 	rt := widget.NewRichText(
 		&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": ", Style: label},
-		&widget.TextSegment{Text: oneLine(n.Text), Style: style},
+		&widget.TextSegment{Text: oneLine(text), Style: style},
 	)
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
@@ -444,7 +466,7 @@ func roleName(r string) string {
 // memory with nothing in it yet, what to do first.
 func (s *searchScreen) showHint() {
 	if s.empty {
-		s.detail.Objects = firstRunHelp(s.u, "Nothing to search yet.")
+		s.detail.Objects = firstRunHelp(s.u, "Nothing to search.")
 	} else {
 		hint := widget.NewLabel("Search everything you have discussed with ChatGPT, Claude, Codex and Claude Code.\n\n" +
 			"Short queries work best: an identifier (MT-4471, P-003), a name, or two or three key nouns. " +
@@ -460,7 +482,7 @@ func (s *searchScreen) showHint() {
 // only when some are set.
 func (s *searchScreen) showEmpty(query string) {
 	if s.empty {
-		s.detail.Objects = firstRunHelp(s.u, fmt.Sprintf("Nothing found for “%s”: the memory is still empty.", query))
+		s.detail.Objects = firstRunHelp(s.u, fmt.Sprintf("Nothing found for “%s”.", query))
 		s.detail.Refresh()
 		s.open.Disable()
 		return
@@ -636,4 +658,30 @@ func (s *snippet) fit() {
 	}
 	s.Segments = out
 	s.Refresh()
+}
+
+// plumbingKind is the kind of a turn's preview that is plumbing through
+// and through, else plumbing.Said. A preview does not say which block it
+// came from: it is read as a tool's result (Ireneo's answers are known by
+// their content), then as a message (harness wrappers).
+func plumbingKind(role, text string) plumbing.Kind {
+	for _, bt := range []string{memory.BlockToolResult, memory.BlockText} {
+		if k := wholeKind(plumbing.Classify(role, bt, "", text), text); k != plumbing.Said {
+			return k
+		}
+	}
+	return plumbing.Said
+}
+
+// wholeKind is the kind of spans that hold no words of anyone's own.
+func wholeKind(spans []plumbing.Span, text string) plumbing.Kind {
+	if len(spans) == 0 {
+		return plumbing.Said
+	}
+	for _, sp := range spans {
+		if sp.Kind == plumbing.Said && strings.TrimSpace(text[sp.Start:sp.End]) != "" {
+			return plumbing.Said
+		}
+	}
+	return spans[0].Kind
 }

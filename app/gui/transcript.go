@@ -112,7 +112,7 @@ func (t *transcriptView) clear(msg string) {
 	t.title.SetText("")
 	setMuted(t.meta, "")
 	if msg == "" {
-		t.turns.Objects = firstRunHelp(t.u, "Nothing to read yet.")
+		t.turns.Objects = firstRunHelp(t.u, "Nothing to read.")
 	} else {
 		hint := widget.NewLabel(msg)
 		hint.Wrapping = fyne.TextWrapWord

@@ -410,6 +410,19 @@ func TestSearchOpensAtPassageWithWordsMarked(t *testing.T) {
 		t.Fatalf("the query's words should be marked in the passage, marked %q", marked)
 	}
 	capture(t, u, "transcript-from-search")
+
+	// A neighbour that is Ireneo's own answer shows as its label.
+	search(t, u, "last session found")
+	if h, ok := u.search.hit(0); !ok || h.TurnUUID != "tools-1" {
+		t.Fatalf("want turn 2 of sess-tools first, got %+v", h)
+	}
+	got := detailText(u.search)
+	// (A harness note inside a neighbour's preview is left to the preview
+	// itself, which memory makes from the said words once i20's index
+	// change lands: the preview has lost the lines that mark a wrapper.)
+	if !strings.Contains(got, "You, turn 3: recall result") || strings.Contains(got, "receipt: session_id=old") {
+		t.Fatalf("Ireneo's answer should show as its label, not its words: %q", got)
+	}
 }
 
 func contains(ss []string, s string) bool {
