@@ -339,7 +339,7 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		var segs []widget.RichTextSegment
 		if i < len(g.hits) {
 			h := g.hits[i]
-			text := oneLine(h.Text)
+			text := oneLine(markdownPlain(h.Text))
 			if k := plumbingKind(h.Role, h.Text); k != plumbing.Said {
 				text = "(" + k.Label() + ")"
 			}
@@ -409,9 +409,7 @@ func (s *searchScreen) passageView(h memory.Hit) fyne.CanvasObject {
 			return codeView(text, &marker{terms: s.terms, cur: -1})
 		})
 	} else {
-		rt := widget.NewRichText(highlight(h.Text, s.terms, widget.RichTextStyleParagraph)...)
-		rt.Wrapping = fyne.TextWrapWord
-		passage = rt
+		passage = markdownView(h.Text, &marker{terms: s.terms, cur: -1})
 	}
 	objs = append(objs, container.NewBorder(nil, nil, nil, openHere, head), passage)
 	if h.Truncated {
@@ -442,7 +440,7 @@ func neighbourView(n memory.Neighbor) fyne.CanvasObject {
 	label.Inline = true
 	rt := widget.NewRichText(
 		&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": ", Style: label},
-		&widget.TextSegment{Text: oneLine(text), Style: style},
+		&widget.TextSegment{Text: oneLine(markdownPlain(text)), Style: style},
 	)
 	rt.Wrapping = fyne.TextWrapWord
 	return rt

@@ -284,3 +284,36 @@ func codeView(code string, mk *marker) fyne.CanvasObject {
 	bg.CornerRadius = theme.InputRadiusSize()
 	return container.NewStack(bg, rt)
 }
+
+// markdownPlain is Markdown's words without its markup, for one-line
+// previews: "## Plan" reads "Plan", "`go test`" reads "go test".
+func markdownPlain(src string) string {
+	var b strings.Builder
+	var add func(segs []widget.RichTextSegment)
+	add = func(segs []widget.RichTextSegment) {
+		for _, seg := range segs {
+			switch v := seg.(type) {
+			case *widget.TextSegment:
+				b.WriteString(v.Text)
+				if !v.Inline() {
+					b.WriteByte(' ')
+				}
+			case *widget.HyperlinkSegment:
+				b.WriteString(v.Text)
+			case *widget.ParagraphSegment:
+				add(v.Texts)
+				b.WriteByte(' ')
+			case *widget.ListSegment:
+				add(v.Items)
+			}
+		}
+	}
+	for _, p := range parseMarkdownPieces(src) {
+		if p.isCode {
+			b.WriteString(p.code + " ")
+			continue
+		}
+		add(p.segs)
+	}
+	return strings.TrimSpace(b.String())
+}
