@@ -161,3 +161,44 @@ func TestTaggingChangesProjectList(t *testing.T) {
 		t.Fatalf("starred filter lists %d", len(c.items))
 	}
 }
+
+// Tag and Rename submit on Enter; Rename opens with the field focused and
+// the old name selected, so typing replaces it.
+func TestTagAndRenameFromTheKeyboard(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	c := u.convs
+	u.showScreen(screenConversations)
+	waitIdle(t, u)
+	c.open("chatgpt:conv-budget", "")
+	waitIdle(t, u)
+	test.Tap(c.tag)
+	entry, ok := u.win.Canvas().Focused().(*widget.SelectEntry)
+	if !ok {
+		t.Fatalf("the tag dialog's field should have the focus, %T has", u.win.Canvas().Focused())
+	}
+	test.Type(entry, "kestrel")
+	pressKey(entry, fyne.KeyReturn)
+	waitIdle(t, u)
+	if u.win.Canvas().Overlays().Top() != nil || !slices.Contains(c.current.Projects, "kestrel") {
+		t.Fatalf("Enter should tag and close the dialog; projects %q", c.current.Projects)
+	}
+
+	if !c.project.choose(projectChoice{project: "kestrel", only: true}) {
+		t.Fatalf("no only-kestrel option in %q", c.project.sel.Options)
+	}
+	waitIdle(t, u)
+	test.Tap(c.rename)
+	e, ok := u.win.Canvas().Focused().(*widget.Entry)
+	if !ok {
+		t.Fatalf("the rename field should have the focus, %T has", u.win.Canvas().Focused())
+	}
+	test.Type(e, "osprey")
+	if e.Text != "osprey" {
+		t.Fatalf("typing should replace the selected old name, field says %q", e.Text)
+	}
+	pressKey(e, fyne.KeyReturn)
+	waitIdle(t, u)
+	if u.win.Canvas().Overlays().Top() != nil || c.project.sel.Selected != "only osprey (1)" {
+		t.Fatalf("Enter should rename and the filter follow: %q", c.project.sel.Selected)
+	}
+}
