@@ -124,6 +124,10 @@ func (t *transcriptView) clear(msg string) {
 // show lays out a transcript at a mark.
 func (t *transcriptView) show(tr *memory.Transcript, m transcriptMark) {
 	same := t.tr != nil && t.tr.Session.Source == tr.Session.Source && t.tr.Session.SessionID == tr.Session.SessionID
+	if !same {
+		// Before t.tr changes: closing re-lays out the old turns it marked.
+		t.closeFind()
+	}
 	t.tr, t.mark, t.focus, t.focusBlock = tr, m, -1, -1
 	for i, turn := range tr.Turns {
 		if m.turnUUID != "" && turn.TurnUUID == m.turnUUID {
@@ -139,9 +143,7 @@ func (t *transcriptView) show(tr *memory.Transcript, m transcriptMark) {
 	}
 	setMuted(t.meta, fmt.Sprintf("%s · %s · %s · %s → %s%s", sourceName(info.Source), projectsText(info.Projects),
 		plural(info.Turns, "turn", "turns"), stamp(info.Started), stamp(info.Updated), star))
-	if !same {
-		t.closeFind()
-	} else if t.find != "" {
+	if same && t.find != "" {
 		t.matches = t.findAll(t.find)
 		t.cur = min(t.cur, len(t.matches)-1)
 	}

@@ -371,6 +371,19 @@ func TestFindInConversation(t *testing.T) {
 	if tv.findEntry.Text != "nothing-like-this" || tv.findCount.Text != "No matches" {
 		t.Fatalf("find text %q (%q): the old text should be replaced", tv.findEntry.Text, tv.findCount.Text)
 	}
+	// Another conversation, shorter than the turns marked, opens clean.
+	tv.findEntry.SetText("refactor")
+	waitIdle(t, u)
+	u.convs.open("claude:conv-db", "")
+	waitIdle(t, u)
+	if tv.tr.Session.SessionID != "conv-db" || tv.find != "" || !tv.findBar.Hidden {
+		t.Fatal("opening another conversation should close the find bar")
+	}
+	u.convs.open("claude_code:sess-long", "")
+	waitIdle(t, u)
+	u.find()
+	test.Type(tv.findEntry, "nothing-like-this")
+	waitIdle(t, u)
 	// Escape closes it and takes the marks away.
 	pressKey(tv.findEntry, fyne.KeyEscape)
 	if !tv.findBar.Hidden || tv.find != "" || u.win.Canvas().Focused() != tv.keys {
