@@ -426,13 +426,3 @@ func (u *ui) openConversationAt(id string, m transcriptMark) {
 	u.convs.openAt(id, m, true)
 }
 
-// find is Ctrl+F: find in the open conversation on the Conversations
-// screen, else the Search screen's query.
-func (u *ui) find() {
-	if u.tabs.SelectedIndex() == screenConversations && u.convs.tv.tr != nil {
-		u.convs.tv.openFind()
-		return
-	}
-	u.showScreen(screenSearch)
-	u.search.focus()
-}

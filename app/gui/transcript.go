@@ -329,8 +329,9 @@ func (t *transcriptView) copyTurn(i int) {
 	if t.tr == nil || i < 0 || i >= len(t.tr.Turns) {
 		return
 	}
+	// The wording of i22-gui-a's copyText, the one copy feedback.
 	t.u.app.Clipboard().SetContent(messageText(t.tr.Turns[i]))
-	t.u.toast(fmt.Sprintf("Turn %d copied", t.tr.Turns[i].Seq+1))
+	t.u.toast(fmt.Sprintf("Copied turn %d to the clipboard", t.tr.Turns[i].Seq+1))
 }
 
 // focusKeys gives the transcript the keyboard.

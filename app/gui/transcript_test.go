@@ -230,7 +230,7 @@ func TestTranscriptRendersMarkdownCodeAndToolCalls(t *testing.T) {
 		t.Fatal("a turn has no Copy button")
 	}
 	test.Tap(copyBtn)
-	if got := u.app.Clipboard().Content(); got != "The heron suite passes now." || u.lastInfo != "Turn 8 copied" {
+	if got := u.app.Clipboard().Content(); got != "The heron suite passes now." || u.lastInfo != "Copied turn 8 to the clipboard" {
 		t.Fatalf("copy put %q on the clipboard and said %q", got, u.lastInfo)
 	}
 
