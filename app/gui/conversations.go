@@ -425,4 +425,3 @@ func (u *ui) openConversationAt(id string, m transcriptMark) {
 	u.tabs.SelectIndex(screenConversations)
 	u.convs.openAt(id, m, true)
 }
-
