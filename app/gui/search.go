@@ -134,9 +134,11 @@ func newSearchScreen(u *ui) *searchScreen {
 func (s *searchScreen) content() fyne.CanvasObject {
 	searchBtn := widget.NewButtonWithIcon("Search", theme.SearchIcon(), s.submit)
 	top := container.NewBorder(nil, nil, nil, searchBtn, s.query)
-	filters := container.NewBorder(nil, nil, container.NewHBox(s.project.sel, s.source, s.when), nil, s.summary)
+	// The filters share the width, so "spotter-fum + untagged (71)" reads
+	// whole; the count of what was found heads the list.
+	filters := container.NewGridWithColumns(3, s.project.sel, s.source, s.when)
 	right := container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), s.open), nil, nil, s.dscroll)
-	left := container.NewBorder(nil, s.showMore, nil, nil, s.list)
+	left := container.NewBorder(s.summary, s.showMore, nil, nil, s.list)
 	split := container.NewHSplit(left, right)
 	split.Offset = 0.45
 	return container.NewBorder(container.NewVBox(top, filters), nil, nil, nil, split)

@@ -259,6 +259,9 @@ func TestSearchGroupsByConversationAndPages(t *testing.T) {
 			t.Fatalf("project options %q lack %q", opts, want)
 		}
 	}
+	s.project.sel.SetSelected("spotter-fum + untagged (40)")
+	waitIdle(t, u)
+	capture(t, u, "search-project-filter-900x600")
 	s.project.sel.SetSelected("only spotter-fum (10)")
 	waitIdle(t, u)
 	for _, g := range s.groups {
