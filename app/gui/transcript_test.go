@@ -446,3 +446,59 @@ func contains(ss []string, s string) bool {
 	}
 	return false
 }
+
+// What the Markdown renderer keeps: raw HTML and wrapper tags a person
+// typed stay as text, lists nest, links are links, and nothing said is
+// dropped.
+func TestMarkdownKeepsWhatWasSaid(t *testing.T) {
+	src := "Why does Codex write <environment_context> first?\n\n" +
+		"<system-reminder>\nquoted by me\n</system-reminder>\n\n" +
+		"- one\n  - nested\n- two with [a link](https://example.org)\n\n" +
+		"> a quote\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n    indented code\n"
+	var all strings.Builder
+	var links, nested int
+	var walkSegs func(segs []widget.RichTextSegment)
+	walkSegs = func(segs []widget.RichTextSegment) {
+		for _, s := range segs {
+			switch v := s.(type) {
+			case *widget.TextSegment:
+				all.WriteString(v.Text)
+			case *widget.HyperlinkSegment:
+				links++
+				all.WriteString(v.Text)
+			case *widget.ParagraphSegment:
+				walkSegs(v.Texts)
+			case *widget.ListSegment:
+				for _, it := range v.Items {
+					if p, ok := it.(*widget.ParagraphSegment); ok {
+						for _, x := range p.Texts {
+							if _, ok := x.(*widget.ListSegment); ok {
+								nested++
+							}
+						}
+					}
+				}
+				walkSegs(v.Items)
+			}
+		}
+	}
+	var code string
+	for _, p := range parseMarkdownPieces(src) {
+		if p.isCode {
+			code += p.code
+		}
+		walkSegs(p.segs)
+	}
+	got := all.String()
+	for _, want := range []string{"<environment_context>", "<system-reminder>", "quoted by me", "nested", "a link", "a quote", "| 1 | 2 |"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("rendered text lost %q:\n%s", want, got)
+		}
+	}
+	if links != 1 || nested != 1 || code != "indented code" {
+		t.Errorf("links %d, nested lists %d, code %q", links, nested, code)
+	}
+	if p := markdownPlain("## Plan\n\nRun `go test` **now**"); p != "Plan Run go test now" {
+		t.Errorf("markdownPlain = %q", p)
+	}
+}
