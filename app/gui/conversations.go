@@ -412,12 +412,6 @@ func (c *conversationsScreen) forgetCurrent() {
 	c.u.showScreen(screenForget)
 }
 
-// openConversation switches to the Conversations screen and opens a
-// conversation at a turn.
-func (u *ui) openConversation(id, turnUUID string) {
-	u.openConversationAt(id, transcriptMark{turnUUID: turnUUID})
-}
-
 // openConversationAt switches to the Conversations screen and opens a
 // conversation at a mark (a turn, a passage in it, words to light up),
 // with the keyboard in the transcript so Page Down reads on.
