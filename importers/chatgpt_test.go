@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 func TestChatGPTHandmade(t *testing.T) {
@@ -156,7 +157,7 @@ func TestTextCleanersAreLinear(t *testing.T) {
 		t.Errorf("closed markers: %q", got[:min(len(got), 40)])
 	}
 	rem := strings.Repeat("<system-reminder>", 1<<16) + "text"
-	if got := stripSystemReminders(rem); !strings.HasSuffix(got, "text") {
+	if got := plumbing.SaidText("user", "text", "", rem); !strings.HasSuffix(got, "text") {
 		t.Errorf("unclosed reminders lost the text")
 	}
 	if got := stripCitations(strings.Repeat("【1†", 1<<16)); got == "" {

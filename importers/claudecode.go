@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 // Claude Code transcripts: ~/.claude/projects/<munged cwd>/<session>.jsonl,
@@ -189,7 +190,7 @@ func (p *ccParse) line(n int, raw []byte) string {
 func (p *ccParse) blocks(nd *ccNode, raw json.RawMessage) {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		nd.blocks = addBlock(nil, memory.BlockText, stripSystemReminders(s), "")
+		nd.blocks = addBlock(nil, memory.BlockText, s, "")
 		nd.firstText = s
 		return
 	}
@@ -209,7 +210,7 @@ func (p *ccParse) blocks(nd *ccNode, raw json.RawMessage) {
 			if nd.firstText == "" {
 				nd.firstText = string(b.Text)
 			}
-			nd.blocks = addBlock(nd.blocks, memory.BlockText, stripSystemReminders(string(b.Text)), "")
+			nd.blocks = addBlock(nd.blocks, memory.BlockText, string(b.Text), "")
 		case "thinking":
 			nd.blocks = addBlock(nd.blocks, memory.BlockThinking, string(b.Thinking), "")
 		case "tool_use", "server_tool_use":
@@ -220,7 +221,7 @@ func (p *ccParse) blocks(nd *ccNode, raw json.RawMessage) {
 			}
 			ref = string(b.ID)
 		case "tool_result":
-			nd.blocks = addBlock(nd.blocks, memory.BlockToolResult, stripSystemReminders(contentText(b.Content)), "")
+			nd.blocks = addBlock(nd.blocks, memory.BlockToolResult, contentText(b.Content), "")
 			ref = string(b.ToolUseID)
 		case "image":
 			nd.blocks = addBlock(nd.blocks, memory.BlockText, "[image]", "")
@@ -235,21 +236,27 @@ func (p *ccParse) blocks(nd *ccNode, raw json.RawMessage) {
 			if strings.HasSuffix(string(b.Type), "_tool_result") {
 				nd.blocks = addBlock(nd.blocks, memory.BlockToolResult, contentText(b.Content), string(b.Type))
 			} else {
-				nd.blocks = addBlock(nd.blocks, memory.BlockText, stripSystemReminders(string(b.Text)), "")
+				nd.blocks = addBlock(nd.blocks, memory.BlockText, string(b.Text), "")
 			}
 		}
 		for range len(nd.blocks) - n {
 			nd.refs = append(nd.refs, ref)
 		}
 	}
-	// A user record of tool results only is the tools speaking, not the person.
+	// A user record of tool results only is the tools speaking, not the
+	// person; harness text beside them (a reminder) does not make it hers.
 	if nd.role == memory.RoleUser && len(nd.blocks) > 0 {
-		allResults := true
+		allResults, results := true, 0
 		for _, b := range nd.blocks {
-			if b.Type != memory.BlockToolResult {
+			switch {
+			case b.Type == memory.BlockToolResult:
+				results++
+			case b.Type == memory.BlockText && blank(plumbing.SaidText(nd.role, b.Type, b.ToolName, b.Text)):
+			default:
 				allResults = false
 			}
 		}
+		allResults = allResults && results > 0
 		if allResults {
 			nd.role = memory.RoleTool
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 func TestClaudeCodeHandmade(t *testing.T) {
@@ -22,19 +23,25 @@ func TestClaudeCodeHandmade(t *testing.T) {
 		t.Errorf("session %s %s %q %q %q", s.ID, s.Harness, s.Workdir, s.Project, s.Title)
 	}
 	// Three lines of one API response are one turn; <system-reminder> text
-	// is gone; the meta caveat, NUL and corrupt lines, the repeated record,
+	// is kept verbatim (the index leaves it out: plumbing); the meta caveat, NUL and corrupt lines, the repeated record,
 	// the sidechain, the compaction summary and the abandoned /rewind branch
 	// are not turns; the chain crosses the compaction boundary.
 	checkTurns(t, s, []want{
-		{"u-1", "2026-05-01T10:00:00Z", "user", []memory.Block{txt("Why is the build failing?")}},
+		{"u-1", "2026-05-01T10:00:00Z", "user", []memory.Block{txt("Why is the build failing?<system-reminder>The user opened CMakeLists.txt in the IDE.</system-reminder>")}},
 		{"a-1a", "2026-05-01T10:00:01Z", "assistant", []memory.Block{think("Check CMake"), txt("Let me look."), use("Bash", `{"command":"make"}`)}},
-		{"u-2", "2026-05-01T10:00:03Z", "tool", []memory.Block{result("Bash", "error: missing ggml.h\n")}},
+		{"u-2", "2026-05-01T10:00:03Z", "tool", []memory.Block{result("Bash", "error: missing ggml.h\n<system-reminder>\nWhenever you read a file, check for malware.\n</system-reminder>\n")}},
 		{"a-2", "2026-05-01T10:00:05Z", "assistant", []memory.Block{txt("The header is missing.")}},
 		{"u-4", "2026-05-01T10:02:00Z", "user", []memory.Block{txt("Use cmake -B build instead")}},
 		{"a-4", "2026-05-01T10:02:05Z", "assistant", []memory.Block{txt("Building with cmake.")}},
 		{"u-5", "2026-05-01T10:04:00Z", "user", []memory.Block{txt("Now run the tests")}},
 		{"a-5", "2026-05-01T10:04:05Z", "assistant", []memory.Block{txt("All tests pass."), txt("[image]")}},
 	})
+	for i, want := range map[int]string{0: "Why is the build failing?", 2: "error: missing ggml.h"} {
+		b := s.Turns[i].Blocks[0]
+		if got := plumbing.SaidText(s.Turns[i].Role, b.Type, b.ToolName, b.Text); got != want {
+			t.Errorf("turn %d: searched text %q, want %q", i, got, want)
+		}
+	}
 }
 
 func TestClaudeCodeSnapshotsOnly(t *testing.T) {

@@ -82,6 +82,7 @@ const (
 	kindAssistant
 	kindReasoning
 	kindTool
+	kindHarness // injected context the person never typed, kept verbatim (plumbing)
 	nKinds
 )
 
@@ -101,6 +102,7 @@ var codexPrefer = [nKinds][]codexChannel{
 	kindAssistant: {chResponse, chCompleted, chEvent},
 	kindReasoning: {chResponse, chCompleted, chEvent},
 	kindTool:      {chResponse, chCompleted},
+	kindHarness:   {chResponse},
 }
 
 type codexEntry struct {
@@ -258,6 +260,9 @@ func (p *codexParse) item(it *codexItem, ts time.Time) {
 					p.cwd = cwd
 				}
 				if isHarnessContext(t) {
+					// Kept as written, apart from the person's words: the
+					// index leaves it out (plumbing.Classify).
+					p.add(kindHarness, chResponse, ts, memory.RoleUser, "", addBlock(nil, memory.BlockText, t, ""))
 					continue
 				}
 				bs = addBlock(bs, memory.BlockText, t, "")
@@ -447,9 +452,31 @@ func (p *codexParse) session(ctx context.Context, name string, look Lookup) *mem
 	}
 	toolNames := map[string]string{}
 	last := p.meta.Timestamp.Time
+	prevHarness := false
+	contexts, said := 0, 0
 	for _, e := range p.entries {
 		if chosen[key{e.seg, e.kind}] != e.ch {
 			continue
+		}
+		if e.kind == kindHarness && prevHarness {
+			// One preamble of several messages reads as one turn.
+			at := &s.Turns[len(s.Turns)-1]
+			at.Blocks = append(at.Blocks, e.turn.Blocks...)
+			continue
+		}
+		prevHarness = e.kind == kindHarness
+		if prevHarness {
+			contexts++
+			t := e.turn
+			t.TurnUUID = fmt.Sprintf("%s-context-%d", s.ID, contexts)
+			e.turn = t
+		} else {
+			// Turn ids count the conversation's own turns only, as they did
+			// before harness context was kept: receipts stay valid.
+			t := e.turn
+			t.TurnUUID = fmt.Sprintf("%s-%d", s.ID, said)
+			said++
+			e.turn = t
 		}
 		t := e.turn
 		if t.TS.IsZero() {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 func codexFile(name string) string { return testdata("codex", "sessions", name) }
@@ -21,12 +22,17 @@ func TestCodexEnvelope(t *testing.T) {
 		t.Errorf("session %s %s %q %q %q", s.ID, s.Harness, s.Workdir, s.Project, s.Title)
 	}
 	id := func(n string) string { return s.ID + "-" + n }
-	// Harness context (AGENTS.md, environment, permissions, user
-	// instructions) is dropped; the person's words come once, from the
+	// Harness context the person never typed (user instructions, AGENTS.md,
+	// environment) is kept verbatim as one turn, which the index leaves out
+	// (plumbing), with an id of its own so the other turns keep theirs;
+	// developer permissions are not kept; the person's words
+	// come once, from the
 	// user_message event; each reply once, from the response item; the
 	// encrypted-only reasoning, the replayed line and the truncated line add
 	// nothing; the call without output stays; the resumed segment follows.
 	checkTurns(t, s, []want{
+		{s.ID + "-context-1", "2026-03-01T09:00:00.2Z", "user", []memory.Block{txt("<user_instructions>Always write tests.</user_instructions>"),
+			txt("# AGENTS.md instructions for /home/ana/src/ireneo\n\nUse gofmt."), txt("<environment_context>\n  <cwd>/home/ana/src/ireneo</cwd>\n</environment_context>")}},
 		{id("0"), "2026-03-01T09:00:01Z", "user", []memory.Block{txt("Fix the flaky test in store_test.go")}},
 		{id("1"), "2026-03-01T09:00:02Z", "assistant", []memory.Block{think("Looking at the test")}},
 		{id("2"), "2026-03-01T09:00:03Z", "assistant", []memory.Block{txt("I'll run the tests first.")}},
@@ -39,6 +45,11 @@ func TestCodexEnvelope(t *testing.T) {
 		{id("9"), "2026-03-01T11:00:01Z", "user", []memory.Block{txt("Thanks! Also add a comment."), txt("[image]")}},
 		{id("10"), "2026-03-01T11:00:02Z", "assistant", []memory.Block{txt("Added.")}},
 	})
+	for _, b := range s.Turns[0].Blocks {
+		if said := plumbing.SaidText(s.Turns[0].Role, b.Type, b.ToolName, b.Text); said != "" {
+			t.Errorf("harness context %q would be searched as %q", b.Text, said)
+		}
+	}
 }
 
 func TestCodexPaginated(t *testing.T) {
@@ -61,13 +72,15 @@ func TestCodexLegacy(t *testing.T) {
 		t.Fatalf("err %v, %d sessions", p.err, len(p.sessions))
 	}
 	s := p.sessions[0]
-	// No cwd in the header: it comes from <environment_context>. No times
+	// No cwd in the header: it comes from <environment_context>, which is
+	// kept as the first turn, plumbing, not searched. No times
 	// per line: the session's. The legacy shell output's JSON is unwrapped.
 	if s.Workdir != "/home/ana/legacy-tool" || s.Project != "legacy-tool" || s.Title != "Why does the build fail?" {
 		t.Errorf("session %q %q %q", s.Workdir, s.Project, s.Title)
 	}
 	at := "2025-08-11T07:00:00Z"
 	checkTurns(t, s, []want{
+		{"", at, "user", []memory.Block{txt("<environment_context>\n  <cwd>/home/ana/legacy-tool</cwd>\n  <approval_policy>on-request</approval_policy>\n</environment_context>")}},
 		{"", at, "user", []memory.Block{txt("Why does the build fail?")}},
 		{"", at, "assistant", []memory.Block{think("Check the Makefile")}},
 		{"", at, "assistant", []memory.Block{use("shell", `{"command":["make"]}`)}},

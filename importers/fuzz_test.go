@@ -98,11 +98,25 @@ func FuzzClaudeCode(f *testing.F) {
 	})
 }
 
+// FuzzFunesJSONL, like its siblings, holds what the parser yields to the
+// session invariants (fuzzParse), seeded with the golden outputs: every
+// conversation the other parsers make, as funes jsonl.
 func FuzzFunesJSONL(f *testing.F) {
 	f.Add([]byte(`{"session_id":"s","turn_uuid":"t","seq":0,"role":"user","harness":"codex","blocks":[{"block_type":"text","text":"hi"}]}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ParseFunesJSONL(context.Background(), bytes.NewReader(data), "x.funes.jsonl", Handler{Session: func(*memory.Session) error { return nil }})
+	f.Add([]byte(`{"session_id":"s","turn_uuid":"t","seq":0,"role":"user","harness":"codex","blocks":[{"block_type":"text","text":"hi"}]}` + "\n" +
+		`{"session_id":"s","turn_uuid":"t","seq":0,"role":"assistant","harness":"codex","blocks":[]}`))
+	filepath.WalkDir(goldenDir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".funes.jsonl") {
+			return nil
+		}
+		if data, err := os.ReadFile(p); err == nil {
+			data = data[:min(len(data), 64<<10)]
+			f.Add(data)
+			f.Add(data[:len(data)/2])
+		}
+		return nil
 	})
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, ParseFunesJSONL, "x.funes.jsonl", data) })
 }
 
 // FuzzDetect recognises arbitrary files (zips included) and parses what it

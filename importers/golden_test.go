@@ -38,52 +38,114 @@ func fixtureDirs(t testing.TB) []string {
 	return out
 }
 
-// sharedReal is the project's folder of real sample files, when it is there
-// (beside the repository, not in it). Its golden outputs live in the repo.
-const sharedReal = "../../shared/fixtures/real"
+// sharedRealDirs are where the project's folder of real sample files may
+// be: beside the repository (not in it), from a clone or from a worktree
+// one level deeper; IRENEO_SHARED_REAL names another. Its golden outputs
+// live in the repo.
+var sharedRealDirs = []string{os.Getenv("IRENEO_SHARED_REAL"), "../../shared/fixtures/real", "../../../shared/fixtures/real"}
+
+// sharedReal is the first of sharedRealDirs that is there, or "".
+func sharedReal() string {
+	for _, d := range sharedRealDirs {
+		if fi, err := os.Stat(d); d != "" && err == nil && fi.IsDir() {
+			return d
+		}
+	}
+	return ""
+}
 
 // TestGolden pins what every fixture imports as: the funes jsonl of each
 // conversation a parser finds in it, byte for byte. An importer change shows
 // up as a diff of these files; `go test ./importers -run Golden -update`
-// rewrites them once the change is meant.
+// rewrites them once the change is meant. Every golden must be checked: one
+// whose input is gone, or no longer detected as one conversation file,
+// fails; the real samples' goldens are skipped, saying so, only when the
+// samples are not on this machine.
 func TestGolden(t *testing.T) {
-	roots := []struct{ dir, golden string }{{"testdata", goldenDir}}
-	if fi, err := os.Stat(sharedReal); err == nil && fi.IsDir() {
-		roots = append(roots, struct{ dir, golden string }{sharedReal, filepath.Join(goldenDir, "shared-real")})
-	}
-	seen := 0
-	for _, root := range roots {
-		err := filepath.WalkDir(root.dir, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() {
-				if path == goldenDir || path == upgradeDir {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			rel, _ := filepath.Rel(root.dir, path)
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			ins, err := detectFile(path, fi, true)
-			if err != nil || len(ins) != 1 || ins[0].Archive != "" {
-				return nil // not a conversation file (README, users.json, …)
-			}
-			seen++
-			got := goldenOutput(t, ins[0])
-			checkGolden(t, filepath.Join(root.golden, rel+".funes.jsonl"), got)
-			return nil
+	t.Run("testdata", func(t *testing.T) {
+		checkGoldens(t, "testdata", goldenDir, func(path string) bool {
+			return path == filepath.Join(goldenDir, "shared-real")
 		})
+	})
+	t.Run("shared-real", func(t *testing.T) {
+		golden := filepath.Join(goldenDir, "shared-real")
+		dir := sharedReal()
+		if dir == "" {
+			t.Skipf("the real sample files are not at any of %q (set IRENEO_SHARED_REAL): %d goldens under %s left unchecked",
+				sharedRealDirs[1:], len(goldenFiles(t, golden, nil)), golden)
+		}
+		checkGoldens(t, dir, golden, nil)
+	})
+}
+
+// checkGoldens compares every conversation file under dir with its golden
+// under golden, and fails for a golden left unchecked. skipGolden leaves
+// out golden folders that another root checks.
+func checkGoldens(t *testing.T, dir, golden string, skipGolden func(string) bool) {
+	checked := map[string]bool{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			return err
+		}
+		if d.IsDir() {
+			if path == goldenDir || path == upgradeDir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(dir, path)
+		gold := filepath.Join(golden, rel+".funes.jsonl")
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		ins, err := detectFile(path, fi, true)
+		if err != nil || len(ins) != 1 || ins[0].Archive != "" {
+			// Not a conversation file (README, users.json, …); if it has a
+			// golden, that golden is left unchecked, and fails below.
+			if _, statErr := os.Stat(gold); statErr == nil {
+				t.Errorf("%s has a golden but is not detected as one conversation file (%d inputs, %v)", path, len(ins), err)
+				checked[gold] = true
+			}
+			return nil
+		}
+		checked[gold] = true
+		checkGolden(t, gold, goldenOutput(t, ins[0]))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(checked) < 3 {
+		t.Errorf("only %d fixtures found under %s", len(checked), dir)
+	}
+	if *update {
+		return
+	}
+	for _, g := range goldenFiles(t, golden, skipGolden) {
+		if !checked[g] {
+			t.Errorf("golden %s was left unchecked: its input is gone from %s", g, dir)
 		}
 	}
-	if seen < 20 {
-		t.Errorf("only %d fixtures found", seen)
-	}
+}
+
+// goldenFiles lists the golden outputs under dir.
+func goldenFiles(t *testing.T, dir string, skip func(string) bool) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && skip != nil && skip(p) {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".funes.jsonl") {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
 }
 
 // goldenOutput is every conversation parsed from one input as funes jsonl,

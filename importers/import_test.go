@@ -2,6 +2,8 @@ package importers
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -218,11 +220,21 @@ func badCases() []badCase {
 		}, want: "no conversation in it yet", alloc: 16 << 20},
 		{name: "non-UTF-8", make: write("conversations.json", []byte(strings.Replace(string(full), "Branches and blocks", "Caf\xe9 and blocks", 1))), want: "not UTF-8"},
 		{name: "unreadable (mode 000)", make: func(t *testing.T, dir string) string {
-			if os.Geteuid() == 0 {
-				t.Skip("root reads mode-000 files; the cases below fail even for root")
-			}
 			p := filepath.Join(dir, "conversations.json")
-			os.WriteFile(p, full, 0o000)
+			if os.Geteuid() != 0 {
+				os.WriteFile(p, full, 0o000)
+				return p
+			}
+			// Root reads mode-000 files, and CI runs as root. A write-only
+			// sysfs attribute refuses every reader, root too (kernfs has no
+			// read for it): the export here is a link to one.
+			const writeOnly = "/sys/bus/cpu/uevent"
+			if _, err := os.ReadFile(writeOnly); !errors.Is(err, fs.ErrPermission) {
+				t.Skipf("running as root, and %s is not there to stand for an unreadable file (%v)", writeOnly, err)
+			}
+			if err := os.Symlink(writeOnly, p); err != nil {
+				t.Fatal(err)
+			}
 			return p
 		}, want: "permission denied"},
 		{name: "unreadable (under a file)", make: func(t *testing.T, dir string) string {

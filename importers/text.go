@@ -2,13 +2,13 @@ package importers
 
 import (
 	"encoding/json"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 // ChatGPT marks citations and entities in answer text with private-use
@@ -75,16 +75,9 @@ func entityName(body string) string {
 	return name
 }
 
-var systemReminder = regexp.MustCompile(`(?s)<system-reminder>.*?</system-reminder>\n?`)
-
-// stripSystemReminders removes the <system-reminder> blocks Claude Code
-// injects into messages and tool results: harness text, not the person's.
-func stripSystemReminders(s string) string {
-	if !strings.Contains(s, "<system-reminder>") {
-		return s
-	}
-	return systemReminder.ReplaceAllString(s, "")
-}
+// Claude Code's <system-reminder> blocks, and the other harness plumbing,
+// are kept as written: the verbatim promise holds for them too. The index
+// leaves them out (plumbing.Classify), and titles are made from the rest.
 
 // blank reports whether s holds nothing but white space.
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
@@ -115,8 +108,11 @@ func titleFrom(turns []memory.Turn) string {
 				continue
 			}
 			for _, b := range t.Blocks {
-				if b.Type == memory.BlockText && !blank(b.Text) && !isPlaceholder(b.Text) {
-					return firstWords(b.Text)
+				if b.Type != memory.BlockText {
+					continue
+				}
+				if said := plumbing.SaidText(t.Role, b.Type, b.ToolName, b.Text); !blank(said) && !isPlaceholder(said) {
+					return firstWords(said)
 				}
 			}
 		}

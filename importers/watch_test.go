@@ -70,8 +70,47 @@ func TestWatchImportsNewAndGrownRollouts(t *testing.T) {
 		t.Fatalf("%v %+v", err, s)
 	}
 
-	// Files that are not transcripts are ignored quietly.
-	os.WriteFile(filepath.Join(dayDir, "notes.jsonl"), []byte(`{"hello":"world"}`+"\n"), 0o644)
+	// Files that are not transcripts are ignored quietly: no import is
+	// reported for one and the memory is unchanged. A transcript written
+	// after it, once its debounce is over, is imported after it (one
+	// importer takes files in turn), so its report shows the other file
+	// has been seen to.
+	before, err := m.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dayDir, "notes.jsonl"), []byte(`{"hello":"world"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * watchDebounce)
+	sentinel := codexFile("2026/03/01/rollout-2026-03-01T13-00-00-0195a000-0000-7000-8000-000000000002.jsonl")
+	sdata, err := os.ReadFile(sentinel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dayDir, filepath.Base(sentinel)), sdata, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(15 * time.Second)
+	for seen := false; !seen; {
+		select {
+		case s := <-got:
+			if s.New == 1 && s.Failed == 0 {
+				seen = true
+				continue
+			}
+			t.Errorf("a report for a file that is not a transcript: %+v", s)
+		case <-deadline:
+			t.Fatal("the transcript after notes.jsonl was not imported within 15s")
+		}
+	}
+	after, err := m.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Conversations != before.Conversations+1 {
+		t.Errorf("%d conversations, want %d: only the transcript is new", after.Conversations, before.Conversations+1)
+	}
 
 	cancel()
 	select {

@@ -4,11 +4,17 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 // The text content of each tool, rendered from its structured answer: what
 // a model reads when its client shows text rather than structuredContent.
-// Both carry the same facts, notice and paging hints.
+// Both carry the same facts, notice and paging hints, and both begin with
+// plumbing.ResultMarker (see results.go).
+
+// marked puts the marker before an answer's text.
+func marked(text string) string { return plumbing.ResultMarker + " " + text }
 
 func minute(t time.Time) string {
 	if t.IsZero() {
@@ -29,9 +35,9 @@ func recallText(out *RecallOutput) string {
 	var b strings.Builder
 	if len(out.Hits) == 0 {
 		if out.Cut > 0 {
-			fmt.Fprintf(&b, "Matches for %q exist but none fits in a budget of %d tokens; ask again with a larger token_budget.\n", out.Query, out.TokenBudget)
+			fmt.Fprintf(&b, "%s Matches for %q exist but none fits in a budget of %d tokens; ask again with a larger token_budget.\n", plumbing.ResultMarker, out.Query, out.TokenBudget)
 		} else {
-			fmt.Fprintf(&b, "No past conversation matches %q. Nothing was found in memory; try other words, a key identifier, or say you don't know.\n", out.Query)
+			fmt.Fprintf(&b, "%s No past conversation matches %q. Nothing was found in memory; try other words, a key identifier, or say you don't know.\n", plumbing.ResultMarker, out.Query)
 		}
 		return b.String()
 	}
@@ -47,7 +53,7 @@ func recallText(out *RecallOutput) string {
 }
 
 func recallHeader(out *RecallOutput, hits int) string {
-	return fmt.Sprintf("Past conversations matching %q: %d passage(s), best first. %s\n", out.Query, hits, out.Notice)
+	return marked(fmt.Sprintf("Past conversations matching %q: %d passage(s), best first. %s\n", out.Query, hits, out.Notice))
 }
 
 // recallFrameText is the context block without its hits: what is left of
@@ -85,8 +91,8 @@ func hitText(n int, h RecallHit) string {
 func getText(out *GetOutput) string {
 	var b strings.Builder
 	si := out.Session
-	fmt.Fprintf(&b, "Conversation %q (%s, %s to %s, projects: %s)\nsession_id: %s · %d turns\n",
-		si.Title, si.Source, si.Started, si.Updated, projectList(si.Projects), si.SessionID, si.Turns)
+	fmt.Fprintf(&b, "%s Conversation %q (%s, %s to %s, projects: %s)\nsession_id: %s · %d turns\n",
+		plumbing.ResultMarker, si.Title, si.Source, si.Started, si.Updated, projectList(si.Projects), si.SessionID, si.Turns)
 	if len(out.Turns) == 0 {
 		b.WriteString("\n(no turns)\n")
 		return b.String()
@@ -121,13 +127,13 @@ func sessionsText(r *SessionsResult) string {
 	var b strings.Builder
 	if len(r.Sessions) == 0 {
 		if r.Total > 0 {
-			fmt.Fprintf(&b, "No conversations at offset %d; %d match in all.\n", r.Offset, r.Total)
+			fmt.Fprintf(&b, "%s No conversations at offset %d; %d match in all.\n", plumbing.ResultMarker, r.Offset, r.Total)
 		} else {
-			b.WriteString("No conversations in memory match. Try fewer filters or other words.\n")
+			b.WriteString(marked("No conversations in memory match. Try fewer filters or other words.\n"))
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%d conversation(s) match; showing %d to %d, newest first.\n\n", r.Total, r.Offset+1, r.Offset+len(r.Sessions))
+	fmt.Fprintf(&b, "%s %d conversation(s) match; showing %d to %d, newest first.\n\n", plumbing.ResultMarker, r.Total, r.Offset+1, r.Offset+len(r.Sessions))
 	for _, si := range r.Sessions {
 		b.WriteString(sessionLine(si))
 	}
@@ -145,9 +151,9 @@ func sessionLine(si SessionBrief) string {
 func projectsText(r ProjectsResult) string {
 	var b strings.Builder
 	if len(r.Projects) == 0 {
-		b.WriteString("No projects.")
+		b.WriteString(marked("No projects."))
 	} else {
-		b.WriteString("Projects (conversations):\n")
+		b.WriteString(marked("Projects (conversations):\n"))
 		for _, p := range r.Projects {
 			fmt.Fprintf(&b, "- %s (%d)\n", p.Name, p.Count)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 // Tool names.
@@ -356,7 +357,7 @@ func (s *Server) listProjects(ctx context.Context, c Caller, _ ListProjectsArgs)
 	if err != nil {
 		return answer{}, err
 	}
-	res := ProjectsResult{Projects: nonNil(ps), Untagged: untagged}
+	res := ProjectsResult{Marker: plumbing.ResultMarker, Projects: nonNil(ps), Untagged: untagged}
 	return answer{result: mcp.NewToolResultStructured(res, projectsText(res)), hits: len(ps)}, nil
 }
 

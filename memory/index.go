@@ -7,13 +7,19 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 // previewRunes bounds the turn preview kept for neighbours and lists.
 const previewRunes = 320
 
 // The index (layout 2) adds to each chunk its turn's date as words (the
-// date column), so "what did we decide in March" can match it.
+// date column), so "what did we decide in March" can match it. Layout 3
+// marks each chunk searched or not (plumbing.Classify): an agent's calls
+// to Ireneo and their results, and harness plumbing, keep their chunk rows
+// for display but reach neither FTS5 nor any count, so a memory does not
+// feed on its own answers.
 
 // prepared is a session cut into the rows the index needs. Preparing is the
 // CPU-heavy part of indexing (chunking, token counting, identifiers), so it
@@ -39,6 +45,7 @@ type preparedChunk struct {
 	blockType        string
 	tokens           int
 	body, ids, date  string
+	searched         bool
 }
 
 // prepare cuts a session into turn and chunk rows.
@@ -52,16 +59,36 @@ func prepare(s *Session, data []byte, hash string) *prepared {
 		} else {
 			last = ts
 		}
-		p.turns = append(p.turns, preparedTurn{seq: t.Seq, uuid: t.TurnUUID, role: t.Role, ts: unix(ts), preview: preview(t.Text(), previewRunes)})
+		said := make([]string, 0, len(t.Blocks))
+		plumb := ""
 		date := dateWords(ts)
 		for bi, blk := range t.Blocks {
-			for pi, piece := range splitChunks(blk.Text) {
-				n := CountTokens(piece)
-				p.tokens += n
-				p.chunks = append(p.chunks, preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, tokens: n,
-					body: piece, ids: strings.Join(identifiers(piece), " "), date: date})
+			pi := 0
+			for _, sp := range plumbing.Classify(t.Role, blk.Type, blk.ToolName, blk.Text) {
+				text := blk.Text[sp.Start:sp.End]
+				searched := sp.Kind.Searched()
+				if searched {
+					said = append(said, text)
+				} else if plumb == "" && strings.TrimSpace(text) != "" {
+					plumb = "(" + sp.Kind.Label() + ")"
+				}
+				for _, piece := range splitChunks(text) {
+					c := preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, body: piece, date: date, searched: searched}
+					if searched { // plumbing counts for nothing
+						c.tokens = CountTokens(piece)
+						p.tokens += c.tokens
+						c.ids = strings.Join(identifiers(piece), " ")
+					}
+					p.chunks = append(p.chunks, c)
+					pi++
+				}
 			}
 		}
+		pv := preview(strings.Join(said, "\n\n"), previewRunes)
+		if pv == "" {
+			pv = plumb // a turn of plumbing only reads as what it is
+		}
+		p.turns = append(p.turns, preparedTurn{seq: t.Seq, uuid: t.TurnUUID, role: t.Role, ts: unix(ts), preview: pv})
 	}
 	return p
 }
@@ -84,7 +111,7 @@ func prepareIndexStmts(ctx context.Context, tx *sql.Tx) (*indexStmts, error) {
 	if st.turn, err = tx.PrepareContext(ctx, `INSERT OR REPLACE INTO turns(sess,seq,turn_uuid,role,ts,preview) VALUES(?,?,?,?,?,?)`); err != nil {
 		return nil, err
 	}
-	if st.chunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(sess,seq,block,part,block_type,tokens) VALUES(?,?,?,?,?,?)`); err != nil {
+	if st.chunk, err = tx.PrepareContext(ctx, `INSERT INTO chunks(sess,seq,block,part,block_type,tokens,searched) VALUES(?,?,?,?,?,?,?)`); err != nil {
 		return nil, err
 	}
 	if st.fts, err = tx.PrepareContext(ctx, `INSERT INTO chunks_fts(rowid,body,title,ids,date) VALUES(?,?,?,?,?)`); err != nil {
@@ -123,9 +150,12 @@ func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, st *indexStmts, p
 		}
 	}
 	for _, c := range p.chunks {
-		r, err := st.chunk.ExecContext(ctx, sess, c.seq, c.block, c.part, c.blockType, c.tokens)
+		r, err := st.chunk.ExecContext(ctx, sess, c.seq, c.block, c.part, c.blockType, c.tokens, c.searched)
 		if err != nil {
 			return err
+		}
+		if !c.searched {
+			continue // kept for display, never searched
 		}
 		id, _ := r.LastInsertId()
 		if _, err := st.fts.ExecContext(ctx, id, c.body, s.Title, c.ids, c.date); err != nil {

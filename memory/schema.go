@@ -30,7 +30,7 @@ import (
 // BUMP THIS BY ONE whenever you change any of that: it is the whole upgrade.
 // On the next open every existing memory drops its index and rebuilds it
 // from src/ by itself, keeping tags, stars, tombstones, tokens and audit.
-const indexLayoutVersion = 2
+const indexLayoutVersion = 3
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.
@@ -71,7 +71,8 @@ CREATE TABLE IF NOT EXISTS chunks(
 	block INTEGER NOT NULL,
 	part INTEGER NOT NULL,
 	block_type TEXT NOT NULL,
-	tokens INTEGER NOT NULL
+	tokens INTEGER NOT NULL,
+	searched INTEGER NOT NULL DEFAULT 1 -- 0: plumbing, kept for display, never in FTS (layout 3)
 );
 CREATE INDEX IF NOT EXISTS chunks_sess ON chunks(sess, seq);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(

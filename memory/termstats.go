@@ -75,7 +75,7 @@ func (m *Memory) frequencies(ctx context.Context, words []string) (map[string]in
 			return nil, 0, err
 		}
 		if ts.total < 0 {
-			if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&ts.total); err != nil {
+			if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM chunks WHERE searched`).Scan(&ts.total); err != nil {
 				return nil, 0, err
 			}
 		}

@@ -57,7 +57,8 @@ func TestRecallCalls(t *testing.T) {
 		{"another server's get", "mcp__github__get", `{"owner":"x","repo":"y"}`, Said},
 		{"another server's recall shape", "mcp__notes__recall", `{"q":"MT-4471"}`, Said},
 		{"recall without a query", "mcp__ireneo__recall", `{"project":"plant"}`, Said},
-		{"a bare name", "recall", `{"query":"MT-4471"}`, Said},
+		{"a bare name (Claude.ai)", "recall", `{"query":"MT-4471"}`, RecallCall},
+		{"a bare name, another shape", "get", `{"url":"https://example.com"}`, Said},
 		{"a shell", "Bash", `{"command":"grep MT-4471 notes.md"}`, Said},
 		{"not JSON", "mcp__ireneo__recall", `MT-4471`, Said},
 	} {
@@ -145,6 +146,10 @@ func TestHarness(t *testing.T) {
 			"said:Why does Claude write <system-reminder>be careful</system-reminder> into my session logs?"},
 		{"a tag quoted at a line's start", "user", "text", "<system-reminder> tags: what are they for?",
 			"said:<system-reminder> tags: what are they for?"},
+		{"a reminder appended to a message", "user", "text", "Why is the build failing?<system-reminder>The user opened CMakeLists.txt in the IDE.</system-reminder>",
+			"said:Why is the build failing?|harness note:<system-reminder>The user opened CMakeLists.txt in the IDE.</system-reminder>"},
+		{"an IDE note before the words", "user", "text", "<ide_opened_file>The user opened the file /src/k2.go in the IDE. This may or may not be related to the current task.</ide_opened_file>\nFix MT-4471",
+			"harness note:<ide_opened_file>The user opened the file /src/k2.go in the IDE. This may or may not be related to the current task.</ide_opened_file>\n|said:Fix MT-4471"},
 		{"a wrapper followed by words on its line", "user", "text", "<system-reminder>x</system-reminder> is what I see",
 			"said:<system-reminder>x</system-reminder> is what I see"},
 		{"slash command envelope", "user", "text", "<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>PR 12 compressor</command-args>",
@@ -211,10 +216,29 @@ func TestKinds(t *testing.T) {
 func TestIreneoTool(t *testing.T) {
 	for name, want := range map[string]string{
 		"mcp__ireneo__recall": "recall", "mcp__my-memory__get": "get", "ireneo.sessions": "sessions",
-		"mcp__a.b__list_projects": "list_projects", "recall": "", "mcp__recall": "", "mcp__x__recall_all": "", "": "",
+		"mcp__a.b__list_projects": "list_projects", "recall": "recall", "mcp__recall": "recall", "mcp__x__recall_all": "", "Read": "", "": "",
 	} {
 		if got := IreneoTool(name); got != want {
 			t.Errorf("IreneoTool(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+// Hostile text must cost linear time: a quadratic scan of these would take
+// minutes, so a regression shows as a hung test, not a flaky timing.
+func TestClassifyIsLinear(t *testing.T) {
+	n := 1 << 16
+	for _, text := range []string{
+		strings.Repeat("<system-reminder>\n", n),
+		strings.Repeat("<system-reminder>\n", n) + "</system-reminder> and words",
+		strings.Repeat("<command-args>\n<system-reminder>\n", n) + "</command-args>x</system-reminder>y",
+		strings.Repeat("<system-reminder>", n) + "text",
+		strings.Repeat("<environment_context>", n),
+	} {
+		spans := Classify("user", "text", "", text)
+		checkCover(t, text, spans)
+		if SaidText("user", "text", "", text) == "" && !strings.HasPrefix(text, "<environment_context>") {
+			t.Errorf("words lost from %q…", text[:40])
 		}
 	}
 }

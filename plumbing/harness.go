@@ -45,11 +45,18 @@ var interruptions = []string{
 var wrapperTags = []string{
 	"system-reminder", "user-prompt-submit-hook", "command-name", "command-message", "command-args",
 	"local-command-stdout", "local-command-stderr", "local-command-caveat", "bash-stdout", "bash-stderr",
+	"ide_opened_file", "ide_selection",
 }
 
 // saidInside are wrappers whose content the person typed: the arguments of
 // a slash command stay searchable, only the tags around them are plumbing.
 var saidInside = map[string]bool{"command-args": true}
+
+// trailingTags are wrappers Claude Code also appends to the end of a
+// message, right after the person's last word: one that ends the text is
+// plumbing wherever it opens. Only at the very end: a wrapper quoted with
+// words after it is the person's.
+var trailingTags = []string{"system-reminder", "user-prompt-submit-hook"}
 
 // harnessSpans cuts text into Said and Harness spans; userish says whether
 // preambles and interruptions may occur (a person's or a tool's message,
@@ -79,13 +86,15 @@ func harnessSpans(text string, userish bool) []Span {
 		}
 	}
 	said := pos
-	for line := pos; line < len(text); {
+	closes := closeCache{}
+	limit, tail := trailingWrapper(text, pos)
+	for line := pos; line < limit; {
 		q := line
 		for q < len(text) && (text[q] == ' ' || text[q] == '\t') {
 			q++
 		}
 		if q < len(text) && text[q] == '<' {
-			if tag, contentStart, closeStart, end := wrapperAt(text, q); tag != "" {
+			if tag, contentStart, closeStart, end := wrapperAt(text[:limit], q, closes); tag != "" {
 				if said < line {
 					spans = append(spans, Span{said, line, Said})
 				}
@@ -104,10 +113,29 @@ func harnessSpans(text string, userish bool) []Span {
 		}
 		line += nl + 1
 	}
-	if said < len(text) {
-		spans = append(spans, Span{said, len(text), Said})
+	if said < limit {
+		spans = append(spans, Span{said, limit, Said})
 	}
-	return spans
+	return append(spans, tail...)
+}
+
+// trailingWrapper finds a wrapper that ends text (white space aside) and
+// opens after pos: the text before it is scanned for more, and tail is its
+// span.
+func trailingWrapper(text string, pos int) (limit int, tail []Span) {
+	end := strings.TrimRight(text, " \t\r\n")
+	for _, t := range trailingTags {
+		open, close := "<"+t+">", "</"+t+">"
+		if !strings.HasSuffix(end, close) {
+			continue
+		}
+		at := strings.LastIndex(end[:len(end)-len(close)], open)
+		if at < pos || strings.Contains(end[at+len(open):len(end)-len(close)], close) {
+			continue
+		}
+		return at, []Span{{at, len(text), Harness}}
+	}
+	return len(text), nil
 }
 
 // preambleEnd is where a preamble starting at pos (after white space) ends,
@@ -139,18 +167,17 @@ func preambleEnd(text string, pos int) int {
 // closing tag starts, and where it ends (the line break after the closing
 // tag included). The closing tag must end its line; else it is text that
 // mentions the tag, and tag is "".
-func wrapperAt(text string, q int) (tag string, contentStart, closeStart, end int) {
+func wrapperAt(text string, q int, closes closeCache) (tag string, contentStart, closeStart, end int) {
 	for _, t := range wrapperTags {
 		open := "<" + t + ">"
 		if !strings.HasPrefix(text[q:], open) {
 			continue
 		}
 		contentStart = q + len(open)
-		i := strings.Index(text[contentStart:], "</"+t+">")
-		if i < 0 {
+		closeStart = closes.next(text, t, contentStart)
+		if closeStart < 0 {
 			return "", 0, 0, 0
 		}
-		closeStart = contentStart + i
 		end = closeStart + len("</"+t+">")
 		for end < len(text) && (text[end] == ' ' || text[end] == '\t' || text[end] == '\r') {
 			end++
@@ -165,6 +192,24 @@ func wrapperAt(text string, q int) (tag string, contentStart, closeStart, end in
 		return t, contentStart, closeStart, end
 	}
 	return "", 0, 0, 0
+}
+
+// closeCache remembers, per tag, the first closing tag found after where
+// the last search started: every later search from before it finds the
+// same one (or, after a miss, none), so a hostile text of many lines that
+// open a wrapper costs linear time, not quadratic.
+type closeCache map[string]int
+
+func (c closeCache) next(text, tag string, from int) int {
+	if at, ok := c[tag]; ok && (at < 0 || at >= from) {
+		return at
+	}
+	at := strings.Index(text[from:], "</"+tag+">")
+	if at >= 0 {
+		at += from
+	}
+	c[tag] = at
+	return at
 }
 
 func skipSpace(text string, i int) int {

@@ -13,7 +13,8 @@ import (
 //   - A call: the tool's name ends in one of Ireneo's tool names (recall,
 //     get, sessions, list_projects) behind any server qualifier —
 //     mcp__<server>__recall (Claude Code, Codex), <server>.recall (Codex
-//     item_completed), <server>__recall — AND its arguments have the shape
+//     item_completed, ChatGPT), <server>__recall, or none (Claude.ai names
+//     a connector's tool bare) — AND its arguments have the shape
 //     of that tool's: a JSON object holding only Ireneo's argument names,
 //     with the required ones present. The server name is whatever the person
 //     registered ("ireneo", "memory", …), so it is never relied on; the
@@ -63,20 +64,18 @@ func ToolArguments(tool string) (args []string, requiredN int, ok bool) {
 	return append([]string(nil), a...), required[tool], ok
 }
 
-// IreneoTool returns the Ireneo tool a qualified tool name calls
-// ("mcp__memory__recall" → "recall"), or "" when it names none. A bare
-// name ("recall") is not enough: it needs a server qualifier.
+// IreneoTool returns the Ireneo tool a tool name calls, under any server
+// qualifier or none ("mcp__memory__recall", "memory.recall", "recall" →
+// "recall"), or "" when it names none. The name alone proves nothing: a
+// call is Ireneo's only when its arguments fit too (Classify).
 func IreneoTool(name string) string {
 	n := strings.TrimSpace(name)
 	n = strings.TrimPrefix(n, "mcp__")
-	cut := -1
+	cut := 0
 	for _, sep := range []string{"__", "."} {
 		if i := strings.LastIndex(n, sep); i > 0 && i+len(sep) > cut {
 			cut = i + len(sep)
 		}
-	}
-	if cut < 0 {
-		return ""
 	}
 	tool := n[cut:]
 	if _, ok := toolArgs[tool]; !ok {

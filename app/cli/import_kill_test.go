@@ -199,11 +199,15 @@ func allStopped(tasks string) bool {
 }
 
 // startFrozen starts an import into a fresh memory (prepared by prepare,
-// if given) and freezes it when cond holds, trying again if an import
-// ends before that.
-func startFrozen(t *testing.T, input string, prepare func(dir string), cond func(string, importState) bool) (string, *child) {
+// if given) and freezes it when cond holds. An import that ends before
+// that is tried again with an export twice as large, so the point lasts
+// longer; one never seen fails the test (a skip would hide that the case
+// went untested). It returns the memory, the child and the export used.
+func startFrozen(t *testing.T, inputs *killInputs, prepare func(dir string), cond func(string, importState) bool) (string, *child, string) {
 	t.Helper()
-	for attempt := 0; attempt < 4; attempt++ {
+	const attempts = 6
+	for attempt := range attempts {
+		input := inputs.get(t, attempt)
 		dir := t.TempDir()
 		if prepare != nil {
 			prepare(dir)
@@ -211,14 +215,36 @@ func startFrozen(t *testing.T, input string, prepare func(dir string), cond func
 		c := startImport(t, dir, input)
 		if freezeWhen(t, c, dir, cond) {
 			t.Logf("frozen at %+v", stateOf(dir))
-			return dir, c
+			return dir, c, input
 		}
 		c.wait(t, "on its own")
 		t.Logf("attempt %d: the import ended before the point was seen (state %+v)", attempt, stateOf(dir))
 	}
-	t.Skip("the point was never seen")
-	return "", nil
+	t.Fatalf("the point was never seen in %d imports of exports up to %d conversations", attempts, inputs.size(attempts-1))
+	return "", nil, ""
 }
+
+// killInputs are the test exports, one per size, made up front by the
+// test that shares them among its subtests.
+type killInputs struct {
+	base  int
+	paths map[int]string
+}
+
+// killSizes is how many times the export doubles for a retry.
+const killSizes = 4
+
+func newKillInputs(t *testing.T, base int) *killInputs {
+	k := &killInputs{base: base, paths: map[int]string{}}
+	for i := range killSizes {
+		k.paths[k.size(i)] = killInput(t, k.size(i))
+	}
+	return k
+}
+
+func (k *killInputs) size(attempt int) int { return k.base << min(attempt, killSizes-1) }
+
+func (k *killInputs) get(t *testing.T, attempt int) string { return k.paths[k.size(attempt)] }
 
 // importState is what the child has done so far, seen from its files.
 type importState struct {
@@ -317,7 +343,7 @@ func TestImportKilledThenForgotten(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
-	input := killInput(t, 1000)
+	inputs := newKillInputs(t, 1000)
 	points := []struct {
 		name   string
 		stored bool // the conversation is in the index at that point
@@ -332,7 +358,7 @@ func TestImportKilledThenForgotten(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
 		for _, pt := range points {
 			t.Run(fmt.Sprintf("%v %s", sig, pt.name), func(t *testing.T) {
-				dir, c := startFrozen(t, input, nil, pt.cond)
+				dir, c, input := startFrozen(t, inputs, nil, pt.cond)
 				c.signal(sig)
 				c.signal(syscall.SIGCONT)
 				err := c.wait(t, fmt.Sprintf("after %v", sig))
@@ -386,7 +412,7 @@ func TestForgetDuringImportFromAnotherProcess(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process")
 	}
-	input := killInput(t, 1000)
+	inputs := newKillInputs(t, 1000)
 	ctx := context.Background()
 	for _, pt := range []struct {
 		name string
@@ -398,7 +424,7 @@ func TestForgetDuringImportFromAnotherProcess(t *testing.T) {
 		}},
 	} {
 		t.Run(pt.name, func(t *testing.T) {
-			dir, c := startFrozen(t, input, func(dir string) {
+			dir, c, input := startFrozen(t, inputs, func(dir string) {
 				m, err := memory.Open(dir)
 				if err != nil {
 					t.Fatal(err)
