@@ -84,7 +84,15 @@ func TestRealWindowReading(t *testing.T) {
 		sendKeys(t, wid, "Return")
 		shot = screenshot(t, shots, "reading-search-"+tag, nil)
 		// Down then Up keeps the first conversation; Enter opens it at its
-		// passage with the keys in the transcript.
+		// passage with the keys in the transcript: the tool calls.
+		sendKeys(t, wid, "Down", "Up", "Return")
+		time.Sleep(2 * time.Second)
+		shot = screenshot(t, shots, "reading-transcript-tools-"+tag, shot)
+		// The long session, opened at turn 30 of 60, read with the keys.
+		sendKeys(t, wid, "ctrl+1", "ctrl+f", "ctrl+a")
+		run(t, "xdotool", "type", "--window", wid, "--delay", "40", phraseLongTurn)
+		sendKeys(t, wid, "Return")
+		shot = screenshot(t, shots, "reading-search-long-"+tag, shot)
 		sendKeys(t, wid, "Down", "Up", "Return")
 		time.Sleep(2 * time.Second)
 		shot = screenshot(t, shots, "reading-transcript-"+tag, shot)
@@ -96,7 +104,7 @@ func TestRealWindowReading(t *testing.T) {
 		shot = screenshot(t, shots, "reading-end-"+tag, shot)
 		// Find in the conversation: Ctrl+F, a word, Enter for the next.
 		sendKeys(t, wid, "ctrl+f")
-		run(t, "xdotool", "type", "--window", wid, "--delay", "40", "heron")
+		run(t, "xdotool", "type", "--window", wid, "--delay", "40", "refactor")
 		shot = screenshot(t, shots, "reading-find-"+tag, shot)
 		sendKeys(t, wid, "Return")
 		shot = screenshot(t, shots, "reading-find-next-"+tag, shot)

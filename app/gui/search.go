@@ -440,10 +440,10 @@ func neighbourView(n memory.Neighbor) fyne.CanvasObject {
 	label.TextStyle.Bold = true
 	label.ColorName = theme.ColorNamePlaceHolder
 	label.Inline = true
-	rt := widget.NewRichText(
+	rt := widget.NewRichText(guardWrap([]widget.RichTextSegment{
 		&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": ", Style: label},
 		&widget.TextSegment{Text: oneLine(markdownPlain(text)), Style: style},
-	)
+	})...)
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
 }

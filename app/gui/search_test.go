@@ -49,7 +49,7 @@ func TestSearchFindsAndOpensTurn(t *testing.T) {
 		}
 		for _, seg := range rt.Segments {
 			if ts, ok := seg.(*widget.TextSegment); ok {
-				if strings.EqualFold(ts.Text, phraseBudget) && ts.Style.TextStyle.Bold {
+				if strings.EqualFold(strings.TrimPrefix(ts.Text, wrapGuard), phraseBudget) && ts.Style.TextStyle.Bold {
 					emphasised = true
 				}
 				if strings.Contains(ts.Text, "turn ") {
@@ -147,7 +147,7 @@ func detailText(s *searchScreen) string {
 		case *widget.Label:
 			parts = append(parts, v.Text)
 		case *widget.RichText:
-			parts = append(parts, v.String())
+			parts = append(parts, strings.ReplaceAll(v.String(), wrapGuard, ""))
 		}
 	})
 	return strings.Join(parts, " | ")

@@ -439,8 +439,8 @@ type findEntry struct {
 func newFindEntry(t *transcriptView) *findEntry {
 	e := &findEntry{t: t}
 	e.ExtendBaseWidget(e)
-	e.OnChanged = t.setFind
-	e.OnSubmitted = func(string) { t.step(1) }
+	e.OnChanged = t.typed
+	e.OnSubmitted = t.submitted
 	return e
 }
 
@@ -451,7 +451,7 @@ func (e *findEntry) TypedKey(k *fyne.KeyEvent) {
 		e.t.focusKeys()
 		return
 	case fyne.KeyDown:
-		e.t.step(1)
+		e.t.submitted(e.Text)
 		return
 	case fyne.KeyUp:
 		e.t.step(-1)

@@ -1,8 +1,10 @@
 package gui
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 )
@@ -43,7 +45,44 @@ func (t *transcriptView) closeFind() {
 	}
 }
 
-// setFind finds text as it is typed, going to the first occurrence at or
+// findDelay is how long typing pauses before the marks follow it: marking
+// re-lays out every turn with an occurrence, too much for every key.
+var findDelay = 150 * time.Millisecond
+
+// typed finds as the text is typed, once typing pauses; one character
+// waits for Enter (it is in nearly every turn).
+func (t *transcriptView) typed(text string) {
+	if len([]rune(strings.TrimSpace(text))) < 2 {
+		if t.find != "" {
+			t.setFind("")
+		}
+		return
+	}
+	t.u.goBackground(func(ctx context.Context) {
+		select {
+		case <-time.After(findDelay):
+		case <-ctx.Done():
+			return
+		}
+		fyneDo(func() {
+			if t.findEntry.Text == text && strings.ToLower(strings.TrimSpace(text)) != t.find {
+				t.setFind(text)
+			}
+		})
+	})
+}
+
+// submitted is Enter in the find field: find what is typed if the marks do
+// not show it yet, else go to the next occurrence.
+func (t *transcriptView) submitted(text string) {
+	if strings.ToLower(strings.TrimSpace(text)) != t.find {
+		t.setFind(text)
+		return
+	}
+	t.step(1)
+}
+
+// setFind marks the occurrences of text and goes to the first at or
 // after the turn in view.
 func (t *transcriptView) setFind(text string) {
 	if t.tr == nil {

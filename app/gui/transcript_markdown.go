@@ -270,15 +270,48 @@ func markdownView(src string, mk *marker) fyne.CanvasObject {
 }
 
 func proseView(segs []widget.RichTextSegment, mk *marker) *widget.RichText {
-	rt := widget.NewRichText(mk.mark(segs)...)
+	rt := widget.NewRichText(guardWrap(mk.mark(segs))...)
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
+}
+
+// wrapGuard starts a text segment that continues a line. Fyne 2.7's
+// wrapping, when a segment begins where not one character of it fits on
+// the line, never goes back to the full width and sets every later
+// character on a line of its own; a first character of no width always
+// fits, and the rest then wraps as it should.
+const wrapGuard = "\u200b"
+
+// guardWrap puts wrapGuard before each text segment that follows an
+// inline one on the same line.
+func guardWrap(segs []widget.RichTextSegment) []widget.RichTextSegment {
+	after := false // the segment before flows on: this one continues its line
+	for _, seg := range segs {
+		switch v := seg.(type) {
+		case *widget.TextSegment:
+			if after && v.Text != "" && !strings.HasPrefix(v.Text, wrapGuard) {
+				v.Text = wrapGuard + v.Text
+			}
+			after = v.Style.Inline && v.Text != ""
+		case *widget.HyperlinkSegment:
+			after = true
+		case *widget.ParagraphSegment:
+			guardWrap(v.Texts)
+			after = false
+		case *widget.ListSegment:
+			guardWrap(v.Items)
+			after = false
+		default:
+			after = seg.Inline()
+		}
+	}
+	return segs
 }
 
 // codeView is code on a tinted panel, monospaced, broken at the edge
 // rather than scrolled sideways inside a scrolling transcript.
 func codeView(code string, mk *marker) fyne.CanvasObject {
-	rt := widget.NewRichText(mk.mark([]widget.RichTextSegment{&widget.TextSegment{Text: code, Style: widget.RichTextStyleCodeBlock}})...)
+	rt := widget.NewRichText(guardWrap(mk.mark([]widget.RichTextSegment{&widget.TextSegment{Text: code, Style: widget.RichTextStyleCodeBlock}}))...)
 	rt.Wrapping = fyne.TextWrapBreak
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
 	bg.CornerRadius = theme.InputRadiusSize()

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -97,7 +98,10 @@ func texts(o fyne.CanvasObject) []*widget.TextSegment {
 		for _, s := range segs {
 			switch v := s.(type) {
 			case *widget.TextSegment:
-				out = append(out, v)
+				// A copy without the wrap guard, to compare words.
+				c := *v
+				c.Text = strings.TrimPrefix(c.Text, wrapGuard)
+				out = append(out, &c)
 			case *widget.ParagraphSegment:
 				add(v.Texts)
 			case *widget.ListSegment:
@@ -501,5 +505,75 @@ func TestMarkdownKeepsWhatWasSaid(t *testing.T) {
 	}
 	if p := markdownPlain("## Plan\n\nRun `go test` **now**"); p != "Plan Run go test now" {
 		t.Errorf("markdownPlain = %q", p)
+	}
+}
+
+// BenchmarkTranscriptPage lays out a page of Markdown turns as the
+// transcript does, against a floor measured in the same run: the same
+// texts as plain wrapped labels, which is what the view drew before it
+// rendered Markdown. The ratio is the cost of reading rendered text.
+func BenchmarkTranscriptPage(b *testing.B) {
+	test.NewTempApp(b)
+	var texts []string
+	for i := range transcriptPage {
+		texts = append(texts, fmt.Sprintf("## Step %d\n\nRun `go test ./...` and read **memory/recall.go**:\n\n"+
+			"1. the ranking\n2. the budget\n\n```go\nfunc rank(c []candidate) []candidate {\n\treturn c\n}\n```\nDone when the suite is green.", i))
+	}
+	size := fyne.NewSize(700, 10000)
+	lay := func(objs []fyne.CanvasObject) {
+		box := container.NewVBox(objs...)
+		box.Resize(size)
+		box.MinSize()
+	}
+	measure := func(view func(string) fyne.CanvasObject) time.Duration {
+		start := time.Now()
+		for range b.N {
+			objs := make([]fyne.CanvasObject, len(texts))
+			for i, s := range texts {
+				objs[i] = view(s)
+			}
+			lay(objs)
+		}
+		return time.Since(start)
+	}
+	b.ResetTimer()
+	floor := measure(func(s string) fyne.CanvasObject {
+		l := widget.NewLabel(s)
+		l.Wrapping = fyne.TextWrapWord
+		return l
+	})
+	md := measure(func(s string) fyne.CanvasObject { return markdownView(s, &marker{cur: -1}) })
+	b.ReportMetric(float64(md)/float64(b.N)/1e6, "ms/page")
+	b.ReportMetric(float64(md)/float64(floor), "x-plain-labels")
+}
+
+// Marked text wraps as plain text does: many marks (every "r" of a long
+// session) never set a line's characters one under the other, Fyne's
+// wrapping bug when a segment starts where none of it fits.
+func TestMarksWrapLikePlainText(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	u.win.Resize(fyne.NewSize(1280, 800))
+	tv := openTranscript(t, u, "claude_code:sess-long")
+	tv.openFind()
+	tv.setFind("r")
+	waitIdle(t, u)
+	relayout(u.win.Content())
+	tallest := float32(0)
+	walk(tv.turns, func(o fyne.CanvasObject) {
+		if rt, ok := o.(*widget.RichText); ok && strings.Contains(strings.ReplaceAll(rt.String(), wrapGuard, ""), "More detail") {
+			tallest = max(tallest, rt.MinSize().Height)
+		}
+	})
+	// A turn's text is four lines at this width; the bug made it hundreds.
+	if tallest == 0 || tallest > 200 {
+		t.Fatalf("the tallest marked turn text is %v high, want a few lines", tallest)
+	}
+	segs := guardWrap([]widget.RichTextSegment{
+		&widget.TextSegment{Text: "a", Style: widget.RichTextStyleInline},
+		&widget.TextSegment{Text: "b", Style: widget.RichTextStyleParagraph},
+		&widget.TextSegment{Text: "c", Style: widget.RichTextStyleInline},
+	})
+	if got := []string{segs[0].(*widget.TextSegment).Text, segs[1].(*widget.TextSegment).Text, segs[2].(*widget.TextSegment).Text}; got[0] != "a" || got[1] != wrapGuard+"b" || got[2] != "c" {
+		t.Fatalf("guardWrap: %q", got)
 	}
 }
