@@ -125,7 +125,10 @@ type CandidateQuery struct {
 	Until  time.Time
 	// Project: that project plus untagged conversations; "" means all.
 	Project string
-	Scope   []string // nil: no scope; empty: nothing
+	// ProjectOnly drops the untagged conversations from Project; Untagged
+	// keeps only conversations with no project (a person browsing).
+	ProjectOnly, Untagged bool
+	Scope                 []string // nil: no scope; empty: nothing
 	// CheckExact also scores every match and fails if the pruned top-k
 	// differs (the bench's proof of the engine's pruning).
 	CheckExact bool
@@ -196,7 +199,7 @@ func (m *Memory) docFilter(ctx context.Context, q queryer, cq CandidateQuery) (f
 		where = append(where, "s.harness = ?")
 		args = append(args, cq.Source)
 	}
-	w, a := projectFilter("s", cq.Project, cq.Scope)
+	w, a := projectFilter("s", cq.Project, cq.ProjectOnly, cq.Untagged, cq.Scope)
 	where = append(where, w...)
 	args = append(args, a...)
 	timed := !cq.Since.IsZero() || !cq.Until.IsZero()

@@ -32,14 +32,22 @@ func (m *Memory) sessionProjects(ctx context.Context, q queryer, harness, sid st
 }
 
 // projectFilter renders the project filter and the token scope as SQL over
-// the sessions alias s.
-func projectFilter(s, project string, scope []string) ([]string, []any) {
+// the sessions alias s: project with the untagged conversations, or alone
+// (only), and untagged for the conversations with no project.
+func projectFilter(s, project string, only, untagged bool, scope []string) ([]string, []any) {
 	var where []string
 	var args []any
 	tagged := fmt.Sprintf(`EXISTS(SELECT 1 FROM session_projects p WHERE p.harness=%[1]s.harness AND p.session_id=%[1]s.session_id`, s)
-	if project != "" {
+	switch {
+	case project != "" && only:
+		where = append(where, tagged+" AND p.project = ?)")
+		args = append(args, project)
+	case project != "":
 		where = append(where, "("+tagged+" AND p.project = ?) OR NOT "+tagged+"))")
 		args = append(args, project)
+	}
+	if untagged {
+		where = append(where, "NOT "+tagged+")")
 	}
 	if scope != nil {
 		if len(scope) == 0 {

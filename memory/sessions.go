@@ -33,6 +33,8 @@ type SessionInfo struct {
 type SessionQuery struct {
 	Query   string // words that must appear (any turn) or in the title
 	Project string // that project plus untagged; "" means all
+	// ProjectOnly drops the untagged conversations from Project.
+	ProjectOnly bool
 	// Untagged lists only conversations with no project.
 	Untagged bool
 	Source   string
@@ -66,10 +68,7 @@ func (m *Memory) Sessions(ctx context.Context, q SessionQuery) ([]SessionInfo, i
 	if q.Starred {
 		where = append(where, "EXISTS(SELECT 1 FROM stars st WHERE st.harness=s.harness AND st.session_id=s.session_id AND st.starred)")
 	}
-	if q.Untagged {
-		where = append(where, "NOT EXISTS(SELECT 1 FROM session_projects p WHERE p.harness=s.harness AND p.session_id=s.session_id)")
-	}
-	w, a := projectFilter("s", q.Project, q.Scope)
+	w, a := projectFilter("s", q.Project, q.ProjectOnly, q.Untagged, q.Scope)
 	where = append(where, w...)
 	args = append(args, a...)
 	if strings.TrimSpace(q.Query) != "" {
@@ -151,7 +150,7 @@ func (m *Memory) findSession(ctx context.Context, q queryer, sessionID string, s
 		where = append(where, "s.harness = ?")
 		args = append(args, harness)
 	}
-	w, a := projectFilter("s", "", scope)
+	w, a := projectFilter("s", "", false, false, scope)
 	where = append(where, w...)
 	args = append(args, a...)
 	rows, err := q.QueryContext(ctx, `SELECT s.id, s.harness, s.session_id, s.path FROM sessions s WHERE `+strings.Join(where, " AND "), args...)

@@ -53,7 +53,7 @@ func engineCandidates(ctx context.Context, m *memory.Memory, plan memory.QueryPl
 	rows, err := m.Candidates(ctx, memory.CandidateQuery{
 		Query:  engine.Query{Terms: et.Terms, K: tn.Candidates},
 		Params: engineParams(tn),
-		Source: o.Source, Since: o.Since, Until: o.Until, Project: o.Project, Scope: o.Scope,
+		Source: o.Source, Since: o.Since, Until: o.Until, Project: o.Project, ProjectOnly: o.ProjectOnly, Untagged: o.Untagged, Scope: o.Scope,
 		CheckExact: checkExact,
 	})
 	if err != nil {

@@ -21,11 +21,19 @@ const (
 type Options struct {
 	Query   string
 	Project string // that project plus untagged conversations; "" means all
-	Source  string // harness
-	Since   time.Time
-	Until   time.Time
-	K       int
-	Budget  int
+	// ProjectOnly drops the untagged conversations from Project: a person
+	// browsing one project's own conversations (agents keep the default).
+	ProjectOnly bool
+	// Untagged keeps only conversations with no project.
+	Untagged bool
+	Source   string // harness
+	Since    time.Time
+	Until    time.Time
+	K        int
+	// Offset skips the first hits of the ranking: the next page of a
+	// list (the GUI's "Show more"); each page is at most MaxK hits.
+	Offset int
+	Budget int
 	// Scope, for a scoped token: only conversations tagged with one of these.
 	Scope []string
 	// Tuning overrides the ranking pipeline, for ablations; nil is the default.
@@ -157,7 +165,8 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	ranked := rank(cands, o.K, tn, tie, plan.Speaker)
+	ranked := rank(cands, o.K+max(o.Offset, 0), tn, tie, plan.Speaker)
+	ranked = ranked[min(max(o.Offset, 0), len(ranked)):]
 	hits, err := hydrate(ctx, m, plan, ranked, tn)
 	if err != nil {
 		return nil, err

@@ -39,7 +39,7 @@ type conversationsScreen struct {
 	u *ui
 
 	query    *widget.Entry
-	project  *widget.Select
+	project  *projectFilter
 	source   *widget.Select
 	when     *widget.Select
 	starred  *widget.Check
@@ -56,8 +56,11 @@ type conversationsScreen struct {
 	total    int
 	limit    int
 	untagged int
-	current  *memory.SessionInfo // the conversation in the transcript view
-	seq      int
+	// conversations is how many the memory holds, filters aside: 0 is a
+	// first run, and the transcript pane says what to do first.
+	conversations int
+	current       *memory.SessionInfo // the conversation in the transcript view
+	seq           int
 }
 
 func newConversationsScreen(u *ui) *conversationsScreen {
@@ -65,7 +68,7 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 	c.query = widget.NewEntry()
 	c.query.SetPlaceHolder("Filter by words")
 	c.query.OnSubmitted = func(string) { c.refresh() }
-	c.project = newSelect([]string{anyProject}, anyProject, func(string) { c.filterChanged() })
+	c.project = newProjectFilter(c.filterChanged)
 	c.source = newSelect(sourceOptions(), anySource, func(string) { c.filterChanged() })
 	c.when = newSelect(dateOptions, anyTime, func(string) { c.filterChanged() })
 	c.starred = widget.NewCheck("Starred", func(bool) { c.filterChanged() })
@@ -100,7 +103,7 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 func (c *conversationsScreen) content() fyne.CanvasObject {
 	filters := container.NewVBox(
 		container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.SearchIcon(), c.refresh), c.query),
-		container.NewGridWithColumns(2, c.project, c.source, c.when, c.order),
+		container.NewGridWithColumns(2, c.project.sel, c.source, c.when, c.order),
 		container.NewBorder(nil, nil, c.starred, c.rename, c.count),
 	)
 	left := container.NewBorder(filters, c.showMore, nil, nil, c.list)
@@ -113,21 +116,23 @@ func (c *conversationsScreen) content() fyne.CanvasObject {
 
 func (c *conversationsScreen) filterChanged() {
 	c.limit = convPage
-	c.rename.Disable()
-	if p := projectOf(c.project.Selected); p != "" && p != untaggedOption {
-		c.rename.Enable()
-	}
+	c.setRename()
 	c.refresh()
+}
+
+// setRename enables "Rename project…" only when the filter names one.
+func (c *conversationsScreen) setRename() {
+	if c.project.cur.project != "" {
+		c.rename.Enable()
+	} else {
+		c.rename.Disable()
+	}
 }
 
 func (c *conversationsScreen) sessionQuery() memory.SessionQuery {
 	q := memory.SessionQuery{Query: c.query.Text, Source: sourceID(c.source.Selected), Starred: c.starred.Checked, Limit: c.limit}
-	switch p := projectOf(c.project.Selected); {
-	case strings.HasPrefix(c.project.Selected, untaggedOption+" ("):
-		q.Untagged = true
-	case p != "":
-		q.Project = p
-	}
+	pc := c.project.cur
+	q.Project, q.ProjectOnly, q.Untagged = pc.project, pc.only, pc.untagged
 	q.Since = since(c.when.Selected, timeNow())
 	for _, o := range sortOrders {
 		if o.name == c.order.Selected {
@@ -142,6 +147,7 @@ type convPageResult struct {
 	total    int
 	projects []memory.ProjectCount
 	untagged int
+	all      int
 }
 
 // refresh reloads the list and the project filter off the UI goroutine.
@@ -155,14 +161,19 @@ func (c *conversationsScreen) refresh() {
 		if r.items, r.total, err = c.u.mem.Sessions(ctx, q); err != nil {
 			return r, err
 		}
-		r.projects, r.untagged, err = c.u.mem.Projects(ctx, nil)
+		if r.projects, r.untagged, err = c.u.mem.Projects(ctx, nil); err != nil {
+			return r, err
+		}
+		st, err := c.u.mem.Status(ctx)
+		r.all = st.Conversations
 		return r, err
 	}, func(r convPageResult) {
 		if seq != c.seq {
 			return
 		}
-		c.items, c.total, c.untagged = r.items, r.total, r.untagged
-		c.setProjects(r.projects)
+		c.items, c.total, c.untagged, c.conversations = r.items, r.total, r.untagged, r.all
+		c.project.set(r.projects, r.untagged)
+		c.setRename()
 		c.list.UnselectAll()
 		c.list.Refresh()
 		shown := len(c.items)
@@ -183,40 +194,26 @@ func (c *conversationsScreen) refresh() {
 			}
 			c.setActions()
 		}
+		if c.current == nil {
+			c.tv.clear(c.idleMessage())
+		}
 	})
 }
 
-// setProjects refreshes the project filter: every project with its count,
-// and the untagged conversations.
-func (c *conversationsScreen) setProjects(ps []memory.ProjectCount) {
-	opts := []string{anyProject, fmt.Sprintf("%s (%d)", untaggedOption, c.untagged)}
-	sel := c.project.Selected
-	keep := sel == anyProject
-	for _, p := range ps {
-		o := projectOption(p)
-		opts = append(opts, o)
-		if projectOf(o) == projectOf(sel) {
-			sel, keep = o, true
-		}
+// idleMessage is what the transcript pane says with no conversation open.
+func (c *conversationsScreen) idleMessage() string {
+	switch {
+	case c.conversations == 0:
+		return ""
+	case len(c.items) == 0:
+		return "No conversation matches these filters. Clear the words or pick All projects, All sources and Any time to see them all."
 	}
-	if strings.HasPrefix(sel, untaggedOption+" (") {
-		sel, keep = opts[1], true
-	}
-	if !keep {
-		sel = anyProject
-	}
-	c.project.Options = opts
-	c.project.Selected = sel
-	c.project.Refresh()
+	return "Pick a conversation on the left to read it here."
 }
 
-// projects lists the project names in the filter, for the tag dialogs.
+// projects lists the memory's project names, for the tag dialogs.
 func (c *conversationsScreen) projects() []string {
-	var out []string
-	for _, o := range c.project.Options[min(2, len(c.project.Options)):] {
-		out = append(out, projectOf(o))
-	}
-	return out
+	return append([]string(nil), c.project.names...)
 }
 
 func (c *conversationsScreen) createRow() fyne.CanvasObject {
@@ -254,13 +251,22 @@ func (c *conversationsScreen) updateRow(id widget.ListItemID, o fyne.CanvasObjec
 // open shows a conversation ("harness:id") scrolled to a turn ("" for the
 // start).
 func (c *conversationsScreen) open(id, turnUUID string) {
+	c.openAt(id, transcriptMark{turnUUID: turnUUID}, false)
+}
+
+// openAt shows a conversation at a mark; focus gives the transcript the
+// keyboard (not when the list's arrows opened it: they keep moving).
+func (c *conversationsScreen) openAt(id string, m transcriptMark, focus bool) {
 	load(c.u, "open the conversation", func(ctx context.Context) (*memory.Transcript, error) {
 		return c.u.mem.Get(ctx, memory.GetOptions{SessionID: id})
 	}, func(tr *memory.Transcript) {
 		info := tr.Session
 		c.current = &info
 		c.setActions()
-		c.tv.show(tr, turnUUID)
+		c.tv.show(tr, m)
+		if focus {
+			c.tv.focusKeys()
+		}
 	})
 }
 
@@ -296,11 +302,7 @@ func (c *conversationsScreen) afterEdit() {
 	c.u.search.refreshFilters()
 	c.u.forget.refreshFilters()
 	if c.current != nil {
-		id, turn := c.currentID(), ""
-		if c.tv.focus >= 0 && c.tv.tr != nil {
-			turn = c.tv.tr.Turns[c.tv.focus].TurnUUID
-		}
-		c.open(id, turn)
+		c.openAt(c.currentID(), c.tv.mark, false)
 	}
 }
 
@@ -319,7 +321,19 @@ func (c *conversationsScreen) tagDialog() {
 	if c.current == nil {
 		return
 	}
-	c.u.askText("Tag “"+clip(titleOf(*c.current), 40)+"”", "Project", "Tag", "", c.projects(), c.tagWith)
+	e := widget.NewSelectEntry(c.projects())
+	e.SetPlaceHolder("Project name")
+	items := []*widget.FormItem{widget.NewFormItem("Project", e)}
+	d := dialog.NewForm("Tag “"+clip(titleOf(*c.current), 40)+"”", "Tag", "Cancel", items, func(ok bool) {
+		if ok {
+			c.tagWith(e.Text)
+		}
+	}, c.u.win)
+	// Enter in the field submits, as in every other dialog.
+	e.OnSubmitted = func(string) { d.Submit() }
+	d.Resize(fyne.NewSize(420, 0))
+	d.Show()
+	c.u.win.Canvas().Focus(e)
 }
 
 // tagWith tags the open conversation with a project.
@@ -360,18 +374,31 @@ func (c *conversationsScreen) untagFrom(project string) {
 
 // renameProject renames the project chosen in the filter.
 func (c *conversationsScreen) renameProject() {
-	from := projectOf(c.project.Selected)
-	if from == "" || strings.HasPrefix(c.project.Selected, untaggedOption+" (") {
+	from := c.project.cur.project
+	if from == "" {
 		return
 	}
-	c.u.askText("Rename project “"+from+"”", "New name", "Rename", from, nil, func(to string) { c.renameTo(from, to) })
+	e := widget.NewEntry()
+	e.SetText(from)
+	items := []*widget.FormItem{widget.NewFormItem("New name", e)}
+	d := dialog.NewForm("Rename project “"+from+"”", "Rename", "Cancel", items, func(ok bool) {
+		if ok {
+			c.renameTo(from, e.Text)
+		}
+	}, c.u.win)
+	e.OnSubmitted = func(string) { d.Submit() }
+	d.Resize(fyne.NewSize(420, 0))
+	d.Show()
+	// The field has the focus with the old name selected, to type over.
+	c.u.win.Canvas().Focus(e)
+	e.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
 func (c *conversationsScreen) renameTo(from, to string) {
 	load(c.u, "rename the project", func(ctx context.Context) (struct{}, error) {
 		return struct{}{}, c.u.mem.RenameProject(ctx, from, to)
 	}, func(struct{}) {
-		c.project.Selected = strings.TrimSpace(to) + " (0)"
+		c.project.follow(from, strings.TrimSpace(to))
 		c.afterEdit()
 	})
 }
@@ -385,9 +412,10 @@ func (c *conversationsScreen) forgetCurrent() {
 	c.u.showScreen(screenForget)
 }
 
-// openConversation switches to the Conversations screen and opens a
-// conversation at a turn.
-func (u *ui) openConversation(id, turnUUID string) {
+// openConversationAt switches to the Conversations screen and opens a
+// conversation at a mark (a turn, a passage in it, words to light up),
+// with the keyboard in the transcript so Page Down reads on.
+func (u *ui) openConversationAt(id string, m transcriptMark) {
 	u.tabs.SelectIndex(screenConversations)
-	u.convs.open(id, turnUUID)
+	u.convs.openAt(id, m, true)
 }

@@ -46,18 +46,16 @@ func TestConversationsListAndTranscript(t *testing.T) {
 	}
 	capture(t, u, "conversation-blocks")
 	var folded, text bool
-	walk(c.tv.turns, func(o fyne.CanvasObject) {
-		switch v := o.(type) {
-		case *widget.Accordion:
-			if len(v.Items) == 1 && strings.HasPrefix(v.Items[0].Title, "Thinking") && !v.Items[0].Open {
-				folded = true
-			}
-		case *widget.Label:
-			if strings.Contains(v.Text, "SQLite in WAL mode") {
-				text = true
-			}
+	for title, f := range folds(c.tv.turns) {
+		if strings.HasPrefix(title, "Thinking: They need FTS") && !f.open {
+			folded = true
 		}
-	})
+	}
+	for _, s := range texts(c.tv.turns) {
+		if strings.Contains(s.Text, "SQLite in WAL mode") {
+			text = true
+		}
+	}
 	if !folded || !text {
 		t.Fatalf("want the text shown (%v) and the thinking block folded (%v)", text, folded)
 	}
@@ -68,69 +66,87 @@ func TestTaggingChangesProjectList(t *testing.T) {
 	c := u.convs
 	u.showScreen(screenConversations)
 	waitIdle(t, u)
-	if slices.Contains(c.project.Options, "falcon (1)") {
+	if slices.Contains(c.project.sel.Options, "only falcon (1)") {
 		t.Fatal("falcon should not exist yet")
 	}
 	c.open("chatgpt:conv-budget", "")
 	waitIdle(t, u)
 
-	// Tag through the dialog, as a person would: the field has the
-	// focus, Enter submits.
+	// Tag through the dialog, as a person would.
 	test.Tap(c.tag)
-	entry, ok := u.win.Canvas().Focused().(*dialogEntry)
-	if !ok {
-		t.Fatalf("the tag dialog's project field has no focus (%T has)", u.win.Canvas().Focused())
+	top := u.win.Canvas().Overlays().Top()
+	var entry *widget.SelectEntry
+	walk(top, func(o fyne.CanvasObject) {
+		if e, ok := o.(*widget.SelectEntry); ok {
+			entry = e
+		}
+	})
+	if entry == nil {
+		t.Fatal("the tag dialog has no project field")
 	}
 	test.Type(entry, "falcon")
-	typeKey(t, u, fyne.KeyReturn)
+	tapDialogButton(t, u, "Tag")
 	waitIdle(t, u)
-	if !slices.Contains(c.project.Options, "falcon (1)") {
-		t.Fatalf("tagging should add falcon to the project list: %q", c.project.Options)
+	// Each project is offered with the untagged conversations and alone,
+	// said in words.
+	if !slices.Contains(c.project.sel.Options, "only falcon (1)") || !slices.Contains(c.project.sel.Options, "falcon + untagged (3)") {
+		t.Fatalf("tagging should add falcon to the project list: %q", c.project.sel.Options)
 	}
-	if !slices.Contains(u.search.project.Options, "falcon (1)") || !slices.Contains(u.forget.project.Options, "falcon only (1)") {
-		t.Fatalf("the search and forget project filters should list falcon too: %q", u.search.project.Options)
+	if !slices.Contains(u.search.project.sel.Options, "only falcon (1)") || !slices.Contains(u.forget.project.Options, "falcon (1)") {
+		t.Fatalf("the search and forget project filters should list falcon too: %q", u.search.project.sel.Options)
 	}
 	if !slices.Contains(c.current.Projects, "falcon") || c.untag.Disabled() {
 		t.Fatalf("the open conversation should now carry falcon: %q", c.current.Projects)
 	}
 	// The untagged count went down by one.
-	if c.project.Options[1] != "Untagged (2)" {
-		t.Fatalf("untagged option %q, want Untagged (2)", c.project.Options[1])
+	if c.project.sel.Options[1] != "Untagged (2)" {
+		t.Fatalf("untagged option %q, want Untagged (2)", c.project.sel.Options[1])
 	}
 
-	// Filtering by the project lists it.
-	c.project.SetSelected("falcon (1)")
+	// Filtering by the project alone lists it and nothing else.
+	c.project.sel.SetSelected("only falcon (1)")
 	waitIdle(t, u)
-	found := false
+	if len(c.items) != 1 || c.items[0].SessionID != "conv-budget" || c.rename.Disabled() {
+		t.Fatalf("only falcon should list conv-budget alone (%d) and allow a rename", len(c.items))
+	}
+	// With the untagged conversations: three, the untagged marked so.
+	c.project.sel.SetSelected("falcon + untagged (3)")
+	waitIdle(t, u)
+	if len(c.items) != 3 || c.count.Text != "3 conversations" {
+		t.Fatalf("falcon + untagged lists %d (%q), want 3", len(c.items), c.count.Text)
+	}
+	c.project.sel.SetSelected("Untagged (2)")
+	waitIdle(t, u)
 	for _, it := range c.items {
-		found = found || it.SessionID == "conv-budget"
+		if len(it.Projects) != 0 {
+			t.Fatalf("Untagged lists %s, tagged %q", it.SessionID, it.Projects)
+		}
 	}
-	if !found || c.rename.Disabled() {
-		t.Fatalf("filter by falcon should list conv-budget and allow a rename")
+	if len(c.items) != 2 || !c.rename.Disabled() {
+		t.Fatalf("Untagged should list 2 (%d) and offer no rename", len(c.items))
 	}
-
-	// Rename it: the field has the focus with the old name selected, so
-	// typing replaces it; Enter submits.
-	test.Tap(c.rename)
-	entry, ok = u.win.Canvas().Focused().(*dialogEntry)
-	if !ok || entry.Text != "falcon" {
-		t.Fatalf("the rename field has no focus (%T has)", u.win.Canvas().Focused())
+	c.project.sel.SetSelected(anyProject)
+	if !c.rename.Disabled() {
+		t.Fatal("Rename project… should be disabled on All projects")
 	}
-	test.Type(entry, "project-falcon")
-	typeKey(t, u, fyne.KeyReturn)
+	c.project.sel.SetSelected("only falcon (1)")
 	waitIdle(t, u)
-	if slices.Contains(c.project.Options, "falcon (1)") || !slices.Contains(c.project.Options, "project-falcon (1)") {
-		t.Fatalf("rename not reflected: %q", c.project.Options)
+
+	// Rename it.
+	c.renameTo("falcon", "project-falcon")
+	waitIdle(t, u)
+	if slices.Contains(c.project.sel.Options, "only falcon (1)") || !slices.Contains(c.project.sel.Options, "only project-falcon (1)") {
+		t.Fatalf("rename not reflected: %q", c.project.sel.Options)
 	}
-	if c.project.Selected != "project-falcon (1)" {
-		t.Fatalf("the filter should follow the rename, is %q", c.project.Selected)
+	if c.project.sel.Selected != "only project-falcon (1)" {
+		t.Fatalf("the filter should follow the rename, is %q", c.project.sel.Selected)
 	}
 
 	// Untag removes it from the list.
 	c.untagFrom("project-falcon")
 	waitIdle(t, u)
-	if slices.Contains(c.project.Options, "project-falcon (1)") {
-		t.Fatalf("untag should remove the project: %q", c.project.Options)
+	if slices.Contains(c.project.sel.Options, "only project-falcon (1)") {
+		t.Fatalf("untag should remove the project: %q", c.project.sel.Options)
 	}
 
 	// Star shows in the starred filter.
@@ -143,5 +159,46 @@ func TestTaggingChangesProjectList(t *testing.T) {
 	waitIdle(t, u)
 	if len(c.items) != 1 || c.items[0].SessionID != "conv-budget" {
 		t.Fatalf("starred filter lists %d", len(c.items))
+	}
+}
+
+// Tag and Rename submit on Enter; Rename opens with the field focused and
+// the old name selected, so typing replaces it.
+func TestTagAndRenameFromTheKeyboard(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	c := u.convs
+	u.showScreen(screenConversations)
+	waitIdle(t, u)
+	c.open("chatgpt:conv-budget", "")
+	waitIdle(t, u)
+	test.Tap(c.tag)
+	entry, ok := u.win.Canvas().Focused().(*widget.SelectEntry)
+	if !ok {
+		t.Fatalf("the tag dialog's field should have the focus, %T has", u.win.Canvas().Focused())
+	}
+	test.Type(entry, "kestrel")
+	pressKey(entry, fyne.KeyReturn)
+	waitIdle(t, u)
+	if u.win.Canvas().Overlays().Top() != nil || !slices.Contains(c.current.Projects, "kestrel") {
+		t.Fatalf("Enter should tag and close the dialog; projects %q", c.current.Projects)
+	}
+
+	if !c.project.choose(projectChoice{project: "kestrel", only: true}) {
+		t.Fatalf("no only-kestrel option in %q", c.project.sel.Options)
+	}
+	waitIdle(t, u)
+	test.Tap(c.rename)
+	e, ok := u.win.Canvas().Focused().(*widget.Entry)
+	if !ok {
+		t.Fatalf("the rename field should have the focus, %T has", u.win.Canvas().Focused())
+	}
+	test.Type(e, "osprey")
+	if e.Text != "osprey" {
+		t.Fatalf("typing should replace the selected old name, field says %q", e.Text)
+	}
+	pressKey(e, fyne.KeyReturn)
+	waitIdle(t, u)
+	if u.win.Canvas().Overlays().Top() != nil || c.project.sel.Selected != "only osprey (1)" {
+		t.Fatalf("Enter should rename and the filter follow: %q", c.project.sel.Selected)
 	}
 }

@@ -3,6 +3,7 @@ package gui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -12,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -31,24 +33,41 @@ const anyProject = "All projects"
 type searchScreen struct {
 	u *ui
 
-	query   *searchEntry
-	project *widget.Select
-	source  *widget.Select
-	when    *widget.Select
-	summary *widget.Label
-	list    *widget.List
-	detail  *fyne.Container
-	open    *widget.Button
+	query    *searchEntry
+	project  *projectFilter
+	source   *widget.Select
+	when     *widget.Select
+	summary  *widget.Label
+	list     *widget.List
+	detail   *fyne.Container
+	dscroll  *container.Scroll
+	open     *widget.Button
+	showMore *widget.Button
 
-	res      *recall.Result
+	// groups are the conversations found, best first, each with its
+	// passages in rank order; passages counts them all.
+	groups   []hitGroup
+	passages int
+	// more says the last page was full: recall may hold more.
+	more     bool
+	opts     recall.Options // of the results shown, for the next page
 	terms    []string
 	selected int
+	// empty says the memory holds no conversation yet (first run).
+	empty bool
 	// searched is the query of the results shown; navigated says the
 	// arrow keys moved since, so Enter opens rather than searches again.
 	searched  string
 	navigated bool
 	seq       int // drops results of searches overtaken by newer ones
 }
+
+// hitGroup is one conversation's passages in a result.
+type hitGroup struct {
+	hits []recall.Hit // rank order; hits[0] is the best
+}
+
+func (g hitGroup) best() recall.Hit { return g.hits[0] }
 
 // searchEntry is the query field: Enter searches, and the arrow keys move
 // through the results without leaving the field.
@@ -91,13 +110,16 @@ func newSearchScreen(u *ui) *searchScreen {
 	s.query.OnSubmitted = func(string) { s.submit() }
 	s.query.OnChanged = func(string) { s.navigated = false }
 	s.query.onMove = s.move
-	s.project = newSelect([]string{anyProject}, anyProject, func(string) { s.rerun() })
+	s.project = newProjectFilter(s.rerun)
 	s.source = newSelect(sourceOptions(), anySource, func(string) { s.rerun() })
 	s.when = newSelect(dateOptions, anyTime, func(string) { s.rerun() })
 	s.summary = widget.NewLabel("")
+	s.summary.Truncation = fyne.TextTruncateEllipsis
 	s.open = widget.NewButtonWithIcon("Open conversation", theme.DocumentIcon(), s.openSelected)
 	s.open.Importance = widget.HighImportance
 	s.open.Disable()
+	s.showMore = widget.NewButtonWithIcon("Show more results", theme.MoreVerticalIcon(), s.nextPage)
+	s.showMore.Hide()
 
 	s.list = widget.NewList(s.length, s.createRow, s.updateRow)
 	s.list.OnSelected = func(id widget.ListItemID) {
@@ -105,6 +127,7 @@ func newSearchScreen(u *ui) *searchScreen {
 		s.showDetail()
 	}
 	s.detail = container.NewVBox()
+	s.dscroll = container.NewVScroll(container.NewPadded(s.detail))
 	s.showHint()
 	return s
 }
@@ -112,10 +135,12 @@ func newSearchScreen(u *ui) *searchScreen {
 func (s *searchScreen) content() fyne.CanvasObject {
 	searchBtn := widget.NewButtonWithIcon("Search", theme.SearchIcon(), s.submit)
 	top := container.NewBorder(nil, nil, nil, searchBtn, s.query)
-	filters := container.NewHBox(s.project, s.source, s.when, layout.NewSpacer(), s.summary)
-	right := container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), s.open), nil, nil,
-		container.NewVScroll(container.NewPadded(s.detail)))
-	split := container.NewHSplit(s.list, right)
+	// The filters share the width, so "spotter-fum + untagged (71)" reads
+	// whole; the count of what was found heads the list.
+	filters := container.NewGridWithColumns(3, s.project.sel, s.source, s.when)
+	right := container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), s.open), nil, nil, s.dscroll)
+	left := container.NewBorder(s.summary, s.showMore, nil, nil, s.list)
+	split := container.NewHSplit(left, right)
 	split.Offset = 0.45
 	return container.NewBorder(container.NewVBox(top, filters), nil, nil, nil, split)
 }
@@ -147,9 +172,8 @@ func (s *searchScreen) rerun() {
 
 func (s *searchScreen) options() recall.Options {
 	o := recall.Options{Query: s.query.Text, Source: sourceID(s.source.Selected), K: searchK, Budget: searchBudget}
-	if p := s.project.Selected; p != anyProject && p != "" {
-		o.Project = projectOf(p)
-	}
+	c := s.project.cur
+	o.Project, o.ProjectOnly, o.Untagged = c.project, c.only, c.untagged
 	o.Since = since(s.when.Selected, time.Now())
 	return o
 }
@@ -158,7 +182,8 @@ func (s *searchScreen) options() recall.Options {
 func (s *searchScreen) run() {
 	o := s.options()
 	if len(queryTerms(o.Query)) == 0 && len([]rune(o.Query)) < 2 {
-		s.res, s.searched = nil, ""
+		s.groups, s.passages, s.searched, s.more = nil, 0, "", false
+		s.showMore.Hide()
 		s.list.Refresh()
 		s.showHint()
 		s.summary.SetText("")
@@ -173,26 +198,92 @@ func (s *searchScreen) run() {
 		if seq != s.seq {
 			return
 		}
-		s.show(o.Query, res)
+		s.show(o, res)
 	})
 }
 
-// show puts a result on screen and selects its first hit.
-func (s *searchScreen) show(query string, res *recall.Result) {
-	s.res, s.searched, s.navigated = res, query, false
-	s.terms = queryTerms(query)
+// nextPage asks recall for the passages after those shown and adds them:
+// to their conversation's row when it is listed, as new rows otherwise.
+func (s *searchScreen) nextPage() {
+	if !s.more {
+		return
+	}
+	o := s.opts
+	o.Offset = s.passages
+	s.seq++
+	seq := s.seq
+	s.showMore.Disable()
+	load(s.u, "search", func(ctx context.Context) (*recall.Result, error) {
+		return recall.Recall(ctx, s.u.mem, o)
+	}, func(res *recall.Result) {
+		s.showMore.Enable()
+		if seq != s.seq {
+			return
+		}
+		s.add(res.Hits)
+		s.more = len(res.Hits) == searchK
+		s.list.Refresh()
+		s.setSummary()
+		if s.selected >= 0 {
+			s.showDetail()
+		}
+	})
+}
+
+// show puts a result on screen and selects its first conversation.
+func (s *searchScreen) show(o recall.Options, res *recall.Result) {
+	s.opts, s.searched, s.navigated = o, o.Query, false
+	s.terms = queryTerms(o.Query)
+	s.groups, s.passages = nil, 0
+	s.add(res.Hits)
+	s.more = len(res.Hits) == searchK
 	s.selected = -1
 	s.list.UnselectAll()
 	s.list.Refresh()
 	s.list.ScrollToTop()
-	switch n := len(res.Hits); n {
-	case 0:
-		s.summary.SetText("No results")
-		s.showEmpty(query)
-	default:
-		s.summary.SetText(plural(n, "passage", "passages"))
-		s.list.Select(0)
+	s.setSummary()
+	if len(s.groups) == 0 {
+		s.showEmpty(o.Query)
+		return
 	}
+	s.list.Select(0)
+}
+
+// add groups hits by conversation, keeping the conversations in the order
+// of their best passage.
+func (s *searchScreen) add(hits []recall.Hit) {
+	for _, h := range hits {
+		s.passages++
+		placed := false
+		for i := range s.groups {
+			if b := s.groups[i].best(); b.Source == h.Source && b.SessionID == h.SessionID {
+				s.groups[i].hits = append(s.groups[i].hits, h)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			s.groups = append(s.groups, hitGroup{hits: []recall.Hit{h}})
+		}
+	}
+}
+
+func (s *searchScreen) setSummary() {
+	if s.more {
+		s.showMore.Show()
+	} else {
+		s.showMore.Hide()
+	}
+	if len(s.groups) == 0 {
+		s.summary.SetText("No results")
+		return
+	}
+	more := ""
+	if s.more {
+		more = ", more below"
+	}
+	s.summary.SetText(fmt.Sprintf("%s, %s%s", plural(len(s.groups), "conversation", "conversations"),
+		plural(s.passages, "passage", "passages"), more))
 }
 
 // move selects the result delta places away.
@@ -210,46 +301,62 @@ func (s *searchScreen) move(delta int) {
 	s.list.ScrollTo(i)
 }
 
-func (s *searchScreen) length() int {
-	if s.res == nil {
-		return 0
+func (s *searchScreen) length() int { return len(s.groups) }
+
+func (s *searchScreen) group(i int) (hitGroup, bool) {
+	if i < 0 || i >= len(s.groups) {
+		return hitGroup{}, false
 	}
-	return len(s.res.Hits)
+	return s.groups[i], true
 }
 
+// hit is the best passage of the i-th conversation.
 func (s *searchScreen) hit(i int) (recall.Hit, bool) {
-	if s.res == nil || i < 0 || i >= len(s.res.Hits) {
+	g, ok := s.group(i)
+	if !ok {
 		return recall.Hit{}, false
 	}
-	return s.res.Hits[i], true
+	return g.best(), true
 }
 
+// A row: the title, a date · source · project line, and the conversation's
+// two best passages, each cut with an ellipsis.
 func (s *searchScreen) createRow() fyne.CanvasObject {
-	head := widget.NewRichText()
-	head.Truncation = fyne.TextTruncateEllipsis
-	body := widget.NewRichText()
-	body.Truncation = fyne.TextTruncateEllipsis
-	return container.NewVBox(head, body)
+	title := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	title.Truncation = fyne.TextTruncateEllipsis
+	meta := newMuted("")
+	meta.Truncation = fyne.TextTruncateEllipsis
+	return container.NewVBox(title, meta, newSnippet(), newSnippet())
 }
 
 func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
-	h, ok := s.hit(id)
+	g, ok := s.group(id)
 	if !ok {
 		return
 	}
+	h := g.best()
 	box := o.(*fyne.Container)
-	head, body := box.Objects[0].(*widget.RichText), box.Objects[1].(*widget.RichText)
-	title := widget.RichTextStyleStrong
-	title.Inline = true
-	meta := inlineStyle()
-	meta.ColorName = theme.ColorNamePlaceHolder
-	head.Segments = []widget.RichTextSegment{
-		&widget.TextSegment{Text: hitTitle(h), Style: title},
-		&widget.TextSegment{Text: "   " + memory.Day(h.TS) + " · " + sourceName(h.Source) + " · " + projectsText(h.Projects), Style: meta},
+	box.Objects[0].(*widget.Label).SetText(hitTitle(h))
+	setMuted(box.Objects[1].(*widget.RichText), rowMeta(g))
+	for i, obj := range box.Objects[2:] {
+		var segs []widget.RichTextSegment
+		if i < len(g.hits) {
+			h := g.hits[i]
+			text := oneLine(markdownPlain(h.Text))
+			if k := plumbingKind(h.Role, h.Text); k != plumbing.Said {
+				text = "(" + k.Label() + ")"
+			}
+			segs = highlight(clip(roleName(h.Role)+": "+text, 300), s.terms, inlineStyle())
+		}
+		obj.(*snippet).set(segs)
 	}
-	head.Refresh()
-	body.Segments = highlight(clip(oneLine(h.Text), 300), s.terms, inlineStyle())
-	body.Refresh()
+}
+
+// rowMeta is a result row's second line.
+func rowMeta(g hitGroup) string {
+	h := g.best()
+	return fmt.Sprintf("%s · %s · %s · %s", memory.Day(h.TS), sourceName(h.Source), projectsText(h.Projects),
+		plural(len(g.hits), "passage", "passages"))
 }
 
 func hitTitle(h recall.Hit) string {
@@ -259,42 +366,74 @@ func hitTitle(h recall.Hit) string {
 	return "Untitled conversation"
 }
 
-// showDetail shows the selected passage in full, between its neighbours.
+// showDetail shows the selected conversation's passages in full, each
+// between its neighbours, with a button that opens the conversation there.
 func (s *searchScreen) showDetail() {
-	h, ok := s.hit(s.selected)
+	g, ok := s.group(s.selected)
 	if !ok {
 		s.open.Disable()
 		return
 	}
 	s.open.Enable()
+	h := g.best()
 	title := widget.NewLabelWithStyle(hitTitle(h), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	title.Wrapping = fyne.TextWrapWord
-	meta := newMuted(fmt.Sprintf("%s · %s · %s · %s, turn %d", stamp(h.TS), sourceName(h.Source), projectsText(h.Projects), roleName(h.Role), h.Seq+1))
+	meta := newMuted(fmt.Sprintf("%s · %s · %s", sourceName(h.Source), projectsText(h.Projects),
+		plural(len(g.hits), "passage", "passages")+" found"))
 	meta.Wrapping = fyne.TextWrapWord
-	objs := []fyne.CanvasObject{title, meta, widget.NewSeparator()}
+	objs := []fyne.CanvasObject{title, meta}
+	for _, h := range g.hits {
+		objs = append(objs, widget.NewSeparator(), s.passageView(h))
+	}
+	s.detail.Objects = objs
+	s.detail.Refresh()
+	s.dscroll.ScrollToTop()
+}
+
+// passageView is one passage with the turns around it.
+func (s *searchScreen) passageView(h recall.Hit) fyne.CanvasObject {
+	var objs []fyne.CanvasObject
 	for _, n := range h.Neighbors {
 		if n.Seq < h.Seq {
 			objs = append(objs, neighbourView(n))
 		}
 	}
-	passage := widget.NewRichText(highlight(h.Text, s.terms, widget.RichTextStyleParagraph)...)
-	passage.Wrapping = fyne.TextWrapWord
-	role := widget.NewLabelWithStyle(roleName(h.Role), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	objs = append(objs, role, passage)
+	head := widget.NewRichText(
+		&widget.TextSegment{Text: roleName(h.Role), Style: strongInline()},
+		&widget.TextSegment{Text: fmt.Sprintf("   %s   turn %d", stamp(h.TS), h.Seq+1), Style: mutedInline()},
+	)
+	openHere := widget.NewButtonWithIcon("Open here", theme.NavigateNextIcon(), func() { s.openHit(h) })
+	openHere.Importance = widget.LowImportance
+	var passage fyne.CanvasObject
+	if k := plumbingKind(h.Role, h.Text); k != plumbing.Said {
+		// Ireneo's own output or a harness note: one line, open on demand.
+		text := h.Text
+		passage = newFold(capitalise(k.Label())+": "+plumbingPreview(text), func() fyne.CanvasObject {
+			return codeView(text, &marker{terms: s.terms, cur: -1})
+		})
+	} else {
+		passage = markdownView(h.Text, &marker{terms: s.terms, cur: -1})
+	}
+	objs = append(objs, container.NewBorder(nil, nil, nil, openHere, head), passage)
 	if h.Truncated {
-		objs = append(objs, widget.NewLabel("(passage shortened; open the conversation for all of it)"))
+		objs = append(objs, newMuted("(passage shortened; open the conversation for all of it)"))
 	}
 	for _, n := range h.Neighbors {
 		if n.Seq > h.Seq {
 			objs = append(objs, neighbourView(n))
 		}
 	}
-	s.detail.Objects = objs
-	s.detail.Refresh()
+	return container.NewVBox(objs...)
 }
 
 // neighbourView is a turn before or after a hit, quieter than the hit.
+// A turn that is all plumbing (Ireneo's own recall traffic, a harness
+// note) shows as its label, not its words.
 func neighbourView(n recall.Neighbor) fyne.CanvasObject {
+	if k := plumbingKind(n.Role, n.Text); k != plumbing.Said {
+		return newMuted(fmt.Sprintf("%s, turn %d: %s", roleName(n.Role), n.Seq+1, k.Label()))
+	}
+	text := plumbing.SaidText(n.Role, memory.BlockText, "", n.Text)
 	style := widget.RichTextStyleParagraph
 	style.TextStyle.Italic = true
 	style.ColorName = theme.ColorNamePlaceHolder
@@ -302,10 +441,10 @@ func neighbourView(n recall.Neighbor) fyne.CanvasObject {
 	label.TextStyle.Bold = true
 	label.ColorName = theme.ColorNamePlaceHolder
 	label.Inline = true
-	rt := widget.NewRichText(
+	rt := widget.NewRichText(guardWrap([]widget.RichTextSegment{
 		&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": ", Style: label},
-		&widget.TextSegment{Text: oneLine(n.Text), Style: style},
-	)
+		&widget.TextSegment{Text: oneLine(markdownPlain(text)), Style: style},
+	})...)
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
 }
@@ -324,37 +463,90 @@ func roleName(r string) string {
 	return r
 }
 
+// showHint fills the detail pane before a search: how to search, or, on a
+// memory with nothing in it yet, what to do first.
 func (s *searchScreen) showHint() {
-	hint := widget.NewLabel("Search everything you have discussed with ChatGPT, Claude, Codex and Claude Code.\n\n" +
-		"Short queries work best: an identifier (MT-4471, P-003), a name, or two or three key nouns. " +
-		"Press Enter to search, the arrow keys to move through the results, and Enter again to open one.")
-	hint.Wrapping = fyne.TextWrapWord
-	s.detail.Objects = []fyne.CanvasObject{hint}
+	if s.empty {
+		s.detail.Objects = firstRunHelp(s.u, "Nothing to search.")
+	} else {
+		hint := widget.NewLabel("Search everything you have discussed with ChatGPT, Claude, Codex and Claude Code.\n\n" +
+			"Short queries work best: an identifier (MT-4471, P-003), a name, or two or three key nouns. " +
+			"Press Enter to search, the arrow keys to move through the results, and Enter again to open one.")
+		hint.Wrapping = fyne.TextWrapWord
+		s.detail.Objects = []fyne.CanvasObject{hint}
+	}
 	s.detail.Refresh()
 	s.open.Disable()
 }
 
+// showEmpty says what to try when nothing was found, naming the filters
+// only when some are set.
 func (s *searchScreen) showEmpty(query string) {
-	msg := widget.NewLabel(fmt.Sprintf("Nothing found for “%s”.\n\nTry other words, fewer words, or an identifier; "+
-		"check the project, source and date filters; or import more history on the Import screen.", query))
+	if s.empty {
+		s.detail.Objects = firstRunHelp(s.u, fmt.Sprintf("Nothing found for “%s”.", query))
+		s.detail.Refresh()
+		s.open.Disable()
+		return
+	}
+	tips := "Try other words, fewer words, or an identifier."
+	var set []string
+	if c := s.project.cur; c != (projectChoice{}) {
+		set = append(set, "the project ("+s.project.sel.Selected+")")
+	}
+	if s.source.Selected != anySource {
+		set = append(set, "the source ("+s.source.Selected+")")
+	}
+	if s.when.Selected != anyTime {
+		set = append(set, "the date ("+s.when.Selected+")")
+	}
+	if len(set) > 0 {
+		tips += " The search is narrowed by " + strings.Join(set, ", ") + ": widen it to look everywhere."
+	}
+	msg := widget.NewLabel(fmt.Sprintf("Nothing found for “%s”.\n\n%s", query, tips))
 	msg.Wrapping = fyne.TextWrapWord
 	s.detail.Objects = []fyne.CanvasObject{msg}
 	s.detail.Refresh()
 	s.open.Disable()
 }
 
-// openSelected shows the selected hit's conversation, scrolled to its turn.
+// openSelected shows the selected conversation at its best passage.
 func (s *searchScreen) openSelected() {
-	h, ok := s.hit(s.selected)
-	if !ok {
-		return
+	if h, ok := s.hit(s.selected); ok {
+		s.openHit(h)
 	}
-	s.u.openConversation(h.Source+":"+h.SessionID, h.TurnUUID)
 }
 
-// refreshFilters reloads the project list.
+// openHit opens a passage's conversation, scrolled to it, with the
+// passage and the query's words marked.
+func (s *searchScreen) openHit(h recall.Hit) {
+	s.u.openConversationAt(h.Source+":"+h.SessionID, transcriptMark{turnUUID: h.TurnUUID, passage: h.Text, terms: s.terms})
+}
+
+// refreshFilters reloads the project list, and whether the memory is empty.
 func (s *searchScreen) refreshFilters() {
-	loadProjects(s.u, s.project)
+	type lists struct {
+		ps       []memory.ProjectCount
+		untagged int
+		empty    bool
+	}
+	load(s.u, "list projects", func(ctx context.Context) (lists, error) {
+		var l lists
+		var err error
+		if l.ps, l.untagged, err = s.u.mem.Projects(ctx, nil); err != nil {
+			return l, err
+		}
+		st, err := s.u.mem.Status(ctx)
+		l.empty = st.Conversations == 0
+		return l, err
+	}, func(l lists) {
+		s.project.set(l.ps, l.untagged)
+		if l.empty != s.empty {
+			s.empty = l.empty
+			if s.searched == "" {
+				s.showHint()
+			}
+		}
+	})
 }
 
 // loadProjects fills a project filter with the memory's projects and their
@@ -398,4 +590,99 @@ func projectOf(option string) string {
 		}
 	}
 	return option
+}
+
+// snippet is one line of marked text cut with "…" at its width. Fyne's
+// own ellipsis works on one segment; a line with marked words is several,
+// and it clipped them without one.
+type snippet struct {
+	widget.RichText
+	full  []widget.RichTextSegment
+	width float32
+}
+
+func newSnippet() *snippet {
+	s := &snippet{}
+	s.Scroll = container.ScrollNone // the zero value scrolls both ways
+	s.Truncation = fyne.TextTruncateClip
+	s.ExtendBaseWidget(s)
+	return s
+}
+
+func (s *snippet) set(segs []widget.RichTextSegment) {
+	s.full = segs
+	s.fit()
+}
+
+// Resize cuts the line again for its new width.
+func (s *snippet) Resize(size fyne.Size) {
+	s.RichText.Resize(size)
+	if size.Width != s.width {
+		s.width = size.Width
+		s.fit()
+	}
+}
+
+func (s *snippet) fit() {
+	avail := s.width - 2*theme.InnerPadding()
+	var out []widget.RichTextSegment
+	used := float32(0)
+	for _, seg := range s.full {
+		ts, ok := seg.(*widget.TextSegment)
+		if !ok {
+			continue
+		}
+		size := theme.TextSize()
+		w := fyne.MeasureText(ts.Text, size, ts.Style.TextStyle).Width
+		if s.width <= 0 || used+w <= avail {
+			out = append(out, ts)
+			used += w
+			continue
+		}
+		// Cut this segment to what fits with the ellipsis, and stop.
+		ell := fyne.MeasureText("…", size, ts.Style.TextStyle).Width
+		r := []rune(ts.Text)
+		lo, hi := 0, len(r)
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			if used+fyne.MeasureText(string(r[:mid]), size, ts.Style.TextStyle).Width+ell <= avail {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		out = append(out, &widget.TextSegment{Text: strings.TrimRight(string(r[:lo]), " ") + "…", Style: ts.Style})
+		break
+	}
+	if len(out) == 0 {
+		out = []widget.RichTextSegment{&widget.TextSegment{Style: inlineStyle()}}
+	}
+	s.Segments = out
+	s.Refresh()
+}
+
+// plumbingKind is the kind of a turn's preview that is plumbing through
+// and through, else plumbing.Said. A preview does not say which block it
+// came from: it is read as a tool's result (Ireneo's answers are known by
+// their content), then as a message (harness wrappers).
+func plumbingKind(role, text string) plumbing.Kind {
+	for _, bt := range []string{memory.BlockToolResult, memory.BlockText} {
+		if k := wholeKind(plumbing.Classify(role, bt, "", text), text); k != plumbing.Said {
+			return k
+		}
+	}
+	return plumbing.Said
+}
+
+// wholeKind is the kind of spans that hold no words of anyone's own.
+func wholeKind(spans []plumbing.Span, text string) plumbing.Kind {
+	if len(spans) == 0 {
+		return plumbing.Said
+	}
+	for _, sp := range spans {
+		if sp.Kind == plumbing.Said && strings.TrimSpace(text[sp.Start:sp.End]) != "" {
+			return plumbing.Said
+		}
+	}
+	return spans[0].Kind
 }

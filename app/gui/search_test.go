@@ -1,12 +1,18 @@
 package gui
 
 import (
+	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 // search runs a query as a person would: type it, press Enter.
@@ -36,14 +42,14 @@ func TestSearchFindsAndOpensTurn(t *testing.T) {
 	// The detail shows the passage with the query term emphasised, and a
 	// neighbour turn.
 	var emphasised, neighbour bool
-	for _, o := range s.detail.Objects {
+	walk(s.detail, func(o fyne.CanvasObject) {
 		rt, ok := o.(*widget.RichText)
 		if !ok {
-			continue
+			return
 		}
 		for _, seg := range rt.Segments {
 			if ts, ok := seg.(*widget.TextSegment); ok {
-				if strings.EqualFold(ts.Text, phraseBudget) && ts.Style.TextStyle.Bold {
+				if strings.EqualFold(strings.TrimPrefix(ts.Text, wrapGuard), phraseBudget) && ts.Style.TextStyle.Bold {
 					emphasised = true
 				}
 				if strings.Contains(ts.Text, "turn ") {
@@ -51,7 +57,7 @@ func TestSearchFindsAndOpensTurn(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 	if !emphasised || !neighbour {
 		t.Fatalf("detail should highlight %s (%v) and show a neighbour turn (%v)", phraseBudget, emphasised, neighbour)
 	}
@@ -103,19 +109,239 @@ func TestSearchFiltersAndEmpty(t *testing.T) {
 	if s.length() != 0 || s.summary.Text != "No results" || !s.open.Disabled() {
 		t.Fatalf("want no results, got %d (%q)", s.length(), s.summary.Text)
 	}
-	// The source filter narrows the same query.
-	search(t, u, "database")
+	// The source filter narrows the same query: "WAL" is in a Claude and
+	// a Codex conversation.
+	search(t, u, "WAL")
 	all := s.length()
-	if all == 0 {
-		t.Fatal("database should match")
+	if all < 2 {
+		t.Fatalf("WAL should match two conversations, got %d", all)
 	}
 	s.source.SetSelected("Codex")
 	waitIdle(t, u)
+	if n := s.length(); n == 0 || n >= all {
+		t.Fatalf("the Codex filter should keep some but not all of %d conversations, kept %d", all, n)
+	}
 	for i := 0; i < s.length(); i++ {
 		if h, _ := s.hit(i); h.Source != "codex" {
 			t.Fatalf("source filter let %s through", h.Source)
 		}
 	}
+	// With a filter set, the empty result says which one narrows it.
+	search(t, u, phraseForget)
+	if s.length() != 0 || !strings.Contains(detailText(s), "the source (Codex)") {
+		t.Fatalf("an empty filtered search should name the filter: %q", detailText(s))
+	}
+	s.source.SetSelected(anySource)
+	waitIdle(t, u)
+	search(t, u, "nothingmatchesthis")
+	if strings.Contains(detailText(s), "narrowed") {
+		t.Fatalf("with no filter set, the empty result should not blame the filters: %q", detailText(s))
+	}
+}
+
+// detailText is every text in the search detail pane.
+func detailText(s *searchScreen) string {
+	var parts []string
+	walk(s.detail, func(o fyne.CanvasObject) {
+		switch v := o.(type) {
+		case *widget.Label:
+			parts = append(parts, v.Text)
+		case *widget.RichText:
+			parts = append(parts, strings.ReplaceAll(v.String(), wrapGuard, ""))
+		}
+	})
+	return strings.Join(parts, " | ")
+}
+
+// manyHits is a memory where one word is in more passages than a page
+// holds: 40 conversations of three turns each.
+func manyHits(t *testing.T) *memory.Memory {
+	t.Helper()
+	m, err := memory.Open(filepath.Join(t.TempDir(), "memory"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
+	var ss []*memory.Session
+	for i := range 40 {
+		id := fmt.Sprintf("heron-%02d", i)
+		s := &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: fmt.Sprintf("Heron survey, site %d, with a title long enough to be cut short in a narrow list", i)}
+		if i%4 == 0 {
+			s.Project = "spotter-fum"
+		}
+		for j := range 3 {
+			s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, j), Seq: j, TS: t0.Add(time.Duration(i*10+j) * time.Minute),
+				Role:   []string{memory.RoleUser, memory.RoleAssistant, memory.RoleUser}[j],
+				Blocks: []memory.Block{{Type: memory.BlockText, Text: fmt.Sprintf("Counted %d herons at site %d on pass %d, by the reed beds.", i+j, i, j)}}})
+		}
+		ss = append(ss, s)
+	}
+	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestSearchGroupsByConversationAndPages(t *testing.T) {
+	u := newTestUI(t, manyHits(t))
+	s := u.search
+	u.showScreen(screenSearch)
+	waitIdle(t, u)
+	search(t, u, "herons")
+	// One row per conversation, its passages together.
+	seen := map[string]bool{}
+	for _, g := range s.groups {
+		id := g.best().SessionID
+		if seen[id] {
+			t.Fatalf("%s has two rows", id)
+		}
+		seen[id] = true
+		for _, h := range g.hits {
+			if h.SessionID != id {
+				t.Fatalf("row %s holds a passage of %s", id, h.SessionID)
+			}
+		}
+	}
+	if s.passages != searchK || s.showMore.Hidden || !strings.Contains(s.summary.Text, "more below") {
+		t.Fatalf("a full page of %d passages should offer more (%d, %q)", searchK, s.passages, s.summary.Text)
+	}
+	rows := s.length()
+	u.win.Resize(fyne.NewSize(1280, 800))
+	capture(t, u, "search-1280x800")
+	u.win.Resize(fyne.NewSize(900, 600))
+	capture(t, u, "search-900x600")
+	// The meta line is cut with an ellipsis, not clipped, at 900 px.
+	var meta *widget.RichText
+	walk(s.list, func(o fyne.CanvasObject) {
+		if rt, ok := o.(*widget.RichText); ok && meta == nil && strings.Contains(rt.String(), " · ChatGPT · ") {
+			meta = rt
+		}
+	})
+	if meta == nil || meta.Truncation != fyne.TextTruncateEllipsis {
+		t.Fatal("the date · source line should truncate with an ellipsis")
+	}
+	// Passage lines with marked words are cut with "…" too.
+	cut := 0
+	walk(s.list, func(o fyne.CanvasObject) {
+		if sn, ok := o.(*snippet); ok && strings.HasSuffix(sn.String(), "…") {
+			cut++
+			if w := sn.MinSize().Width; w > sn.Size().Width+1 {
+				t.Errorf("a cut passage line is wider (%v) than its row (%v)", w, sn.Size().Width)
+			}
+		}
+	})
+	if cut == 0 {
+		t.Fatal("at 900 px some passage lines should be cut with an ellipsis")
+	}
+
+	// Show more adds the next page to the rows already there.
+	test.Tap(s.showMore)
+	waitIdle(t, u)
+	if s.passages != 100 || s.length() < rows {
+		t.Fatalf("after Show more: %d passages in %d rows (was %d rows)", s.passages, s.length(), rows)
+	}
+	test.Tap(s.showMore)
+	waitIdle(t, u)
+	if s.passages != 120 || s.length() != 40 || !s.showMore.Hidden {
+		t.Fatalf("all 120 passages in 40 rows, then no more: %d in %d (more hidden %v)", s.passages, s.length(), s.showMore.Hidden)
+	}
+	for _, g := range s.groups {
+		if len(g.hits) != 3 {
+			t.Fatalf("%s has %d passages, want its 3", g.best().SessionID, len(g.hits))
+		}
+	}
+
+	// The project filter says what it does, and does it.
+	opts := s.project.sel.Options
+	for _, want := range []string{anyProject, "Untagged (30)", "spotter-fum + untagged (40)", "only spotter-fum (10)"} {
+		if !contains(opts, want) {
+			t.Fatalf("project options %q lack %q", opts, want)
+		}
+	}
+	s.project.sel.SetSelected("spotter-fum + untagged (40)")
+	waitIdle(t, u)
+	capture(t, u, "search-project-filter-900x600")
+	s.project.sel.SetSelected("only spotter-fum (10)")
+	waitIdle(t, u)
+	for _, g := range s.groups {
+		if len(g.best().Projects) != 1 || g.best().Projects[0] != "spotter-fum" {
+			t.Fatalf("only spotter-fum let %s through", g.best().SessionID)
+		}
+	}
+	if s.length() != 10 {
+		t.Fatalf("only spotter-fum: %d conversations, want 10", s.length())
+	}
+	s.project.sel.SetSelected("Untagged (30)")
+	waitIdle(t, u)
+	for _, g := range s.groups {
+		if len(g.best().Projects) != 0 {
+			t.Fatalf("Untagged let %s through", g.best().SessionID)
+		}
+	}
+	if s.length() == 0 {
+		t.Fatal("Untagged found nothing")
+	}
+}
+
+func TestFirstRunEmptyStates(t *testing.T) {
+	m, err := memory.Open(filepath.Join(t.TempDir(), "memory"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	u := newTestUI(t, m)
+	u.showScreen(screenSearch)
+	waitIdle(t, u)
+	got := detailText(u.search)
+	for _, want := range []string{"no conversations yet", "ChatGPT: Settings › Data controls › Export data", "Claude: Settings › Privacy › Export data", "Go to Import"} {
+		if !strings.Contains(got+" | "+buttonTexts(u.search.detail), want) {
+			t.Errorf("the empty Search screen should say %q; it says %q", want, got)
+		}
+	}
+	u.win.Resize(fyne.NewSize(900, 600))
+	capture(t, u, "search-first-run-900x600")
+	search(t, u, "anything")
+	if got := detailText(u.search); strings.Contains(got, "filters") || !strings.Contains(got, "no conversations yet") {
+		t.Errorf("a search on an empty memory should say it is empty, not blame filters: %q", got)
+	}
+
+	u.showScreen(screenConversations)
+	waitIdle(t, u)
+	var parts []string
+	walk(u.convs.tv.turns, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok {
+			parts = append(parts, l.Text)
+		}
+	})
+	conv := strings.Join(parts, " | ")
+	if strings.Contains(conv, "Pick a conversation") || !strings.Contains(conv, "Export data") {
+		t.Errorf("the empty Conversations screen should say how to import, not point left: %q", conv)
+	}
+	capture(t, u, "conversations-first-run-900x600")
+	var goImport *widget.Button
+	walk(u.convs.tv.turns, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == "Go to Import" {
+			goImport = b
+		}
+	})
+	if goImport == nil {
+		t.Fatal("no Go to Import button")
+	}
+	test.Tap(goImport)
+	if u.tabs.SelectedIndex() != screenImport {
+		t.Fatal("Go to Import should open the Import screen")
+	}
+}
+
+func buttonTexts(o fyne.CanvasObject) string {
+	var parts []string
+	walk(o, func(c fyne.CanvasObject) {
+		if b, ok := c.(*widget.Button); ok {
+			parts = append(parts, b.Text)
+		}
+	})
+	return strings.Join(parts, " | ")
 }
 
 func TestHighlight(t *testing.T) {

@@ -231,9 +231,14 @@ func (u *ui) mainMenu() *fyne.MainMenu {
 	)
 }
 
-// find is Ctrl+F: the Search screen with its query selected, so what is
+// find is Ctrl+F: find in the open conversation on the Conversations
+// screen; elsewhere the Search screen with its query selected, so what is
 // typed next replaces the old query rather than adding to it.
 func (u *ui) find() {
+	if u.tabs.SelectedIndex() == screenConversations && u.convs.tv.tr != nil {
+		u.convs.tv.openFind()
+		return
+	}
 	u.showScreen(screenSearch)
 	u.search.focus()
 	if e, ok := u.win.Canvas().Focused().(fyne.Shortcutable); ok {

@@ -1,0 +1,114 @@
+package gui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ireneo-app/ireneo/config"
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/settings"
+)
+
+// Reading in the real window: the built binary under Xvfb, driven with
+// xdotool. Search, open the passage, read with Page Down, End and Home,
+// find in the conversation, at 1280×800 and 900×600; each key must change
+// what the screen shows (screenshot compares it with the one before).
+func TestRealWindowReading(t *testing.T) {
+	needTools(t, "xdotool", "import", "go")
+	root := repoRoot(t)
+	shots := filepath.Join(root, "test-artifacts", "screens")
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "ireneo")
+	bctx, bcancel := context.WithTimeout(context.Background(), 8*time.Minute)
+	defer bcancel()
+	build := exec.CommandContext(bctx, "go", "build", "-o", bin, ".")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+
+	envRoot := testEnv(t)
+	memDir := filepath.Join(envRoot, "memory")
+	m, err := memory.Open(memDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Ingest(context.Background(), append(fixtureSessions(), toolSession()), memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	set := settings.Default()
+	set.ServerAutostart = false
+	set.ServerAddr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
+	if err := settings.Save(set); err != nil {
+		t.Fatal(err)
+	}
+	logf, err := os.Create(filepath.Join(shots, "reading-app.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), config.EnvHome+"="+memDir, "LANG=en_US.UTF-8")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	}()
+	wid := findWindow(t, 30*time.Second)
+	if wid == "" {
+		t.Fatal("no window named Ireneo appeared in 30s")
+	}
+	run(t, "xdotool", "windowfocus", wid)
+
+	for _, size := range [][2]int{{1280, 800}, {900, 600}} {
+		w, h := size[0], size[1]
+		tag := fmt.Sprintf("%dx%d", w, h)
+		run(t, "xdotool", "windowsize", wid, fmt.Sprint(w), fmt.Sprint(h))
+		time.Sleep(time.Second)
+		sendKeys(t, wid, "ctrl+1")
+		var shot []byte
+		// Search: type, Enter; the query replaces the last one.
+		sendKeys(t, wid, "ctrl+f", "ctrl+a")
+		run(t, "xdotool", "type", "--window", wid, "--delay", "40", "heron")
+		sendKeys(t, wid, "Return")
+		shot = screenshot(t, shots, "reading-search-"+tag, nil)
+		// Down then Up keeps the first conversation; Enter opens it at its
+		// passage with the keys in the transcript: the tool calls.
+		sendKeys(t, wid, "Down", "Up", "Return")
+		time.Sleep(2 * time.Second)
+		shot = screenshot(t, shots, "reading-transcript-tools-"+tag, shot)
+		// The long session, opened at turn 30 of 60, read with the keys.
+		sendKeys(t, wid, "ctrl+1", "ctrl+f", "ctrl+a")
+		run(t, "xdotool", "type", "--window", wid, "--delay", "40", phraseLongTurn)
+		sendKeys(t, wid, "Return")
+		shot = screenshot(t, shots, "reading-search-long-"+tag, shot)
+		sendKeys(t, wid, "Down", "Up", "Return")
+		time.Sleep(2 * time.Second)
+		shot = screenshot(t, shots, "reading-transcript-"+tag, shot)
+		sendKeys(t, wid, "Home")
+		shot = screenshot(t, shots, "reading-home-"+tag, shot)
+		sendKeys(t, wid, "Next") // Page Down
+		shot = screenshot(t, shots, "reading-pagedown-"+tag, shot)
+		sendKeys(t, wid, "End")
+		shot = screenshot(t, shots, "reading-end-"+tag, shot)
+		// Find in the conversation: Ctrl+F, a word, Enter for the next.
+		sendKeys(t, wid, "ctrl+f")
+		run(t, "xdotool", "type", "--window", wid, "--delay", "40", "refactor")
+		shot = screenshot(t, shots, "reading-find-"+tag, shot)
+		sendKeys(t, wid, "Return")
+		shot = screenshot(t, shots, "reading-find-next-"+tag, shot)
+		sendKeys(t, wid, "Escape")
+		screenshot(t, shots, "reading-find-closed-"+tag, shot)
+	}
+}
