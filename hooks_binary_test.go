@@ -296,6 +296,34 @@ func TestClaudeCodeHooksRealBinary(t *testing.T) {
 	if got := h.ok("--memory", h.mem, "recall", "LATEWORD"); !strings.Contains(got, "LATEWORD") {
 		t.Fatalf("the late turn is not searchable:\n%s", got)
 	}
+
+	// A real import of the same folder running while SessionEnd fires:
+	// both finish, and the session is there once.
+	f, _ = os.OpenFile(h.transcript, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"parentUuid":"u-late","isSidechain":false,"type":"user","uuid":"u-later","sessionId":"` + ccSession + `","timestamp":"2026-05-01T11:05:00.000Z","message":{"role":"user","content":"and finally SECONDLATE"}}` + "\n")
+	f.Close()
+	imp := exec.Command(h.bin, "--memory", h.mem, "import", filepath.Dir(filepath.Dir(h.transcript)))
+	imp.Env = h.env
+	var impOut bytes.Buffer
+	imp.Stdout, imp.Stderr = &impOut, &impOut
+	if err := imp.Start(); err != nil {
+		t.Fatal(err)
+	}
+	n = len(h.log())
+	code, out, errs = h.run(ccInput("SessionEnd", h.transcript, `,"reason":"logout"`), h.claudeHookCommand("SessionEnd")...)
+	quiet(t, "SessionEnd during an import", code, out, errs)
+	if err := imp.Wait(); err != nil {
+		t.Fatalf("the import beside the hook: %v\n%s", err, impOut.String())
+	}
+	if last := h.waitLog(n + 1); strings.Contains(last, "error: ") {
+		t.Fatalf("SessionEnd during an import: %s", last)
+	}
+	if c := h.counts(); c["claude_code"] != 1 {
+		t.Fatalf("after an import and a hook at once: %v", c)
+	}
+	if got := h.ok("--memory", h.mem, "recall", "SECONDLATE"); !strings.Contains(got, "SECONDLATE") {
+		t.Fatalf("the last turn is not searchable:\n%s", got)
+	}
 }
 
 func TestCodexNotifyRealBinary(t *testing.T) {

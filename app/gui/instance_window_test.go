@@ -81,6 +81,14 @@ func TestSecondStartNoTrayLockedKeyring(t *testing.T) {
 		}
 	})
 
+	// The display is shared with the tests before this one; make sure it
+	// takes a new client before the app needs one.
+	for i := 0; exec.Command("xdotool", "getdisplaygeometry").Run() != nil; i++ {
+		if i == 100 {
+			t.Fatalf("the display %s takes no clients", os.Getenv("DISPLAY"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	logPath := filepath.Join(shots, "instance-app.log")
 	logf, _ := os.Create(logPath)
 	defer logf.Close()
