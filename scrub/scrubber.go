@@ -1,8 +1,9 @@
 // Package scrub finds secrets in text: API keys, tokens, private keys,
-// passwords in URLs and in sentences, and the person's own patterns. It owns
-// detection only — gitleaks' rules and how they are run cheaply, Ireneo's
-// own rules, what counts as a documentation placeholder rather than a
-// secret — and knows nothing of conversations, files or SQLite.
+// credential pairs (an AWS secret access key beside its key id), keys and
+// passwords given in URLs and in sentences, and the person's own patterns.
+// It owns detection only — gitleaks' rules and how they are run cheaply,
+// Ireneo's own rules, what counts as a documentation placeholder rather
+// than a secret — and knows nothing of conversations, files or SQLite.
 //
 // The memory package redacts stored conversations through a small
 // interface (memory.SecretFinder) that *Scrubber satisfies with plain
