@@ -82,33 +82,42 @@ func TestRealWindowReading(t *testing.T) {
 		sendKeys(t, wid, "ctrl+f", "ctrl+a")
 		run(t, "xdotool", "type", "--window", wid, "--delay", "40", "heron")
 		sendKeys(t, wid, "Return")
-		shot = screenshot(t, shots, "reading-search-"+tag, nil)
+		shot = settled(t, shots, "reading-search-"+tag, nil)
 		// Down then Up keeps the first conversation; Enter opens it at its
 		// passage with the keys in the transcript: the tool calls.
 		sendKeys(t, wid, "Down", "Up", "Return")
 		time.Sleep(2 * time.Second)
-		shot = screenshot(t, shots, "reading-transcript-tools-"+tag, shot)
+		shot = settled(t, shots, "reading-transcript-tools-"+tag, shot)
 		// The long session, opened at turn 30 of 60, read with the keys.
 		sendKeys(t, wid, "ctrl+1", "ctrl+f", "ctrl+a")
 		run(t, "xdotool", "type", "--window", wid, "--delay", "40", phraseLongTurn)
 		sendKeys(t, wid, "Return")
-		shot = screenshot(t, shots, "reading-search-long-"+tag, shot)
+		shot = settled(t, shots, "reading-search-long-"+tag, shot)
 		sendKeys(t, wid, "Down", "Up", "Return")
 		time.Sleep(2 * time.Second)
-		shot = screenshot(t, shots, "reading-transcript-"+tag, shot)
+		shot = settled(t, shots, "reading-transcript-"+tag, shot)
 		sendKeys(t, wid, "Home")
-		shot = screenshot(t, shots, "reading-home-"+tag, shot)
+		shot = settled(t, shots, "reading-home-"+tag, shot)
 		sendKeys(t, wid, "Next") // Page Down
-		shot = screenshot(t, shots, "reading-pagedown-"+tag, shot)
+		shot = settled(t, shots, "reading-pagedown-"+tag, shot)
 		sendKeys(t, wid, "End")
-		shot = screenshot(t, shots, "reading-end-"+tag, shot)
+		shot = settled(t, shots, "reading-end-"+tag, shot)
 		// Find in the conversation: Ctrl+F, a word, Enter for the next.
 		sendKeys(t, wid, "ctrl+f")
 		run(t, "xdotool", "type", "--window", wid, "--delay", "40", "refactor")
-		shot = screenshot(t, shots, "reading-find-"+tag, shot)
+		shot = settled(t, shots, "reading-find-"+tag, shot)
 		sendKeys(t, wid, "Return")
-		shot = screenshot(t, shots, "reading-find-next-"+tag, shot)
+		shot = settled(t, shots, "reading-find-next-"+tag, shot)
 		sendKeys(t, wid, "Escape")
-		screenshot(t, shots, "reading-find-closed-"+tag, shot)
+		settled(t, shots, "reading-find-closed-"+tag, shot)
 	}
+}
+
+// settled is screenshot after a pause: on a loaded machine the app may
+// draw a key's effect a second or two late, and a shot taken while it
+// still shows the last one says nothing about the key.
+func settled(t *testing.T, dir, name string, prev []byte) []byte {
+	t.Helper()
+	time.Sleep(1500 * time.Millisecond)
+	return screenshot(t, dir, name, prev)
 }

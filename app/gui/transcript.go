@@ -58,6 +58,7 @@ type transcriptView struct {
 	scroll *container.Scroll
 	keys   *transcriptKeys
 
+	head      *fyne.Container // title, meta, find bar: laid out again when the bar shows
 	findBar   *fyne.Container
 	findEntry *findEntry
 	findCount *widget.Label
@@ -99,8 +100,8 @@ func newTranscriptView(u *ui) *transcriptView {
 }
 
 func (t *transcriptView) content() fyne.CanvasObject {
-	head := container.NewVBox(t.title, t.meta, t.findBar, widget.NewSeparator())
-	return container.NewBorder(head, nil, nil, nil, t.keys)
+	t.head = container.NewVBox(t.title, t.meta, t.findBar, widget.NewSeparator())
+	return container.NewBorder(t.head, nil, nil, nil, t.keys)
 }
 
 // clear empties the view and shows a message in its place; "" is a first

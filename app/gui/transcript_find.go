@@ -21,6 +21,7 @@ func (t *transcriptView) openFind() {
 		return
 	}
 	t.findBar.Show()
+	t.relayoutHead()
 	t.u.win.Canvas().Focus(t.findEntry)
 	t.findEntry.TypedShortcut(&fyne.ShortcutSelectAll{})
 	if t.findEntry.Text != "" && t.find == "" {
@@ -34,6 +35,7 @@ func (t *transcriptView) closeFind() {
 		return
 	}
 	t.findBar.Hide()
+	t.relayoutHead()
 	if t.find == "" {
 		return
 	}
@@ -183,4 +185,17 @@ func (t *transcriptView) turnInView() int {
 		}
 	}
 	return t.lo
+}
+
+// relayoutHead lays out the header and the view again: showing or hiding
+// the find bar changes their heights, which Show and Hide alone do not
+// pass up to the containers.
+func (t *transcriptView) relayoutHead() {
+	if t.head == nil {
+		return
+	}
+	t.head.Refresh()
+	if c := t.u.win.Canvas(); c != nil && c.Content() != nil {
+		c.Content().Refresh()
+	}
 }
