@@ -321,19 +321,7 @@ func (c *conversationsScreen) tagDialog() {
 	if c.current == nil {
 		return
 	}
-	e := widget.NewSelectEntry(c.projects())
-	e.SetPlaceHolder("Project name")
-	items := []*widget.FormItem{widget.NewFormItem("Project", e)}
-	d := dialog.NewForm("Tag “"+clip(titleOf(*c.current), 40)+"”", "Tag", "Cancel", items, func(ok bool) {
-		if ok {
-			c.tagWith(e.Text)
-		}
-	}, c.u.win)
-	// Enter in the field submits, as in every other dialog.
-	e.OnSubmitted = func(string) { d.Submit() }
-	d.Resize(fyne.NewSize(420, 0))
-	d.Show()
-	c.u.win.Canvas().Focus(e)
+	c.u.askText("Tag “"+clip(titleOf(*c.current), 40)+"”", "Project", "Tag", "", c.projects(), c.tagWith)
 }
 
 // tagWith tags the open conversation with a project.
@@ -378,20 +366,7 @@ func (c *conversationsScreen) renameProject() {
 	if from == "" {
 		return
 	}
-	e := widget.NewEntry()
-	e.SetText(from)
-	items := []*widget.FormItem{widget.NewFormItem("New name", e)}
-	d := dialog.NewForm("Rename project “"+from+"”", "Rename", "Cancel", items, func(ok bool) {
-		if ok {
-			c.renameTo(from, e.Text)
-		}
-	}, c.u.win)
-	e.OnSubmitted = func(string) { d.Submit() }
-	d.Resize(fyne.NewSize(420, 0))
-	d.Show()
-	// The field has the focus with the old name selected, to type over.
-	c.u.win.Canvas().Focus(e)
-	e.TypedShortcut(&fyne.ShortcutSelectAll{})
+	c.u.askText("Rename project “"+from+"”", "New name", "Rename", from, nil, func(to string) { c.renameTo(from, to) })
 }
 
 func (c *conversationsScreen) renameTo(from, to string) {

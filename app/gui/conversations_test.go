@@ -162,7 +162,7 @@ func TestTaggingChangesProjectList(t *testing.T) {
 	}
 }
 
-// Tag and Rename submit on Enter; Rename opens with the field focused and
+// Tag and Rename (askText, the one text dialog) submit on Enter; Rename opens with the field focused and
 // the old name selected, so typing replaces it.
 func TestTagAndRenameFromTheKeyboard(t *testing.T) {
 	u := newTestUI(t, newTestMemory(t))
@@ -172,7 +172,7 @@ func TestTagAndRenameFromTheKeyboard(t *testing.T) {
 	c.open("chatgpt:conv-budget", "")
 	waitIdle(t, u)
 	test.Tap(c.tag)
-	entry, ok := u.win.Canvas().Focused().(*widget.SelectEntry)
+	entry, ok := u.win.Canvas().Focused().(*dialogEntry)
 	if !ok {
 		t.Fatalf("the tag dialog's field should have the focus, %T has", u.win.Canvas().Focused())
 	}
@@ -188,7 +188,7 @@ func TestTagAndRenameFromTheKeyboard(t *testing.T) {
 	}
 	waitIdle(t, u)
 	test.Tap(c.rename)
-	e, ok := u.win.Canvas().Focused().(*widget.Entry)
+	e, ok := u.win.Canvas().Focused().(*dialogEntry)
 	if !ok {
 		t.Fatalf("the rename field should have the focus, %T has", u.win.Canvas().Focused())
 	}
