@@ -327,15 +327,16 @@ const forgetUntagged = "\x00untagged"
 
 // Forget's project filter picks a project's own conversations only, or
 // the untagged ones; unlike recall's, a project never brings the untagged
-// along, and the options say so.
+// along, and the options say so, in the words Search and Conversations use
+// for the same choice ("only falcon (3)").
 const (
-	forgetOnlySuffix = " only"
+	forgetOnlyPrefix = "only "
 	forgetUntaggedOp = "Untagged"
 )
 
 // forgetProjectOption is a project as a Forget filter option.
 func forgetProjectOption(name string, n int) string {
-	return fmt.Sprintf("%s%s (%d)", name, forgetOnlySuffix, n)
+	return fmt.Sprintf("%s%s (%d)", forgetOnlyPrefix, name, n)
 }
 
 // projectChosen is the project the filter picks: "" for all,
@@ -350,8 +351,8 @@ func forgetChoice(sel string) string {
 	if strings.HasPrefix(sel, forgetUntaggedOp+" (") {
 		return forgetUntagged
 	}
-	if i := strings.LastIndex(sel, forgetOnlySuffix+" ("); i >= 0 {
-		return sel[:i]
+	if i := strings.LastIndex(sel, " ("); i >= 0 && strings.HasPrefix(sel, forgetOnlyPrefix) {
+		return sel[len(forgetOnlyPrefix):i]
 	}
 	return sel
 }

@@ -107,14 +107,14 @@ func TestForgetProjectFilter(t *testing.T) {
 	f := u.forget
 	u.showScreen(screenForget)
 	waitIdle(t, u)
-	want := []string{anyProject, "Untagged (3)", "ireneo only (1)", "long only (1)"}
+	want := []string{anyProject, "Untagged (3)", "only ireneo (1)", "only long (1)"}
 	if strings.Join(f.project.Options, "|") != strings.Join(want, "|") {
 		t.Fatalf("project options %q, want %q", f.project.Options, want)
 	}
 	for _, c := range []struct {
 		option string
 		ids    []string
-	}{{"ireneo only (1)", []string{"sess-code"}}, {"Untagged (3)", []string{"conv-budget", "conv-db", "conv-forget"}}} {
+	}{{"only ireneo (1)", []string{"sess-code"}}, {"Untagged (3)", []string{"conv-budget", "conv-db", "conv-forget"}}} {
 		f.project.SetSelected(c.option)
 		f.find()
 		waitIdle(t, u)
