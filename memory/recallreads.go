@@ -155,6 +155,7 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 	}
 	defer tx.Rollback()
 	q := cq.Query
+	q.Cache = m.engCache
 	if q.Allow, err = m.docFilter(ctx, tx, cq); err != nil {
 		return nil, err
 	}
@@ -163,6 +164,7 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	if cq.CheckExact {
+		q.Cache = nil // the reference reads the database itself
 		all, err := engine.SearchExhaustive(ctx, tx, q, cq.Params)
 		if err != nil {
 			return nil, fmt.Errorf("recall: %w", err)
