@@ -92,7 +92,7 @@ func main() {
 	defer fl.Close()
 
 	s := mcpserver.New(m, mcpserver.NewMemoryTokenStore(), mcpserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	tok, _, err := s.Tokens().Create(ctx, "bench-speed", nil)
+	tok, _, err := s.Tokens().Create(ctx, fmt.Sprintf("bench-speed-%d", time.Now().UnixNano()), nil)
 	if err != nil {
 		fail(err)
 	}
