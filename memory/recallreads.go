@@ -458,7 +458,7 @@ func (m *Memory) TurnChunkCounts(ctx context.Context, turns []TurnKey) (map[Turn
 	if len(conds) == 0 {
 		return n, nil
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE `+strings.Join(conds, " OR ")+` GROUP BY sess, seq`)
+	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE searched AND (`+strings.Join(conds, " OR ")+`) GROUP BY sess, seq`)
 	if err != nil {
 		return nil, err
 	}
