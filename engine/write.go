@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 )
@@ -233,7 +234,9 @@ func (w *Writer) bumpStats() error {
 			return fmt.Errorf("engine: write stats: %w", err)
 		}
 	}
-	if err := add("gen", 1); err != nil {
+	// A new random generation, not a count: a rebuild starts the counts
+	// again, and a cache must never take a later index for an earlier one.
+	if err := w.exec(`INSERT INTO eng_stats(key, value) VALUES('gen', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1`, rand.Int64()); err != nil {
 		return fmt.Errorf("engine: write stats: %w", err)
 	}
 	w.docs, w.lenSum = 0, [NumFields]int64{}

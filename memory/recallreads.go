@@ -158,6 +158,7 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 	}
 	defer tx.Rollback()
 	q := cq.Query
+	q.Cache = m.engCache
 	if q.Allow, err = m.docFilter(ctx, tx, cq); err != nil {
 		return nil, err
 	}
@@ -166,6 +167,7 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	if cq.CheckExact {
+		q.Cache = nil // the reference reads the database itself
 		all, err := engine.SearchExhaustive(ctx, tx, q, cq.Params)
 		if err != nil {
 			return nil, fmt.Errorf("recall: %w", err)

@@ -120,7 +120,14 @@ func fitBudget(res *Result, hits []Hit, budget int) {
 					h.Text = ""
 					break
 				}
-				h.Text = trimTo(h.Text, keep)
+				next := trimTo(h.Text, keep)
+				if len(next) >= len(h.Text) {
+					// trimTo's " …" outweighs a cut of a few bytes: without
+					// this the loop never ends (a short text one token over).
+					h.Text = ""
+					break
+				}
+				h.Text = next
 				h.Truncated = true
 				h.textTokens = 0
 				h.Tokens = entryTokens(len(res.Hits)+1, h)
