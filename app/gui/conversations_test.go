@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 )
 
 func TestConversationsListAndTranscript(t *testing.T) {
@@ -75,9 +74,9 @@ func TestTaggingChangesProjectList(t *testing.T) {
 	// Tag through the dialog, as a person would.
 	test.Tap(c.tag)
 	top := u.win.Canvas().Overlays().Top()
-	var entry *widget.SelectEntry
+	var entry *dialogEntry
 	walk(top, func(o fyne.CanvasObject) {
-		if e, ok := o.(*widget.SelectEntry); ok {
+		if e, ok := o.(*dialogEntry); ok {
 			entry = e
 		}
 	})
@@ -92,7 +91,7 @@ func TestTaggingChangesProjectList(t *testing.T) {
 	if !slices.Contains(c.project.sel.Options, "only falcon (1)") || !slices.Contains(c.project.sel.Options, "falcon + untagged (3)") {
 		t.Fatalf("tagging should add falcon to the project list: %q", c.project.sel.Options)
 	}
-	if !slices.Contains(u.search.project.sel.Options, "only falcon (1)") || !slices.Contains(u.forget.project.Options, "falcon (1)") {
+	if !slices.Contains(u.search.project.sel.Options, "only falcon (1)") || !slices.Contains(u.forget.project.Options, "only falcon (1)") {
 		t.Fatalf("the search and forget project filters should list falcon too: %q", u.search.project.sel.Options)
 	}
 	if !slices.Contains(c.current.Projects, "falcon") || c.untag.Disabled() {

@@ -188,7 +188,7 @@ func (l *tabsFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		for i, item := range l.u.tabs.Items {
 			item.Icon = nil
 			if want {
-				item.Icon = tabIcons[i]
+				item.Icon = tabIcons()[i]
 			}
 		}
 		l.u.tabs.Refresh()
@@ -199,9 +199,13 @@ func (l *tabsFit) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 
 func (l *tabsFit) MinSize(objs []fyne.CanvasObject) fyne.Size { return objs[0].MinSize() }
 
-// tabIcons are the screens' icons, in tab order.
-var tabIcons = []fyne.Resource{theme.SearchIcon(), theme.ListIcon(), theme.DownloadIcon(), theme.VisibilityOffIcon(), theme.DeleteIcon(),
-	theme.ComputerIcon(), theme.HistoryIcon(), theme.SettingsIcon(), theme.GridIcon()}
+// tabIcons are the screens' icons, in tab order. A function, not a
+// variable: the theme's icons need a running app, and the CLI, which links
+// this package, starts none (its stderr stays clean).
+func tabIcons() []fyne.Resource {
+	return []fyne.Resource{theme.SearchIcon(), theme.ListIcon(), theme.DownloadIcon(), theme.VisibilityOffIcon(), theme.DeleteIcon(),
+		theme.ComputerIcon(), theme.HistoryIcon(), theme.SettingsIcon(), theme.GridIcon()}
+}
 
 // mainMenu holds the keyboard shortcuts. Menu shortcuts fire even while a
 // text field has the focus, which canvas shortcuts do not.
