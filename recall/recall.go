@@ -131,7 +131,8 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tn.CoverMaxTerms > 0 && len(plan.All)+len(plan.IDs) > tn.CoverMaxTerms {
+	if n := len(plan.All) + len(plan.IDs); tn.CoverMaxTerms > 0 && n > tn.CoverMaxTerms ||
+		len(plan.IDs) == 0 && tn.CoverMaxPlain > 0 && n > tn.CoverMaxPlain {
 		tn.CoverPower = 0
 	}
 	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || tn.StopWeight > 0 {

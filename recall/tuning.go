@@ -33,7 +33,10 @@ type Tuning struct {
 	// OneHitPerExchange keeps one hit of a message and the reply to it
 	// (the better one; the other shows as its neighbour).
 	OneHitPerExchange bool
-	NoNeighbors       bool
+	// SameExchange is a score factor for a turn whose message or reply is
+	// already a hit (on top of SameSession); 0 or 1 turns it off.
+	SameExchange float64
+	NoNeighbors  bool
 	// CoverPower raises the share of the query a chunk covers (IDF
 	// weighted) into the score: a chunk that holds every asked-for word beats
 	// one that repeats a few of them. 0 turns it off.
@@ -41,6 +44,9 @@ type Tuning struct {
 	// CoverMaxTerms limits coverage to queries of at most this many content
 	// words and identifiers: a long message covers nothing whole. 0: any.
 	CoverMaxTerms int
+	// CoverMaxPlain is the same limit for a question without an identifier,
+	// usually a paraphrase that no turn holds whole. 0: CoverMaxTerms.
+	CoverMaxPlain int
 	// TieShare: chunks that cover as much of the query as the best one and
 	// score at least this share of it are ordered newest first, so the latest
 	// report of a repeated measurement wins. TieShare applies to a question
@@ -87,11 +93,23 @@ var DefaultTuning = Tuning{
 	HalfLifeDays:   180,
 	RecencyWeight:  0.05,
 	StarWeight:     0.10,
-	SameSession:    0.5,
+	SameSession:    0.85,
 	CoverPower:     2,
 	CoverMaxTerms:  12,
+	CoverMaxPlain:  6,
 	TieShare:       0,
 	TieShareRecent: 0.4,
 	SessionWeight:  0.5,
 	SessionTurns:   2,
+
+	OneHitPerExchange: true,
+	BM25:              shippedBM25(),
+}
+
+// shippedBM25 is the engine's BM25F with k1 = 2: a turn that says a word
+// several times keeps gaining a little longer (RHELM's long replies).
+func shippedBM25() *engine.Params {
+	p := engine.DefaultParams()
+	p.K1 = 2
+	return &p
 }
