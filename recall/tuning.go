@@ -102,8 +102,8 @@ var DefaultTuning = Tuning{
 	SessionWeight:  0.5,
 	SessionTurns:   2,
 
-	OneHitPerExchange: true,
-	BM25:              shippedBM25(),
+	SameExchange: 0.3,
+	BM25:         shippedBM25(),
 }
 
 // shippedBM25 is the engine's BM25F with k1 = 2: a turn that says a word

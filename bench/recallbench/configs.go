@@ -94,7 +94,10 @@ var stages = []stage{
 	{"group", // a conversation's near-equal turns shown together after its first
 		func(t *recall.Tuning) { t.GroupTurns, t.GroupShare = 3, 0.7 },
 		func(t *recall.Tuning) { t.GroupTurns = 0 }},
-	{"exchange", // one hit per message and its reply
+	{"exchange", // a message's reply (or the message) discounted once the other is a hit
+		func(t *recall.Tuning) { t.SameExchange = 0.3 },
+		func(t *recall.Tuning) { t.SameExchange = 0 }},
+	{"fold", // one hit per message and its reply, the other shown as its neighbour
 		func(t *recall.Tuning) { t.OneHitPerExchange = true },
 		func(t *recall.Tuning) { t.OneHitPerExchange = false }},
 	{"k1", // the engine's k1 at 2 instead of FTS5's 1.2
