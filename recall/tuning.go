@@ -96,7 +96,7 @@ var DefaultTuning = Tuning{
 	SameSession:    0.85,
 	CoverPower:     2,
 	CoverMaxTerms:  12,
-	CoverMaxPlain:  6,
+	CoverMaxPlain:  10,
 	TieShare:       0,
 	TieShareRecent: 0.4,
 	SessionWeight:  0.5,

@@ -77,7 +77,7 @@ var stages = []stage{
 		func(t *recall.Tuning) { t.VectorWeight = 0.5 },
 		func(t *recall.Tuning) { t.VectorWeight = 0 }},
 	{"coverage", // the IDF-weighted share of the query a chunk covers, in the score
-		func(t *recall.Tuning) { t.CoverPower, t.CoverMaxTerms, t.CoverMaxPlain = 2, 12, 6 },
+		func(t *recall.Tuning) { t.CoverPower, t.CoverMaxTerms, t.CoverMaxPlain = 2, 12, 10 },
 		func(t *recall.Tuning) { t.CoverPower = 0 }},
 	{"ties", // newest first among equals, for a question naming an identifier (dropped: see README)
 		func(t *recall.Tuning) { t.TieShare = 0.7 },
