@@ -4,10 +4,13 @@ import "github.com/ireneo-app/ireneo/engine"
 
 // Tuning holds the knobs of the ranking pipeline.
 type Tuning struct {
-	Candidates  int     // BM25 candidates fetched before re-ranking
-	NoIDs       bool    // ignore the identifier column
-	NoStopwords bool    // keep stopwords and question words in the query
-	BodyWeight  float64 // BM25 column weights
+	Candidates  int  // BM25 candidates fetched before re-ranking
+	NoIDs       bool // ignore the identifier column
+	NoStopwords bool // keep stopwords and question words in the query
+	// KeepStopsOver keeps them for an identifier-free question of more than
+	// this many content words; 0: never.
+	KeepStopsOver int
+	BodyWeight    float64 // BM25 column weights
 	// CtxWeight adds the match of the turns around a chunk (up to
 	// CtxTurns either side, in the same conversation) to its own: a turn
 	// is scored with its exchange. 0 turns it off.
