@@ -119,6 +119,11 @@ func (r *reader) uvarint() uint64 {
 	if r.err != nil {
 		return 0
 	}
+	if len(r.b) > 0 && r.b[0] < 0x80 { // most values fit one byte
+		v := uint64(r.b[0])
+		r.b = r.b[1:]
+		return v
+	}
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 {
 		r.err = corrupt("bad varint")

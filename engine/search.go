@@ -61,6 +61,8 @@ type Query struct {
 	Allow func(doc uint64) bool
 	// Stats, when set, is filled with what the search cost.
 	Stats *SearchStats
+	// Cache, when set, keeps term rows and blocks between searches.
+	Cache *Cache
 }
 
 // SearchStats count a search's work.
@@ -139,6 +141,25 @@ func (c *cursor) load(i int) ([]posting, error) {
 	if c.tail != nil && i == len(c.skips)-1 {
 		return c.tail, nil
 	}
+	want := c.skips[i].last
+	if c.s.cache != nil {
+		k := blockKey{c.sc.term, want}
+		if ps, ok := c.s.cache.block(c.s.gen, k); ok {
+			return ps, nil
+		}
+		ps, err := c.read(i)
+		if err != nil {
+			return nil, err
+		}
+		ps = append([]posting(nil), ps...) // c.buf is reused; the cache keeps its own
+		c.s.cache.addBlock(c.s.gen, k, ps)
+		return ps, nil
+	}
+	return c.read(i)
+}
+
+// read reads block i from the database, into c.buf.
+func (c *cursor) read(i int) ([]posting, error) {
 	want := c.skips[i].last
 	if c.rows == nil || i < c.next_ || i-c.next_ > streamGap {
 		c.closeRows()
@@ -264,6 +285,8 @@ type searcher struct {
 	q      Querier
 	cs     []*cursor
 	blocks int
+	cache  *Cache // nil when not used
+	gen    int64
 }
 
 // Preparer is a Querier that prepares statements (a *sql.Tx, a *sql.Conn).
@@ -300,23 +323,22 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 		}
 		origs[t.Term] = append(origs[t.Term], i)
 	}
-	s := &searcher{ctx: ctx, q: q}
+	s := &searcher{ctx: ctx, q: q, gen: st.Gen}
+	if query.Cache.use(st.Gen) {
+		s.cache = query.Cache
+	}
 	var cs []*cursor
 	n := float64(st.Docs)
 	for _, t := range order {
-		var df int
-		var sk, tail []byte
-		switch err := q.QueryRowContext(ctx, `SELECT df, skips, tail FROM eng_terms WHERE term=?`, t).Scan(&df, &sk, &tail); {
-		case errors.Is(err, sql.ErrNoRows):
-			continue
-		case err != nil:
-			return nil, nil, fmt.Errorf("engine: look up %q: %w", t, err)
-		}
-		r, err := decodeTermRow(t, df, sk, tail)
+		r, err := s.termRow(t)
 		if err != nil {
 			return nil, nil, err
 		}
-		skips := r.skips
+		if r == nil {
+			continue
+		}
+		df := r.df
+		skips := r.skips[:len(r.skips):len(r.skips)] // shared with the cache: append copies
 		if len(r.tail) > 0 {
 			skips = append(skips, metaOf(r.tail))
 		}
@@ -346,6 +368,33 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 	}
 	s.cs = cs
 	return s, cs, nil
+}
+
+// termRow reads a term's dictionary row (nil if the index holds no such
+// term), through the cache when there is one.
+func (s *searcher) termRow(t string) (*termRow, error) {
+	if s.cache != nil {
+		if r, ok := s.cache.term(s.gen, t); ok {
+			return r, nil
+		}
+	}
+	var df int
+	var sk, tail []byte
+	var r *termRow
+	switch err := s.q.QueryRowContext(s.ctx, `SELECT df, skips, tail FROM eng_terms WHERE term=?`, t).Scan(&df, &sk, &tail); {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return nil, fmt.Errorf("engine: look up %q: %w", t, err)
+	default:
+		var err error
+		if r, err = decodeTermRow(t, df, sk, tail); err != nil {
+			return nil, err
+		}
+	}
+	if s.cache != nil {
+		s.cache.addTerm(s.gen, t, r)
+	}
+	return r, nil
 }
 
 func (s *searcher) close() {

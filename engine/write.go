@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strings"
 )
@@ -54,17 +55,26 @@ func (w *Writer) Close() {
 	clear(w.stmts)
 }
 
-// exec runs a statement, preparing it once per writer.
-func (w *Writer) exec(q string, args ...any) error {
+// stmt prepares a statement once per writer.
+func (w *Writer) stmt(q string) (*sql.Stmt, error) {
 	st, ok := w.stmts[q]
 	if !ok {
 		var err error
 		if st, err = w.tx.PrepareContext(w.ctx, q); err != nil {
-			return err
+			return nil, err
 		}
 		w.stmts[q] = st
 	}
-	_, err := st.ExecContext(w.ctx, args...)
+	return st, nil
+}
+
+// exec runs a statement, preparing it once per writer.
+func (w *Writer) exec(q string, args ...any) error {
+	st, err := w.stmt(q)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(w.ctx, args...)
 	return err
 }
 
@@ -224,7 +234,9 @@ func (w *Writer) bumpStats() error {
 			return fmt.Errorf("engine: write stats: %w", err)
 		}
 	}
-	if err := add("gen", 1); err != nil {
+	// A new random generation, not a count: a rebuild starts the counts
+	// again, and a cache must never take a later index for an earlier one.
+	if err := w.exec(`INSERT INTO eng_stats(key, value) VALUES('gen', ?1) ON CONFLICT(key) DO UPDATE SET value = ?1`, rand.Int64()); err != nil {
 		return fmt.Errorf("engine: write stats: %w", err)
 	}
 	w.docs, w.lenSum = 0, [NumFields]int64{}
@@ -271,7 +283,11 @@ func (w *Writer) readTerms(terms []string) (map[string]*termRow, error) {
 	for i, t := range terms {
 		args[i] = t
 	}
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT term, df, skips, tail FROM eng_terms WHERE term IN (`+placeholders(len(terms))+`)`, args...)
+	st, err := w.stmt(`SELECT term, df, skips, tail FROM eng_terms WHERE term IN (` + placeholders(len(terms)) + `)`)
+	if err != nil {
+		return nil, fmt.Errorf("engine: read terms: %w", err)
+	}
+	rows, err := st.QueryContext(w.ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("engine: read terms: %w", err)
 	}

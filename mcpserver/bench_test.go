@@ -217,10 +217,26 @@ func BenchmarkRecallHTTPLoad(b *testing.B) {
 		cs[i] = benchClient(b, s.URL(), tok)
 	}
 	b.ResetTimer()
-	for n := 0; n < b.N; n++ {
+	for n0 := 0; n0 < b.N; n0++ {
 		var errs atomic.Int64
 		lat := make([][]time.Duration, clients)
 		var wg sync.WaitGroup
+		// IRENEO_BENCH_LOAD_IMPORT=N imports N new conversations into the
+		// memory while the agents recall (issue 19: 32 × 150 during a 1k
+		// import): readers must never see half an import, nor wait on it.
+		importDone := make(chan time.Duration, 1)
+		if n, err := strconv.Atoi(os.Getenv("IRENEO_BENCH_LOAD_IMPORT")); err == nil && n > 0 && n0 == 0 {
+			extra := benchSessions(10000 + n)[10000:]
+			go func() {
+				t := time.Now()
+				if _, err := m.Ingest(context.Background(), extra, memory.IngestOptions{}); err != nil {
+					b.Errorf("import during the load: %v", err)
+				}
+				importDone <- time.Since(t)
+			}()
+		} else {
+			importDone <- 0
+		}
 		cpu0 := cpuTime()
 		load := loadAverage()
 		t0 := time.Now()
@@ -243,6 +259,9 @@ func BenchmarkRecallHTTPLoad(b *testing.B) {
 		}
 		wg.Wait()
 		wall := time.Since(t0)
+		if d := <-importDone; d > 0 {
+			b.ReportMetric(d.Seconds(), "import-s")
+		}
 		var all []time.Duration
 		for _, ds := range lat {
 			all = append(all, ds...)

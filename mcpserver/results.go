@@ -218,7 +218,13 @@ func buildRecall(query string, res *recall.Result, scope []string, budget int) (
 			s, t = cost(n, h)
 			for !use.fits(s, t) && h.Text != "" {
 				over := max(use.s+s, use.t+t) - budget
-				h.Text = trimText(h.Text, over)
+				next := trimText(h.Text, over)
+				if len(next) >= len(h.Text) {
+					// trimTo's " …" replaced all it cut: without this a
+					// short text one token over loops until the call times out.
+					next = ""
+				}
+				h.Text = next
 				h.Truncated = true
 				s, t = cost(n, h)
 			}
@@ -300,7 +306,11 @@ func buildGet(tr *memory.Transcript, scope []string, budget int) (*GetOutput, st
 	first := turns[at]
 	s, t := cost(first)
 	for !use.fits(s, t) && first.Text != "" {
-		first.Text = trimText(first.Text, max(use.s+s, use.t+t)-budget)
+		next := trimText(first.Text, max(use.s+s, use.t+t)-budget)
+		if len(next) >= len(first.Text) {
+			next = "" // no progress: see buildRecall
+		}
+		first.Text = next
 		first.Truncated = true
 		s, t = cost(first)
 	}

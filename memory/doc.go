@@ -8,7 +8,10 @@
 //
 // Everything that reads or changes a memory goes through this package: the
 // CLI, the MCP server and the GUI call the same functions. The recall
-// pipeline is package recall, built on the read methods of recallreads.go. It imports nothing
-// else of Ireneo's: redacting secrets, it asks a SecretFinder (the scrub
-// package's Scrubber, handed in by app/) to find them.
+// pipeline is package recall, built on the read methods of recallreads.go.
+// The search index is package engine's tables in ireneo.db (one document
+// per turn), which memory keeps in the same transaction as every import,
+// forget, scrub and reindex. It imports nothing else of Ireneo's: redacting
+// secrets, it asks a SecretFinder (the scrub package's Scrubber, handed in
+// by app/) to find them.
 package memory

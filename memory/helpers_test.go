@@ -71,20 +71,30 @@ func grepDir(t *testing.T, dir, marker string) []string {
 // searchTurns asks the index (as recall's candidate query does, with
 // recall's column weights) for the turns that match query, best first: the
 // recall pipeline itself lives in package recall, which imports this one.
-func searchTurns(t *testing.T, m *Memory, query string) []Candidate {
+func searchTurns(t *testing.T, m *Memory, query string) []searchHit {
 	t.Helper()
 	et := PlanQuery(query, true).EngineTerms(true, true, false)
 	cs, err := m.Candidates(context.Background(), CandidateQuery{Query: engine.Query{Terms: et.Terms, K: 200}, Params: engine.DefaultParams(), CheckExact: true})
 	if err != nil {
 		t.Fatalf("search %q: %v", query, err)
 	}
-	var out []Candidate
-	seen := map[TurnKey]bool{}
-	for _, c := range cs {
-		if k := (TurnKey{c.Sess, c.Seq}); !seen[k] {
-			seen[k] = true
-			out = append(out, c)
-		}
+	keys := make([]TurnKey, len(cs))
+	for i, c := range cs {
+		keys[i] = TurnKey{c.Sess, c.Seq}
+	}
+	infos, err := m.TurnInfos(context.Background(), keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]searchHit, len(cs))
+	for i, c := range cs {
+		out[i] = searchHit{c, infos[keys[i]].SessionID}
 	}
 	return out
+}
+
+// searchHit is a candidate turn and its conversation's id.
+type searchHit struct {
+	Candidate
+	SessionID string
 }

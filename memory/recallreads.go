@@ -131,18 +131,16 @@ type CandidateQuery struct {
 	CheckExact bool
 }
 
-// Candidate is one turn the engine found, with its conversation.
+// Candidate is one turn the engine found: what ranking needs of it. Its
+// conversation's names and the turn's uuid are read for the few hits shown
+// (TurnInfos).
 type Candidate struct {
-	Sess      int64 // the conversation's row id
-	Seq       int
-	BM25      float64 // the engine's BM25F score, negated: lower is better, as FTS5's bm25() was
-	Harness   string
-	SessionID string
-	Title     string
-	TurnUUID  string
-	Role      string
-	TS        int64 // Unix seconds; 0 when undated
-	Starred   bool
+	Sess    int64 // the conversation's row id
+	Seq     int
+	BM25    float64 // the engine's BM25F score, negated: lower is better, as FTS5's bm25() was
+	Role    string
+	TS      int64 // Unix seconds; 0 when undated
+	Starred bool
 	// Fields says, per term of the query, which of the turn's fields hold it.
 	Fields []engine.FieldMask
 }
@@ -157,6 +155,7 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 	}
 	defer tx.Rollback()
 	q := cq.Query
+	q.Cache = m.engCache
 	if q.Allow, err = m.docFilter(ctx, tx, cq); err != nil {
 		return nil, err
 	}
@@ -165,6 +164,7 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	if cq.CheckExact {
+		q.Cache = nil // the reference reads the database itself
 		all, err := engine.SearchExhaustive(ctx, tx, q, cq.Params)
 		if err != nil {
 			return nil, fmt.Errorf("recall: %w", err)
@@ -259,10 +259,7 @@ func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit) ([]Candid
 		args = append(args, docSession(h.Doc), docSeq(h.Doc))
 		at[h.Doc] = i
 	}
-	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq, s.harness, s.session_id, s.title, t.turn_uuid, t.role, t.ts, COALESCE(st.starred, 0)
-		FROM turns t JOIN sessions s ON s.id = t.sess
-		LEFT JOIN stars st ON st.harness = s.harness AND st.session_id = s.session_id
-		WHERE (t.sess, t.seq) IN (VALUES `+strings.Join(vals, ",")+`)`, args...)
+	rows, err := q.QueryContext(ctx, `SELECT sess, seq, role, ts FROM turns WHERE (sess, seq) IN (VALUES `+strings.Join(vals, ",")+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
@@ -271,29 +268,87 @@ func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit) ([]Candid
 	found := make([]bool, len(hits))
 	for rows.Next() {
 		var c Candidate
-		var star int
-		if err := rows.Scan(&c.Sess, &c.Seq, &c.Harness, &c.SessionID, &c.Title, &c.TurnUUID, &c.Role, &c.TS, &star); err != nil {
+		if err := rows.Scan(&c.Sess, &c.Seq, &c.Role, &c.TS); err != nil {
 			return nil, err
 		}
 		i, ok := at[docID(c.Sess, c.Seq)]
 		if !ok {
 			continue
 		}
-		c.Starred = star != 0
 		c.BM25, c.Fields = -hits[i].Score, hits[i].Fields
 		out[i], found[i] = c, true
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	starred, err := starredSessions(ctx, q)
+	if err != nil {
+		return nil, err
+	}
 	// Within one snapshot every hit has its turn; one that had not is dropped.
 	kept := out[:0]
 	for i, c := range out {
 		if found[i] {
+			c.Starred = starred[c.Sess]
 			kept = append(kept, c)
 		}
 	}
 	return kept, nil
+}
+
+// starredSessions are the row ids of the starred conversations (few).
+func starredSessions(ctx context.Context, q queryer) (map[int64]bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT s.id FROM stars st JOIN sessions s ON s.harness = st.harness AND s.session_id = st.session_id WHERE st.starred`)
+	if err != nil {
+		return nil, fmt.Errorf("recall: stars: %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
+
+// TurnInfo names a turn for its receipt.
+type TurnInfo struct {
+	Harness   string
+	SessionID string
+	Title     string
+	TurnUUID  string
+}
+
+// TurnInfos reads the receipts of turns; a turn gone since is missing.
+func (m *Memory) TurnInfos(ctx context.Context, turns []TurnKey) (map[TurnKey]TurnInfo, error) {
+	out := make(map[TurnKey]TurnInfo, len(turns))
+	if len(turns) == 0 {
+		return out, nil
+	}
+	vals := make([]string, len(turns))
+	args := make([]any, 0, 2*len(turns))
+	for i, k := range turns {
+		vals[i] = "(?,?)"
+		args = append(args, k.Sess, k.Seq)
+	}
+	rows, err := m.db.QueryContext(ctx, `SELECT t.sess, t.seq, s.harness, s.session_id, s.title, t.turn_uuid
+		FROM turns t JOIN sessions s ON s.id = t.sess WHERE (t.sess, t.seq) IN (VALUES `+strings.Join(vals, ",")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k TurnKey
+		var ti TurnInfo
+		if err := rows.Scan(&k.Sess, &k.Seq, &ti.Harness, &ti.SessionID, &ti.Title, &ti.TurnUUID); err != nil {
+			return nil, err
+		}
+		out[k] = ti
+	}
+	return out, rows.Err()
 }
 
 // ChunkTexts reads the bodies of chunks by row id.

@@ -118,7 +118,7 @@ func (m *Memory) ScrubScan(ctx context.Context, o ScrubOptions) (ScrubReport, er
 // rewritten atomically and its index rows replaced in one transaction (by
 // re-ingesting the redacted conversation), affected audit rows are
 // rewritten, the old file's bytes are overwritten, and the database is
-// erased the way forget does (freed pages zeroed, FTS merged, WAL
+// erased the way forget does (freed pages zeroed, the engine's blocks rewritten, WAL
 // truncated, vacuum when worth it). A history row keeps the counts per
 // rule, never the secrets.
 func (m *Memory) ScrubApply(ctx context.Context, o ScrubOptions) (ScrubReport, error) {

@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, with FTS5
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
 // DBName is the file name of the catalog and index inside a memory directory.
@@ -31,7 +33,13 @@ type Memory struct {
 
 	writeMu sync.Mutex // serialises this process's writers; SQLite serialises processes
 	stats   termStats
+	// engCache keeps the engine's decoded term rows and blocks between
+	// recalls, per index generation (so other processes' writes are seen).
+	engCache *engine.Cache
 }
+
+// engineCacheBytes bounds the engine cache of one process.
+const engineCacheBytes = 24 << 20
 
 // Open opens (creating if needed) the memory directory dir.
 func Open(dir string) (*Memory, error) {
@@ -49,7 +57,7 @@ func Open(dir string) (*Memory, error) {
 		return nil, fmt.Errorf("open memory %s: %w", dir, err)
 	}
 	db.SetMaxOpenConns(8)
-	m := &Memory{dir: dir, db: db}
+	m := &Memory{dir: dir, db: db, engCache: engine.NewCache(engineCacheBytes)}
 	if err := m.upgrade(context.Background()); err != nil {
 		db.Close()
 		var newer *NewerSchemaError

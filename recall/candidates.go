@@ -62,9 +62,8 @@ func engineCandidates(ctx context.Context, m *memory.Memory, plan memory.QueryPl
 	out := make([]candidate, len(rows))
 	for i, r := range rows {
 		out[i] = candidate{
-			sess: r.Sess, seq: r.Seq, bm25: r.BM25,
-			harness: r.Harness, sid: r.SessionID, title: r.Title, uuid: r.TurnUUID, role: r.Role,
-			ts: r.TS, starred: r.Starred, fields: r.Fields,
+			sess: r.Sess, seq: r.Seq, bm25: r.BM25, role: r.Role,
+			ts: r.TS, starred: r.Starred, fields: r.Fields, unnamed: true,
 		}
 	}
 	return out, nil

@@ -10,7 +10,7 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// weightedTerm is one thing a query asks for: a word's FTS5 stem or an
+// weightedTerm is one thing a query asks for: a word's index term (engine.Term) or an
 // identifier, weighted by how rare it is.
 type weightedTerm struct {
 	stem string
@@ -20,7 +20,7 @@ type weightedTerm struct {
 }
 
 // coverageTerms weighs every content word of the query (the common ones
-// pruned from the FTS query too) and every identifier by inverse document
+// pruned from the engine query too) and every identifier by inverse document
 // frequency.
 func coverageTerms(ctx context.Context, m *memory.Memory, p memory.QueryPlan) ([]weightedTerm, error) {
 	out, err := weighWords(ctx, m, p.All)

@@ -20,8 +20,31 @@ func hydrate(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, ranke
 			return nil, err
 		}
 	}
+	// The engine's candidates carry what ranking needs; the receipts of the
+	// few shown are read here.
+	var keys []memory.TurnKey
+	for _, c := range ranked {
+		if c.unnamed {
+			keys = append(keys, c.turn())
+		}
+	}
+	if len(keys) > 0 {
+		infos, err := m.TurnInfos(ctx, keys)
+		if err != nil {
+			return nil, err
+		}
+		for i := range ranked {
+			if ti, ok := infos[ranked[i].turn()]; ok && ranked[i].unnamed {
+				c := &ranked[i]
+				c.harness, c.sid, c.title, c.uuid, c.unnamed = ti.Harness, ti.SessionID, ti.Title, ti.TurnUUID, false
+			}
+		}
+	}
 	projCache := map[int64][]string{}
 	for _, c := range ranked {
+		if c.unnamed {
+			return nil, fmt.Errorf("recall: turn %d of conversation %d is gone from the index", c.seq, c.sess)
+		}
 		h := Hit{
 			SessionID: c.sid, TurnUUID: c.uuid, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
 			Source: c.harness, Title: c.title, Score: round4(c.score),
@@ -97,7 +120,14 @@ func fitBudget(res *Result, hits []Hit, budget int) {
 					h.Text = ""
 					break
 				}
-				h.Text = trimTo(h.Text, keep)
+				next := trimTo(h.Text, keep)
+				if len(next) >= len(h.Text) {
+					// trimTo's " …" outweighs a cut of a few bytes: without
+					// this the loop never ends (a short text one token over).
+					h.Text = ""
+					break
+				}
+				h.Text = next
 				h.Truncated = true
 				h.textTokens = 0
 				h.Tokens = entryTokens(len(res.Hits)+1, h)

@@ -236,3 +236,32 @@ func TestRankGroupsAndExchanges(t *testing.T) {
 		t.Errorf("one hit per exchange: %v, want the reply at seq 3 folded into its message", got)
 	}
 }
+
+// fitBudget ends for every budget, even when a short text is a token over
+// and trimming it would only swap its tail for " …" (it used to loop
+// forever there: the MCP tool error in bench-speed).
+func TestFitBudgetEndsOnShortTexts(t *testing.T) {
+	h := Hit{SessionID: "01a10282-1d20-7ed5-b81e-1d7704244d73", TurnUUID: "01a10282-1d20-7ed5-b81e-1d7704244d73-0",
+		Role: "user", Source: "codex", Title: "Meeting notes on the logging setup for beacon, for the record: we…",
+		Projects: []string{"beacon"}, Neighbors: []Neighbor{}}
+	for _, text := range []string{"ok", "the logging setup", "structured JSON logs with ids", "x y z w v u t s r q p o n m"} {
+		for budget := minTrimTokens; budget < 200; budget++ {
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				hh := h
+				hh.Text = text
+				res := &Result{Budget: budget, Hits: []Hit{}}
+				fitBudget(res, []Hit{hh, hh}, budget)
+				if res.TotalTokens > budget {
+					t.Errorf("budget %d: %d tokens", budget, res.TotalTokens)
+				}
+			}()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("fitBudget(%q, %d) does not end", text, budget)
+			}
+		}
+	}
+}

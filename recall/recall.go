@@ -88,6 +88,7 @@ type candidate struct {
 	seq             int
 	bm25            float64            // the engine's BM25F score negated: lower is better, as FTS5's bm25() was
 	fields          []engine.FieldMask // per engine query term: the turn's fields that hold it
+	unnamed         bool               // harness, sid, title and uuid are read by hydrate
 	harness, sid    string
 	title, uuid     string
 	role            string

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"slices"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/bench/recallbench"
 	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -34,6 +36,9 @@ func main() {
 		cache = flag.String("cache", "", "where the imported memory is kept (default: the user cache dir)")
 		qs    = flag.Int("q", 300, "questions asked (spread over the types)")
 		build = flag.Bool("build-only", false, "build the cached memory and stop")
+		exact = flag.Bool("check-exact", false, "also score every match of each question's candidate query and fail if the engine's pruned top-k differs (slow; no timings)")
+		prof  = flag.String("cpuprofile", "", "write a CPU profile of the in-process recalls to this file")
+		noMCP = flag.Bool("no-mcp", false, "skip the floor and MCP HTTP (in-process recalls only)")
 	)
 	flag.Parse()
 	ctx := context.Background()
@@ -49,6 +54,26 @@ func main() {
 	}
 	fmt.Fprintf(os.Stderr, "memory %s: %d conversations, %d chunks, %d tokens (ready in %v)\n", memDir, st.Conversations, st.Chunks, st.Tokens, time.Since(t0).Round(time.Second))
 	if *build {
+		return
+	}
+	// Every k-th question, so all types are asked.
+	step := max(1, len(d.Questions) / *qs)
+	var texts []string
+	for i := 0; i < len(d.Questions) && len(texts) < *qs; i += step {
+		texts = append(texts, d.Questions[i].Text)
+	}
+	if *exact {
+		recall.SetCheckExact(true)
+		for _, q := range texts {
+			if _, err := recall.Recall(ctx, m, recall.Options{Query: q}); err != nil && err != recall.ErrEmptyQuery {
+				fail(fmt.Errorf("%q: %w", q, err))
+			}
+		}
+		fmt.Printf("lifelike N=%d: %d questions, the engine's pruned top-k equal to the exhaustive one on every one\n", *n, len(texts))
+		return
+	}
+	if *noMCP {
+		inProcess(ctx, m, texts, *prof)
 		return
 	}
 	stored, err := recallbench.ReadSources(memDir)
@@ -67,7 +92,7 @@ func main() {
 	defer fl.Close()
 
 	s := mcpserver.New(m, mcpserver.NewMemoryTokenStore(), mcpserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-	tok, _, err := s.Tokens().Create(ctx, "bench-speed", nil)
+	tok, _, err := s.Tokens().Create(ctx, fmt.Sprintf("bench-speed-%d", time.Now().UnixNano()), nil)
 	if err != nil {
 		fail(err)
 	}
@@ -92,12 +117,6 @@ func main() {
 		fail(err)
 	}
 
-	// Every k-th question, so all types are asked.
-	step := max(1, len(d.Questions) / *qs)
-	var texts []string
-	for i := 0; i < len(d.Questions) && len(texts) < *qs; i += step {
-		texts = append(texts, d.Questions[i].Text)
-	}
 	var floor, inproc, overHTTP []time.Duration
 	for _, q := range texts {
 		start := time.Now()
@@ -120,7 +139,13 @@ func main() {
 		}
 		overHTTP = append(overHTTP, time.Since(start))
 		if res.IsError {
-			fmt.Fprintf(os.Stderr, "recall %q over MCP: tool error\n", q)
+			var msg string
+			for _, c := range res.Content {
+				if t, ok := c.(mcp.TextContent); ok {
+					msg += t.Text
+				}
+			}
+			fmt.Fprintf(os.Stderr, "recall %q over MCP: tool error: %s\n", q, msg)
 		}
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
@@ -136,6 +161,43 @@ func main() {
 		p50, p95 := pct(r.ds, .5), pct(r.ds, .95)
 		fmt.Printf("| %s | %.1f | %.1f | %.2f | %.2f |\n", r.name, ms(p50), ms(p95), float64(p50)/float64(fp50), float64(p95)/float64(fp95))
 	}
+}
+
+// inProcess times the in-process recalls alone, under a CPU profile when
+// asked: where the time of one recall goes.
+func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof string) {
+	if prof != "" {
+		f, err := os.Create(prof)
+		if err != nil {
+			fail(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fail(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	var ds []time.Duration
+	t0 := time.Now()
+	for _, q := range texts {
+		start := time.Now()
+		if os.Getenv("BENCH_SPEED_TRACE") != "" {
+			fmt.Fprintf(os.Stderr, "asking %q\n", q)
+		}
+		qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err := recall.Recall(qctx, m, recall.Options{Query: q})
+		cancel()
+		if err != nil && err != recall.ErrEmptyQuery {
+			fmt.Fprintf(os.Stderr, "%q: %v\n", q, err)
+		}
+		ds = append(ds, time.Since(start))
+		if d := time.Since(start); d > time.Second {
+			fmt.Fprintf(os.Stderr, "slow: %v for %q\n", d.Round(time.Millisecond), q)
+		}
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("%d questions in process in %v: p50 %.1f ms, p95 %.1f ms; load %s\n", len(texts), time.Since(t0).Round(time.Millisecond),
+		ms(pct(ds, .5)), ms(pct(ds, .95)), string(load[:min(len(load), 14)]))
 }
 
 func pct(ds []time.Duration, p float64) time.Duration {
