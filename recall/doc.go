@@ -5,13 +5,17 @@
 //  1. plan (recall.go): memory.PlanQuery takes the query apart into content
 //     words, stopwords, identifiers, whether it asks for the latest, and whose
 //     words it asks about;
-//  2. candidates (candidates.go): the one seam to the index. It fetches the
-//     best-matching chunks with their turn and conversation, with the
-//     filters (project and scope, source, dates) applied;
-//  3. ranking stages (coverage.go, semantic.go, rank.go): each earned its
-//     place on the evaluation sets (bench/README.md): coverage of the
-//     query, the session signal, recency, stars, newest first among ties,
-//     one hit per turn and the diversity discount across conversations;
+//  2. candidates (candidates.go): the one seam to the index. It asks the
+//     engine for the best turns (BM25F over text, title, identifiers and
+//     date), with the filters (project and scope, source, dates) applied
+//     inside the search;
+//  3. ranking stages (coverage.go, semantic.go, rank.go), each earned on the
+//     evaluation sets (bench/README.md): coverage of the query, the session
+//     signal, recency, stars, newest first among ties, then how one
+//     conversation's turns are shown and counted: one hit per exchange (a
+//     message and its reply: the other shows as its neighbour) and a mild
+//     discount for a conversation's further hits, so several conversations
+//     are covered without pushing out a second evidence turn of the first;
 //  4. hydrate (hydrate.go): text, projects and neighbouring-turn previews;
 //  5. budget (hydrate.go): hits in rank order while they fit the tokens;
 //  6. context block (block.go): dated, sourced, verbatim passages with a

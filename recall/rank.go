@@ -112,6 +112,7 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 	}
 	// Greedy pick with a penalty that grows with each hit a conversation has.
 	perSess := map[int64]int{}
+	exchanges := map[[2]int64]bool{}
 	var out []candidate
 	taken := make([]bool, len(pool))
 	for len(out) < k {
@@ -121,6 +122,9 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 				continue
 			}
 			s := c.score * math.Pow(tn.SameSession, float64(perSess[c.sess]))
+			if tn.SameExchange > 0 && tn.SameExchange < 1 && exchanges[exchangeOf(c)] {
+				s *= tn.SameExchange
+			}
 			if s > bs {
 				bi, bs = i, s
 			}
@@ -130,6 +134,7 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		}
 		taken[bi] = true
 		perSess[pool[bi].sess]++
+		exchanges[exchangeOf(pool[bi])] = true
 		pool[bi].score = bs
 		out = append(out, pool[bi])
 		if tn.GroupTurns > 1 && perSess[pool[bi].sess] == 1 {
@@ -200,11 +205,7 @@ func onePerExchange(pool []candidate) []candidate {
 	seen := map[[2]int64]bool{}
 	out := pool[:0]
 	for _, c := range pool {
-		ex := int64(c.seq)
-		if c.role != memory.RoleUser {
-			ex-- // a reply belongs to the message before it
-		}
-		key := [2]int64{c.sess, ex}
+		key := exchangeOf(c)
 		if seen[key] {
 			continue
 		}
@@ -212,4 +213,14 @@ func onePerExchange(pool []candidate) []candidate {
 		out = append(out, c)
 	}
 	return out
+}
+
+// exchangeOf names the exchange a turn belongs to: a person's message, or
+// the turn before a reply.
+func exchangeOf(c candidate) [2]int64 {
+	ex := int64(c.seq)
+	if c.role != memory.RoleUser {
+		ex-- // a reply belongs to the message before it
+	}
+	return [2]int64{c.sess, ex}
 }

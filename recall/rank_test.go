@@ -38,6 +38,7 @@ func TestRankTable(t *testing.T) {
 	tn.HalfLifeDays = 0
 	tn.SpeakerWeight, tn.TieShare = 0.3, 0 // the table sets the tie share per case
 	tn.SessionWeight = 0                   // TestRankConversationSignals checks it
+	tn.SameSession = 0.5                   // a discount the table's scores show
 	day := int64(86400)
 	c := func(sess int64, seq int, bm25, cov float64, role string, ts int64) candidate {
 		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: cov, role: role, ts: ts}

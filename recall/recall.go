@@ -131,6 +131,11 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	}
 	res := &Result{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
 	plan := memory.PlanQuery(o.Query, !tn.NoStopwords)
+	if tn.KeepStopsOver > 0 && !tn.NoStopwords && len(plan.IDs) == 0 && len(plan.All) > tn.KeepStopsOver {
+		// A long paraphrase: its function words ("I", "my") tell a person's
+		// own telling apart from replies about it, as they do for plain BM25.
+		plan = memory.PlanQuery(o.Query, false)
+	}
 	if tn.PostingShare > 0 && len(plan.Terms) > 1 {
 		if err := pruneCommon(ctx, m, &plan, tn.PostingShare); err != nil {
 			return nil, err
@@ -140,7 +145,8 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tn.CoverMaxTerms > 0 && len(plan.All)+len(plan.IDs) > tn.CoverMaxTerms {
+	if n := len(plan.All) + len(plan.IDs); tn.CoverMaxTerms > 0 && n > tn.CoverMaxTerms ||
+		len(plan.IDs) == 0 && tn.CoverMaxPlain > 0 && n > tn.CoverMaxPlain {
 		tn.CoverPower = 0
 	}
 	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || tn.StopWeight > 0 {

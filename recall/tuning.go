@@ -4,10 +4,13 @@ import "github.com/ireneo-app/ireneo/engine"
 
 // Tuning holds the knobs of the ranking pipeline.
 type Tuning struct {
-	Candidates  int     // BM25 candidates fetched before re-ranking
-	NoIDs       bool    // ignore the identifier column
-	NoStopwords bool    // keep stopwords and question words in the query
-	BodyWeight  float64 // BM25 column weights
+	Candidates  int  // BM25 candidates fetched before re-ranking
+	NoIDs       bool // ignore the identifier column
+	NoStopwords bool // keep stopwords and question words in the query
+	// KeepStopsOver keeps them for an identifier-free question of more than
+	// this many content words; 0: never.
+	KeepStopsOver int
+	BodyWeight    float64 // BM25 column weights
 	// CtxWeight adds the match of the turns around a chunk (up to
 	// CtxTurns either side, in the same conversation) to its own: a turn
 	// is scored with its exchange. 0 turns it off.
@@ -33,7 +36,10 @@ type Tuning struct {
 	// OneHitPerExchange keeps one hit of a message and the reply to it
 	// (the better one; the other shows as its neighbour).
 	OneHitPerExchange bool
-	NoNeighbors       bool
+	// SameExchange is a score factor for a turn whose message or reply is
+	// already a hit (on top of SameSession); 0 or 1 turns it off.
+	SameExchange float64
+	NoNeighbors  bool
 	// CoverPower raises the share of the query a chunk covers (IDF
 	// weighted) into the score: a chunk that holds every asked-for word beats
 	// one that repeats a few of them. 0 turns it off.
@@ -41,6 +47,9 @@ type Tuning struct {
 	// CoverMaxTerms limits coverage to queries of at most this many content
 	// words and identifiers: a long message covers nothing whole. 0: any.
 	CoverMaxTerms int
+	// CoverMaxPlain is the same limit for a question without an identifier,
+	// usually a paraphrase that no turn holds whole. 0: CoverMaxTerms.
+	CoverMaxPlain int
 	// TieShare: chunks that cover as much of the query as the best one and
 	// score at least this share of it are ordered newest first, so the latest
 	// report of a repeated measurement wins. TieShare applies to a question
@@ -87,11 +96,23 @@ var DefaultTuning = Tuning{
 	HalfLifeDays:   180,
 	RecencyWeight:  0.05,
 	StarWeight:     0.10,
-	SameSession:    0.5,
+	SameSession:    0.85,
 	CoverPower:     2,
 	CoverMaxTerms:  12,
+	CoverMaxPlain:  10,
 	TieShare:       0,
 	TieShareRecent: 0.4,
 	SessionWeight:  0.5,
 	SessionTurns:   2,
+
+	SameExchange: 0.3,
+	BM25:         shippedBM25(),
+}
+
+// shippedBM25 is the engine's BM25F with k1 = 2: a turn that says a word
+// several times keeps gaining a little longer (RHELM's long replies).
+func shippedBM25() *engine.Params {
+	p := engine.DefaultParams()
+	p.K1 = 2
+	return &p
 }

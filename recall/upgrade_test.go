@@ -9,9 +9,9 @@ import (
 )
 
 // receipts are the top hits of a recall as session_id/turn_uuid.
-func receipts(t *testing.T, m *memory.Memory, query, project string) []string {
+func receipts(t *testing.T, m *memory.Memory, query, project string, tn *Tuning) []string {
 	t.Helper()
-	res, err := Recall(context.Background(), m, Options{Query: query, Project: project, K: 3, Budget: 2000})
+	res, err := Recall(context.Background(), m, Options{Query: query, Project: project, K: 3, Budget: 2000, Tuning: tn})
 	if err != nil {
 		t.Fatalf("recall %q: %v", query, err)
 	}
@@ -51,7 +51,7 @@ func TestFirstReleaseMemoryRecallsAsBefore(t *testing.T) {
 	}
 	defer m.Close()
 	for _, r := range v0Recalls {
-		got := receipts(t, m, r.query, r.project)
+		got := receipts(t, m, r.query, r.project, nil)
 		if r.all != nil && !slices.Equal(got, r.all) {
 			t.Errorf("recall %q (project %q) = %v, want %v", r.query, r.project, got, r.all)
 		}

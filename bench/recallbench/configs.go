@@ -77,7 +77,7 @@ var stages = []stage{
 		func(t *recall.Tuning) { t.VectorWeight = 0.5 },
 		func(t *recall.Tuning) { t.VectorWeight = 0 }},
 	{"coverage", // the IDF-weighted share of the query a chunk covers, in the score
-		func(t *recall.Tuning) { t.CoverPower, t.CoverMaxTerms = 2, 12 },
+		func(t *recall.Tuning) { t.CoverPower, t.CoverMaxTerms, t.CoverMaxPlain = 2, 12, 10 },
 		func(t *recall.Tuning) { t.CoverPower = 0 }},
 	{"ties", // newest first among equals, for a question naming an identifier (dropped: see README)
 		func(t *recall.Tuning) { t.TieShare = 0.7 },
@@ -89,17 +89,33 @@ var stages = []stage{
 		func(t *recall.Tuning) { t.NoNeighbors = false },
 		func(t *recall.Tuning) { t.NoNeighbors = true }},
 	{"diversity", // a conversation's further hits discounted
-		func(t *recall.Tuning) { t.SameSession = 0.5 },
+		func(t *recall.Tuning) { t.SameSession = 0.85 },
 		func(t *recall.Tuning) { t.SameSession = 1 }},
 	{"group", // a conversation's near-equal turns shown together after its first
 		func(t *recall.Tuning) { t.GroupTurns, t.GroupShare = 3, 0.7 },
 		func(t *recall.Tuning) { t.GroupTurns = 0 }},
-	{"exchange", // one hit per message and its reply
+	{"exchange", // a message's reply (or the message) discounted once the other is a hit
+		func(t *recall.Tuning) { t.SameExchange = 0.3 },
+		func(t *recall.Tuning) { t.SameExchange = 0 }},
+	{"fold", // one hit per message and its reply, the other shown as its neighbour
 		func(t *recall.Tuning) { t.OneHitPerExchange = true },
 		func(t *recall.Tuning) { t.OneHitPerExchange = false }},
+	{"k1", // the engine's k1 at 2 instead of FTS5's 1.2
+		func(t *recall.Tuning) { t.BM25 = withK1(t.BM25, 2) },
+		func(t *recall.Tuning) { t.BM25 = withK1(t.BM25, 1.2) }},
 	{"recency",
 		func(t *recall.Tuning) { t.HalfLifeDays, t.RecencyWeight = 180, 0.05 },
 		func(t *recall.Tuning) { t.HalfLifeDays = 0 }},
+}
+
+// withK1 is p (nil: the engine's defaults) with k1 set.
+func withK1(p *engine.Params, k1 float64) *engine.Params {
+	q := engine.DefaultParams()
+	if p != nil {
+		q = *p
+	}
+	q.K1 = k1
+	return &q
 }
 
 // bareTuning is the pipeline with every stage off: BM25 over the body.
