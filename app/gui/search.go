@@ -549,49 +549,6 @@ func (s *searchScreen) refreshFilters() {
 	})
 }
 
-// loadProjects fills a project filter with the memory's projects and their
-// counts, keeping the selection when it still exists.
-func loadProjects(u *ui, sel *widget.Select) {
-	load(u, "list projects", func(ctx context.Context) ([]memory.ProjectCount, error) {
-		ps, _, err := u.mem.Projects(ctx, nil)
-		return ps, err
-	}, func(ps []memory.ProjectCount) {
-		opts := []string{anyProject}
-		keep := false
-		for _, p := range ps {
-			o := projectOption(p)
-			opts = append(opts, o)
-			if projectOf(o) == projectOf(sel.Selected) {
-				keep = true
-				sel.Selected = o
-			}
-		}
-		sel.Options = opts
-		if !keep {
-			sel.Selected = anyProject
-		}
-		sel.Refresh()
-	})
-}
-
-// projectOption is a project as a filter option: its name and count.
-func projectOption(p memory.ProjectCount) string {
-	return fmt.Sprintf("%s (%d)", p.Name, p.Count)
-}
-
-// projectOf takes the count off a project option.
-func projectOf(option string) string {
-	if option == anyProject {
-		return ""
-	}
-	for i := len(option) - 1; i > 0; i-- {
-		if option[i] == '(' && i > 0 && option[i-1] == ' ' {
-			return option[:i-1]
-		}
-	}
-	return option
-}
-
 // snippet is one line of marked text cut with "…" at its width. Fyne's
 // own ellipsis works on one segment; a line with marked words is several,
 // and it clipped them without one.
