@@ -22,6 +22,9 @@ func isTokenRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) || unicode.Is(unicode.Mn, r)
 }
 
+// isMark reports whether r is a combining mark (a diacritic).
+func isMark(r rune) bool { return unicode.Is(unicode.Mn, r) }
+
 // fold lowercases a token and removes its diacritics.
 func fold(tok string) string {
 	ascii := true
@@ -34,10 +37,23 @@ func fold(tok string) string {
 	if ascii {
 		return strings.ToLower(tok)
 	}
+	// A letter is decomposed only to drop its diacritics: one whose
+	// decomposition holds no combining mark (a Hangul syllable, a
+	// compatibility ideograph) stays whole, as FTS5 keeps it.
 	var b strings.Builder
-	for _, r := range norm.NFD.String(tok) {
+	for _, r := range tok {
 		if unicode.Is(unicode.Mn, r) {
 			continue
+		}
+		if r >= utf8.RuneSelf {
+			if d := norm.NFD.String(string(r)); strings.ContainsFunc(d, isMark) {
+				for _, c := range d {
+					if !isMark(c) {
+						b.WriteRune(unicode.ToLower(c))
+					}
+				}
+				continue
+			}
 		}
 		b.WriteRune(unicode.ToLower(r))
 	}

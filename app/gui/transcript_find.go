@@ -146,7 +146,10 @@ func (t *transcriptView) goToMatch() {
 		t.layout()
 		return
 	}
-	t.scrollToTarget()
+	// The turns shown are laid out already: scroll at once, with no
+	// second pass from the background (which in tests raced the typing
+	// that started the find).
+	t.scrollNow()
 }
 
 // findAll lists every occurrence of find in the transcript, in order.
