@@ -601,12 +601,8 @@ func (c *connectScreen) confirmWrite(client string) {
 		if h := c.hookConfig(client); h != nil {
 			msg += fmt.Sprintf("\n\nThe capture hooks go into\n%s\nafter a backup too, next to any hooks already there.", h.Path)
 		}
-		dialog.ShowConfirm("Write to "+clientNames[client]+"'s config?", msg,
-			func(ok bool) {
-				if ok {
-					c.writeConfig(client, cfg)
-				}
-			}, c.u.win)
+		c.u.confirm("Write to "+clientNames[client]+"'s config", wrapped(msg), "Write config", false, 520,
+			func() { c.writeConfig(client, cfg) })
 	})
 }
 
@@ -645,6 +641,6 @@ func (c *connectScreen) writeConfig(client string, cfg *mcpserver.ClientConfig) 
 			msg += "\n\n" + cfg.Note
 		}
 		c.u.lastInfo = msg
-		dialog.ShowInformation("Config written", msg, c.u.win)
+		c.u.showMessage("Config written", wrapped(msg), "OK", 520)
 	})
 }

@@ -188,16 +188,12 @@ func (c *connectScreen) confirmFileStore() {
 	if path == "" {
 		path = mcpserver.DefaultTokenFile()
 	}
-	dialog.ShowConfirm("Keep token secrets in a file?",
+	c.u.confirm("Keep token secrets in a file", wrapped(
 		"New token secrets will be kept in\n"+path+"\nreadable only by you (mode 0600) but not encrypted: anyone who can read your files, "+
 			"or a backup of them, can use a token to read your memory through the MCP server.\n\n"+
 			"Tokens made in the keyring keep working with their clients; to copy one, unlock the keyring or make a new token. "+
-			"You can go back to the keyring in settings.json (token_store).",
-		func(ok bool) {
-			if ok {
-				c.useFileStore(path)
-			}
-		}, c.u.win)
+			"You can go back to the keyring in settings.json (token_store)."),
+		"Keep secrets in a file", false, 520, func() { c.useFileStore(path) })
 }
 
 // useFileStore keeps secrets in the file at path from now on, and

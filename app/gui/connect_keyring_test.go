@@ -96,7 +96,7 @@ func TestConnectLockedKeyring(t *testing.T) {
 	// Keep secrets in a file: a new token works, the old one is marked.
 	onUI(c.offerStoreChoice)
 	tapDialogButton(t, u, "Keep secrets in a file…")
-	tapDialogButton(t, u, "Yes")
+	tapDialogButton(t, u, "Keep secrets in a file")
 	waitIdle(t, u)
 	if u.set.TokenStore != settings.TokenStoreFile {
 		t.Fatalf("the choice was not remembered: %+v", u.set)

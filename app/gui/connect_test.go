@@ -90,7 +90,7 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	os.WriteFile(cfgPath, []byte(`{"mcpServers": {"other": {"command": "other-server"}}, "theme": "dark"}`), 0o600)
 	c.confirmWrite(mcpserver.ClientClaudeCode)
 	waitIdle(t, u)
-	tapDialogButton(t, u, "Yes")
+	tapDialogButton(t, u, "Write config")
 	waitIdle(t, u)
 	data, _ := os.ReadFile(cfgPath)
 	if !strings.Contains(string(data), `"other"`) || !strings.Contains(string(data), secret) || !strings.Contains(u.lastInfo, "ireneo-backup-") {
