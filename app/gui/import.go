@@ -341,7 +341,9 @@ func (s *importScreen) showSources(locs []importers.Location) {
 	}
 	if len(rows) == 0 {
 		none := widget.NewLabel("No Codex or Claude Code history, and no export zips in Downloads, were found. " +
-			"Use Import a file… for an export saved elsewhere.")
+			"Use Import a file… for an export saved elsewhere.\n\n" +
+			"To get an export: ChatGPT › Settings › Data controls › Export data; Claude › Settings › Privacy › Export data. " +
+			"Each arrives as a link by email: download the .zip and import it as it is.")
 		none.Wrapping = fyne.TextWrapWord
 		rows = append(rows, none)
 	}
