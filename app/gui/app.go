@@ -120,6 +120,14 @@ func fatalWindow(a fyne.App, err error, todo string) {
 	w.Resize(fyne.NewSize(560, 240))
 	d := dialog.NewError(fmt.Errorf("%w\n\n%s", err, todo), w)
 	d.SetOnClosed(a.Quit)
+	// Its OK answers the keyboard too: nothing else on the window has the focus.
+	w.Canvas().SetOnTypedKey(func(k *fyne.KeyEvent) {
+		switch k.Name {
+		case fyne.KeyReturn, fyne.KeyEnter, fyne.KeyEscape, fyne.KeySpace:
+			d.Hide()
+			a.Quit()
+		}
+	})
 	w.Show()
 	d.Show()
 	a.Run()
