@@ -141,6 +141,11 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	// The engine's pool: the tuning's candidates, but at least 4 for each
+	// hit asked (a long list is ranked from as deep a pool as the default
+	// 8 hits are) and every hit up to the page's end (paging goes on past
+	// the pool).
+	tn.Candidates = max(tn.Candidates, 4*o.K, o.K+max(o.Offset, 0))
 	cands, err := fetchCandidates(ctx, m, plan, o, tn)
 	if err != nil {
 		return nil, err

@@ -4,7 +4,7 @@ import "github.com/ireneo-app/ireneo/engine"
 
 // Tuning holds the knobs of the ranking pipeline.
 type Tuning struct {
-	Candidates  int  // BM25 candidates fetched before re-ranking
+	Candidates  int  // BM25 candidates fetched before re-ranking (recall asks at least 4 per hit)
 	NoIDs       bool // ignore the identifier column
 	NoStopwords bool // keep stopwords and question words in the query
 	// KeepStopsOver keeps them for an identifier-free question of more than
@@ -85,7 +85,7 @@ type Tuning struct {
 // DefaultTuning is the pipeline Ireneo ships; bench/README.md says which
 // evidence each stage earned its place on.
 var DefaultTuning = Tuning{
-	Candidates:     200,
+	Candidates:     50,
 	BodyWeight:     1.0,
 	CtxWeight:      0,
 	CtxTurns:       2,

@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
@@ -39,6 +41,7 @@ func main() {
 		exact = flag.Bool("check-exact", false, "also score every match of each question's candidate query and fail if the engine's pruned top-k differs (slow; no timings)")
 		prof  = flag.String("cpuprofile", "", "write a CPU profile of the in-process recalls to this file")
 		noMCP = flag.Bool("no-mcp", false, "skip the floor and MCP HTTP (in-process recalls only)")
+		cands = flag.String("candidates", "", "with -no-mcp: comma-separated engine candidate counts (recall.Tuning.Candidates), each question asked of each in turn beside the shipped pipeline")
 	)
 	flag.Parse()
 	ctx := context.Background()
@@ -73,7 +76,20 @@ func main() {
 		return
 	}
 	if *noMCP {
-		inProcess(ctx, m, texts, *prof)
+		runs := []tuned{{name: "shipped"}}
+		for _, c := range strings.Split(*cands, ",") {
+			if c = strings.TrimSpace(c); c == "" {
+				continue
+			}
+			n, err := strconv.Atoi(c)
+			if err != nil || n < 1 {
+				fail(fmt.Errorf("-candidates: %q is not a positive count", c))
+			}
+			tn := recall.DefaultTuning
+			tn.Candidates = n
+			runs = append(runs, tuned{name: "Candidates=" + c, tn: &tn})
+		}
+		inProcess(ctx, m, texts, *prof, runs)
 		return
 	}
 	stored, err := recallbench.ReadSources(memDir)
@@ -163,9 +179,17 @@ func main() {
 	}
 }
 
+// tuned is one pipeline timed in process; a nil tn is the shipped one.
+type tuned struct {
+	name string
+	tn   *recall.Tuning
+}
+
 // inProcess times the in-process recalls alone, under a CPU profile when
-// asked: where the time of one recall goes.
-func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof string) {
+// asked: where the time of one recall goes. Each question is asked of every
+// pipeline in turn, so a change of load hits them alike, the
+// first one rotating (it pays for the cold pages).
+func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof string, runs []tuned) {
 	if prof != "" {
 		f, err := os.Create(prof)
 		if err != nil {
@@ -177,27 +201,35 @@ func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof strin
 		}
 		defer pprof.StopCPUProfile()
 	}
-	var ds []time.Duration
+	ds := make([][]time.Duration, len(runs))
 	t0 := time.Now()
-	for _, q := range texts {
-		start := time.Now()
+	for qi, q := range texts {
 		if os.Getenv("BENCH_SPEED_TRACE") != "" {
 			fmt.Fprintf(os.Stderr, "asking %q\n", q)
 		}
-		qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		_, err := recall.Recall(qctx, m, recall.Options{Query: q})
-		cancel()
-		if err != nil && err != recall.ErrEmptyQuery {
-			fmt.Fprintf(os.Stderr, "%q: %v\n", q, err)
-		}
-		ds = append(ds, time.Since(start))
-		if d := time.Since(start); d > time.Second {
-			fmt.Fprintf(os.Stderr, "slow: %v for %q\n", d.Round(time.Millisecond), q)
+		// The first to ask warms the caches for the others: rotate.
+		for j := range runs {
+			i := (qi + j) % len(runs)
+			r := runs[i]
+			start := time.Now()
+			qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			_, err := recall.Recall(qctx, m, recall.Options{Query: q, Tuning: r.tn})
+			cancel()
+			if err != nil && err != recall.ErrEmptyQuery {
+				fmt.Fprintf(os.Stderr, "%q: %v\n", q, err)
+			}
+			d := time.Since(start)
+			ds[i] = append(ds[i], d)
+			if d > time.Second {
+				fmt.Fprintf(os.Stderr, "slow (%s): %v for %q\n", r.name, d.Round(time.Millisecond), q)
+			}
 		}
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("%d questions in process in %v: p50 %.1f ms, p95 %.1f ms; load %s\n", len(texts), time.Since(t0).Round(time.Millisecond),
-		ms(pct(ds, .5)), ms(pct(ds, .95)), string(load[:min(len(load), 14)]))
+	fmt.Printf("%d questions in process in %v; load %s\n", len(texts), time.Since(t0).Round(time.Millisecond), string(load[:min(len(load), 14)]))
+	for i, r := range runs {
+		fmt.Printf("%s: p50 %.1f ms, p95 %.1f ms\n", r.name, ms(pct(ds[i], .5)), ms(pct(ds[i], .95)))
+	}
 }
 
 func pct(ds []time.Duration, p float64) time.Duration {
