@@ -254,15 +254,14 @@ func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit) ([]Candid
 	if len(hits) == 0 {
 		return nil, nil
 	}
-	vals := make([]string, len(hits))
-	args := make([]any, 0, 2*len(hits))
+	keys := make([]TurnKey, len(hits))
 	at := make(map[uint64]int, len(hits))
 	for i, h := range hits {
-		vals[i] = "(?,?)"
-		args = append(args, docSession(h.Doc), docSeq(h.Doc))
+		keys[i] = TurnKey{docSession(h.Doc), docSeq(h.Doc)}
 		at[h.Doc] = i
 	}
-	rows, err := q.QueryContext(ctx, `SELECT sess, seq, role, ts FROM turns WHERE (sess, seq) IN (VALUES `+strings.Join(vals, ",")+`)`, args...)
+	set, args := turnSet(keys)
+	rows, err := q.QueryContext(ctx, `SELECT sess, seq, role, ts FROM turns WHERE (sess, seq) IN (`+set+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
@@ -331,14 +330,9 @@ func (m *Memory) TurnInfos(ctx context.Context, turns []TurnKey) (map[TurnKey]Tu
 	if len(turns) == 0 {
 		return out, nil
 	}
-	vals := make([]string, len(turns))
-	args := make([]any, 0, 2*len(turns))
-	for i, k := range turns {
-		vals[i] = "(?,?)"
-		args = append(args, k.Sess, k.Seq)
-	}
+	set, args := turnSet(turns)
 	rows, err := m.db.QueryContext(ctx, `SELECT t.sess, t.seq, s.harness, s.session_id, s.title, t.turn_uuid
-		FROM turns t JOIN sessions s ON s.id = t.sess WHERE (t.sess, t.seq) IN (VALUES `+strings.Join(vals, ",")+`)`, args...)
+		FROM turns t JOIN sessions s ON s.id = t.sess WHERE (t.sess, t.seq) IN (`+set+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
@@ -412,13 +406,8 @@ func (m *Memory) TurnTexts(ctx context.Context, turns []TurnKey, limit int) (map
 	if len(turns) == 0 {
 		return out, nil
 	}
-	vals := make([]string, len(turns))
-	args := make([]any, 0, 2*len(turns))
-	for i, k := range turns {
-		vals[i] = "(?,?)"
-		args = append(args, k.Sess, k.Seq)
-	}
-	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, body FROM chunks WHERE searched AND (sess, seq) IN (VALUES `+strings.Join(vals, ",")+`) ORDER BY sess, seq, block, part`, args...)
+	set, args := turnSet(turns)
+	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, body FROM chunks WHERE searched AND (sess, seq) IN (`+set+`) ORDER BY sess, seq, block, part`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -448,20 +437,29 @@ type TurnKey struct {
 	Seq  int
 }
 
+// turnSet renders turns as an SQL row-value list, "VALUES (?,?),…", with
+// its arguments, for `(sess, seq) IN (…)`; turns must not be empty.
+func turnSet(turns []TurnKey) (string, []any) {
+	vals := make([]string, len(turns))
+	args := make([]any, 0, 2*len(turns))
+	for i, k := range turns {
+		vals[i] = "(?,?)"
+		args = append(args, k.Sess, k.Seq)
+	}
+	return "VALUES " + strings.Join(vals, ","), args
+}
+
 // TurnChunkCounts says how many chunks each turn was cut into.
 func (m *Memory) TurnChunkCounts(ctx context.Context, turns []TurnKey) (map[TurnKey]int, error) {
 	n := map[TurnKey]int{}
-	var conds []string
 	for _, k := range turns {
-		if _, ok := n[k]; !ok {
-			n[k] = 0
-			conds = append(conds, fmt.Sprintf("(sess=%d AND seq=%d)", k.Sess, k.Seq))
-		}
+		n[k] = 0
 	}
-	if len(conds) == 0 {
+	if len(turns) == 0 {
 		return n, nil
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE searched AND (`+strings.Join(conds, " OR ")+`) GROUP BY sess, seq`)
+	set, args := turnSet(turns)
+	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE searched AND (sess, seq) IN (`+set+`) GROUP BY sess, seq`, args...)
 	if err != nil {
 		return nil, err
 	}

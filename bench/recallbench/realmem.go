@@ -40,17 +40,26 @@ func RunRealMem(ctx context.Context, opts RealMemOptions) ([]Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "ireneo-bench-realmem-")
+	return perMemory(SetRealMem, personas, func(p *realmem.Persona) string { return p.Name },
+		func(dir string, p *realmem.Persona, pi int, qi *int) ([]Outcome, error) {
+			return runPersona(ctx, dir, p, pi, qi, opts)
+		})
+}
+
+// perMemory runs each person of a set in a memory of their own, in a
+// temporary folder removed after, numbering questions across people (qi).
+func perMemory[P any](set string, people []P, name func(P) string, run func(dir string, p P, pi int, qi *int) ([]Outcome, error)) ([]Outcome, error) {
+	tmp, err := os.MkdirTemp("", "ireneo-bench-"+set+"-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
 	var outs []Outcome
 	qi := 0
-	for pi, p := range personas {
-		o, err := runPersona(ctx, filepath.Join(tmp, fmt.Sprint(pi)), p, pi, &qi, opts)
+	for pi, p := range people {
+		o, err := run(filepath.Join(tmp, fmt.Sprint(pi)), p, pi, &qi)
 		if err != nil {
-			return nil, fmt.Errorf("realmem %s: %w", p.Name, err)
+			return nil, fmt.Errorf("%s %s: %w", set, name(p), err)
 		}
 		outs = append(outs, o...)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -41,21 +40,10 @@ func RunRHELM(ctx context.Context, opts RHELMOptions) ([]Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.MkdirTemp("", "ireneo-bench-rhelm-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	var outs []Outcome
-	qi := 0
-	for pi, p := range people {
-		o, err := runRHELMPerson(ctx, filepath.Join(tmp, fmt.Sprint(pi)), p, pi, &qi, opts)
-		if err != nil {
-			return nil, fmt.Errorf("rhelm %s: %w", p.Name, err)
-		}
-		outs = append(outs, o...)
-	}
-	return outs, nil
+	return perMemory(SetRHELM, people, func(p *rhelm.Person) string { return p.Name },
+		func(dir string, p *rhelm.Person, pi int, qi *int) ([]Outcome, error) {
+			return runRHELMPerson(ctx, dir, p, pi, qi, opts)
+		})
 }
 
 func runRHELMPerson(ctx context.Context, dir string, p *rhelm.Person, pi int, qi *int, opts RHELMOptions) ([]Outcome, error) {
