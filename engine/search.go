@@ -58,6 +58,11 @@ type QueryTerm struct {
 type Query struct {
 	Terms []QueryTerm
 	K     int
+	// Ties is how many more documents, scored exactly as the K-th best, are
+	// kept beyond K (those of the lowest ids when more tie): document ids
+	// change when a memory is re-imported, so a caller that wants an order
+	// that does not breaks the ties by a key of its own and cuts to K.
+	Ties  int
 	Allow func(doc uint64) bool
 	// Stats, when set, is filled with what the search cost.
 	Stats *SearchStats
@@ -406,11 +411,13 @@ func (s *searcher) close() {
 	}
 }
 
-// topK keeps the k best hits: higher score first, and between equal scores
-// the lower document id.
+// topK keeps the k best hits (higher score first, and between equal scores
+// the lower document id), and up to maxTies more that score as the k-th.
 type topK struct {
-	k  int
-	hs []Hit // a heap whose root is the worst kept hit
+	k       int
+	hs      []Hit // a heap whose root is the worst kept hit
+	maxTies int
+	ties    []Hit // outside the heap, all scored as its root
 }
 
 func worse(a, b Hit) bool { return a.Score < b.Score || a.Score == b.Score && a.Doc > b.Doc }
@@ -422,17 +429,41 @@ func (t *topK) Push(x any)         { t.hs = append(t.hs, x.(Hit)) }
 func (t *topK) Pop() any           { h := t.hs[len(t.hs)-1]; t.hs = t.hs[:len(t.hs)-1]; return h }
 
 // takes reports whether offer would keep h.
-func (t *topK) takes(h Hit) bool { return len(t.hs) < t.k || worse(t.hs[0], h) }
+func (t *topK) takes(h Hit) bool {
+	return len(t.hs) < t.k || worse(t.hs[0], h) || t.maxTies > 0 && h.Score == t.hs[0].Score
+}
 
-// offer adds h if it beats the worst kept hit.
+// offer adds h if it beats the worst kept hit or ties with it. Which ties
+// are kept when more than maxTies tie does not depend on the order of the
+// offers: the lowest ids.
 func (t *topK) offer(h Hit) {
 	if len(t.hs) < t.k {
 		heap.Push(t, h)
 		return
 	}
-	if worse(t.hs[0], h) {
+	root := t.hs[0]
+	switch {
+	case worse(root, h):
 		t.hs[0] = h
 		heap.Fix(t, 0)
+		if t.maxTies == 0 {
+			return
+		}
+		if t.hs[0].Score != root.Score {
+			t.ties = t.ties[:0] // the k-th score rose past them
+			return
+		}
+		t.addTie(root)
+	case t.maxTies > 0 && h.Score == root.Score:
+		t.addTie(h)
+	}
+}
+
+func (t *topK) addTie(h Hit) {
+	t.ties = append(t.ties, h)
+	if len(t.ties) > 2*t.maxTies {
+		sort.Slice(t.ties, func(i, j int) bool { return t.ties[i].Doc < t.ties[j].Doc })
+		t.ties = t.ties[:t.maxTies]
 	}
 }
 
@@ -447,7 +478,12 @@ func (t *topK) threshold() float64 {
 }
 
 func (t *topK) sorted() []Hit {
-	out := append([]Hit(nil), t.hs...)
+	ties := t.ties
+	if len(ties) > t.maxTies {
+		sort.Slice(ties, func(i, j int) bool { return ties[i].Doc < ties[j].Doc })
+		ties = ties[:t.maxTies]
+	}
+	out := append(append([]Hit(nil), t.hs...), ties...)
 	sort.Slice(out, func(i, j int) bool { return worse(out[j], out[i]) })
 	return out
 }
@@ -457,7 +493,8 @@ func (t *topK) sorted() []Hit {
 const slack = 1 + 1e-9
 
 // Search returns the exact top K documents for the query under BM25F,
-// best first (equal scores: lower id first), reading through q, which
+// best first (equal scores: lower id first), and up to query.Ties more tied
+// with the K-th, reading through q, which
 // should be one read transaction so the search sees one snapshot. It prunes
 // with block-max MaxScore: terms whose bounds together cannot lift a
 // document past the k-th best score are only looked up for documents the
@@ -489,7 +526,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 			return nil, err
 		}
 	}
-	top := &topK{k: query.K}
+	top := &topK{k: query.K, maxTies: max(query.Ties, 0)}
 	contrib := make([]float64, len(cs)) // by term index, for the current doc
 	has := make([]bool, len(cs))
 	fields := make([]FieldMask, len(cs))
@@ -617,7 +654,8 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 }
 
 // SearchExhaustive scores every document that holds a query term, with the
-// same BM25F as Search, and keeps the top K: the reference Search's pruning
+// same BM25F as Search, and keeps the top K and their ties as Search does:
+// the reference Search's pruning
 // is tested against.
 func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, error) {
 	if query.K <= 0 {
@@ -657,7 +695,7 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 	if query.Stats != nil {
 		*query.Stats = SearchStats{Blocks: s.blocks, Scored: len(docs)}
 	}
-	top := &topK{k: query.K}
+	top := &topK{k: query.K, maxTies: max(query.Ties, 0)}
 	for _, d := range docs {
 		if a := acc[d]; a.score > 0 && (query.Allow == nil || query.Allow(d)) {
 			top.offer(Hit{Doc: d, Score: a.score, Fields: a.fields})

@@ -76,6 +76,7 @@ func (c *corpus) query() Query {
 		q.Terms = append(q.Terms, QueryTerm{Term: Term(c.word()), Fields: m, Probe: c.r.IntN(6) == 0})
 	}
 	q.K = []int{1, 3, 8, 50, 200}[c.r.IntN(5)]
+	q.Ties = []int{0, 0, 2, q.K}[c.r.IntN(4)]
 	return q
 }
 
@@ -315,5 +316,62 @@ func TestDeleteRemovesTerms(t *testing.T) {
 	st, _ := ReadStats(ctx, db)
 	if st.Docs != 1 || st.LenSum[Body] != 4 || st.LenSum[Title] != 2 {
 		t.Fatalf("stats after delete: %+v", st)
+	}
+}
+
+// TestTiesKept: the documents scored as the K-th best are kept beyond K, up
+// to Ties (the lowest ids), by the pruned search and the exhaustive one
+// alike, so a caller can order them by a key that survives a re-import.
+func TestTiesKept(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	tx, _ := db.BeginTx(ctx, nil)
+	w, err := NewWriter(ctx, tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 300 identical documents (more than a block) and two better ones;
+	// other words so the blocks differ in length bounds.
+	var ids []uint64
+	for i := range 300 {
+		id := uint64(i+1) << 20
+		ids = append(ids, id)
+		if err := w.Add(id, [NumFields]string{"walrus tusk report"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Add(id|1, [NumFields]string{"nothing here but " + strings.Repeat("filler ", 1+i%7)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Add(500<<20, [NumFields]string{"walrus walrus tusk"})
+	w.Add(501<<20, [NumFields]string{"walrus tusk tusk"})
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	tx.Commit()
+	rtx, _ := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	defer rtx.Rollback()
+	q := Query{K: 5, Terms: []QueryTerm{{Term: Term("walrus"), Fields: AllFields}, {Term: Term("tusk"), Fields: AllFields}}}
+	for _, tc := range []struct{ ties, want int }{{0, 5}, {10, 15}, {1000, 302}} {
+		q.Ties = tc.ties
+		got, err := Search(ctx, rtx, q, DefaultParams())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := SearchExhaustive(ctx, rtx, q, DefaultParams())
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameHits(t, fmt.Sprintf("ties %d", tc.ties), got, want)
+		if len(got) != tc.want {
+			t.Fatalf("ties %d: %d hits, want %d", tc.ties, len(got), tc.want)
+		}
+		// The two better ones, then the tied ones of the lowest ids in order.
+		for i, h := range got[2:] {
+			if h.Doc != ids[i] || h.Score != got[2].Score {
+				t.Fatalf("ties %d: hit %d is %+v, want doc %d scored %v", tc.ties, i+2, h, ids[i], got[2].Score)
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -159,6 +160,10 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 	defer tx.Rollback()
 	q := cq.Query
 	q.Cache = m.engCache
+	// The engine breaks ties by document id, which a restore or re-import
+	// changes: it keeps the turns tied with the K-th too, and they are
+	// ordered here by what the turn is, then cut.
+	q.Ties = max(tieCap*q.K, minTies)
 	if q.Allow, err = m.docFilter(ctx, tx, cq); err != nil {
 		return nil, err
 	}
@@ -176,7 +181,84 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 			return nil, err
 		}
 	}
-	return turnCandidates(ctx, tx, hits)
+	cands, err := turnCandidates(ctx, tx, hits)
+	if err != nil {
+		return nil, err
+	}
+	if err := orderTies(ctx, tx, cands); err != nil {
+		return nil, err
+	}
+	return cands[:min(len(cands), max(cq.Query.K, 0))], nil
+}
+
+// tieCap and minTies bound the turns tied with the K-th best that the
+// engine keeps: max(K·tieCap, minTies). Past that many (a one-word query
+// over many turns alike) the ones left out are those of the highest row
+// ids; below it, reading the ties' turns costs little more than K's.
+const tieCap, minTies = 2, 32
+
+// orderTies orders candidates of equal score, in place, by the turn's time,
+// its conversation (harness, session id) and its seq: keys a turn keeps
+// through a backup's restore or a re-import, where row ids do not.
+func orderTies(ctx context.Context, q queryer, cs []Candidate) error {
+	var tied []int64 // conversations of tied candidates
+	for i := 1; i < len(cs); i++ {
+		if cs[i].BM25 == cs[i-1].BM25 {
+			tied = append(tied, cs[i-1].Sess, cs[i].Sess)
+		}
+	}
+	if len(tied) == 0 {
+		return nil
+	}
+	names, err := sessionNames(ctx, q, tied)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < len(cs); {
+		j := i + 1
+		for j < len(cs) && cs[j].BM25 == cs[i].BM25 {
+			j++
+		}
+		run := cs[i:j]
+		sort.SliceStable(run, func(a, b int) bool {
+			x, y := run[a], run[b]
+			if x.TS != y.TS {
+				return x.TS < y.TS
+			}
+			if nx, ny := names[x.Sess], names[y.Sess]; nx != ny {
+				return nx[0] < ny[0] || nx[0] == ny[0] && nx[1] < ny[1]
+			}
+			return x.Seq < y.Seq
+		})
+		i = j
+	}
+	return nil
+}
+
+// sessionNames reads the (harness, session id) of conversations by row id.
+func sessionNames(ctx context.Context, q queryer, ids []int64) (map[int64][2]string, error) {
+	out := make(map[int64][2]string, len(ids))
+	list := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			out[id] = [2]string{}
+			list = append(list, strconv.FormatInt(id, 10))
+		}
+	}
+	rows, err := q.QueryContext(ctx, `SELECT id, harness, session_id FROM sessions WHERE id IN (`+strings.Join(list, ",")+`)`)
+	if err != nil {
+		return nil, fmt.Errorf("recall: order tied turns: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n [2]string
+		if err := rows.Scan(&id, &n[0], &n[1]); err != nil {
+			return nil, fmt.Errorf("recall: order tied turns: %w", err)
+		}
+		out[id] = n
+	}
+	return out, rows.Err()
 }
 
 // sameHits says where a pruned top-k differs from the exhaustive one.

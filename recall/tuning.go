@@ -85,7 +85,7 @@ type Tuning struct {
 // DefaultTuning is the pipeline Ireneo ships; bench/README.md says which
 // evidence each stage earned its place on.
 var DefaultTuning = Tuning{
-	Candidates:     200, // 50 measured within noise and faster, but the cut falls among ties broken by document id (BENCHMARKS.md)
+	Candidates:     50, // within noise of 200 on the four sets and faster; ties are ordered by the turn, not its row id (BENCHMARKS.md)
 	BodyWeight:     1.0,
 	CtxWeight:      0,
 	CtxTurns:       2,
