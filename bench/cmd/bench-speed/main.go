@@ -202,6 +202,7 @@ func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof strin
 		defer pprof.StopCPUProfile()
 	}
 	ds := make([][]time.Duration, len(runs))
+	cpu := make([]time.Duration, len(runs)) // the process's CPU time over each pipeline's recalls
 	t0 := time.Now()
 	for qi, q := range texts {
 		if os.Getenv("BENCH_SPEED_TRACE") != "" {
@@ -211,10 +212,12 @@ func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof strin
 		for j := range runs {
 			i := (qi + j) % len(runs)
 			r := runs[i]
+			c0 := cpuTime()
 			start := time.Now()
 			qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			_, err := recall.Recall(qctx, m, recall.Options{Query: q, Tuning: r.tn})
 			cancel()
+			cpu[i] += cpuTime() - c0
 			if err != nil && err != recall.ErrEmptyQuery {
 				fmt.Fprintf(os.Stderr, "%q: %v\n", q, err)
 			}
@@ -228,7 +231,7 @@ func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof strin
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("%d questions in process in %v; load %s\n", len(texts), time.Since(t0).Round(time.Millisecond), string(load[:min(len(load), 14)]))
 	for i, r := range runs {
-		fmt.Printf("%s: p50 %.1f ms, p95 %.1f ms\n", r.name, ms(pct(ds[i], .5)), ms(pct(ds[i], .95)))
+		fmt.Printf("%s: p50 %.1f ms, p95 %.1f ms, CPU %.2f ms per recall\n", r.name, ms(pct(ds[i], .5)), ms(pct(ds[i], .95)), ms(cpu[i])/float64(len(ds[i])))
 	}
 }
 
