@@ -128,6 +128,7 @@ type cursor struct {
 	ps     []posting
 	buf    []posting // what blocks other than the tail decode into
 	pos    int
+	d      uint64 // the current document (doc)
 	s      *searcher
 	// A stream of the term's blocks in order, so reading the next block is
 	// a step rather than a query; next is the block it reads next.
@@ -212,11 +213,15 @@ func (c *cursor) closeRows() {
 }
 
 // doc is the current document, endDoc when the list is done.
-func (c *cursor) doc() uint64 {
+func (c *cursor) doc() uint64 { return c.d }
+
+// moved sets d after a move.
+func (c *cursor) moved() {
 	if c.bi >= len(c.skips) {
-		return endDoc
+		c.d = endDoc
+	} else {
+		c.d = c.ps[c.pos].doc
 	}
-	return c.ps[c.pos].doc
 }
 
 func (c *cursor) cur() *posting { return &c.ps[c.pos] }
@@ -224,6 +229,7 @@ func (c *cursor) cur() *posting { return &c.ps[c.pos] }
 // ensure loads the current block.
 func (c *cursor) ensure() error {
 	if c.bi >= len(c.skips) || c.loaded == c.bi {
+		c.moved()
 		return nil
 	}
 	ps, err := c.load(c.bi)
@@ -234,6 +240,7 @@ func (c *cursor) ensure() error {
 		return fmt.Errorf("%w: block of %q ending at %d holds %d postings, its skip entry says %d", ErrCorrupt, c.sc.term, c.skips[c.bi].last, len(ps), c.skips[c.bi].n)
 	}
 	c.ps, c.loaded, c.pos = ps, c.bi, 0
+	c.d = ps[0].doc
 	return nil
 }
 
@@ -248,10 +255,11 @@ func (c *cursor) shallow(d uint64) int {
 
 // seek moves to the first posting at or after d.
 func (c *cursor) seek(d uint64) error {
-	if c.bi < len(c.skips) && c.loaded == c.bi && c.ps[c.pos].doc >= d {
+	if c.bi < len(c.skips) && c.loaded == c.bi && c.d >= d {
 		return nil
 	}
 	if c.shallow(d) >= len(c.skips) {
+		c.d = endDoc
 		return nil
 	}
 	if err := c.ensure(); err != nil {
@@ -260,6 +268,7 @@ func (c *cursor) seek(d uint64) error {
 	for c.ps[c.pos].doc < d {
 		c.pos++
 	}
+	c.d = c.ps[c.pos].doc
 	return nil
 }
 
@@ -270,6 +279,7 @@ func (c *cursor) next() error {
 	}
 	if c.pos+1 < len(c.ps) {
 		c.pos++
+		c.d = c.ps[c.pos].doc
 		return nil
 	}
 	c.bi++
@@ -535,6 +545,9 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		byIdx[c.idx] = c
 	}
 	first := 0 // terms before it are non-essential
+	// Block-max: the sum of the bounds of every term's block at the
+	// candidate, valid up to bound (the nearest block end).
+	ub, bound, ubSet := 0.0, uint64(0), false
 	for iter := 0; ; iter++ {
 		if iter&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -559,17 +572,21 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		// Block-max: what any document up to the nearest block end could
 		// score at most. Too little, and that whole stretch is skipped.
 		if theta > 0 {
-			ub, bound := 0.0, uint64(endDoc)
-			for i, c := range cs {
-				if i < first {
-					if c.shallow(d) >= len(c.skips) {
+			// Up to bound, no cursor's block changes but by moving past
+			// bound (then it holds nothing up to it): ub stays a bound.
+			if !ubSet || d > bound {
+				ub, bound, ubSet = 0, endDoc, true
+				for i, c := range cs {
+					if i < first {
+						if c.shallow(d) >= len(c.skips) {
+							continue
+						}
+					} else if c.bi >= len(c.skips) {
 						continue
 					}
-				} else if c.bi >= len(c.skips) {
-					continue
+					ub += c.blockBound()
+					bound = min(bound, c.skips[c.bi].last)
 				}
-				ub += c.blockBound()
-				bound = min(bound, c.skips[c.bi].last)
 			}
 			if ub*slack <= theta {
 				if bound == endDoc {
