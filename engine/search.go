@@ -153,19 +153,22 @@ func (c *cursor) load(i int) ([]posting, error) {
 		if ps, ok := c.s.cache.block(c.s.gen, k); ok {
 			return ps, nil
 		}
-		ps, err := c.read(i)
+		ps, err := c.read(i, make([]posting, 0, c.skips[i].n)) // the cache keeps its own
 		if err != nil {
 			return nil, err
 		}
-		ps = append([]posting(nil), ps...) // c.buf is reused; the cache keeps its own
 		c.s.cache.addBlock(c.s.gen, k, ps)
 		return ps, nil
 	}
-	return c.read(i)
+	ps, err := c.read(i, c.buf[:0])
+	if err == nil {
+		c.buf = ps
+	}
+	return ps, err
 }
 
-// read reads block i from the database, into c.buf.
-func (c *cursor) read(i int) ([]posting, error) {
+// read reads block i from the database, appending its postings to dst.
+func (c *cursor) read(i int, dst []posting) ([]posting, error) {
 	want := c.skips[i].last
 	if c.rows == nil || i < c.next_ || i-c.next_ > streamGap {
 		c.closeRows()
@@ -197,11 +200,10 @@ func (c *cursor) read(i int) ([]posting, error) {
 		return nil, fmt.Errorf("engine: blocks of %q: %w", c.sc.term, corrupt("block ending at %d where the skip list says %d", last, want))
 	}
 	c.s.blocks++
-	ps, err := decodeBlock(c.buf[:0], blob)
+	ps, err := decodeBlock(dst, blob)
 	if err != nil {
 		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", c.sc.term, want, err)
 	}
-	c.buf = ps
 	return ps, nil
 }
 
