@@ -230,6 +230,15 @@ func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof strin
 	}
 	load, _ := os.ReadFile("/proc/loadavg")
 	fmt.Printf("%d questions in process in %v; load %s\n", len(texts), time.Since(t0).Round(time.Millisecond), string(load[:min(len(load), 14)]))
+	if st, err := os.ReadFile("/proc/self/status"); err == nil { // Linux: what the recalls left resident
+		var rss []string
+		for _, l := range strings.Split(string(st), "\n") {
+			if strings.HasPrefix(l, "VmRSS:") || strings.HasPrefix(l, "VmHWM:") || strings.HasPrefix(l, "RssFile:") {
+				rss = append(rss, strings.Join(strings.Fields(l), " "))
+			}
+		}
+		fmt.Println(strings.Join(rss, ", "))
+	}
 	for i, r := range runs {
 		fmt.Printf("%s: p50 %.1f ms, p95 %.1f ms, CPU %.2f ms per recall\n", r.name, ms(pct(ds[i], .5)), ms(pct(ds[i], .95)), ms(cpu[i])/float64(len(ds[i])))
 	}
