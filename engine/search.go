@@ -74,6 +74,9 @@ type Query struct {
 type SearchStats struct {
 	Blocks int // posting blocks read
 	Scored int // documents fully scored
+	// Gen is the generation of the index searched (every write draws a
+	// new one): a caller may key what it keeps of the hits' documents by it.
+	Gen int64
 }
 
 // Hit is a document and its BM25F score.
@@ -522,7 +525,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 	}
 	scored := 0
 	if query.Stats != nil {
-		defer func() { *query.Stats = SearchStats{Blocks: s.blocks, Scored: scored} }()
+		defer func() { *query.Stats = SearchStats{Blocks: s.blocks, Scored: scored, Gen: s.gen} }()
 	}
 	// Terms by their bound, lowest first; prefix[i] bounds terms 0..i.
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].max < cs[j].max })

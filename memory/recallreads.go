@@ -167,12 +167,17 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 	if q.Allow, err = m.docFilter(ctx, tx, cq); err != nil {
 		return nil, err
 	}
+	var st engine.SearchStats
+	if q.Stats == nil {
+		q.Stats = &st
+	}
 	hits, err := engine.Search(ctx, tx, q, cq.Params)
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
+	gen := q.Stats.Gen
 	if cq.CheckExact {
-		q.Cache = nil // the reference reads the database itself
+		q.Cache, q.Stats = nil, nil // the reference reads the database itself
 		all, err := engine.SearchExhaustive(ctx, tx, q, cq.Params)
 		if err != nil {
 			return nil, fmt.Errorf("recall: %w", err)
@@ -181,7 +186,7 @@ func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate
 			return nil, err
 		}
 	}
-	cands, err := turnCandidates(ctx, tx, hits)
+	cands, err := turnCandidates(ctx, tx, hits, m.turnCache, gen)
 	if err != nil {
 		return nil, err
 	}
@@ -331,39 +336,54 @@ func (m *Memory) docFilter(ctx context.Context, q queryer, cq CandidateQuery) (f
 	return func(doc uint64) bool { return docs[doc] }, rows.Err()
 }
 
-// turnCandidates reads the turns behind the engine's hits, best first.
-func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit) ([]Candidate, error) {
+// turnCandidates reads the turns behind the engine's hits, best first:
+// their role and time from tc when an earlier recall of this index
+// generation read them, from the turns table otherwise.
+func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit, tc *turnCache, gen int64) ([]Candidate, error) {
 	if len(hits) == 0 {
 		return nil, nil
 	}
-	keys := make([]TurnKey, len(hits))
-	at := make(map[uint64]int, len(hits))
-	for i, h := range hits {
-		keys[i] = TurnKey{docSession(h.Doc), docSeq(h.Doc)}
-		at[h.Doc] = i
-	}
-	set, args := turnSet(keys)
-	rows, err := q.QueryContext(ctx, `SELECT sess, seq, role, ts FROM turns WHERE (sess, seq) IN (`+set+`)`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
-	}
-	defer rows.Close()
 	out := make([]Candidate, len(hits))
 	found := make([]bool, len(hits))
-	for rows.Next() {
-		var c Candidate
-		if err := rows.Scan(&c.Sess, &c.Seq, &c.Role, &c.TS); err != nil {
+	var keys []TurnKey
+	at := map[uint64]int{}
+	tc.lookup(gen, hits, func(i int, tm turnMeta) {
+		out[i] = Candidate{Sess: docSession(hits[i].Doc), Seq: docSeq(hits[i].Doc), Role: tm.role, TS: tm.ts}
+		found[i] = true
+	})
+	for i, h := range hits {
+		if !found[i] {
+			keys = append(keys, TurnKey{docSession(h.Doc), docSeq(h.Doc)})
+			at[h.Doc] = i
+		}
+	}
+	if len(keys) > 0 {
+		set, args := turnSet(keys)
+		rows, err := q.QueryContext(ctx, `SELECT sess, seq, role, ts FROM turns WHERE (sess, seq) IN (`+set+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("recall: %w", err)
+		}
+		defer rows.Close()
+		read := make(map[uint64]turnMeta, len(keys))
+		for rows.Next() {
+			var c Candidate
+			if err := rows.Scan(&c.Sess, &c.Seq, &c.Role, &c.TS); err != nil {
+				return nil, err
+			}
+			i, ok := at[docID(c.Sess, c.Seq)]
+			if !ok {
+				continue
+			}
+			out[i], found[i] = c, true
+			read[docID(c.Sess, c.Seq)] = turnMeta{internRole(c.Role), c.TS}
+		}
+		if err := rows.Err(); err != nil {
 			return nil, err
 		}
-		i, ok := at[docID(c.Sess, c.Seq)]
-		if !ok {
-			continue
-		}
-		c.BM25, c.Fields = -hits[i].Score, hits[i].Fields
-		out[i], found[i] = c, true
+		tc.add(gen, read)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+	for i := range out {
+		out[i].BM25, out[i].Fields = -hits[i].Score, hits[i].Fields
 	}
 	starred, err := starredSessions(ctx, q)
 	if err != nil {

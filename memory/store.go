@@ -36,6 +36,8 @@ type Memory struct {
 	// engCache keeps the engine's decoded term rows and blocks between
 	// recalls, per index generation (so other processes' writes are seen).
 	engCache *engine.Cache
+	// turnCache keeps the role and time of candidate turns, likewise.
+	turnCache *turnCache
 }
 
 // engineCacheBytes bounds the engine cache of one process.
@@ -57,7 +59,7 @@ func Open(dir string) (*Memory, error) {
 		return nil, fmt.Errorf("open memory %s: %w", dir, err)
 	}
 	db.SetMaxOpenConns(8)
-	m := &Memory{dir: dir, db: db, engCache: engine.NewCache(engineCacheBytes)}
+	m := &Memory{dir: dir, db: db, engCache: engine.NewCache(engineCacheBytes), turnCache: newTurnCache()}
 	if err := m.upgrade(context.Background()); err != nil {
 		db.Close()
 		var newer *NewerSchemaError
