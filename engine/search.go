@@ -104,13 +104,22 @@ type scorer struct {
 //go:noinline
 func (s *scorer) contribution(tf, ln *[NumFields]uint32) float64 {
 	var t float64
-	for f := range NumFields {
-		if tf[f] != 0 && s.w[f] != 0 {
-			t += s.w[f] * float64(tf[f]) / (s.c1[f] + s.c2[f]*float64(ln[f]))
+	if tf[Title]|tf[IDs]|tf[Date] == 0 {
+		// Most postings hold the term in the body alone: the loop's sum
+		// with one term, 0 + x, is x, so the score is the same float.
+		if tf[Body] == 0 || s.w[Body] == 0 {
+			return 0
 		}
-	}
-	if t == 0 {
-		return 0
+		t = s.w[Body] * float64(tf[Body]) / (s.c1[Body] + s.c2[Body]*float64(ln[Body]))
+	} else {
+		for f := range NumFields {
+			if tf[f] != 0 && s.w[f] != 0 {
+				t += s.w[f] * float64(tf[f]) / (s.c1[f] + s.c2[f]*float64(ln[f]))
+			}
+		}
+		if t == 0 {
+			return 0
+		}
 	}
 	return s.idf * t * (s.k1 + 1) / (t + s.k1)
 }
