@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
@@ -523,8 +524,8 @@ type ShownTurn struct {
 }
 
 // ShownTurns reads what the given turns are shown with, in one snapshot:
-// three queries for all of them, where a query per turn and per part cost
-// hydrate 0.3 s of 300 bench-speed questions. A turn gone since is missing.
+// three queries for all of them (a query per turn and per part cost hydrate
+// 0.3 s of 300 bench-speed questions). A turn gone since is missing.
 func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours bool) (map[TurnKey]*ShownTurn, error) {
 	out := make(map[TurnKey]*ShownTurn, len(turns))
 	if len(turns) == 0 {
@@ -535,28 +536,28 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 		return nil, fmt.Errorf("recall: %w", err)
 	}
 	defer tx.Rollback()
-	read := turns
+	set, args := paddedTurnSet(turns)
+
+	// The turns, and their neighbours as one range each: the turns table
+	// is ordered by (sess, seq).
+	span := "t.seq = k.column2"
 	if neighbours {
-		read = make([]TurnKey, 0, 3*len(turns))
-		for _, k := range turns {
-			read = append(read, TurnKey{k.Sess, k.Seq - 1}, k, TurnKey{k.Sess, k.Seq + 1})
-		}
+		span = "t.seq BETWEEN k.column2 - 1 AND k.column2 + 1"
 	}
 	type row struct {
-		info    TurnInfo
+		uuid    string
 		preview Preview
 	}
-	rowsOf := make(map[TurnKey]row, len(read))
-	set, args := turnSet(read)
-	rows, err := tx.QueryContext(ctx, `SELECT t.sess, t.seq, t.role, t.preview, t.turn_uuid, s.harness, s.session_id, s.title
-		FROM turns t JOIN sessions s ON s.id = t.sess WHERE (t.sess, t.seq) IN (`+set+`)`, args...)
+	rowsOf := make(map[TurnKey]row, 3*len(turns))
+	rows, err := m.stmts.query(ctx, tx, m.db, `SELECT t.sess, t.seq, t.role, t.preview, t.turn_uuid
+		FROM (`+set+`) k JOIN turns t ON t.sess = k.column1 AND `+span, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: shown turns: %w", err)
 	}
 	for rows.Next() {
 		var k TurnKey
 		var r row
-		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &r.info.TurnUUID, &r.info.Harness, &r.info.SessionID, &r.info.Title); err != nil {
+		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &r.uuid); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("recall: shown turns: %w", err)
 		}
@@ -567,13 +568,12 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("recall: shown turns: %w", err)
 	}
-	sessions := map[int64][]string{}
 	for _, k := range turns {
 		r, ok := rowsOf[k]
 		if !ok {
 			continue
 		}
-		st := &ShownTurn{TurnInfo: r.info}
+		st := &ShownTurn{TurnInfo: TurnInfo{TurnUUID: r.uuid}, Projects: []string{}}
 		if neighbours {
 			for _, n := range []TurnKey{{k.Sess, k.Seq - 1}, {k.Sess, k.Seq + 1}} {
 				if p, ok := rowsOf[n]; ok && p.preview.Text != "" {
@@ -582,19 +582,17 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 			}
 		}
 		out[k] = st
-		sessions[k.Sess] = []string{}
 	}
 	if len(out) == 0 {
 		return out, nil
 	}
 
-	set, args = turnSet(turns)
-	rows, err = tx.QueryContext(ctx, `SELECT sess, seq, id, body, tokens, searched FROM chunks
+	rows, err = m.stmts.query(ctx, tx, m.db, `SELECT sess, seq, id, body, tokens, searched FROM chunks
 		WHERE (sess, seq) IN (`+set+`) ORDER BY sess, seq, block, part`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: shown chunks: %w", err)
 	}
-	for rows.Next() {
+	for rows.Next() { // an IN list repeated a turn (padding) for no row twice
 		var k TurnKey
 		var c Chunk
 		if err := rows.Scan(&k.Sess, &k.Seq, &c.ID, &c.Body, &c.Tokens, &c.Searched); err != nil {
@@ -610,30 +608,118 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 		return nil, fmt.Errorf("recall: shown chunks: %w", err)
 	}
 
-	ids := make([]string, 0, len(sessions))
-	for id := range sessions {
-		ids = append(ids, strconv.FormatInt(id, 10))
+	// The conversations' names and projects, a row per project.
+	ids := make([]any, 0, len(out))
+	seen := make(map[int64]bool, len(out))
+	for k := range out {
+		if !seen[k.Sess] {
+			seen[k.Sess] = true
+			ids = append(ids, k.Sess)
+		}
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT s.id, p.project FROM sessions s
-		JOIN session_projects p ON p.harness = s.harness AND p.session_id = s.session_id
-		WHERE s.id IN (`+strings.Join(ids, ",")+`) ORDER BY s.id, p.project`)
+	ids = padList(ids, 1)
+	rows, err = m.stmts.query(ctx, tx, m.db, `SELECT s.id, s.harness, s.session_id, s.title, p.project FROM sessions s
+		LEFT JOIN session_projects p ON p.harness = s.harness AND p.session_id = s.session_id
+		WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`) ORDER BY s.id, p.project`, ids...)
 	if err != nil {
-		return nil, fmt.Errorf("recall: shown projects: %w", err)
+		return nil, fmt.Errorf("recall: shown conversations: %w", err)
 	}
 	defer rows.Close()
+	type conv struct {
+		harness, sid, title string
+		projects            []string
+	}
+	convs := make(map[int64]*conv, len(seen))
 	for rows.Next() {
 		var id int64
-		var p string
-		if err := rows.Scan(&id, &p); err != nil {
-			return nil, fmt.Errorf("recall: shown projects: %w", err)
+		var c conv
+		var p sql.NullString
+		if err := rows.Scan(&id, &c.harness, &c.sid, &c.title, &p); err != nil {
+			return nil, fmt.Errorf("recall: shown conversations: %w", err)
 		}
-		sessions[id] = append(sessions[id], p)
+		have := convs[id]
+		if have == nil {
+			have = &c
+			have.projects = []string{}
+			convs[id] = have
+		}
+		if p.Valid {
+			have.projects = append(have.projects, p.String)
+		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("recall: shown projects: %w", err)
+		return nil, fmt.Errorf("recall: shown conversations: %w", err)
 	}
 	for k, st := range out {
-		st.Projects = sessions[k.Sess]
+		c := convs[k.Sess]
+		if c == nil {
+			delete(out, k) // its conversation is gone
+			continue
+		}
+		st.Harness, st.SessionID, st.Title, st.Projects = c.harness, c.sid, c.title, c.projects
 	}
 	return out, nil
+}
+
+// paddedTurnSet is turnSet with the list padded to a length of a few
+// sizes, repeating its first turn (which changes no IN): so each of
+// ShownTurns' queries is prepared once per length, not per call, where
+// preparing it cost as much as running it.
+func paddedTurnSet(turns []TurnKey) (string, []any) {
+	args := make([]any, 0, 2*len(turns))
+	for _, k := range turns {
+		args = append(args, k.Sess, k.Seq)
+	}
+	args = padList(args, 2)
+	return "VALUES (?,?)" + strings.Repeat(",(?,?)", len(args)/2-1), args
+}
+
+// padList pads a list of arguments in groups of width to 8, 16, 32, … groups
+// by repeating its first group; it must not be empty.
+func padList(args []any, width int) []any {
+	n := 8
+	for n*width < len(args) {
+		n *= 2
+	}
+	for len(args) < n*width {
+		args = append(args, args[:width]...)
+	}
+	return args
+}
+
+// stmtCache keeps prepared statements by their text, for queries whose
+// text takes a few shapes; database/sql prepares each on the connections
+// it runs on.
+type stmtCache struct {
+	mu sync.Mutex
+	m  map[string]*sql.Stmt
+}
+
+// query runs q in tx, from a statement prepared once.
+func (c *stmtCache) query(ctx context.Context, tx *sql.Tx, db *sql.DB, q string, args ...any) (*sql.Rows, error) {
+	c.mu.Lock()
+	st := c.m[q]
+	if st == nil {
+		var err error
+		if st, err = db.PrepareContext(ctx, q); err != nil {
+			c.mu.Unlock()
+			return nil, err
+		}
+		if c.m == nil {
+			c.m = map[string]*sql.Stmt{}
+		}
+		c.m[q] = st
+	}
+	c.mu.Unlock()
+	return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+}
+
+// close closes the statements.
+func (c *stmtCache) close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, st := range c.m {
+		st.Close()
+	}
+	c.m = nil
 }

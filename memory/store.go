@@ -36,6 +36,7 @@ type Memory struct {
 	// engCache keeps the engine's decoded term rows and blocks between
 	// recalls, per index generation (so other processes' writes are seen).
 	engCache *engine.Cache
+	stmts    stmtCache // recall's hydrate statements (ShownTurns)
 }
 
 // engineCacheBytes bounds the engine cache of one process.
@@ -77,6 +78,7 @@ func (m *Memory) dbPath() string { return filepath.Join(m.dir, DBName) }
 // Close closes the database, folding the WAL back into the main file.
 func (m *Memory) Close() error {
 	m.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	m.stmts.close()
 	return m.db.Close()
 }
 
