@@ -531,26 +531,45 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 	if len(turns) == 0 {
 		return out, nil
 	}
-	tx, err := m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
-	}
-	defer tx.Rollback()
 	set, args := paddedTurnSet(turns)
-
 	// The turns, and their neighbours as one range each: the turns table
 	// is ordered by (sess, seq).
 	span := "t.seq = k.column2"
 	if neighbours {
 		span = "t.seq BETWEEN k.column2 - 1 AND k.column2 + 1"
 	}
+	ids := make([]any, 0, len(turns))
+	seen := make(map[int64]bool, len(turns))
+	for _, k := range turns {
+		if !seen[k.Sess] {
+			seen[k.Sess] = true
+			ids = append(ids, k.Sess)
+		}
+	}
+	ids = padList(ids, 1)
+	// Prepared before the transaction takes its connection: preparing on
+	// the pool inside it waited for a connection that every other reader,
+	// each in a transaction of its own, held (TestShownTurnsConcurrent).
+	stmts, err := m.stmts.prepare(ctx, m.db,
+		`SELECT t.sess, t.seq, t.role, t.preview, t.turn_uuid FROM (`+set+`) k JOIN turns t ON t.sess = k.column1 AND `+span,
+		`SELECT sess, seq, id, body, tokens, searched FROM chunks WHERE (sess, seq) IN (`+set+`) ORDER BY sess, seq, block, part`,
+		`SELECT s.id, s.harness, s.session_id, s.title, p.project FROM sessions s
+		LEFT JOIN session_projects p ON p.harness = s.harness AND p.session_id = s.session_id
+		WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`) ORDER BY s.id, p.project`)
+	if err != nil {
+		return nil, fmt.Errorf("recall: shown turns: %w", err)
+	}
+	tx, err := m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	defer tx.Rollback()
 	type row struct {
 		uuid    string
 		preview Preview
 	}
 	rowsOf := make(map[TurnKey]row, 3*len(turns))
-	rows, err := m.stmts.query(ctx, tx, m.db, `SELECT t.sess, t.seq, t.role, t.preview, t.turn_uuid
-		FROM (`+set+`) k JOIN turns t ON t.sess = k.column1 AND `+span, args...)
+	rows, err := tx.StmtContext(ctx, stmts[0]).QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: shown turns: %w", err)
 	}
@@ -587,8 +606,7 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 		return out, nil
 	}
 
-	rows, err = m.stmts.query(ctx, tx, m.db, `SELECT sess, seq, id, body, tokens, searched FROM chunks
-		WHERE (sess, seq) IN (`+set+`) ORDER BY sess, seq, block, part`, args...)
+	rows, err = tx.StmtContext(ctx, stmts[1]).QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: shown chunks: %w", err)
 	}
@@ -609,18 +627,7 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 	}
 
 	// The conversations' names and projects, a row per project.
-	ids := make([]any, 0, len(out))
-	seen := make(map[int64]bool, len(out))
-	for k := range out {
-		if !seen[k.Sess] {
-			seen[k.Sess] = true
-			ids = append(ids, k.Sess)
-		}
-	}
-	ids = padList(ids, 1)
-	rows, err = m.stmts.query(ctx, tx, m.db, `SELECT s.id, s.harness, s.session_id, s.title, p.project FROM sessions s
-		LEFT JOIN session_projects p ON p.harness = s.harness AND p.session_id = s.session_id
-		WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`) ORDER BY s.id, p.project`, ids...)
+	rows, err = tx.StmtContext(ctx, stmts[2]).QueryContext(ctx, ids...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: shown conversations: %w", err)
 	}
@@ -695,23 +702,34 @@ type stmtCache struct {
 	m  map[string]*sql.Stmt
 }
 
-// query runs q in tx, from a statement prepared once.
-func (c *stmtCache) query(ctx context.Context, tx *sql.Tx, db *sql.DB, q string, args ...any) (*sql.Rows, error) {
-	c.mu.Lock()
-	st := c.m[q]
-	if st == nil {
-		var err error
-		if st, err = db.PrepareContext(ctx, q); err != nil {
+// prepare returns the statements of qs, each prepared once. It holds a
+// connection of db only while it prepares, never while it waits for one.
+func (c *stmtCache) prepare(ctx context.Context, db *sql.DB, qs ...string) ([]*sql.Stmt, error) {
+	out := make([]*sql.Stmt, len(qs))
+	for i, q := range qs {
+		c.mu.Lock()
+		st := c.m[q]
+		c.mu.Unlock()
+		if st == nil {
+			var err error
+			if st, err = db.PrepareContext(ctx, q); err != nil {
+				return nil, err
+			}
+			c.mu.Lock()
+			if have := c.m[q]; have != nil {
+				st.Close() // another reader prepared it meanwhile
+				st = have
+			} else {
+				if c.m == nil {
+					c.m = map[string]*sql.Stmt{}
+				}
+				c.m[q] = st
+			}
 			c.mu.Unlock()
-			return nil, err
 		}
-		if c.m == nil {
-			c.m = map[string]*sql.Stmt{}
-		}
-		c.m[q] = st
+		out[i] = st
 	}
-	c.mu.Unlock()
-	return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	return out, nil
 }
 
 // close closes the statements.

@@ -2,9 +2,11 @@ package memory
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestShownTurns reads, in one call, what recall shows of turns — across
@@ -90,5 +92,67 @@ func TestShownTurns(t *testing.T) {
 	}
 	if shown, err := m.ShownTurns(ctx, nil, true); err != nil || len(shown) != 0 {
 		t.Fatalf("no turns: %v, %v", shown, err)
+	}
+}
+
+// TestShownTurnsConcurrent reads shown turns from many goroutines at once,
+// of lists of every padded size, while a tag changes: the shared prepared
+// statements stay safe (run with -race) and every read sees a whole state.
+func TestShownTurnsConcurrent(t *testing.T) {
+	// A reader stuck waiting for a connection fails here, not at the test timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m := openTest(t)
+	texts := make([]string, 40)
+	for i := range texts {
+		texts[i] = "turn about the pump seal"
+	}
+	mustIngest(t, m, conv("c", HarnessCodex, "Seals", "", day0, texts...))
+	var sess int64
+	if err := m.db.QueryRow(`SELECT id FROM sessions WHERE session_id='c'`).Scan(&sess); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 9)
+	for g := range 8 {
+		go func() {
+			for n := 1; n <= 40; n += 3 + g {
+				keys := make([]TurnKey, n)
+				for i := range keys {
+					keys[i] = TurnKey{sess, i}
+				}
+				shown, err := m.ShownTurns(ctx, keys, g%2 == 0)
+				if err != nil {
+					done <- err
+					return
+				}
+				if len(shown) != n {
+					done <- fmt.Errorf("%d turns asked, %d shown", n, len(shown))
+					return
+				}
+				if p := shown[keys[0]].Projects; len(p) > 1 {
+					done <- fmt.Errorf("projects %q: more than the one tag", p)
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	go func() {
+		for range 10 {
+			if err := m.Tag(ctx, "c", "alpha"); err != nil {
+				done <- err
+				return
+			}
+			if err := m.Untag(ctx, "c", "alpha"); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for range 9 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
 	}
 }
