@@ -33,10 +33,10 @@ type Memory struct {
 
 	writeMu sync.Mutex // serialises this process's writers; SQLite serialises processes
 	stats   termStats
+	stmts   stmtCache // recall's hydrate statements (ShownTurns)
 	// engCache keeps the engine's decoded term rows and blocks between
 	// recalls, per index generation (so other processes' writes are seen).
 	engCache *engine.Cache
-	stmts    stmtCache // recall's hydrate statements (ShownTurns)
 }
 
 // engineCacheBytes bounds the engine cache of one process.
