@@ -33,6 +33,7 @@ type Memory struct {
 
 	writeMu sync.Mutex // serialises this process's writers; SQLite serialises processes
 	stats   termStats
+	stmts   stmtCache // recall's hydrate statements (ShownTurns)
 	// engCache keeps the engine's decoded term rows and blocks between
 	// recalls, per index generation (so other processes' writes are seen).
 	engCache *engine.Cache
@@ -79,6 +80,7 @@ func (m *Memory) dbPath() string { return filepath.Join(m.dir, DBName) }
 // Close closes the database, folding the WAL back into the main file.
 func (m *Memory) Close() error {
 	m.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	m.stmts.close()
 	return m.db.Close()
 }
 

@@ -3,6 +3,7 @@ package memory
 import (
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -30,7 +31,7 @@ func CountTokens(s string) int {
 		// The vocabulary is embedded, so this is only a guard: about 4 bytes a token.
 		return utf8.RuneCountInString(s)/4 + 1
 	}
-	if n, ok := countPlainASCII(s); ok {
+	if n, ok := countByHand(s); ok {
 		return n
 	}
 	return codecCount(s)
@@ -46,11 +47,13 @@ func codecCount(s string) int {
 
 // o200k splits text into pieces with a regular expression before byte-pair
 // encoding each piece on its own, and the library's backtracking regexp is
-// most of its cost. For text of printable ASCII, tabs and line breaks (most
-// of what a conversation holds) countPlainASCII splits the same way by hand
-// and counts each piece once, from a cache: the words of a history repeat.
-// Anything else goes to the library whole. TestCountTokensMatchesCodec and
-// FuzzCountTokens hold the two to the same counts.
+// most of its cost. For text of printable ASCII, tabs, line breaks and
+// punctuation or symbols beyond ASCII (most of what a conversation holds,
+// and every entry of a context block: its " · " and " …") countByHand
+// splits the same way by hand and counts each piece once, from a cache: the
+// words of a history repeat. Anything else goes to the library whole.
+// TestCountTokensMatchesCodec and FuzzCountTokens hold the two to the same
+// counts.
 //
 // The expression, in the order its alternatives are tried:
 //
@@ -63,110 +66,145 @@ func codecCount(s string) int {
 //	\s+
 //
 // In ASCII the upper and lower letter classes are disjoint, which takes
-// all backtracking out of the first two.
+// all backtracking out of the first two. A punctuation mark or symbol
+// beyond ASCII (Unicode P or S: no letter, number, mark or white space)
+// falls in exactly the classes ASCII punctuation does, so it is split as
+// one; its pieces go to the library, as every piece does, through the cache.
 
-// ASCII byte classes.
+// Byte classes, for ASCII; a punctuation mark or symbol beyond it is
+// charOther too.
 const (
-	asciiOther = iota // printable punctuation and symbols
-	asciiUpper
-	asciiLower
-	asciiDigit
-	asciiSpace   // ' ' and '\t'
-	asciiNewline // '\r' and '\n'
-	asciiNo      // anything countPlainASCII leaves to the library
+	charOther = iota // printable punctuation and symbols
+	charUpper
+	charLower
+	charDigit
+	charSpace   // ' ' and '\t'
+	charNewline // '\r' and '\n'
+	charNo      // anything countByHand leaves to the library
 )
 
-var asciiClass = func() (t [256]uint8) {
+var asciiClass = func() (t [128]uint8) {
 	for i := range t {
 		c := byte(i)
 		switch {
 		case c >= 'A' && c <= 'Z':
-			t[i] = asciiUpper
+			t[i] = charUpper
 		case c >= 'a' && c <= 'z':
-			t[i] = asciiLower
+			t[i] = charLower
 		case c >= '0' && c <= '9':
-			t[i] = asciiDigit
+			t[i] = charDigit
 		case c == ' ' || c == '\t':
-			t[i] = asciiSpace
+			t[i] = charSpace
 		case c == '\r' || c == '\n':
-			t[i] = asciiNewline
+			t[i] = charNewline
 		case c > ' ' && c < 0x7f:
-			t[i] = asciiOther
+			t[i] = charOther
 		default:
-			t[i] = asciiNo
+			t[i] = charNo
 		}
 	}
 	return t
 }()
 
-// countPlainASCII counts s if it is all printable ASCII, tabs and line
-// breaks; ok is false otherwise.
-func countPlainASCII(s string) (n int, ok bool) {
-	for i := 0; i < len(s); i++ {
-		if asciiClass[s[i]] == asciiNo {
+// classAt is the class of the character at i and its width in bytes.
+func classAt(s string, i int) (uint8, int) {
+	if s[i] < utf8.RuneSelf {
+		return asciiClass[s[i]], 1
+	}
+	r, w := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError && w == 1 {
+		return charNo, 1 // the library reads a bad byte as U+FFFD, which counts apart
+	}
+	if unicode.In(r, unicode.P, unicode.S) {
+		return charOther, w
+	}
+	return charNo, w
+}
+
+// countByHand counts s if it holds only characters it can split (see
+// classAt); ok is false otherwise.
+func countByHand(s string) (n int, ok bool) {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			if asciiClass[s[i]] == charNo {
+				return 0, false
+			}
+			i++
+			continue
+		}
+		c, w := classAt(s, i)
+		if c == charNo {
 			return 0, false
 		}
+		i += w
 	}
 	for i := 0; i < len(s); {
-		j := asciiPieceEnd(s, i)
+		j := pieceEnd(s, i)
 		n += pieceTokens(s[i:j])
 		i = j
 	}
 	return n, true
 }
 
-func isSpaceClass(c uint8) bool { return c == asciiSpace || c == asciiNewline }
+func isSpaceClass(c uint8) bool { return c == charSpace || c == charNewline }
 
-// asciiPieceEnd is where the piece that starts at i ends, in plain ASCII.
-func asciiPieceEnd(s string, i int) int {
-	c := asciiClass[s[i]]
+// pieceEnd is where the piece that starts at i ends, in text countByHand
+// takes. Letters, digits and white space are ASCII here.
+func pieceEnd(s string, i int) int {
+	c, w := classAt(s, i)
 	// Alternatives 1 and 2: an optional prefix (anything but a line
 	// break, letter or digit), capitals, then small letters; at least one
 	// letter; then a contraction.
 	j := i
-	if c == asciiOther || c == asciiSpace {
-		j++
+	if c == charOther || c == charSpace {
+		j += w
 	}
 	k := j
-	for k < len(s) && asciiClass[s[k]] == asciiUpper {
+	for k < len(s) && s[k] < utf8.RuneSelf && asciiClass[s[k]] == charUpper {
 		k++
 	}
-	for k < len(s) && asciiClass[s[k]] == asciiLower {
+	for k < len(s) && s[k] < utf8.RuneSelf && asciiClass[s[k]] == charLower {
 		k++
 	}
 	if k > j {
 		return contractionEnd(s, k)
 	}
 	switch c {
-	case asciiDigit: // \p{N}{1,3}
+	case charDigit: // \p{N}{1,3}
 		k := i + 1
-		for k < len(s) && k < i+3 && asciiClass[s[k]] == asciiDigit {
+		for k < len(s) && k < i+3 && s[k] < utf8.RuneSelf && asciiClass[s[k]] == charDigit {
 			k++
 		}
 		return k
-	case asciiOther, asciiSpace: // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
+	case charOther, charSpace: // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
 		k := i
 		if s[i] == ' ' {
 			k++
 		}
-		if k < len(s) && asciiClass[s[k]] == asciiOther {
-			for k < len(s) && asciiClass[s[k]] == asciiOther {
-				k++
+		if k < len(s) {
+			if c, _ := classAt(s, k); c == charOther {
+				for k < len(s) {
+					c, w := classAt(s, k)
+					if c != charOther {
+						break
+					}
+					k += w
+				}
+				for k < len(s) && (s[k] == '\r' || s[k] == '\n' || s[k] == '/') {
+					k++
+				}
+				return k
 			}
-			for k < len(s) && (s[k] == '\r' || s[k] == '\n' || s[k] == '/') {
-				k++
-			}
-			return k
 		}
 	}
 	// c is white space here. Its run ends at e.
 	e := i
-	for e < len(s) && isSpaceClass(asciiClass[s[e]]) {
+	for e < len(s) && s[e] < utf8.RuneSelf && isSpaceClass(asciiClass[s[e]]) {
 		e++
 	}
 	// `\s*[\r\n]+`: up to the run's last line break.
 	for k := e - 1; k >= i; k-- {
-		if asciiClass[s[k]] == asciiNewline {
+		if asciiClass[s[k]] == charNewline {
 			return k + 1
 		}
 	}

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,12 @@ var tokenCases = []string{
 	"trailing spaces   ", "   leading", "mixed \t \t tabs\t\t", "end with newline\n", "x\n\n\ny",
 	"```go\nx := 1\n```\n", "| a | b |\n|---|---|\n| 1 | 2 |\n", "$ ls -la ~/.config && echo $HOME",
 	"sk-ABCdef123456ghiJKL789", "AKIAIOSFODNN7EXAMPLE", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+	// Punctuation and symbols beyond ASCII, split by hand too: a context
+	// block's separators, typographic quotes and dashes, arrows, currency,
+	// emoji; a bad byte and a real U+FFFD; a mark after a symbol.
+	"[1] 2026-10-08 09:14 UTC · chatgpt · \"Title\" · project: a, b\n", "cut here …", " …", "…\n/\n", "a…b", "··",
+	"“quoted” ‘single’ «guillemets» — en–dash", "x → y ⇒ z ✓ ✗ ★", "€5 £3 ¥9 ©2026 ®", "🎉🎉 party 🎉\n", " 🎉", "\t—x",
+	"bad \xff byte", "real \ufffd char", "·\u0301mark", "¹²³ superscripts", "don’t", "x\u00a0y",
 }
 
 func codecOnly(t testing.TB, s string) int {
@@ -95,4 +102,27 @@ func BenchmarkCountTokens(b *testing.B) {
 			CountTokens(text)
 		}
 	})
+}
+
+// TestCountTokensMixedAlphabet strings together, at random, the characters
+// whose classes the hand split tells apart, beyond ASCII too: every seam
+// between two classes, many times over.
+func TestCountTokensMixedAlphabet(t *testing.T) {
+	alphabet := []string{"a", "Z", "q", "7", " ", "  ", "\t", "\n", "\r", "/", "'", "s", "'ll", ".", "-", "_", "\"",
+		"·", "…", "“", "”", "—", "→", "€", "🎉", "\ufffd", "é", "東", "\u0301", "²", "\u00a0", "\xff"}
+	rng := rand.New(rand.NewPCG(19, 1))
+	CountTokens("x")
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(24) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		s := b.String()
+		if s == "" {
+			continue
+		}
+		if got, want := CountTokens(s), codecCount(s); got != want {
+			t.Fatalf("CountTokens(%q) = %d, the library counts %d", s, got, want)
+		}
+	}
 }

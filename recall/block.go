@@ -2,6 +2,7 @@ package recall
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,26 +12,58 @@ import (
 // hitEntry is one hit as it appears in the context block.
 func hitEntry(n int, h Hit) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%d] %s · %s", n, dateOf(h.TS), h.Source)
+	size := 96 + len(h.Source) + len(h.Title) + len(h.SessionID) + len(h.TurnUUID) + len(h.Role) + len(h.Text)
+	for _, p := range h.Projects {
+		size += len(p) + 2
+	}
+	for _, nb := range h.Neighbors {
+		size += 16 + len(nb.Role) + len(nb.Text)
+	}
+	b.Grow(size)
+	// Written piece by piece: fmt's verbs were most of the cost of the
+	// entries the budget counts. %q is strconv.Quote.
+	b.WriteByte('[')
+	b.WriteString(strconv.Itoa(n))
+	b.WriteString("] ")
+	b.WriteString(dateOf(h.TS))
+	b.WriteString(" · ")
+	b.WriteString(h.Source)
 	if h.Title != "" {
-		fmt.Fprintf(&b, " · %q", h.Title)
+		b.WriteString(" · ")
+		b.WriteString(strconv.Quote(h.Title))
 	}
 	if len(h.Projects) > 0 {
-		fmt.Fprintf(&b, " · project: %s", strings.Join(h.Projects, ", "))
+		b.WriteString(" · project: ")
+		b.WriteString(strings.Join(h.Projects, ", "))
 	}
-	fmt.Fprintf(&b, "\nreceipt: session_id=%s turn_uuid=%s\n", h.SessionID, h.TurnUUID)
+	b.WriteString("\nreceipt: session_id=")
+	b.WriteString(h.SessionID)
+	b.WriteString(" turn_uuid=")
+	b.WriteString(h.TurnUUID)
+	b.WriteByte('\n')
 	for _, n := range h.Neighbors {
 		if n.Seq < h.Seq {
-			fmt.Fprintf(&b, "  (before) %s: %s\n", n.Role, n.Text)
+			neighbourLine(&b, "  (before) ", n)
 		}
 	}
-	fmt.Fprintf(&b, "%s: %s\n", h.Role, h.Text)
+	b.WriteString(h.Role)
+	b.WriteString(": ")
+	b.WriteString(h.Text)
+	b.WriteByte('\n')
 	for _, n := range h.Neighbors {
 		if n.Seq > h.Seq {
-			fmt.Fprintf(&b, "  (after) %s: %s\n", n.Role, n.Text)
+			neighbourLine(&b, "  (after) ", n)
 		}
 	}
 	return b.String()
+}
+
+func neighbourLine(b *strings.Builder, label string, n Neighbor) {
+	b.WriteString(label)
+	b.WriteString(n.Role)
+	b.WriteString(": ")
+	b.WriteString(n.Text)
+	b.WriteByte('\n')
 }
 
 func dateOf(t time.Time) string {

@@ -179,27 +179,3 @@ func turnTexts(ctx context.Context, m *memory.Memory, cands []candidate) (map[me
 	}
 	return m.TurnTexts(ctx, keys, turnTextBytes)
 }
-
-// bestChunk picks the chunk of a turn to show: the searched one that covers
-// most of the query, the first of equals.
-func bestChunk(ctx context.Context, m *memory.Memory, c candidate, terms []weightedTerm) (memory.Chunk, error) {
-	chunks, err := m.TurnChunks(ctx, c.turn())
-	if err != nil {
-		return memory.Chunk{}, err
-	}
-	var best memory.Chunk
-	bestCov := -1.0
-	for _, ch := range chunks {
-		if !ch.Searched && bestCov >= 0 {
-			continue
-		}
-		cv := coverage(ch.Body, terms)
-		if !ch.Searched {
-			cv = -0.5 // shown only when the turn has nothing searched
-		}
-		if cv > bestCov {
-			best, bestCov = ch, cv
-		}
-	}
-	return best, nil
-}

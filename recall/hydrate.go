@@ -10,46 +10,43 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// hydrate loads the text, projects and neighbours of the ranked hits.
+// hydrate loads the text, projects and neighbours of the ranked hits, all
+// in one read (memory.ShownTurns).
 func hydrate(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, ranked []candidate, tn Tuning) ([]Hit, error) {
 	hits := make([]Hit, 0, len(ranked))
-	var terms []weightedTerm
-	if len(ranked) > 0 {
-		var err error
-		if terms, err = coverageTerms(ctx, m, plan); err != nil {
-			return nil, err
-		}
+	if len(ranked) == 0 {
+		return hits, nil
 	}
-	// The engine's candidates carry what ranking needs; the receipts of the
-	// few shown are read here.
-	var keys []memory.TurnKey
+	terms, err := coverageTerms(ctx, m, plan)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]memory.TurnKey, len(ranked))
+	for i, c := range ranked {
+		keys[i] = c.turn()
+	}
+	shown, err := m.ShownTurns(ctx, keys, !tn.NoNeighbors)
+	if err != nil {
+		return nil, err
+	}
 	for _, c := range ranked {
-		if c.unnamed {
-			keys = append(keys, c.turn())
-		}
-	}
-	if len(keys) > 0 {
-		infos, err := m.TurnInfos(ctx, keys)
-		if err != nil {
-			return nil, err
-		}
-		for i := range ranked {
-			if ti, ok := infos[ranked[i].turn()]; ok && ranked[i].unnamed {
-				c := &ranked[i]
-				c.harness, c.sid, c.title, c.uuid, c.unnamed = ti.Harness, ti.SessionID, ti.Title, ti.TurnUUID, false
+		st := shown[c.turn()]
+		if st == nil {
+			if c.unnamed {
+				return nil, fmt.Errorf("recall: turn %d of conversation %d is gone from the index", c.seq, c.sess)
 			}
+			return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, c.sid)
 		}
-	}
-	projCache := map[int64][]string{}
-	for _, c := range ranked {
 		if c.unnamed {
-			return nil, fmt.Errorf("recall: turn %d of conversation %d is gone from the index", c.seq, c.sess)
+			// The engine's candidates carry what ranking needs; the
+			// receipts of the few shown are read here.
+			c.harness, c.sid, c.title, c.uuid = st.Harness, st.SessionID, st.Title, st.TurnUUID
 		}
 		h := Hit{
 			SessionID: c.sid, TurnUUID: c.uuid, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
 			Source: c.harness, Title: c.title, Score: round4(c.score),
 			Signals: Signals{BM25: round4(-c.bm25), Recency: round4(c.rec)},
-			chunk:   c.chunk, sess: c.sess, Neighbors: []Neighbor{},
+			chunk:   c.chunk, sess: c.sess, Projects: st.Projects,
 		}
 		if c.starred {
 			h.Signals.Importance = 1
@@ -57,10 +54,7 @@ func hydrate(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, ranke
 		h.Text, h.textTokens = c.body, c.tokens
 		if c.chunk == 0 {
 			// A candidate is a turn: show its chunk that covers most of the query.
-			ch, err := bestChunk(ctx, m, c, terms)
-			if err != nil {
-				return nil, err
-			}
+			ch := shownChunk(st.Chunks, terms)
 			if ch.ID == 0 {
 				return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, c.sid)
 			}
@@ -76,28 +70,51 @@ func hydrate(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, ranke
 			}
 			h.Text = t
 		}
-		if p, ok := projCache[c.sess]; ok {
-			h.Projects = p
-		} else {
-			p, err := m.SessionProjects(ctx, c.harness, c.sid)
-			if err != nil {
-				return nil, err
-			}
-			projCache[c.sess] = p
-			h.Projects = p
-		}
-		if !tn.NoNeighbors {
-			ps, err := m.NeighbourPreviews(ctx, c.sess, c.seq)
-			if err != nil {
-				return nil, err
-			}
-			for _, p := range ps {
-				h.Neighbors = append(h.Neighbors, Neighbor{Seq: p.Seq, Role: p.Role, Text: p.Text})
-			}
+		h.Neighbors = make([]Neighbor, len(st.Neighbours))
+		for i, p := range st.Neighbours {
+			h.Neighbors[i] = Neighbor{Seq: p.Seq, Role: p.Role, Text: p.Text}
 		}
 		hits = append(hits, h)
 	}
 	return hits, nil
+}
+
+// shownChunk picks the chunk of a turn to show: the searched one that
+// covers most of the query, the first of equals; the first chunk when none
+// is searched. A turn of one searched chunk needs no coverage, and none can
+// beat a chunk that holds the whole query.
+func shownChunk(chunks []memory.Chunk, terms []weightedTerm) memory.Chunk {
+	first, searched := -1, 0
+	for i, ch := range chunks {
+		if ch.Searched {
+			if first < 0 {
+				first = i
+			}
+			searched++
+		}
+	}
+	switch {
+	case len(chunks) == 0:
+		return memory.Chunk{}
+	case first < 0:
+		return chunks[0]
+	case searched == 1:
+		return chunks[first]
+	}
+	best, bestCov := first, -1.0
+	for i := first; i < len(chunks); i++ {
+		if !chunks[i].Searched {
+			continue
+		}
+		cv := coverage(chunks[i].Body, terms)
+		if cv > bestCov {
+			best, bestCov = i, cv
+		}
+		if cv >= 1 {
+			break
+		}
+	}
+	return chunks[best]
 }
 
 // minTrimTokens is the least room worth filling with a shortened passage.

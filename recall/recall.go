@@ -115,6 +115,25 @@ func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, S
 // Recall finds the passages of m that best answer a query, within a token
 // budget.
 func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
+	g, err := gather(ctx, m, o)
+	if err != nil {
+		return nil, err
+	}
+	return present(ctx, m, g)
+}
+
+// gathered is a request's candidates with what ranking them needs.
+type gathered struct {
+	o     Options
+	tn    Tuning
+	plan  memory.QueryPlan
+	cands []candidate
+	tie   float64
+}
+
+// gather plans the query, asks the engine for candidates and fills in the
+// signals ranking reads of them.
+func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error) {
 	tn := DefaultTuning
 	if o.Tuning != nil {
 		tn = *o.Tuning
@@ -129,7 +148,6 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	if rs := []rune(o.Query); len(rs) > memory.MaxQueryRunes {
 		o.Query = string(rs[:memory.MaxQueryRunes])
 	}
-	res := &Result{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
 	plan := memory.PlanQuery(o.Query, !tn.NoStopwords)
 	if tn.KeepStopsOver > 0 && !tn.NoStopwords && len(plan.IDs) == 0 && len(plan.All) > tn.KeepStopsOver {
 		// A long paraphrase: its function words ("I", "my") tell a person's
@@ -176,9 +194,17 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	ranked := rank(cands, o.K+max(o.Offset, 0), tn, tie, plan.Speaker)
+	return &gathered{o: o, tn: tn, plan: plan, cands: cands, tie: tie}, nil
+}
+
+// present ranks the gathered candidates and shows the best: hydrated, fit
+// to the budget, and rendered as the context block.
+func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error) {
+	o := g.o
+	res := &Result{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
+	ranked := rank(g.cands, o.K+max(o.Offset, 0), g.tn, g.tie, g.plan.Speaker)
 	ranked = ranked[min(max(o.Offset, 0), len(ranked)):]
-	hits, err := hydrate(ctx, m, plan, ranked, tn)
+	hits, err := hydrate(ctx, m, g.plan, ranked, g.tn)
 	if err != nil {
 		return nil, err
 	}
