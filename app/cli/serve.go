@@ -116,6 +116,6 @@ func (g *globals) serverOptions() mcpserver.Options {
 		Logger:             slog.New(slog.NewTextHandler(g.stderr, nil)),
 		DefaultTopK:        g.cfg.Settings.DefaultK,
 		DefaultTokenBudget: g.cfg.Settings.DefaultBudget,
-		Secrets:            g.auditSecrets(),
+		LazySecrets:        g.auditSecrets,
 	}
 }
