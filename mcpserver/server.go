@@ -170,9 +170,13 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 		s.tokens = NewTokens(m, tokens)
 	}
 	hooks := &server.Hooks{}
-	// The first tool call needs the secret rules; build them while the
-	// client reads the initialize answer and lists the tools.
-	hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) { s.secrets.warm() })
+	// The first tool call needs the secret rules and the token vocabulary;
+	// load them while the client reads the initialize answer and lists the
+	// tools, not before answering it.
+	hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
+		s.secrets.warm()
+		go memory.CountTokens("warm up")
+	})
 	mopts := []server.ServerOption{
 		server.WithHooks(hooks),
 		server.WithToolCapabilities(false),

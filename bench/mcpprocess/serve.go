@@ -20,6 +20,8 @@ import (
 type ServeResult struct {
 	Calls        []time.Duration // each recall over HTTP
 	RSSKB, HWMKB int             // the serve process's VmRSS and VmHWM after them
+	AnonKB       int             // of VmRSS, the heap and stacks (RssAnon)
+	FileKB       int             // and the mapped binary and files (RssFile)
 	CPU          time.Duration   // its user + system CPU over the run
 }
 
@@ -97,7 +99,9 @@ func Serve(ctx context.Context, bin, memDir, token string, env []string, queries
 		}
 		res.Calls = append(res.Calls, time.Since(t))
 	}
-	res.RSSKB, res.HWMKB = statusKB(cmd.Process.Pid, "VmRSS"), statusKB(cmd.Process.Pid, "VmHWM")
+	pid := cmd.Process.Pid
+	res.RSSKB, res.HWMKB = statusKB(pid, "VmRSS"), statusKB(pid, "VmHWM")
+	res.AnonKB, res.FileKB = statusKB(pid, "RssAnon"), statusKB(pid, "RssFile")
 	c.Close()
 	if err := cmd.Process.Signal(interrupt); err != nil {
 		return res, err

@@ -47,6 +47,7 @@ func main() {
 		mprof = flag.String("mcpprofile", "", "write a CPU profile of the MCP HTTP recalls (client and server) to this file")
 		bin   = flag.String("ireneo", "", "the ireneo binary whose `mcp` start and `serve` RSS are measured (default: build it)")
 		procs = flag.Int("starts", 20, "how many times `ireneo mcp` (and the `--version` floor) is started; 0 skips the process measurements")
+		pOnly = flag.Bool("processes-only", false, "measure only the real processes (`ireneo mcp` start, `serve` RSS), not the floor, in process or MCP in process")
 	)
 	flag.Parse()
 	ctx := context.Background()
@@ -78,6 +79,10 @@ func main() {
 			}
 		}
 		fmt.Printf("lifelike N=%d: %d questions, the engine's pruned top-k equal to the exhaustive one on every one\n", *n, len(texts))
+		return
+	}
+	if *pOnly {
+		processes(ctx, m, memDir, *bin, texts, max(1, *procs))
 		return
 	}
 	if *noMCP {
@@ -216,6 +221,9 @@ func processes(ctx context.Context, m *memory.Memory, memDir, bin string, texts 
 		}
 	}
 	env := mcpprocess.Env(tmp)
+	if os.Getenv("BENCH_SPEED_SERVE_ENV") != "" {
+		env = append(env, strings.Fields(os.Getenv("BENCH_SPEED_SERVE_ENV"))...)
+	}
 	rs, err := mcpprocess.Measure(ctx, bin, memDir, texts[0], env, starts)
 	if err != nil {
 		fail(err)
@@ -247,9 +255,9 @@ func processes(ctx context.Context, m *memory.Memory, memDir, bin string, texts 
 		fail(err)
 	}
 	load, _ = os.ReadFile("/proc/loadavg")
-	fmt.Printf("`ireneo serve` after %d recalls over HTTP (p50 %.1f ms, p95 %.1f ms, %.1f CPU-ms a call): VmRSS %.1f MB, VmHWM %.1f MB; load %s\n",
+	fmt.Printf("`ireneo serve` after %d recalls over HTTP (p50 %.1f ms, p95 %.1f ms, %.1f CPU-ms a call): VmRSS %.1f MB (heap and stacks %.1f, binary and files %.1f), VmHWM %.1f MB; load %s\n",
 		len(sr.Calls), ms(pct(sr.Calls, .5)), ms(pct(sr.Calls, .95)), ms(sr.CPU)/float64(len(sr.Calls)),
-		float64(sr.RSSKB)/1024, float64(sr.HWMKB)/1024, string(load[:min(len(load), 14)]))
+		float64(sr.RSSKB)/1024, float64(sr.AnonKB)/1024, float64(sr.FileKB)/1024, float64(sr.HWMKB)/1024, string(load[:min(len(load), 14)]))
 }
 
 // moduleRoot is the folder of the go.mod this command is built from.
