@@ -221,6 +221,8 @@ func processes(ctx context.Context, m *memory.Memory, memDir, bin string, texts 
 		}
 	}
 	env := mcpprocess.Env(tmp)
+	// BENCH_SPEED_SERVE_ENV adds variables to the children's environment
+	// (GOGC=50, GOMEMLIMIT=80MiB), to compare what they do to RSS.
 	if os.Getenv("BENCH_SPEED_SERVE_ENV") != "" {
 		env = append(env, strings.Fields(os.Getenv("BENCH_SPEED_SERVE_ENV"))...)
 	}
