@@ -168,8 +168,14 @@ func main() {
 			fail(err)
 		}
 		overHTTP = append(overHTTP, time.Since(start))
-		// What MCP adds to the same question, its engine cache as warm.
-		overhead = append(overhead, overHTTP[len(overHTTP)-1]-inproc[len(inproc)-1])
+		// What MCP adds to the same question: asked in process once more,
+		// as warm as the MCP call found it (the first in-process ask paid
+		// for the cold pages and engine blocks).
+		start = time.Now()
+		if _, err := recall.Recall(ctx, m, recall.Options{Query: q}); err != nil && err != recall.ErrEmptyQuery {
+			fail(err)
+		}
+		overhead = append(overhead, overHTTP[len(overHTTP)-1]-time.Since(start))
 		if res.IsError {
 			var msg string
 			for _, c := range res.Content {
@@ -193,7 +199,7 @@ func main() {
 		p50, p95 := pct(r.ds, .5), pct(r.ds, .95)
 		fmt.Printf("| %s | %.1f | %.1f | %.2f | %.2f |\n", r.name, ms(p50), ms(p95), float64(p50)/float64(fp50), float64(p95)/float64(fp95))
 	}
-	fmt.Printf("MCP HTTP over in process, per question (auth, audit, shaping, JSON, HTTP): p50 %.2f ms, p95 %.2f ms\n", ms(pct(overhead, .5)), ms(pct(overhead, .95)))
+	fmt.Printf("MCP HTTP over in process, per question, both warm (auth, audit, shaping, JSON, HTTP): p50 %.2f ms, p95 %.2f ms\n", ms(pct(overhead, .5)), ms(pct(overhead, .95)))
 	c.Close()
 	s.Close()
 	if *procs > 0 {
