@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
 
@@ -80,4 +81,33 @@ func holdingBytes(t *testing.T, dir, s string) []string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestLazySecretsRedactFirstCall: the rules a process builds only after
+// initialize (LazySecrets, the person's own pattern among them) redact the
+// very first call, however soon it follows.
+func TestLazySecretsRedactFirstCall(t *testing.T) {
+	built := 0
+	ts := startTestServer(t, Options{LazySecrets: func() memory.SecretFinder {
+		built++
+		sc, err := scrub.New([]scrub.Pattern{{Name: "acme-badge", Regex: `ACME-[0-9]{6}`}})
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		return sc
+	}})
+	c := connect(t, ts.url, ts.full)
+	callTool(t, c, ToolRecall, map[string]any{"query": "badge ACME-314159 refused"})
+	ts.FlushAudit()
+	es, err := ts.mem.Audit(context.Background(), memory.AuditQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 1 || !strings.Contains(es[0].Args, "badge [REDACTED:acme-badge] refused") {
+		t.Fatalf("audit %+v: want the badge redacted by the lazily built rule", es)
+	}
+	if built != 1 {
+		t.Errorf("rules built %d times, want once", built)
+	}
 }

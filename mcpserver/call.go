@@ -62,7 +62,7 @@ func handle[A any](s *Server, tool string, body toolBody[A]) server.ToolHandlerF
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		rawArgs := rawArguments(req)
-		entry := memory.AuditEntry{TS: start.UTC(), Tool: tool, Args: auditArgs(rawArgs, s.opts.Secrets)}
+		entry := memory.AuditEntry{TS: start.UTC(), Tool: tool, Args: auditArgs(rawArgs, s.secrets.get())}
 		finish := func(res *mcp.CallToolResult, hits int, outcome string) (*mcp.CallToolResult, error) {
 			entry.Hits, entry.Outcome, entry.Duration = hits, outcome, time.Since(start)
 			s.audit.record(entry)

@@ -14,11 +14,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
-	"github.com/ireneo-app/ireneo/scrub"
 )
 
 // Limits and their defaults.
@@ -55,9 +55,16 @@ type Options struct {
 	// activity view). It must not block.
 	OnCall func(memory.AuditEntry)
 	// Secrets finds the secrets in a call's arguments, which are redacted
-	// before the call is audited or shown to OnCall. Nil means the
-	// built-in rules, without the person's own patterns.
+	// before the call is audited or shown to OnCall. Nil means
+	// LazySecrets, else the built-in rules without the person's own
+	// patterns.
 	Secrets memory.SecretFinder
+	// LazySecrets, if Secrets is nil, builds the finder when it is first
+	// needed (in the background after a client's initialize, or by the
+	// first tool call), so a process a client starts answers initialize
+	// without first compiling every rule. A nil result means the built-in
+	// rules.
+	LazySecrets func() memory.SecretFinder
 
 	// validateOutput checks every result against its tool's output schema;
 	// tests turn it on so a schema and its results can't drift apart.
@@ -98,11 +105,6 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
 	}
-	if o.Secrets == nil {
-		if sc, err := scrub.New(nil); err == nil {
-			o.Secrets = sc
-		}
-	}
 	return o
 }
 
@@ -132,7 +134,9 @@ type Server struct {
 	log    *slog.Logger
 	mcp    *server.MCPServer
 	audit  *auditLog
-	slots  chan struct{} // one per running tool call
+	// secrets redacts call arguments before they are audited.
+	secrets *auditSecrets
+	slots   chan struct{} // one per running tool call
 	// sessions are the Streamable HTTP sessions issued, by token.
 	httpSessions *sessionTable
 	// refused logs refused HTTP requests for the person to see.
@@ -155,6 +159,7 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 		opts:         opts,
 		log:          opts.Logger,
 		audit:        newAuditLog(m, opts.Logger, opts.OnCall),
+		secrets:      newAuditSecrets(opts.Secrets, opts.LazySecrets),
 		slots:        make(chan struct{}, opts.MaxConcurrent),
 		httpSessions: newSessionTable(),
 	}
@@ -164,7 +169,16 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 	if tokens != nil {
 		s.tokens = NewTokens(m, tokens)
 	}
+	hooks := &server.Hooks{}
+	// The first tool call needs the secret rules and the token vocabulary;
+	// load them while the client reads the initialize answer and lists the
+	// tools, not before answering it.
+	hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
+		s.secrets.warm()
+		go memory.CountTokens("warm up")
+	})
 	mopts := []server.ServerOption{
+		server.WithHooks(hooks),
 		server.WithToolCapabilities(false),
 		server.WithRecovery(),
 		server.WithInstructions(serverInstructions),

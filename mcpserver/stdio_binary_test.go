@@ -16,7 +16,7 @@ import (
 
 // buildIreneo builds the ireneo binary from the repository root, as a
 // client that starts `ireneo mcp` would run it.
-func buildIreneo(t *testing.T) string {
+func buildIreneo(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the whole app; skipped with -short")

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/pprof"
 	"slices"
@@ -25,6 +26,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/bench/mcpprocess"
 	"github.com/ireneo-app/ireneo/bench/recallbench"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
@@ -42,6 +44,10 @@ func main() {
 		prof  = flag.String("cpuprofile", "", "write a CPU profile of the in-process recalls to this file")
 		noMCP = flag.Bool("no-mcp", false, "skip the floor and MCP HTTP (in-process recalls only)")
 		cands = flag.String("candidates", "", "with -no-mcp: comma-separated engine candidate counts (recall.Tuning.Candidates), each question asked of each in turn beside the shipped pipeline")
+		mprof = flag.String("mcpprofile", "", "write a CPU profile of the MCP HTTP recalls (client and server) to this file")
+		bin   = flag.String("ireneo", "", "the ireneo binary whose `mcp` start and `serve` RSS are measured (default: build it)")
+		procs = flag.Int("starts", 20, "how many times `ireneo mcp` (and the `--version` floor) is started; 0 skips the process measurements")
+		pOnly = flag.Bool("processes-only", false, "measure only the real processes (`ireneo mcp` start, `serve` RSS), not the floor, in process or MCP in process")
 	)
 	flag.Parse()
 	ctx := context.Background()
@@ -73,6 +79,10 @@ func main() {
 			}
 		}
 		fmt.Printf("lifelike N=%d: %d questions, the engine's pruned top-k equal to the exhaustive one on every one\n", *n, len(texts))
+		return
+	}
+	if *pOnly {
+		processes(ctx, m, memDir, *bin, texts, max(1, *procs))
 		return
 	}
 	if *noMCP {
@@ -133,8 +143,12 @@ func main() {
 		fail(err)
 	}
 
-	var floor, inproc, overHTTP []time.Duration
-	for _, q := range texts {
+	if *mprof != "" {
+		stop := cpuProfile(*mprof)
+		defer stop()
+	}
+	var floor, inproc, overHTTP, overhead []time.Duration
+	for qi, q := range texts {
 		start := time.Now()
 		if _, err := fl.Search(ctx, q, time.Time{}, recall.DefaultK); err != nil {
 			fail(err)
@@ -148,12 +162,29 @@ func main() {
 		req := mcp.CallToolRequest{}
 		req.Params.Name = mcpserver.ToolRecall
 		req.Params.Arguments = map[string]any{"query": q}
-		start = time.Now()
-		res, err := c.CallTool(ctx, req)
-		if err != nil {
-			fail(err)
+		// What MCP adds to the same question: the MCP call beside the same
+		// question asked in process again, both after the first ask (which
+		// paid for the cold pages and engine blocks), in alternating order
+		// so neither is always the warmer one.
+		var res *mcp.CallToolResult
+		var tHTTP, tWarm time.Duration
+		for k := range 2 {
+			start = time.Now()
+			if (k+qi)%2 == 0 {
+				var err error
+				if res, err = c.CallTool(ctx, req); err != nil {
+					fail(err)
+				}
+				tHTTP = time.Since(start)
+			} else {
+				if _, err := recall.Recall(ctx, m, recall.Options{Query: q}); err != nil && err != recall.ErrEmptyQuery {
+					fail(err)
+				}
+				tWarm = time.Since(start)
+			}
 		}
-		overHTTP = append(overHTTP, time.Since(start))
+		overHTTP = append(overHTTP, tHTTP)
+		overhead = append(overhead, tHTTP-tWarm)
 		if res.IsError {
 			var msg string
 			for _, c := range res.Content {
@@ -177,6 +208,94 @@ func main() {
 		p50, p95 := pct(r.ds, .5), pct(r.ds, .95)
 		fmt.Printf("| %s | %.1f | %.1f | %.2f | %.2f |\n", r.name, ms(p50), ms(p95), float64(p50)/float64(fp50), float64(p95)/float64(fp95))
 	}
+	fmt.Printf("MCP HTTP over the same question asked in process again, in alternating order (auth, audit, shaping, JSON, HTTP): p50 %.2f ms, p95 %.2f ms\n", ms(pct(overhead, .5)), ms(pct(overhead, .95)))
+	c.Close()
+	s.Close()
+	if *procs > 0 {
+		processes(ctx, m, memDir, *bin, texts, *procs)
+	}
+}
+
+// processes measures real ireneo processes over the memory: `ireneo mcp`
+// answering initialize from its start, beside `ireneo --version`, and
+// `ireneo serve`'s RSS after 300 recalls.
+func processes(ctx context.Context, m *memory.Memory, memDir, bin string, texts []string, starts int) {
+	tmp, err := os.MkdirTemp("", "ireneo-bench-procs-")
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(tmp)
+	if bin == "" {
+		root, err := moduleRoot(ctx)
+		if err != nil {
+			fail(err)
+		}
+		bin = filepath.Join(tmp, "ireneo")
+		if err := mcpprocess.Build(ctx, root, bin); err != nil {
+			fail(err)
+		}
+	}
+	env := mcpprocess.Env(tmp)
+	// BENCH_SPEED_SERVE_ENV adds variables to the children's environment
+	// (GOGC=50, GOMEMLIMIT=80MiB), to compare what they do to RSS.
+	if os.Getenv("BENCH_SPEED_SERVE_ENV") != "" {
+		env = append(env, strings.Fields(os.Getenv("BENCH_SPEED_SERVE_ENV"))...)
+	}
+	rs, err := mcpprocess.Measure(ctx, bin, memDir, texts[0], env, starts)
+	if err != nil {
+		fail(err)
+	}
+	load, _ := os.ReadFile("/proc/loadavg")
+	fmt.Printf("`ireneo mcp` started %d times with mcp-go's stdio client, each beside `ireneo --version`; load %s\n", starts, string(load[:min(len(load), 14)]))
+	fmt.Println("| | p50 ms | p95 ms | min ms | p50 CPU ms |")
+	fmt.Println("|---|---:|---:|---:|---:|")
+	row := func(name string, f, cpu func(mcpprocess.Round) time.Duration) {
+		fmt.Printf("| %s | %.1f | %.1f | %.1f | %.1f |\n", name, ms(mcpprocess.Pct(rs, .5, f)), ms(mcpprocess.Pct(rs, .95, f)), ms(mcpprocess.Pct(rs, 0, f)), ms(mcpprocess.Pct(rs, .5, cpu)))
+	}
+	zero := func(mcpprocess.Round) time.Duration { return 0 }
+	row("floor: `ireneo --version`, start to exit", func(r mcpprocess.Round) time.Duration { return r.Floor }, func(r mcpprocess.Round) time.Duration { return r.FloorCPU })
+	row("`ireneo mcp`: start to initialize answered", func(r mcpprocess.Round) time.Duration { return r.Initialize }, zero)
+	row("then the first recall", func(r mcpprocess.Round) time.Duration { return r.FirstRecall }, func(r mcpprocess.Round) time.Duration { return r.MCPCPU })
+	last := rs[len(rs)-1]
+	fmt.Printf("`ireneo mcp` after one recall: VmRSS %.1f MB, VmHWM %.1f MB (the CPU column of the recall row is the whole mcp session)\n", float64(last.RSSKB)/1024, float64(last.HWMKB)/1024)
+
+	tok, _, err := mcpserver.NewTokens(m, mcpserver.NewMemoryTokenStore()).Create(ctx, fmt.Sprintf("bench-serve-%d", time.Now().UnixNano()), nil)
+	if err != nil {
+		fail(err)
+	}
+	var qs []string
+	for len(qs) < 300 {
+		qs = append(qs, texts[len(qs)%len(texts)])
+	}
+	sr, err := mcpprocess.Serve(ctx, bin, memDir, tok, env, qs)
+	if err != nil {
+		fail(err)
+	}
+	load, _ = os.ReadFile("/proc/loadavg")
+	fmt.Printf("`ireneo serve` after %d recalls over HTTP (p50 %.1f ms, p95 %.1f ms, %.1f CPU-ms a call): VmRSS %.1f MB (heap and stacks %.1f, binary and files %.1f), VmHWM %.1f MB; load %s\n",
+		len(sr.Calls), ms(pct(sr.Calls, .5)), ms(pct(sr.Calls, .95)), ms(sr.CPU)/float64(len(sr.Calls)),
+		float64(sr.RSSKB)/1024, float64(sr.AnonKB)/1024, float64(sr.FileKB)/1024, float64(sr.HWMKB)/1024, string(load[:min(len(load), 14)]))
+}
+
+// moduleRoot is the folder of the go.mod this command is built from.
+func moduleRoot(ctx context.Context) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("find the module root: %w", err)
+	}
+	return filepath.Dir(strings.TrimSpace(string(out))), nil
+}
+
+// cpuProfile profiles until the returned stop.
+func cpuProfile(path string) (stop func()) {
+	f, err := os.Create(path)
+	if err != nil {
+		fail(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fail(err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }
 }
 
 // tuned is one pipeline timed in process; a nil tn is the shipped one.

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package mcpprocess
+
+import "os"
+
+var interrupt = os.Kill
