@@ -107,16 +107,22 @@ type Doc struct {
 // NewDoc analyses a document: the text of each of its fields.
 func NewDoc(fields [NumFields]string) *Doc {
 	d := &Doc{}
-	at := map[string]int{}
+	at := map[string]int{}  // term → its index
+	raw := map[string]int{} // token as written → its term's index
 	for f := range NumFields {
 		Tokens(fields[f], func(tok string) {
-			t := stem(tok)
-			i, ok := at[t]
+			// Stemming once per distinct token, not per occurrence:
+			// stem was 3.3 of the 9.5 CPU-s NewDoc took in the heavy import.
+			i, ok := raw[tok]
 			if !ok {
-				i = len(d.terms)
-				at[t] = i
-				d.terms = append(d.terms, t)
-				d.tf = append(d.tf, [NumFields]uint32{})
+				t := stem(tok)
+				if i, ok = at[t]; !ok {
+					i = len(d.terms)
+					at[t] = i
+					d.terms = append(d.terms, t)
+					d.tf = append(d.tf, [NumFields]uint32{})
+				}
+				raw[tok] = i
 			}
 			d.tf[i][f]++
 			d.lens[f]++

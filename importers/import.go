@@ -108,7 +108,7 @@ func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (S
 	}()
 	// Small inputs are committed a transaction's worth at a time.
 	g := newGroupCommit(m, &sum, opts.Progress)
-	defer g.discard()
+	defer g.discard(ctx)
 	found := 0
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {

@@ -139,8 +139,15 @@ type staged struct {
 }
 
 // NewBatch starts a batch.
-func (m *Memory) NewBatch(opts IngestOptions) (*Batch, error) {
-	m.recoverStaging(context.Background()) // best effort; Open and Forget report its errors
+func (m *Memory) NewBatch(opts IngestOptions) (b *Batch, err error) {
+	if m.openBatches.Add(1) == 1 {
+		m.recoverStaging(context.Background()) // best effort; Open and Forget report its errors
+	}
+	defer func() {
+		if err != nil {
+			m.openBatches.Add(-1)
+		}
+	}()
 	root := filepath.Join(m.dir, stagingDir)
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return nil, fmt.Errorf("stage the import: %w", err)
@@ -409,6 +416,7 @@ func (b *Batch) Discard() {
 	removeStaging(b.dir, b.tainted)
 	closeLock(b.lock)
 	b.lock = nil
+	b.m.openBatches.Add(-1)
 }
 
 // removeStaging deletes a batch folder, its lock file last; with shred,

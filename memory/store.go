@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, with FTS5
 
@@ -36,6 +37,11 @@ type Memory struct {
 	// engCache keeps the engine's decoded term rows and blocks between
 	// recalls, per index generation (so other processes' writes are seen).
 	engCache *engine.Cache
+	// openBatches counts this process's open import batches: while one is
+	// open, a new one skips the search for dead imports' leftovers, which
+	// the first already made (an import holding hundreds of small batches
+	// for one transaction tried each one's lock at every new one).
+	openBatches atomic.Int32
 }
 
 // engineCacheBytes bounds the engine cache of one process.
