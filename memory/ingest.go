@@ -516,16 +516,17 @@ func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total i
 	type partResult struct {
 		items []item
 		ps    []*prepared
-		err   error
+		errs  []error // per item
+		err   error   // ctx's
 	}
 	parts := make(chan partResult, 1)
 	go func() {
 		defer close(parts)
 		for start := 0; start < len(todo); start += commitChunk {
 			part := todo[start:min(start+commitChunk, len(todo))]
-			ps, err := preparePart(ctx, part)
+			ps, perrs, err := preparePart(ctx, part)
 			select {
-			case parts <- partResult{part, ps, err}:
+			case parts <- partResult{part, ps, perrs, err}:
 			case <-ctx.Done():
 				return
 			}
@@ -555,6 +556,11 @@ func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total i
 		if pr.err != nil {
 			failAll(pr.err)
 			return errs
+		}
+		for i, err := range pr.errs {
+			if err != nil {
+				fail(pr.items[i].b, err) // that batch alone
+			}
 		}
 		var items []item
 		var ps []*prepared
@@ -602,9 +608,10 @@ func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total i
 	return errs
 }
 
-// preparePart reads back and prepares staged sessions in parallel. A
-// session a forget has zeroed in the staging file comes back nil.
-func preparePart(ctx context.Context, part []item) ([]*prepared, error) {
+// preparePart reads back and prepares staged sessions in parallel, with an
+// error per session that cannot be read back. A session a forget has zeroed
+// in the staging file comes back nil.
+func preparePart(ctx context.Context, part []item) ([]*prepared, []error, error) {
 	out := make([]*prepared, len(part))
 	errs := make([]error, len(part))
 	next := make(chan int)
@@ -641,14 +648,9 @@ func preparePart(ctx context.Context, part []item) ([]*prepared, error) {
 	close(next)
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return out, errs, nil
 }
 
 // commitPart stores prepared sessions of one or more batches in one
