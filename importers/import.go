@@ -106,6 +106,9 @@ func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (S
 			m.RecordScrub(context.WithoutCancel(ctx), sum.Redacted)
 		}
 	}()
+	// Small inputs are committed a transaction's worth at a time.
+	g := newGroupCommit(m, &sum, opts.Progress)
+	defer g.discard(ctx)
 	found := 0
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
@@ -128,9 +131,12 @@ func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (S
 			sum.Skipped = append(sum.Skipped, Failure{Path: p, Reason: "nothing to import in it"})
 			continue
 		}
-		if err := importInputs(ctx, m, ins, opts, &sum); err != nil {
+		if err := importInputs(ctx, m, g, ins, opts, &sum); err != nil {
 			return sum, err
 		}
+	}
+	if err := g.flush(ctx); err != nil {
+		return sum, err
 	}
 	switch {
 	case sum.Inputs == 0 && found == 0:
@@ -157,7 +163,7 @@ var errDeferred = errors.New("copies turns from a conversation imported later in
 // go on while one stores something; should one store nothing (a cycle),
 // the next takes every input as it is. Inputs in other runs are put right
 // by the parser instead (it takes copies out of a stored resumed session).
-func importInputs(ctx context.Context, m *memory.Memory, ins []Input, opts Options, sum *Summary) error {
+func importInputs(ctx context.Context, m *memory.Memory, gc *groupCommit, ins []Input, opts Options, sum *Summary) error {
 	var queue [][]Input
 	todo := map[string]int{} // Claude Code session id → its inputs not yet imported
 	for i := 0; i < len(ins); {
@@ -179,20 +185,20 @@ func importInputs(ctx context.Context, m *memory.Memory, ins []Input, opts Optio
 		var later [][]Input
 		waiting := map[string]bool{} // sessions deferred in this round
 		stored := false
-		for _, g := range queue {
-			id := ccSessionOf(g[0])
-			if parent := ccSubagentParent(g[0]); canDefer && parent != "" && waiting[parent] {
-				later = append(later, g) // with its session, for the parent's project
+		for _, grp := range queue {
+			id := ccSessionOf(grp[0])
+			if parent := ccSubagentParent(grp[0]); canDefer && parent != "" && waiting[parent] {
+				later = append(later, grp) // with its session, for the parent's project
 				continue
 			}
 			var p func(string) bool
 			if canDefer && id != "" {
 				p = pending
 			}
-			err := importGroup(ctx, m, g, opts, sum, p)
+			err := importGroup(ctx, m, gc, grp, opts, sum, p)
 			if errors.Is(err, errDeferred) {
 				waiting[id] = true
-				later = append(later, g)
+				later = append(later, grp)
 				continue
 			}
 			if err != nil {
@@ -232,10 +238,10 @@ func ccSubagentParent(in Input) string {
 }
 
 // importGroup imports one input file (or one archive's entries) as one
-// batch. It returns an error only for cancellation, and errDeferred (with
-// nothing recorded) when pending says the input must wait; everything else
-// is recorded in sum.
-func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Options, sum *Summary, pending func(string) bool) error {
+// batch, which gc commits, maybe with others. It returns an error only for
+// cancellation, and errDeferred (with nothing recorded) when pending says
+// the input must wait; everything else is recorded in sum.
+func importGroup(ctx context.Context, m *memory.Memory, gc *groupCommit, group []Input, opts Options, sum *Summary, pending func(string) bool) error {
 	name := group[0].Path
 	if group[0].Archive != "" {
 		name = group[0].Archive
@@ -255,6 +261,7 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 	var skipped []Failure
 	var allSkipped *Failure // an input none of whose conversations could be read
 	sessions := 0
+	var staged []*memory.Session
 	var za *archive
 	if group[0].Archive != "" {
 		// One archive, opened and its directory read once for all its entries.
@@ -266,7 +273,7 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 		defer za.Close()
 	}
 	for _, in := range group {
-		err := parseInput(ctx, in, za, opts, b, m, pending, &sessions, &skipped)
+		err := parseInput(ctx, in, za, opts, b, gc, pending, &sessions, &skipped, &staged)
 		if errors.Is(err, errDeferred) {
 			b.Discard()
 			sum.Inputs--
@@ -308,27 +315,11 @@ func importGroup(ctx context.Context, m *memory.Memory, group []Input, opts Opti
 		}
 		return nil
 	}
-	var commitProgress func(done, total int)
-	if opts.Progress != nil {
-		commitProgress = func(done, total int) {
-			opts.Progress(Progress{Input: name, Phase: PhaseCommit, Done: int64(done), Total: int64(total), Sessions: sessions})
-		}
-	}
-	rep, err := b.Commit(ctx, commitProgress)
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		sum.fail(name, fmt.Errorf("cannot store the import: %w", err))
-		return nil
-	}
-	sum.add(rep)
-	sum.Skipped = append(sum.Skipped, skipped...)
-	return nil
+	return gc.add(ctx, b, name, skipped, staged)
 }
 
 // parseInput reads one input into the batch.
-func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *memory.Batch, lookup Lookup, pending func(string) bool, sessions *int, skipped *[]Failure) error {
+func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *memory.Batch, gc *groupCommit, pending func(string) bool, sessions *int, skipped *[]Failure, staged *[]*memory.Session) error {
 	parse := parsers[in.Format]
 	if parse == nil {
 		return fmt.Errorf("no importer for format %q", in.Format)
@@ -346,8 +337,18 @@ func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *mem
 	defer rc.Close()
 	h := Handler{
 		Session: func(s *memory.Session) error {
+			if gc.holds(s.Harness, s.ID) {
+				// Held by an earlier input: store that first, so this
+				// copy is told apart from it as from any stored one.
+				if err := gc.flush(ctx); err != nil {
+					return err
+				}
+			}
 			if err := b.Add(ctx, s); err != nil {
 				return fmt.Errorf("conversation %s: %w", s.ID, err)
+			}
+			if b.Holds(s.Harness, s.ID) {
+				*staged = append(*staged, s)
 			}
 			*sessions++
 			return nil
@@ -355,7 +356,7 @@ func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *mem
 		Skip: func(what, reason string) {
 			*skipped = append(*skipped, Failure{Path: in.Path + ": " + what, Reason: reason})
 		},
-		Lookup:  lookup,
+		Lookup:  gc,
 		Pending: pending,
 	}
 	if opts.Progress != nil {

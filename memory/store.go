@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, with FTS5
 
@@ -39,6 +40,11 @@ type Memory struct {
 	engCache *engine.Cache
 	// turnCache keeps the role and time of candidate turns, likewise.
 	turnCache *turnCache
+	// openBatches counts this process's open import batches: while one is
+	// open, a new one skips the search for dead imports' leftovers, which
+	// the first already made (an import holding hundreds of small batches
+	// for one transaction tried each one's lock at every new one).
+	openBatches atomic.Int32
 }
 
 // engineCacheBytes bounds the engine cache of one process.
