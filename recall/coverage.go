@@ -111,6 +111,10 @@ func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memo
 			return err
 		}
 	}
+	var stopAll float64 // the stopwords' whole IDF: stopCov times it is what a turn holds
+	for _, t := range stopTerms {
+		stopAll += t.idf
+	}
 	var texted []candidate
 	for _, c := range cands {
 		if c.fields == nil && c.body == "" {
@@ -127,6 +131,7 @@ func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memo
 			c.cov = fieldCoverage(c.fields, terms, et.Word, et.ID)
 			if len(stopTerms) > 0 {
 				c.stopCov = fieldCoverage(c.fields, stopTerms, et.Stop, nil)
+				c.stopIDF = c.stopCov * stopAll
 			}
 			continue
 		}
@@ -136,6 +141,7 @@ func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memo
 		c.cov = coverage(c.body, terms)
 		if len(stopTerms) > 0 {
 			c.stopCov = coverage(c.body, stopTerms)
+			c.stopIDF = c.stopCov * stopAll
 		}
 	}
 	return nil

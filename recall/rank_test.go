@@ -114,6 +114,43 @@ func TestRankConversationSignals(t *testing.T) {
 	if got := first(tn, []candidate{c(1, 0, -10, 0), c(2, 0, -7, 1)}); got != 100 {
 		t.Errorf("stopwords should not beat a clearly better match: got %d", got)
 	}
+	// StopAdd adds the held stopwords' IDF to the BM25 itself: 1.5 of IDF
+	// lifts a turn 1 behind, not one 2 behind.
+	tn = base
+	tn.StopAdd = 1
+	sc := func(sess int64, bm25, stopIDF float64) candidate {
+		x := c(sess, 0, bm25, 0)
+		x.stopIDF = stopIDF
+		return x
+	}
+	if got := first(tn, []candidate{sc(1, -10, 0), sc(2, -9, 1.5)}); got != 200 {
+		t.Errorf("StopAdd: the stopwords' IDF should close a gap of 1: got %d", got)
+	}
+	if got := first(tn, []candidate{sc(1, -10, 0), sc(2, -8, 1.5)}); got != 100 {
+		t.Errorf("StopAdd: the stopwords' IDF should not close a gap of 2: got %d", got)
+	}
+}
+
+// TestSessionCover: with SessionCover a conversation's other turns lift a
+// turn by what they match of the whole question, so small talk that
+// shares one common word with it lifts nothing.
+func TestSessionCover(t *testing.T) {
+	tn := DefaultTuning
+	tn.HalfLifeDays, tn.SameSession, tn.SameExchange = 0, 1, 0
+	tn.SessionWeight, tn.SessionTurns, tn.CoverPower = 0.5, 2, 2
+	c := func(sess int64, seq int, bm25, cov float64) candidate {
+		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: cov, role: memory.RoleUser}
+	}
+	// Conversation 1: the fact, alone. Conversation 2: a weaker fact and a
+	// small-talk turn that matches a common word strongly but covers little.
+	cs := []candidate{c(1, 0, -10, 0.6), c(2, 0, -9.5, 0.6), c(2, 1, -12, 0.1)}
+	if got := rank(cs, 3, tn, 0, "")[0].chunk; got != 200 {
+		t.Errorf("without SessionCover the small talk lifts its conversation's fact: got %d", got)
+	}
+	tn.SessionCover = true
+	if got := rank(cs, 3, tn, 0, "")[0].chunk; got != 100 {
+		t.Errorf("with SessionCover the small talk lifts nothing: got %d", got)
+	}
 }
 
 func TestFitBudgetTable(t *testing.T) {

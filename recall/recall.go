@@ -105,6 +105,7 @@ type candidate struct {
 	rel, rec, score float64
 	cov             float64
 	stopCov         float64 // the share of the question's stopwords it holds
+	stopIDF         float64 // the IDF of the question's stopwords it holds
 	tokens          int     // the chunk's own o200k count, stored at import
 	turnChunks      int     // chunks in the candidate's turn, when asked for
 	body            string  // filled by cover
@@ -154,8 +155,12 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 		len(plan.IDs) == 0 && tn.CoverMaxPlain > 0 && n > tn.CoverMaxPlain {
 		tn.CoverPower = 0
 	}
-	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || tn.StopWeight > 0 {
-		if err := cover(ctx, m, plan, engineTerms(plan, tn), cands, tn.StopWeight > 0); err != nil {
+	if n := len(plan.All) + len(plan.IDs); tn.StopMaxTerms > 0 && n > tn.StopMaxTerms || tn.StopNoSpeaker && plan.Speaker != "" {
+		tn.StopWeight, tn.StopAdd = 0, 0
+	}
+	stops := tn.StopWeight > 0 || tn.StopAdd > 0
+	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || stops {
+		if err := cover(ctx, m, plan, engineTerms(plan, tn), cands, stops); err != nil {
 			return nil, err
 		}
 	}

@@ -44,6 +44,10 @@ type Tuning struct {
 	// weighted) into the score: a chunk that holds every asked-for word beats
 	// one that repeats a few of them. 0 turns it off.
 	CoverPower float64
+	// SessionCover weighs the conversation's other turns by their own
+	// coverage in the session signal, so a small-talk turn that shares a
+	// common word with the question lifts nothing.
+	SessionCover bool
 	// CoverMaxTerms limits coverage to queries of at most this many content
 	// words and identifiers: a long message covers nothing whole. 0: any.
 	CoverMaxTerms int
@@ -72,6 +76,18 @@ type Tuning struct {
 	// weighted share; they break ties between turns that match the content
 	// words alike, as they do for plain BM25. 0 turns it off.
 	StopWeight float64
+	// StopAdd adds the IDF of the question's stopwords a turn holds, times
+	// this, to its BM25 (as a term matched once in a turn of average length
+	// scores): plain BM25's tie-break between turns that match the content
+	// words alike. 0 turns it off.
+	StopAdd float64
+	// StopMaxTerms keeps StopWeight and StopAdd to questions of at most this many
+	// content words and identifiers; 0: any.
+	StopMaxTerms int
+	// StopNoSpeaker leaves them out for a question about what one side
+	// said ("what did I say"): there its stopwords name the speaker, whose
+	// short turns the other side's long replies out-hold.
+	StopNoSpeaker bool
 	// PostingShare caps the query's words by cost: words are kept rarest
 	// first while their chunks together stay under this share of the index.
 	// 0 keeps every word.
