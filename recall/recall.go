@@ -142,6 +142,11 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	// The stopword stages, and the engine's probes of the stopwords they
+	// need, only for the questions they are for.
+	if n := len(plan.All) + len(plan.IDs); tn.StopMaxTerms > 0 && n > tn.StopMaxTerms || tn.StopNoSpeaker && plan.Speaker != "" {
+		tn.StopWeight, tn.StopAdd = 0, 0
+	}
 	// The engine's pool: the tuning's candidates, but at least 4 for each
 	// hit asked (a long list is ranked from as deep a pool as the default
 	// 8 hits are) and every hit up to the page's end (paging goes on past
@@ -154,9 +159,6 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	if n := len(plan.All) + len(plan.IDs); tn.CoverMaxTerms > 0 && n > tn.CoverMaxTerms ||
 		len(plan.IDs) == 0 && tn.CoverMaxPlain > 0 && n > tn.CoverMaxPlain {
 		tn.CoverPower = 0
-	}
-	if n := len(plan.All) + len(plan.IDs); tn.StopMaxTerms > 0 && n > tn.StopMaxTerms || tn.StopNoSpeaker && plan.Speaker != "" {
-		tn.StopWeight, tn.StopAdd = 0, 0
 	}
 	stops := tn.StopWeight > 0 || tn.StopAdd > 0
 	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || stops {
