@@ -115,9 +115,11 @@ func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memo
 	for _, t := range stopTerms {
 		stopAll += t.idf
 	}
+	// Stopwords the engine did not probe are looked for in the turn's text.
+	stopText := len(stopTerms) > 0 && len(et.Stop) == 0
 	var texted []candidate
 	for _, c := range cands {
-		if c.fields == nil && c.body == "" {
+		if (c.fields == nil || stopText) && c.body == "" {
 			texted = append(texted, c)
 		}
 	}
@@ -129,7 +131,13 @@ func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memo
 		c := &cands[i]
 		if c.fields != nil {
 			c.cov = fieldCoverage(c.fields, terms, et.Word, et.ID)
-			if len(stopTerms) > 0 {
+			if stopText {
+				if c.body == "" {
+					c.body = texts[c.turn()]
+				}
+				c.stopCov = coverage(c.body, stopTerms)
+				c.stopIDF = c.stopCov * stopAll
+			} else if len(stopTerms) > 0 {
 				c.stopCov = fieldCoverage(c.fields, stopTerms, et.Stop, nil)
 				c.stopIDF = c.stopCov * stopAll
 			}

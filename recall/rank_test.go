@@ -302,3 +302,42 @@ func TestFitBudgetEndsOnShortTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestStopAddRecall: on a real memory, the question's stopwords lift the
+// conversation that says it as the question does ("for the kiln at
+// Kingsley") over one that matches the same content words without them,
+// whether the stopwords come from the engine's probes or the turn's text;
+// and without StopAdd the other leads (the control).
+func TestStopAddRecall(t *testing.T) {
+	t.Parallel()
+	m := openTest(t)
+	ctx := context.Background()
+	mustIngest(t, m,
+		conv("plain", "funes", "", "", day0.AddDate(0, 1, 0), "Decision kiln Kingsley: fit a speed drive, reference N-702.", "Noted."),
+		conv("said", "funes", "", "", day0, "We agreed to fit a speed drive, for the kiln at Kingsley; it is logged as N-374.", "Noted."),
+	)
+	q := "what was the decision for the kiln at Kingsley, when we chose to fit a speed drive?"
+	first := func(tn Tuning) string {
+		res, err := Recall(ctx, m, Options{Query: q, Tuning: &tn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Fatal("no hits")
+		}
+		return res.Hits[0].SessionID
+	}
+	tn := DefaultTuning
+	tn.StopAdd = 0
+	if got := first(tn); got != "plain" {
+		t.Fatalf("control: without StopAdd the conversation naming the decision leads, got %s", got)
+	}
+	tn.StopAdd = 2
+	if got := first(tn); got != "said" {
+		t.Errorf("StopAdd (engine probes): want the conversation that says it as asked, got %s", got)
+	}
+	tn.StopFromText = true
+	if got := first(tn); got != "said" {
+		t.Errorf("StopAdd (from the text): want the conversation that says it as asked, got %s", got)
+	}
+}

@@ -88,6 +88,9 @@ type Tuning struct {
 	// said ("what did I say"): there its stopwords name the speaker, whose
 	// short turns the other side's long replies out-hold.
 	StopNoSpeaker bool
+	// StopFromText looks for StopAdd's stopwords in the candidates' text
+	// rather than having the engine probe their long posting lists.
+	StopFromText bool
 	// PostingShare caps the query's words by cost: words are kept rarest
 	// first while their chunks together stay under this share of the index.
 	// 0 keeps every word.
