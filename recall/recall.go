@@ -142,9 +142,9 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 			return nil, err
 		}
 	}
-	// The stopword stages, and the engine's probes of the stopwords they
-	// need, only for the questions they are for.
-	if n := len(plan.All) + len(plan.IDs); tn.StopMaxTerms > 0 && n > tn.StopMaxTerms || tn.StopNoSpeaker && plan.Speaker != "" {
+	// The stopword stages, and the engine's probes they need, only for
+	// short questions (StopMaxTerms).
+	if n := len(plan.All) + len(plan.IDs); tn.StopMaxTerms > 0 && n > tn.StopMaxTerms {
 		tn.StopWeight, tn.StopAdd = 0, 0
 	}
 	// The engine's pool: the tuning's candidates, but at least 4 for each

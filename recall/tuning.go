@@ -81,13 +81,10 @@ type Tuning struct {
 	// scores): plain BM25's tie-break between turns that match the content
 	// words alike. 0 turns it off.
 	StopAdd float64
-	// StopMaxTerms keeps StopWeight and StopAdd to questions of at most this many
-	// content words and identifiers; 0: any.
+	// StopMaxTerms keeps StopWeight and StopAdd to questions of at most
+	// this many content words and identifiers: a long paraphrase's
+	// stopwords favour long replies, which hold them all. 0: any.
 	StopMaxTerms int
-	// StopNoSpeaker leaves them out for a question about what one side
-	// said ("what did I say"): there its stopwords name the speaker, whose
-	// short turns the other side's long replies out-hold.
-	StopNoSpeaker bool
 	// StopFromText looks for StopAdd's stopwords in the candidates' text
 	// rather than having the engine probe their long posting lists.
 	StopFromText bool
@@ -109,7 +106,7 @@ var DefaultTuning = Tuning{
 	CtxWeight:      0,
 	CtxTurns:       2,
 	DateWeight:     2.0,
-	TitleWeight:    0.1, // 0.5 ranked below the floor on recalldata noid with the stopwords (BENCHMARKS.md); kept above 0 so a word found only in a title still finds its conversation
+	TitleWeight:    0.1, // 0.5: recalldata noid 0.500 against the floor's 0.515 (BENCHMARKS.md); above 0, a word only a title holds still finds its conversation
 	IDWeight:       2.0,
 	SpeakerWeight:  0,
 	HalfLifeDays:   180,
