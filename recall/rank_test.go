@@ -31,6 +31,13 @@ func TestCoverageTable(t *testing.T) {
 	if coverage("anything", nil) != 1 {
 		t.Error("no terms should cover fully")
 	}
+	// Stopwords count as words, never as the start of another word.
+	stops := []weightedTerm{{stem: "the", word: "the", idf: 1}, {stem: "for", word: "for", idf: 1}}
+	for text, want := range map[string]float64{"there is a format": 0, "the format": 0.5, "For the record": 1} {
+		if got := wordCoverage(text, stops); got != want {
+			t.Errorf("wordCoverage(%q) = %v, want %v", text, got, want)
+		}
+	}
 }
 
 func TestRankTable(t *testing.T) {
