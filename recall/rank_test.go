@@ -339,7 +339,7 @@ func TestStopAddRecall(t *testing.T) {
 	if got := first(tn); got != "plain" {
 		t.Fatalf("control: without StopAdd the conversation naming the decision leads, got %s", got)
 	}
-	tn.StopAdd = 2
+	tn.StopAdd, tn.StopFromText = 2, false
 	if got := first(tn); got != "said" {
 		t.Errorf("StopAdd (engine probes): want the conversation that says it as asked, got %s", got)
 	}
