@@ -25,7 +25,7 @@ func SetCheckExact(on bool) { checkExact = on }
 
 // engineTerms is the plan as the engine's query terms under a tuning.
 func engineTerms(plan memory.QueryPlan, tn Tuning) memory.EngineTerms {
-	return plan.EngineTerms(!tn.NoIDs, tn.DateWeight > 0, tn.StopWeight > 0)
+	return plan.EngineTerms(!tn.NoIDs, tn.DateWeight > 0, tn.StopWeight > 0 || tn.StopAdd > 0 && !tn.StopFromText)
 }
 
 // engineParams are the engine's BM25F parameters for a tuning.

@@ -96,6 +96,30 @@ func coverage(text string, terms []weightedTerm) float64 {
 	return got / all
 }
 
+// wordCoverage is coverage of words met as they are asked (or as their
+// stem): for stopwords, which a prefix would find inside other words
+// ("the" in "there", "for" in "format") where the engine's terms would not.
+func wordCoverage(text string, terms []weightedTerm) float64 {
+	if len(terms) == 0 {
+		return 1
+	}
+	have := map[string]bool{}
+	for _, w := range memory.Words(text) {
+		have[w] = true
+	}
+	var got, all float64
+	for _, t := range terms {
+		all += t.idf
+		if have[t.word] || have[t.stem] {
+			got += t.idf
+		}
+	}
+	if all == 0 {
+		return 1
+	}
+	return got / all
+}
+
 // cover fills in how much of the query each candidate turn holds: from the
 // fields the engine found each term in (a word counts in the turn's text,
 // an identifier in its identifiers), or for a candidate without them from
@@ -111,9 +135,15 @@ func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memo
 			return err
 		}
 	}
+	var stopAll float64 // the stopwords' whole IDF: stopCov times it is what a turn holds
+	for _, t := range stopTerms {
+		stopAll += t.idf
+	}
+	// Stopwords the engine did not probe are looked for in the turn's text.
+	stopText := len(stopTerms) > 0 && len(et.Stop) == 0
 	var texted []candidate
 	for _, c := range cands {
-		if c.fields == nil && c.body == "" {
+		if (c.fields == nil || stopText) && c.body == "" {
 			texted = append(texted, c)
 		}
 	}
@@ -125,8 +155,15 @@ func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memo
 		c := &cands[i]
 		if c.fields != nil {
 			c.cov = fieldCoverage(c.fields, terms, et.Word, et.ID)
-			if len(stopTerms) > 0 {
+			if stopText {
+				if c.body == "" {
+					c.body = texts[c.turn()]
+				}
+				c.stopCov = wordCoverage(c.body, stopTerms)
+				c.stopIDF = c.stopCov * stopAll
+			} else if len(stopTerms) > 0 {
 				c.stopCov = fieldCoverage(c.fields, stopTerms, et.Stop, nil)
+				c.stopIDF = c.stopCov * stopAll
 			}
 			continue
 		}
@@ -136,6 +173,7 @@ func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memo
 		c.cov = coverage(c.body, terms)
 		if len(stopTerms) > 0 {
 			c.stopCov = coverage(c.body, stopTerms)
+			c.stopIDF = c.stopCov * stopAll
 		}
 	}
 	return nil

@@ -15,6 +15,11 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 	if len(cands) == 0 {
 		return nil
 	}
+	if tn.StopAdd > 0 {
+		for i := range cands {
+			cands[i].bm25 -= tn.StopAdd * cands[i].stopIDF // bm25 is negated
+		}
+	}
 	best := cands[0].bm25
 	var newest int64
 	for _, c := range cands {
@@ -25,7 +30,9 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 	}
 	// A turn's match: its best chunk's BM25, relative to the best match.
 	turnRel := map[[2]int64]float64{}
+	turnCov := map[[2]int64]float64{}
 	for _, c := range cands {
+		turnCov[[2]int64{c.sess, int64(c.seq)}] = math.Max(turnCov[[2]int64{c.sess, int64(c.seq)}], c.cov)
 		key := [2]int64{c.sess, int64(c.seq)}
 		r := 1.0
 		if best < 0 {
@@ -41,6 +48,9 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 	if tn.SessionWeight > 0 {
 		sessRels = map[int64][]float64{}
 		for key, r := range turnRel {
+			if tn.SessionCover && tn.CoverPower > 0 {
+				r *= math.Pow(turnCov[key], tn.CoverPower)
+			}
 			sessRels[key[0]] = append(sessRels[key[0]], r)
 		}
 		for _, rs := range sessRels {
@@ -71,6 +81,9 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 			// The conversation's other matching turns, the best first.
 			var others float64
 			n, own := 0, turnRel[key]
+			if tn.SessionCover && tn.CoverPower > 0 {
+				own *= math.Pow(turnCov[key], tn.CoverPower)
+			}
 			for _, r := range sessRels[c.sess] {
 				if r == own && own >= 0 {
 					own = -1 // skip the turn itself once

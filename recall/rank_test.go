@@ -31,6 +31,13 @@ func TestCoverageTable(t *testing.T) {
 	if coverage("anything", nil) != 1 {
 		t.Error("no terms should cover fully")
 	}
+	// Stopwords count as words, never as the start of another word.
+	stops := []weightedTerm{{stem: "the", word: "the", idf: 1}, {stem: "for", word: "for", idf: 1}}
+	for text, want := range map[string]float64{"there is a format": 0, "the format": 0.5, "For the record": 1} {
+		if got := wordCoverage(text, stops); got != want {
+			t.Errorf("wordCoverage(%q) = %v, want %v", text, got, want)
+		}
+	}
 }
 
 func TestRankTable(t *testing.T) {
@@ -113,6 +120,43 @@ func TestRankConversationSignals(t *testing.T) {
 	}
 	if got := first(tn, []candidate{c(1, 0, -10, 0), c(2, 0, -7, 1)}); got != 100 {
 		t.Errorf("stopwords should not beat a clearly better match: got %d", got)
+	}
+	// StopAdd adds the held stopwords' IDF to the BM25 itself: 1.5 of IDF
+	// lifts a turn 1 behind, not one 2 behind.
+	tn = base
+	tn.StopAdd = 1
+	sc := func(sess int64, bm25, stopIDF float64) candidate {
+		x := c(sess, 0, bm25, 0)
+		x.stopIDF = stopIDF
+		return x
+	}
+	if got := first(tn, []candidate{sc(1, -10, 0), sc(2, -9, 1.5)}); got != 200 {
+		t.Errorf("StopAdd: the stopwords' IDF should close a gap of 1: got %d", got)
+	}
+	if got := first(tn, []candidate{sc(1, -10, 0), sc(2, -8, 1.5)}); got != 100 {
+		t.Errorf("StopAdd: the stopwords' IDF should not close a gap of 2: got %d", got)
+	}
+}
+
+// TestSessionCover: with SessionCover a conversation's other turns lift a
+// turn by what they match of the whole question, so small talk that
+// shares one common word with it lifts nothing.
+func TestSessionCover(t *testing.T) {
+	tn := DefaultTuning
+	tn.HalfLifeDays, tn.SameSession, tn.SameExchange = 0, 1, 0
+	tn.SessionWeight, tn.SessionTurns, tn.CoverPower = 0.5, 2, 2
+	c := func(sess int64, seq int, bm25, cov float64) candidate {
+		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: cov, role: memory.RoleUser}
+	}
+	// Conversation 1: the fact, alone. Conversation 2: a weaker fact and a
+	// small-talk turn that matches a common word strongly but covers little.
+	cs := []candidate{c(1, 0, -10, 0.6), c(2, 0, -9.5, 0.6), c(2, 1, -12, 0.1)}
+	if got := rank(cs, 3, tn, 0, "")[0].chunk; got != 200 {
+		t.Errorf("without SessionCover the small talk lifts its conversation's fact: got %d", got)
+	}
+	tn.SessionCover = true
+	if got := rank(cs, 3, tn, 0, "")[0].chunk; got != 100 {
+		t.Errorf("with SessionCover the small talk lifts nothing: got %d", got)
 	}
 }
 
@@ -263,5 +307,44 @@ func TestFitBudgetEndsOnShortTexts(t *testing.T) {
 				t.Fatalf("fitBudget(%q, %d) does not end", text, budget)
 			}
 		}
+	}
+}
+
+// TestStopAddRecall: on a real memory, the question's stopwords lift the
+// conversation that says it as the question does ("for the kiln at
+// Kingsley") over one that matches the same content words without them,
+// whether the stopwords come from the engine's probes or the turn's text;
+// and without StopAdd the other leads (the control).
+func TestStopAddRecall(t *testing.T) {
+	t.Parallel()
+	m := openTest(t)
+	ctx := context.Background()
+	mustIngest(t, m,
+		conv("plain", "funes", "", "", day0.AddDate(0, 1, 0), "Decision kiln Kingsley: fit a speed drive, reference N-702.", "Noted."),
+		conv("said", "funes", "", "", day0, "We agreed to fit a speed drive, for the kiln at Kingsley; it is logged as N-374.", "Noted."),
+	)
+	q := "what was the decision for the kiln at Kingsley, when we chose to fit a speed drive?"
+	first := func(tn Tuning) string {
+		res, err := Recall(ctx, m, Options{Query: q, Tuning: &tn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Fatal("no hits")
+		}
+		return res.Hits[0].SessionID
+	}
+	tn := DefaultTuning
+	tn.StopAdd = 0
+	if got := first(tn); got != "plain" {
+		t.Fatalf("control: without StopAdd the conversation naming the decision leads, got %s", got)
+	}
+	tn.StopAdd, tn.StopFromText = 2, false
+	if got := first(tn); got != "said" {
+		t.Errorf("StopAdd (engine probes): want the conversation that says it as asked, got %s", got)
+	}
+	tn.StopFromText = true
+	if got := first(tn); got != "said" {
+		t.Errorf("StopAdd (from the text): want the conversation that says it as asked, got %s", got)
 	}
 }

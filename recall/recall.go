@@ -105,6 +105,7 @@ type candidate struct {
 	rel, rec, score float64
 	cov             float64
 	stopCov         float64 // the share of the question's stopwords it holds
+	stopIDF         float64 // the IDF of the question's stopwords it holds
 	tokens          int     // the chunk's own o200k count, stored at import
 	turnChunks      int     // chunks in the candidate's turn, when asked for
 	body            string  // filled by cover
@@ -159,6 +160,11 @@ func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error)
 			return nil, err
 		}
 	}
+	// The stopword stages, and the engine's probes they need, only for
+	// short questions (StopMaxTerms).
+	if n := len(plan.All) + len(plan.IDs); tn.StopMaxTerms > 0 && n > tn.StopMaxTerms {
+		tn.StopWeight, tn.StopAdd = 0, 0
+	}
 	// The engine's pool: the tuning's candidates, but at least 4 for each
 	// hit asked (a long list is ranked from as deep a pool as the default
 	// 8 hits are) and every hit up to the page's end (paging goes on past
@@ -172,8 +178,9 @@ func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error)
 		len(plan.IDs) == 0 && tn.CoverMaxPlain > 0 && n > tn.CoverMaxPlain {
 		tn.CoverPower = 0
 	}
-	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || tn.StopWeight > 0 {
-		if err := cover(ctx, m, plan, engineTerms(plan, tn), cands, tn.StopWeight > 0); err != nil {
+	stops := tn.StopWeight > 0 || tn.StopAdd > 0
+	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || stops {
+		if err := cover(ctx, m, plan, engineTerms(plan, tn), cands, stops); err != nil {
 			return nil, err
 		}
 	}

@@ -44,6 +44,10 @@ type Tuning struct {
 	// weighted) into the score: a chunk that holds every asked-for word beats
 	// one that repeats a few of them. 0 turns it off.
 	CoverPower float64
+	// SessionCover weighs the conversation's other turns by their own
+	// coverage in the session signal, so a small-talk turn that shares a
+	// common word with the question lifts nothing.
+	SessionCover bool
 	// CoverMaxTerms limits coverage to queries of at most this many content
 	// words and identifiers: a long message covers nothing whole. 0: any.
 	CoverMaxTerms int
@@ -72,6 +76,18 @@ type Tuning struct {
 	// weighted share; they break ties between turns that match the content
 	// words alike, as they do for plain BM25. 0 turns it off.
 	StopWeight float64
+	// StopAdd adds the IDF of the question's stopwords a turn holds, times
+	// this, to its BM25 (as a term matched once in a turn of average length
+	// scores): plain BM25's tie-break between turns that match the content
+	// words alike. 0 turns it off.
+	StopAdd float64
+	// StopMaxTerms keeps StopWeight and StopAdd to questions of at most
+	// this many content words and identifiers: a long paraphrase's
+	// stopwords favour long replies, which hold them all. 0: any.
+	StopMaxTerms int
+	// StopFromText looks for StopAdd's stopwords in the candidates' text
+	// rather than having the engine probe their long posting lists.
+	StopFromText bool
 	// PostingShare caps the query's words by cost: words are kept rarest
 	// first while their chunks together stay under this share of the index.
 	// 0 keeps every word.
@@ -90,7 +106,7 @@ var DefaultTuning = Tuning{
 	CtxWeight:      0,
 	CtxTurns:       2,
 	DateWeight:     2.0,
-	TitleWeight:    0.5,
+	TitleWeight:    0.1, // 0.5: recalldata noid 0.500 against the floor's 0.515 (BENCHMARKS.md); above 0, a word only a title holds still finds its conversation
 	IDWeight:       2.0,
 	SpeakerWeight:  0,
 	HalfLifeDays:   180,
@@ -106,6 +122,13 @@ var DefaultTuning = Tuning{
 	SessionTurns:   2,
 
 	SameExchange: 0.3,
+	// Plain BM25's stopwords, for short questions: the floor's edge on
+	// recalldata's identifier-free questions (BENCHMARKS.md). Read from the
+	// candidates' text: the same ranking as the engine's probes on all four
+	// sets, and cheaper (heavy memory p95 +2 ms, not +8 to +14).
+	StopAdd:      2,
+	StopMaxTerms: 9,
+	StopFromText: true,
 	BM25:         shippedBM25(),
 }
 

@@ -59,7 +59,7 @@ var stages = []stage{
 		func(t *recall.Tuning) { t.DateWeight = 2 },
 		func(t *recall.Tuning) { t.DateWeight = 0 }},
 	{"fields", // the title, weighted against the body
-		func(t *recall.Tuning) { t.TitleWeight = 0.5 },
+		func(t *recall.Tuning) { t.TitleWeight = 0.1 },
 		func(t *recall.Tuning) { t.TitleWeight = 0 }},
 	{"speaker", // the turns of the speaker a question is about favoured (dropped: see README)
 		func(t *recall.Tuning) { t.SpeakerWeight = 0.3 },
@@ -70,6 +70,9 @@ var stages = []stage{
 	{"stops", // the question's stopwords break near ties
 		func(t *recall.Tuning) { t.StopWeight = 0.2 },
 		func(t *recall.Tuning) { t.StopWeight = 0 }},
+	{"stopadd", // the IDF of the question's stopwords a turn holds added to its BM25, for short questions
+		func(t *recall.Tuning) { t.StopAdd, t.StopMaxTerms = 2, 9 },
+		func(t *recall.Tuning) { t.StopAdd = 0 }},
 	{"turnlen", // a turn cut in several chunks scored as one long document (dropped: see README)
 		func(t *recall.Tuning) { t.TurnLenPower = 0.3 },
 		func(t *recall.Tuning) { t.TurnLenPower = 0 }},
