@@ -32,12 +32,13 @@ lint:
 
 # bench: every package's benchmarks, then recall at a heavy user's scale
 # (bench-speed: 10,000 lifelike conversations, ~21M tokens, built once into
-# the user cache dir; the plain-FTS5 floor, in process, MCP HTTP, `ireneo mcp`
+# ~/.cache/ireneo-bench, which test-session.sh's private HOME would
+# otherwise hide; the plain-FTS5 floor, in process, MCP HTTP, `ireneo mcp`
 # start and `serve` RSS, in one run), headed by the commit measured.
 bench: deps
 	@echo "commit $$(git rev-parse --short HEAD 2>/dev/null)$$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)'); $$(uptime)"
 	scripts/test-session.sh $(GO) test -tags "$(TAGS)" -run '^$$' -bench . -benchtime 1x -timeout 60m ./...
-	scripts/test-session.sh $(GO) run -tags "$(TAGS)" ./bench/cmd/bench-speed -q 100
+	scripts/test-session.sh $(GO) run -tags "$(TAGS)" ./bench/cmd/bench-speed -q 100 -cache "$(HOME)/.cache/ireneo-bench"
 
 bench-recall: deps
 	$(GO) run -tags "$(TAGS)" ./bench/cmd/bench-recall
