@@ -348,3 +348,63 @@ func TestStopAddRecall(t *testing.T) {
 		t.Errorf("StopAdd (from the text): want the conversation that says it as asked, got %s", got)
 	}
 }
+
+func TestFirstPersonTable(t *testing.T) {
+	for q, want := range map[string]bool{
+		"whose phone served as my alternative?":  true,
+		"Which camera did I rely on in January?": true,
+		"what did I tell you about the kiln?":    false, // to the assistant
+		"what did you suggest for my back?":      false,
+		"what did we decide about N-11?":         false, // an agent's "we"
+		"kiln speed drive decision":              false,
+		"Is MYSQL mine to fix?":                  true,
+	} {
+		if got := firstPerson(q); got != want {
+			t.Errorf("firstPerson(%q) = %v, want %v", q, got, want)
+		}
+	}
+}
+
+// A question about the person's own life finds the message where they
+// told it, not the longer reply that repeats its words.
+func TestFirstPersonFavoursTheirTurn(t *testing.T) {
+	t.Parallel()
+	m := openTest(t)
+	ctx := context.Background()
+	mustIngest(t, m,
+		conv("told", "funes", "", "", day0,
+			"Long morning at the field station: the gate code changed again, the truck needed air in two tyres, and Ruth moved the survey to the north wash. At the repair shop I borrowed Maya's phone until June 10, since my Pixel waits there for a new screen, and then I drove out to count burrows until the light went flat.",
+			"A borrowed phone until June is a relief. Keep the borrowed phone charged, test the borrowed phone's camera, and back it up before June."),
+		conv("a", "funes", "", "", day0.AddDate(0, 0, -3), "The kiln at Kingsley needs a speed drive.", "Fit the drive in March."),
+		conv("b", "funes", "", "", day0.AddDate(0, 0, -2), "My sister's wedding is in the autumn.", "Congratulations to her."),
+		conv("c", "funes", "", "", day0.AddDate(0, 0, -1), "Counting kit fox burrows in the wash today.", "Note the entrances and tracks."),
+	)
+	q := "whose phone did I borrow until June?"
+	first := func(tn Tuning) string {
+		res, err := Recall(ctx, m, Options{Query: q, Tuning: &tn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Fatal("no hits")
+		}
+		return res.Hits[0].Role
+	}
+	tn := DefaultTuning
+	tn.FirstPerson = 0
+	if got := first(tn); got != memory.RoleAssistant {
+		t.Fatalf("control: without FirstPerson the reply that repeats the question's words leads, got %s", got)
+	}
+	tn.FirstPerson = DefaultTuning.FirstPerson
+	if got := first(tn); got != memory.RoleUser {
+		t.Errorf("FirstPerson: want the person's own message first, got %s", got)
+	}
+	// Asked of the assistant, the reply keeps its place.
+	res, err := Recall(ctx, m, Options{Query: "what did you say about the borrowed phone?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Role != memory.RoleAssistant {
+		t.Errorf("a question to the assistant: want the reply first, got %+v", res.Hits)
+	}
+}

@@ -209,7 +209,12 @@ func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error)
 func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error) {
 	o := g.o
 	res := &Result{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
-	ranked := rank(g.cands, o.K+max(o.Offset, 0), g.tn, g.tie, g.plan.Speaker)
+	tn := g.tn
+	speaker := g.plan.Speaker
+	if tn.FirstPerson > 0 && (speaker == memory.RoleUser || speaker == "" && firstPerson(o.Query)) {
+		speaker, tn.SpeakerWeight = memory.RoleUser, tn.FirstPerson
+	}
+	ranked := rank(g.cands, o.K+max(o.Offset, 0), tn, g.tie, speaker)
 	ranked = ranked[min(max(o.Offset, 0), len(ranked)):]
 	hits, err := hydrate(ctx, m, g.plan, ranked, g.tn)
 	if err != nil {
@@ -262,4 +267,19 @@ func turnChunks(ctx context.Context, m *memory.Memory, cands []candidate) error 
 		cands[i].turnChunks = n[cands[i].turn()]
 	}
 	return nil
+}
+
+// firstPerson reports whether a question speaks of the person ("I", "my",
+// "me") and not to the assistant ("you", "your").
+func firstPerson(q string) bool {
+	var me bool
+	for _, w := range memory.Words(q) {
+		switch w {
+		case "i", "my", "me", "mine", "myself":
+			me = true
+		case "you", "your", "yours", "yourself":
+			return false
+		}
+	}
+	return me
 }

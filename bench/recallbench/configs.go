@@ -64,6 +64,9 @@ var stages = []stage{
 	{"speaker", // the turns of the speaker a question is about favoured (dropped: see README)
 		func(t *recall.Tuning) { t.SpeakerWeight = 0.3 },
 		func(t *recall.Tuning) { t.SpeakerWeight = 0 }},
+	{"firstperson", // a person's own turns favoured for a question about their life ("my", "I"), not to the assistant
+		func(t *recall.Tuning) { t.FirstPerson = 1 },
+		func(t *recall.Tuning) { t.FirstPerson = 0 }},
 	{"session", // a conversation's other matching turns lift its turn
 		func(t *recall.Tuning) { t.SessionWeight, t.SessionTurns = 0.5, 2 },
 		func(t *recall.Tuning) { t.SessionWeight = 0 }},
