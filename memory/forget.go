@@ -18,7 +18,12 @@ import (
 type ForgetReport struct {
 	Sessions []ForgottenSession `json:"sessions"`
 	Files    int                `json:"files_removed"`
-	Vacuumed bool               `json:"vacuumed"`
+	// Quoting counts the other conversations whose copies of Ireneo's
+	// answers quoted these and were rewritten without the quotes; Quotes
+	// counts the quotes erased from them.
+	Quoting  int  `json:"quoting_rewritten"`
+	Quotes   int  `json:"quotes_erased"`
+	Vacuumed bool `json:"vacuumed"`
 }
 
 // ForgottenSession is one conversation that is gone.
@@ -36,7 +41,10 @@ type ForgottenSession struct {
 // or whose query matches it deleted, the freed database pages zeroed
 // (secure_delete), the WAL truncated, and a tombstone
 // (a hash of harness and id, not the text) keeps a re-import from bringing
-// them back. Imports are covered too: what dead imports left is cleared
+// them back. Ireneo's own answers that quoted them, kept in other
+// conversations (an agent's transcript holds what recall, get or sessions
+// returned to it), lose those quotes first, each replaced by ForgottenText.
+// Imports are covered too: what dead imports left is cleared
 // first, and the conversation's lines in a running import's staging file
 // are zeroed (the import skips it at commit). A conversation that so far
 // exists only in a running import can be forgotten. Unknown ids are an
@@ -72,6 +80,11 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 		}
 		refs = append(refs, ref)
 	}
+	quoting, err := m.eraseQuotesOf(ctx, refs)
+	if err != nil {
+		return rep, fmt.Errorf("forget: erase its quotes from other conversations (nothing was forgotten): %w", err)
+	}
+	rep.Quoting, rep.Quotes = quoting.conversations, quoting.quotes
 	for i, ref := range refs {
 		if err := ctx.Err(); err != nil {
 			return rep, err

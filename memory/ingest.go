@@ -202,6 +202,12 @@ func (b *Batch) Add(ctx context.Context, s *Session) error {
 			b.report.Redacted[rule] += n
 		}
 	}
+	// With IncludeForgotten the person asks for forgotten text back.
+	if !b.opts.IncludeForgotten {
+		if err := b.m.eraseForgottenQuotes(ctx, s); err != nil {
+			return err
+		}
+	}
 	data, err := MarshalSession(s)
 	if err != nil {
 		return fmt.Errorf("session %s: %w", s.ID, err)

@@ -1,0 +1,214 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// quotingScrub is what erasing the quotes of forgotten conversations from
+// other conversations did.
+type quotingScrub struct {
+	conversations int // other conversations rewritten
+	quotes        int // quotes erased from them
+}
+
+// forgetSet is the conversations a forget erases, by session id then
+// harness.
+type forgetSet map[string]map[string]bool
+
+func newForgetSet(refs []sessionRef) forgetSet {
+	set := forgetSet{}
+	for _, r := range refs {
+		if set[r.sid] == nil {
+			set[r.sid] = map[string]bool{}
+		}
+		set[r.sid][r.harness] = true
+	}
+	return set
+}
+
+func (f forgetSet) has(harness, sid string) bool { return f[sid][harness] }
+
+// gone matches a receipt: an answer that names no source matches the id
+// under any harness (ids are the sources' own, unique in practice).
+func (f forgetSet) gone(source, sid string) bool {
+	hs := f[sid]
+	if source == "" {
+		return len(hs) > 0
+	}
+	return hs[source]
+}
+
+// quoteNeedlesPerQuery bounds the instr() terms of one candidate query,
+// well under SQLite's limit on bound parameters.
+const quoteNeedlesPerQuery = 300
+
+// eraseQuotesOf erases every quote of the conversations refs name from the
+// other stored conversations' Ireneo answers, before those conversations
+// themselves go, so a failure here leaves everything as it was and the
+// forget can be run again. Candidates are the conversations whose
+// unsearched chunks (where Ireneo's answers are kept) hold one of the ids;
+// each is read from src/, rewritten with the quotes replaced by
+// ForgottenText and committed as a re-import would (its file replaced
+// atomically, its index rows in one transaction), and the old file's bytes
+// are overwritten. A candidate that cannot be read stops the forget: its
+// quotes could not be proved gone.
+func (m *Memory) eraseQuotesOf(ctx context.Context, refs []sessionRef) (quotingScrub, error) {
+	var done quotingScrub
+	set := newForgetSet(refs)
+	cands, err := m.quotingCandidates(ctx, set)
+	if err != nil || len(cands) == 0 {
+		return done, err
+	}
+	var (
+		batch *Batch
+		olds  []sessionRef
+	)
+	for _, ref := range cands {
+		if err := ctx.Err(); err != nil {
+			if batch != nil {
+				batch.Discard()
+			}
+			return quotingScrub{}, err
+		}
+		s, err := m.loadRef(ref)
+		if err == nil {
+			n := eraseQuotesInSession(s, set.gone)
+			if n == 0 {
+				continue
+			}
+			if batch == nil {
+				batch, err = m.NewBatch(IngestOptions{})
+			}
+			if err == nil {
+				err = batch.Add(ctx, s)
+			}
+			if err == nil {
+				olds = append(olds, ref)
+				done.conversations++
+				done.quotes += n
+			}
+		}
+		if err != nil {
+			if batch != nil {
+				batch.Discard()
+			}
+			return quotingScrub{}, fmt.Errorf("conversation %s:%s (%s) quotes it: %w", ref.harness, ref.sid, ref.path, err)
+		}
+	}
+	if batch == nil {
+		return done, nil
+	}
+	// As scrub does: hard links keep the old files' blocks reachable after
+	// the commit renames the rewritten files over them, to be overwritten.
+	var links []string
+	for _, ref := range olds {
+		if l, err := m.linkOld(ref.path); err == nil {
+			links = append(links, l)
+		}
+	}
+	_, err = batch.Commit(ctx, nil)
+	for _, l := range links {
+		shredOld(m.dir, l)
+	}
+	if err != nil {
+		return quotingScrub{}, err
+	}
+	return done, nil
+}
+
+// quotingCandidates lists the stored conversations, other than the ones
+// forgotten, whose unsearched chunks name one of their ids.
+func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet) ([]sessionRef, error) {
+	var needles []string
+	for sid := range set {
+		if strings.TrimSpace(sid) == "" {
+			continue
+		}
+		needles = append(needles, sid)
+		for _, html := range []bool{false, true} {
+			if j := strings.Trim(jsonString(sid, html), `"`); j != sid {
+				needles = append(needles, j)
+			}
+		}
+	}
+	ids := map[int64]bool{}
+	for len(needles) > 0 {
+		part := needles[:min(len(needles), quoteNeedlesPerQuery)]
+		needles = needles[len(part):]
+		where := strings.TrimSuffix(strings.Repeat("instr(body, ?) > 0 OR ", len(part)), " OR ")
+		args := make([]any, len(part))
+		for i, n := range part {
+			args[i] = n
+		}
+		rows, err := m.db.QueryContext(ctx, `SELECT DISTINCT sess FROM chunks WHERE NOT searched AND (`+where+`)`, args...)
+		if err != nil {
+			return nil, fmt.Errorf("find conversations that quote it: %w", err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			ids[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, fmt.Errorf("find conversations that quote it: %w", err)
+		}
+	}
+	var out []sessionRef
+	for id := range ids {
+		var r sessionRef
+		err := m.db.QueryRowContext(ctx, `SELECT id, harness, session_id, path FROM sessions WHERE id=?`, id).Scan(&r.id, &r.harness, &r.sid, &r.path)
+		if err == sql.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if !set.has(r.harness, r.sid) {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// eraseForgottenQuotes erases from a session about to be imported the
+// quotes of conversations forgotten before: re-importing an agent's
+// transcript, which still holds Ireneo's original answer, must not bring a
+// forgotten conversation's text back in another's file.
+func (m *Memory) eraseForgottenQuotes(ctx context.Context, s *Session) error {
+	var (
+		cache = map[[2]string]bool{}
+		qerr  error
+	)
+	gone := func(source, sid string) bool {
+		k := [2]string{source, sid}
+		if v, ok := cache[k]; ok {
+			return v
+		}
+		hs := []string{source}
+		if source == "" {
+			hs = []string{HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode, "funes"}
+		}
+		v := false
+		for _, h := range hs {
+			when, err := tombstoneTime(ctx, m.db, h, sid)
+			if err != nil && qerr == nil {
+				qerr = err
+			}
+			v = v || when != 0
+		}
+		cache[k] = v
+		return v
+	}
+	eraseQuotesInSession(s, gone)
+	if qerr != nil {
+		return fmt.Errorf("session %s: look up forgotten conversations it quotes: %w", s.ID, qerr)
+	}
+	return nil
+}
