@@ -137,7 +137,9 @@ func indentJSON(t *testing.T, s string) string {
 	return b.String()
 }
 
-func goneOnly(source, sid string) bool { return sid == "gone-1" && (source == "" || source == HarnessChatGPT) }
+func goneOnly(source, sid string) bool {
+	return sid == "gone-1" && (source == "" || source == HarnessChatGPT)
+}
 
 func TestEraseQuotesShapes(t *testing.T) {
 	for name, answer := range answerShapes(t) {
