@@ -114,7 +114,9 @@ func answerShapes(t *testing.T) map[string]string {
 	sessJSON, _ := json.Marshal(map[string]any{"marker": plumbing.ResultMarker, "total": 2, "offset": 0, "token_budget": 2000, "sessions": []any{
 		map[string]any{"session_id": "kept-1", "source": "chatgpt", "title": "Pump " + keptToken},
 		map[string]any{"session_id": "gone-1", "source": "chatgpt", "title": "Valve " + goneToken}}})
+	cliJSON, _ := json.Marshal(map[string]any{"query": "valve pump", "context_block": cliRecallText(hits), "total_tokens": 80, "budget": 2000, "cut": 0, "hits": hits})
 	return map[string]string{
+		"cli recall --json":       string(cliJSON),
 		"mcp text":                text,
 		"cli context block":       cliRecallText(hits),
 		"old text, no marker":     strings.TrimPrefix(text, plumbing.ResultMarker+" "),
@@ -151,7 +153,7 @@ func TestEraseQuotesShapes(t *testing.T) {
 			}
 			n := eraseQuotesInSession(s, goneOnly)
 			got := s.Turns[0].Blocks[0].Text
-			if want := map[bool]int{true: 2, false: 1}[name == "whole result"]; n != want { // text and structured copies
+			if want := map[bool]int{true: 2, false: 1}[name == "whole result" || name == "cli recall --json"]; n != want { // text and structured copies
 				t.Errorf("%d quotes erased, want %d", n, want)
 			}
 			if strings.Contains(strings.ToLower(got), goneToken) || strings.Contains(got, "gone-1") {

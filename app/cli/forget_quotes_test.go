@@ -88,8 +88,9 @@ func jsonl(t *testing.T, v any) string {
 // ccTranscript is an agent session as Claude Code 2.1.7 records it: the
 // person's question, the tool_use of mcp__ireneo__recall, the tool_result
 // whose content list holds Ireneo's text answer (and the same in
-// toolUseResult), a get for one hit, and the agent's own answer.
-func ccTranscript(t *testing.T, dir, sid, recallAnswer, getAnswer string, at time.Time) string {
+// toolUseResult), a get for one hit, the CLI's `recall --json` run through
+// Bash, and the agent's own answer.
+func ccTranscript(t *testing.T, dir, sid, recallAnswer, getAnswer, cliAnswer string, at time.Time) string {
 	var b strings.Builder
 	var prev any
 	k := 0
@@ -119,6 +120,9 @@ func ccTranscript(t *testing.T, dir, sid, recallAnswer, getAnswer string, at tim
 	result("toolu_01", recallAnswer)
 	assistant("msg_01b", map[string]any{"type": "tool_use", "id": "toolu_02", "name": "mcp__ireneo__get", "input": map[string]any{"session_id": "conv-gone", "turn_uuid": "conv-gone-0"}})
 	result("toolu_02", getAnswer)
+	assistant("msg_01d", map[string]any{"type": "tool_use", "id": "toolu_03", "name": "Bash", "input": map[string]any{"command": "ireneo recall --json K-2 compressor", "description": "Search memory"}})
+	rec("user", map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": "toolu_03", "type": "tool_result", "content": cliAnswer, "is_error": false}}},
+		map[string]any{"toolUseResult": map[string]any{"stdout": cliAnswer, "stderr": "", "interrupted": false, "isImage": false}})
 	assistant("msg_01c", text(agentOwn))
 	path := filepath.Join(dir, "claude", "projects", "-home-ana-plant", sid+".jsonl")
 	writeTestFile(t, path, b.String())
@@ -180,6 +184,10 @@ func TestForgetErasesQuotesInAgentTranscripts(t *testing.T) {
 		t.Fatalf("recall should quote both conversations:\n%s", recallAnswer)
 	}
 	getAnswer := toolText(callIreneo(t, c, "get", map[string]any{"session_id": "conv-gone", "turn_uuid": "conv-gone-0"}))
+	code, cliAnswer, errs := ireneo(t, m, "recall", "--json", "K-2 compressor")
+	if code != 0 || !strings.Contains(cliAnswer, forgetQToken) {
+		t.Fatalf("ireneo recall --json: %d %s %s", code, cliAnswer, errs)
+	}
 	whole, err := json.Marshal(res)
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +196,7 @@ func TestForgetErasesQuotesInAgentTranscripts(t *testing.T) {
 	harness := t.TempDir()
 	at := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
 	ccSID, cxSID := "5d1f0c7e-1111-4222-8333-444455556666", "019c8a70-dda7-7f33-98ea-f30553347322"
-	paths := []string{ccTranscript(t, harness, ccSID, recallAnswer, getAnswer, at), codexRollout(t, harness, cxSID, string(whole), at)}
+	paths := []string{ccTranscript(t, harness, ccSID, recallAnswer, getAnswer, cliAnswer, at), codexRollout(t, harness, cxSID, string(whole), at)}
 	if code, out, errs := ireneo(t, append([]string{m, "import", "--no-scrub"}, paths...)...); code != 0 {
 		t.Fatalf("import: %d %s %s", code, out, errs)
 	}
@@ -200,9 +208,10 @@ func TestForgetErasesQuotesInAgentTranscripts(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("forget: %d %s %s", code, out, errs)
 	}
-	// recall's hit and get's answer in Claude Code's; the text and the
-	// structured copy of the hit in Codex's.
-	if !strings.Contains(out, "erased 4 quotes of them from 2 other conversations") {
+	// In Claude Code's: recall's hit, get's answer, and the CLI's hit and
+	// its context block's copy; in Codex's: the text and the structured
+	// copy of the hit.
+	if !strings.Contains(out, "erased 6 quotes of them from 2 other conversations") {
 		t.Fatalf("forget output does not say what it erased from other conversations:\n%s", out)
 	}
 	if found := grepMemory(t, mem, forgetQToken); len(found) > 0 {
