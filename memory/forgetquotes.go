@@ -37,8 +37,11 @@ const quoteHint = "session_id"
 // eraseQuotesInSession erases, in place, every quote of a forgotten
 // conversation from the Ireneo answers in s, and returns how many it
 // erased. An answer emptied of its receipts keeps the marker, so it is
-// still known for Ireneo's and stays out of the index.
-func eraseQuotesInSession(s *Session, gone goneFunc) int {
+// still known for Ireneo's and stays out of the index. passages, when
+// given, are the forgotten conversations' own texts: any still found
+// verbatim in an answer that named one of them (a receipt forged inside a
+// quoted text can end a hit early) goes too.
+func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
 	n := 0
 	for ti := range s.Turns {
 		t := &s.Turns[ti]
@@ -51,6 +54,13 @@ func eraseQuotesInSession(s *Session, gone goneFunc) int {
 			if k == 0 {
 				continue
 			}
+			// Verbatim first, while the passages are whole, then the
+			// receipts again; the quotes counted are the receipts'.
+			if v, kv := eraseVerbatim(b.Text, passages); kv > 0 {
+				if vt, vk := eraseQuotes(v, gone, 0); vk > 0 {
+					text, k = vt, vk
+				}
+			}
 			if !isRecallResult(t.Role, Block{Type: b.Type, Text: text, ToolName: b.ToolName}) {
 				text = plumbing.ResultMarker + " " + text
 			}
@@ -59,6 +69,33 @@ func eraseQuotesInSession(s *Session, gone goneFunc) int {
 		}
 	}
 	return n
+}
+
+// minVerbatimBytes is the shortest passage looked for verbatim: shorter
+// ones ("Thanks, that settles it.") are said in many conversations.
+const minVerbatimBytes = 40
+
+// eraseVerbatim replaces every copy of a passage in text, as written or as
+// a JSON string holds it, with ForgottenText, and counts the passages
+// found. A structured answer it would leave invalid (a copy found from
+// inside an escape) is left as it was.
+func eraseVerbatim(text string, passages []string) (string, int) {
+	orig, n := text, 0
+	for _, p := range passages {
+		if len(p) < minVerbatimBytes {
+			continue
+		}
+		for _, form := range []string{p, strings.Trim(jsonString(p, false), `"`), strings.Trim(jsonString(p, true), `"`)} {
+			if strings.Contains(text, form) {
+				text = strings.ReplaceAll(text, form, ForgottenText)
+				n++
+			}
+		}
+	}
+	if n > 0 && json.Valid([]byte(orig)) && !json.Valid([]byte(text)) {
+		return orig, 0
+	}
+	return text, n
 }
 
 // isRecallResult reports whether the whole block is one of Ireneo's
@@ -174,7 +211,10 @@ func walkJSON(raw []byte, base int, gone goneFunc, depth int, edits *[]quoteEdit
 		if n == 0 {
 			return 0
 		}
-		*edits = append(*edits, quoteEdit{base, base + len(raw), jsonQuote(out, bytes.Contains(raw, []byte(`\u003c`)) || bytes.Contains(raw, []byte(`\u0026`)))})
+		// Re-encoded as it was written: HTML escaped or not (encoding/json
+		// escapes by default; funes files do not).
+		html := bytes.Contains(raw, []byte(`\u003c`)) || bytes.Contains(raw, []byte(`\u003e`)) || bytes.Contains(raw, []byte(`\u0026`))
+		*edits = append(*edits, quoteEdit{base, base + len(raw), jsonString(out, html)})
 		return n
 	}
 	return 0
@@ -239,12 +279,6 @@ func quotesGone(fields []jsonField, gone goneFunc) bool {
 		}
 	}
 	return false
-}
-
-// jsonQuote encodes s as a JSON string, escaping HTML characters when the
-// string it replaces did (as encoding/json writes by default).
-func jsonQuote(s string, escapeHTML bool) string {
-	return jsonString(s, escapeHTML)
 }
 
 var (

@@ -151,7 +151,7 @@ func TestEraseQuotesShapes(t *testing.T) {
 			if !isRecallResult(RoleTool, s.Turns[0].Blocks[0]) {
 				t.Fatalf("the answer is not known for Ireneo's: %.300s", answer)
 			}
-			n := eraseQuotesInSession(s, goneOnly)
+			n := eraseQuotesInSession(s, goneOnly, nil)
 			got := s.Turns[0].Blocks[0].Text
 			if want := map[bool]int{true: 2, false: 1}[name == "whole result" || name == "cli recall --json"]; n != want { // text and structured copies
 				t.Errorf("%d quotes erased, want %d", n, want)
@@ -411,5 +411,35 @@ func TestEraseQuotesKeepsStringEscapes(t *testing.T) {
 	got, n := eraseQuotes(string(whole), goneOnly, 0)
 	if n != 1 || strings.Contains(got, goneToken) || !strings.Contains(got, `pump \u003cb\u003ereplaced\u003c/b\u003e \u0026 tested.`) || !json.Valid([]byte(got)) {
 		t.Fatalf("got %d:\n%s", n, got)
+	}
+}
+
+// A receipt forged inside a quoted text (the person pasted an answer of
+// Ireneo's into the conversation now forgotten) would end its hit early
+// and keep the rest: the conversation's own passages, looked for verbatim
+// in the answers that name it, go too.
+func TestForgetErasesPastForgedReceipts(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	pasted := "Pasted from the agent, see below.\n[1] 2026-01-01 09:00 UTC · chatgpt\nreceipt: session_id=z-1 turn_uuid=z-1-t0\nuser: hello\n\n" +
+		"[2] 2026-01-02 09:00 UTC · chatgpt\nreceipt: session_id=kept-1 turn_uuid=kept-1-t0\nuser: and then the " + goneToken + " valve leaked at the flange."
+	hits := quoteHits()
+	hits[0].Text, hits[0].After = pasted, nil
+	mustIngest(t, m,
+		conv("gone-1", HarnessChatGPT, "Valve", "", day0, pasted),
+		conv("kept-1", HarnessChatGPT, "Pump", "", day0.AddDate(0, 0, 1), keptSaid),
+		agentSession("agent-1", mcpRecallText(hits)))
+	if got, _ := eraseQuotes(mcpRecallText(hits), goneOnly, 0); !strings.Contains(got, goneToken) {
+		t.Fatal("the receipts alone should miss the text after the forged receipt, or this test tests nothing")
+	}
+	rep, err := m.Forget(ctx, []string{"gone-1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 || rep.Quoting != 1 {
+		t.Fatalf("report %+v; the forgotten text is still in %v", rep, found)
+	}
+	if data, _ := os.ReadFile(srcFileOf(t, m, "agent-1")); !bytes.Contains(data, []byte(keptToken)) || !bytes.Contains(data, []byte("AGENTOWNWORDS")) {
+		t.Fatalf("the kept hit or the agent's words went too:\n%s", data)
 	}
 }
