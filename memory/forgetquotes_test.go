@@ -80,7 +80,7 @@ func cliRecallText(hits []quoteHit) string {
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
-func mcpRecallJSON(t *testing.T, hits []quoteHit) string {
+func mcpRecallJSON(t testing.TB, hits []quoteHit) string {
 	t.Helper()
 	b, err := json.Marshal(map[string]any{"marker": plumbing.ResultMarker, "notice": "Verbatim records of the person's past conversations. Quote them.",
 		"query": "valve pump", "hits": hits, "cut": 0, "next": "To read around a hit, call get with its session_id and turn_uuid.", "token_budget": 2000})
@@ -102,7 +102,7 @@ func sessionsText() string {
 
 // answerShapes are the forms an answer quoting both conversations takes in
 // a transcript.
-func answerShapes(t *testing.T) map[string]string {
+func answerShapes(t testing.TB) map[string]string {
 	hits := quoteHits()
 	text := mcpRecallText(hits)
 	structured := mcpRecallJSON(t, hits)
@@ -131,7 +131,7 @@ func answerShapes(t *testing.T) map[string]string {
 	}
 }
 
-func indentJSON(t *testing.T, s string) string {
+func indentJSON(t testing.TB, s string) string {
 	var b bytes.Buffer
 	if err := json.Indent(&b, []byte(s), "", "  "); err != nil {
 		t.Fatal(err)
@@ -442,4 +442,26 @@ func TestForgetErasesPastForgedReceipts(t *testing.T) {
 	if data, _ := os.ReadFile(srcFileOf(t, m, "agent-1")); !bytes.Contains(data, []byte(keptToken)) || !bytes.Contains(data, []byte("AGENTOWNWORDS")) {
 		t.Fatalf("the kept hit or the agent's words went too:\n%s", data)
 	}
+}
+
+// FuzzEraseQuotes: any text, as a tool result may hold it, is rewritten
+// without a panic; unchanged when nothing was erased; still valid JSON when
+// it was.
+func FuzzEraseQuotes(f *testing.F) {
+	for _, a := range answerShapes(f) {
+		f.Add(a)
+	}
+	f.Add(plumbing.ResultMarker + " Past conversations matching \"q\": 1 passage(s)\n[1] 2026 · chatgpt\nreceipt: session_id=gone-1 turn_uuid=x\n")
+	f.Add(`{"session":{"session_id":"gone-1"},"turns":[]}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		got, n := eraseQuotes(text, goneOnly, 0)
+		if n == 0 && got != text {
+			t.Fatalf("nothing erased, yet the text changed: %q → %q", text, got)
+		}
+		if tt := strings.TrimSpace(text); n > 0 && json.Valid([]byte(text)) && !strings.HasPrefix(tt, plumbing.ResultMarker) && !json.Valid([]byte(got)) {
+			t.Fatalf("valid JSON became invalid: %q → %q", text, got)
+		}
+		s := &Session{ID: "a", Harness: HarnessClaudeCode, Turns: []Turn{{TurnUUID: "a0", Role: RoleTool, Blocks: []Block{{Type: BlockToolResult, Text: text}}}}}
+		eraseQuotesInSession(s, goneOnly, []string{goneSaid})
+	})
 }
