@@ -47,7 +47,7 @@ func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
 		t := &s.Turns[ti]
 		for bi := range t.Blocks {
 			b := &t.Blocks[bi]
-			if b.Type != BlockToolResult || !strings.Contains(b.Text, quoteHint) || !isRecallResult(t.Role, *b) {
+			if b.Type != BlockToolResult || !strings.Contains(b.Text, quoteHint) || !mayQuoteGone(b.Text, gone) || !isRecallResult(t.Role, *b) {
 				continue
 			}
 			text, k := eraseQuotes(b.Text, gone, 0)
@@ -69,6 +69,43 @@ func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
 		}
 	}
 	return n
+}
+
+// mayQuoteGone is a quick look, before any parse, at the ids that follow
+// "session_id" in text in any of the answers' forms (session_id=, ": ",
+// "session_id":", escaped in a JSON string or not): false when none is
+// forgotten. An id it cannot read plainly (an escape inside it) counts as
+// maybe. Most tool output mentioning session_id is not Ireneo's; without
+// this, classifying it was most of an import's cost of this check.
+func mayQuoteGone(text string, gone goneFunc) bool {
+	last := ""
+	for at := 0; ; {
+		i := strings.Index(text[at:], quoteHint)
+		if i < 0 {
+			return false
+		}
+		j := at + i + len(quoteHint)
+		for j < len(text) && strings.IndexByte("\\\"': =\t", text[j]) >= 0 {
+			j++
+		}
+		k := j
+		for k < len(text) && strings.IndexByte(" \t\r\n\"\\,}]", text[k]) < 0 && !strings.HasPrefix(text[k:], "·") {
+			k++
+		}
+		if k < len(text) && text[k] == '\\' && (k+1 >= len(text) || (text[k+1] != '"' && text[k+1] != '\\')) {
+			return true
+		}
+		if k > j && text[j:k] != last {
+			if gone("", text[j:k]) {
+				return true
+			}
+			last = text[j:k] // a list of one id over and over asks once
+		}
+		at = max(k, j)
+		if at >= len(text) {
+			return false
+		}
+	}
 }
 
 // minVerbatimBytes is the shortest passage looked for verbatim: shorter

@@ -465,3 +465,24 @@ func FuzzEraseQuotes(f *testing.F) {
 		eraseQuotesInSession(s, goneOnly, []string{goneSaid})
 	})
 }
+
+func TestMayQuoteGone(t *testing.T) {
+	for text, want := range map[string]bool{
+		"receipt: session_id=gone-1 turn_uuid=x":                 true,
+		"session_id: gone-1 · 2 turns":                           true,
+		"- 2026 · chatgpt · \"t\" · 1 turns · session_id gone-1": true,
+		`{"session_id":"gone-1"}`:                                true,
+		`{"session_id" : "gone-1"}`:                              true,
+		`"text":"{\"session_id\":\"gone-1\"}"`:                   true,
+		`"text":"{\\\"session_id\\\":\\\"gone-1\\\"}"`:           true,
+		`{"session_id":"gone\u002d1"}`:                           true, // an escape: maybe
+		"call get with its session_id and turn_uuid.":            false,
+		`{"session_id":"kept-1"},{"session_id":"kept-1"}`:        false,
+		"session_id":  false,
+		"session_id=": false,
+	} {
+		if got := mayQuoteGone(text, goneOnly); got != want {
+			t.Errorf("mayQuoteGone(%q) = %v, want %v", text, got, want)
+		}
+	}
+}

@@ -218,30 +218,36 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet) ([]sessio
 // eraseForgottenQuotes erases from a session about to be imported the
 // quotes of conversations forgotten before: re-importing an agent's
 // transcript, which still holds Ireneo's original answer, must not bring a
-// forgotten conversation's text back in another's file.
+// forgotten conversation's text back in another's file. The tombstones are
+// read once, on the first receipt met (most sessions have none).
 func (m *Memory) eraseForgottenQuotes(ctx context.Context, s *Session) error {
 	var (
-		cache = map[[2]string]bool{}
+		tombs map[string]bool
+		seen  = map[[2]string]bool{}
 		qerr  error
 	)
 	gone := func(source, sid string) bool {
+		if tombs == nil {
+			if tombs, qerr = m.tombstoneSet(ctx); qerr != nil {
+				tombs = map[string]bool{}
+			}
+		}
+		if len(tombs) == 0 {
+			return false
+		}
 		k := [2]string{source, sid}
-		if v, ok := cache[k]; ok {
+		if v, ok := seen[k]; ok {
 			return v
 		}
-		hs := []string{source}
-		if source == "" {
-			hs = []string{HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode, "funes"}
-		}
 		v := false
-		for _, h := range hs {
-			when, err := tombstoneTime(ctx, m.db, h, sid)
-			if err != nil && qerr == nil {
-				qerr = err
+		if source != "" {
+			v = tombs[tombstoneHash(source, sid)]
+		} else {
+			for _, h := range []string{HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode, "funes"} {
+				v = v || tombs[tombstoneHash(h, sid)]
 			}
-			v = v || when != 0
 		}
-		cache[k] = v
+		seen[k] = v
 		return v
 	}
 	eraseQuotesInSession(s, gone, nil)
@@ -249,4 +255,22 @@ func (m *Memory) eraseForgottenQuotes(ctx context.Context, s *Session) error {
 		return fmt.Errorf("session %s: look up forgotten conversations it quotes: %w", s.ID, qerr)
 	}
 	return nil
+}
+
+// tombstoneSet is every tombstone's hash.
+func (m *Memory) tombstoneSet(ctx context.Context) (map[string]bool, error) {
+	rows, err := m.db.QueryContext(ctx, `SELECT hash FROM tombstones`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var h string
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		out[h] = true
+	}
+	return out, rows.Err()
 }
