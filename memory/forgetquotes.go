@@ -122,7 +122,7 @@ func eraseVerbatim(text string, passages []string) (string, int) {
 		if len(p) < minVerbatimBytes {
 			continue
 		}
-		for _, form := range []string{p, strings.Trim(jsonString(p, false), `"`), strings.Trim(jsonString(p, true), `"`)} {
+		for _, form := range []string{p, jsonInner(p, false), jsonInner(p, true)} {
 			if strings.Contains(text, form) {
 				text = strings.ReplaceAll(text, form, ForgottenText)
 				n++
@@ -133,6 +133,12 @@ func eraseVerbatim(text string, passages []string) (string, int) {
 		return orig, 0
 	}
 	return text, n
+}
+
+// jsonInner is s as a JSON string holds it, without the quotes.
+func jsonInner(s string, escapeHTML bool) string {
+	q := jsonString(s, escapeHTML)
+	return q[1 : len(q)-1]
 }
 
 // isRecallResult reports whether the whole block is one of Ireneo's

@@ -486,3 +486,16 @@ func TestMayQuoteGone(t *testing.T) {
 		}
 	}
 }
+
+// A passage with quotes and HTML in it is found inside a JSON string too,
+// and what is left stays valid JSON.
+func TestEraseVerbatimInJSON(t *testing.T) {
+	p := `He said "stop the pump now, the <seal> is leaking" & left.`
+	for _, html := range []bool{false, true} {
+		doc := `{"content":[{"type":"text","text":"` + jsonInner("before. "+p+" after.", html) + `"}]}`
+		got, n := eraseVerbatim(doc, []string{p})
+		if n != 1 || strings.Contains(got, "stop the pump") || !json.Valid([]byte(got)) || !strings.Contains(got, "before. "+ForgottenText+" after.") {
+			t.Fatalf("html=%v: got %d %s", html, n, got)
+		}
+	}
+}

@@ -163,7 +163,7 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet) ([]sessio
 		}
 		needles = append(needles, sid)
 		for _, html := range []bool{false, true} {
-			if j := strings.Trim(jsonString(sid, html), `"`); j != sid {
+			if j := jsonInner(sid, html); j != sid {
 				needles = append(needles, j)
 			}
 		}
