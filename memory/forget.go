@@ -80,11 +80,14 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 		}
 		refs = append(refs, ref)
 	}
-	quoting, err := m.eraseQuotesOf(ctx, refs)
+	quoting, swept, err := m.eraseQuotesOf(ctx, refs, 0)
 	if err != nil {
 		return rep, fmt.Errorf("forget: erase its quotes from other conversations (nothing was forgotten): %w", err)
 	}
 	rep.Quoting, rep.Quotes = quoting.conversations, quoting.quotes
+	if afterQuoteSweep != nil {
+		afterQuoteSweep()
+	}
 	for i, ref := range refs {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -150,6 +153,19 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 			progress(i+1, len(refs))
 		}
 	}
+	// An import that stored a copy of a quote after the sweep, before the
+	// tombstones were in, had no reason to erase it; one that stores it
+	// later erases it at its commit.
+	// (Without passages: the erased rows' ids may be taken again.)
+	gone := make([]sessionRef, len(refs))
+	for i, r := range refs {
+		gone[i] = sessionRef{harness: r.harness, sid: r.sid}
+	}
+	late, _, err := m.eraseQuotesOf(ctx, gone, swept)
+	if err != nil {
+		return rep, fmt.Errorf("forget: erase its quotes from conversations imported meanwhile: %w", err)
+	}
+	rep.Quoting, rep.Quotes = rep.Quoting+late.conversations, rep.Quotes+late.quotes
 	vac, err := m.erase(ctx)
 	rep.Vacuumed = vac
 	if err != nil {
@@ -157,6 +173,10 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 	}
 	return rep, nil
 }
+
+// afterQuoteSweep, set only by tests, runs between forget's sweep of the
+// quotes and the erasing of the conversations.
+var afterQuoteSweep func()
 
 // shred overwrites a file with zeros before removing it, so its text is not
 // left in the file's old blocks on file systems that write in place.

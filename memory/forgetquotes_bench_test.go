@@ -54,7 +54,7 @@ func BenchmarkImportForgottenQuotes(b *testing.B) {
 	s := benchAgentSession()
 	b.ResetTimer()
 	for b.Loop() {
-		if err := m.eraseForgottenQuotes(context.Background(), s); err != nil {
+		if _, err := m.eraseForgottenQuotes(context.Background(), m.db, s); err != nil {
 			b.Fatal(err)
 		}
 	}

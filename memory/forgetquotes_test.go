@@ -499,3 +499,55 @@ func TestEraseVerbatimInJSON(t *testing.T) {
 		}
 	}
 }
+
+// A forget while an import holds a copy of a quote staged: the import's
+// commit erases it, and its staging is shredded.
+func TestForgetWhileAQuoteIsStaged(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	other, err := Open(m.Dir()) // the forget comes from another process
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", HarnessChatGPT, "Pump", "", day0, keptSaid))
+	b, err := m.NewBatch(IngestOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Add(ctx, agentSession("agent-1", mcpRecallText(quoteHits()))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Forget(ctx, []string{"gone-1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Commit(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+		t.Fatalf("after the import's commit, the forgotten text is in %v", found)
+	}
+	if data, _ := os.ReadFile(srcFileOf(t, m, "agent-1")); !bytes.Contains(data, []byte(keptToken)) || !bytes.Contains(data, []byte(ForgottenText)) {
+		t.Fatalf("the agent's transcript:\n%s", data)
+	}
+}
+
+// An import that commits a copy of a quote between forget's sweep and its
+// tombstones: forget sweeps what came in meanwhile.
+func TestForgetSweepsQuotesImportedMeanwhile(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", HarnessChatGPT, "Pump", "", day0, keptSaid))
+	afterQuoteSweep = func() { mustIngest(t, m, agentSession("agent-1", mcpRecallText(quoteHits()))) }
+	defer func() { afterQuoteSweep = nil }()
+	rep, err := m.Forget(ctx, []string{"gone-1"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Quoting != 1 {
+		t.Errorf("report: %+v, want the late conversation counted", rep)
+	}
+	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+		t.Fatalf("the forgotten text is in %v", found)
+	}
+}

@@ -2,7 +2,9 @@ package memory
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -57,16 +59,22 @@ const quoteNeedlesPerQuery = 300
 // atomically, its index rows in one transaction), and the old file's bytes
 // are overwritten. A candidate that cannot be read stops the forget: its
 // quotes could not be proved gone.
-func (m *Memory) eraseQuotesOf(ctx context.Context, refs []sessionRef) (quotingScrub, error) {
-	var done quotingScrub
+//
+// Only conversations stored under a row id above after are looked at (0:
+// all); next is the highest row id when it looked, for a later sweep of
+// what was imported meanwhile (row ids grow).
+func (m *Memory) eraseQuotesOf(ctx context.Context, refs []sessionRef, after int64) (done quotingScrub, next int64, err error) {
 	set := newForgetSet(refs)
-	cands, err := m.quotingCandidates(ctx, set)
+	if err := m.db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM sessions`).Scan(&next); err != nil {
+		return done, 0, fmt.Errorf("find conversations that quote it: %w", err)
+	}
+	cands, err := m.quotingCandidates(ctx, set, after)
 	if err != nil || len(cands) == 0 {
-		return done, err
+		return done, next, err
 	}
 	passages, err := m.forgottenPassages(ctx, refs)
 	if err != nil {
-		return done, err
+		return done, next, err
 	}
 	var (
 		batch *Batch
@@ -77,7 +85,7 @@ func (m *Memory) eraseQuotesOf(ctx context.Context, refs []sessionRef) (quotingS
 			if batch != nil {
 				batch.Discard()
 			}
-			return quotingScrub{}, err
+			return quotingScrub{}, next, err
 		}
 		s, err := m.loadRef(ref)
 		if err == nil {
@@ -101,11 +109,11 @@ func (m *Memory) eraseQuotesOf(ctx context.Context, refs []sessionRef) (quotingS
 			if batch != nil {
 				batch.Discard()
 			}
-			return quotingScrub{}, fmt.Errorf("conversation %s:%s (%s) quotes it: %w", ref.harness, ref.sid, ref.path, err)
+			return quotingScrub{}, next, fmt.Errorf("conversation %s:%s (%s) quotes it: %w", ref.harness, ref.sid, ref.path, err)
 		}
 	}
 	if batch == nil {
-		return done, nil
+		return done, next, nil
 	}
 	// As scrub does: hard links keep the old files' blocks reachable after
 	// the commit renames the rewritten files over them, to be overwritten.
@@ -120,9 +128,9 @@ func (m *Memory) eraseQuotesOf(ctx context.Context, refs []sessionRef) (quotingS
 		shredOld(m.dir, l)
 	}
 	if err != nil {
-		return quotingScrub{}, err
+		return quotingScrub{}, next, err
 	}
-	return done, nil
+	return done, next, nil
 }
 
 // forgottenPassages are the searched chunks of the conversations refs
@@ -153,9 +161,10 @@ func (m *Memory) forgottenPassages(ctx context.Context, refs []sessionRef) ([]st
 	return out, nil
 }
 
-// quotingCandidates lists the stored conversations, other than the ones
-// forgotten, whose unsearched chunks name one of their ids.
-func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet) ([]sessionRef, error) {
+// quotingCandidates lists the stored conversations above row id after,
+// other than the ones forgotten, whose unsearched chunks name one of their
+// ids.
+func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet, after int64) ([]sessionRef, error) {
 	var needles []string
 	for sid := range set {
 		if strings.TrimSpace(sid) == "" {
@@ -173,15 +182,16 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet) ([]sessio
 		part := needles[:min(len(needles), quoteNeedlesPerQuery)]
 		needles = needles[len(part):]
 		where := strings.TrimSuffix(strings.Repeat("instr(body, ?) > 0 OR ", len(part)), " OR ")
-		args := make([]any, len(part))
-		for i, n := range part {
-			args[i] = n
+		args := []any{after}
+		for _, n := range part {
+			args = append(args, n)
 		}
-		// A scan of every chunk: 75-100 ms on the lifelike 10k memory
-		// (281k chunks), as long as counting its unsearched ones takes,
-		// within the 150-180 ms a whole forget of one conversation takes
-		// there (2 busy cores, load 2.2-2.5).
-		rows, err := m.db.QueryContext(ctx, `SELECT DISTINCT sess FROM chunks WHERE NOT searched AND (`+where+`)`, args...)
+		// With after 0, a scan of every chunk: 70-100 ms of CPU on the
+		// lifelike 10k memory (281k chunks, warm), as long as counting its
+		// unsearched ones takes, in a whole forget of one conversation of
+		// 100-160 ms there (2 busy cores, load 2.3-2.5); the later sweep,
+		// by the index on sess, 0.2-0.3 ms.
+		rows, err := m.db.QueryContext(ctx, `SELECT DISTINCT sess FROM chunks WHERE sess > ? AND NOT searched AND (`+where+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("find conversations that quote it: %w", err)
 		}
@@ -220,7 +230,7 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet) ([]sessio
 // transcript, which still holds Ireneo's original answer, must not bring a
 // forgotten conversation's text back in another's file. The tombstones are
 // read once, on the first receipt met (most sessions have none).
-func (m *Memory) eraseForgottenQuotes(ctx context.Context, s *Session) error {
+func (m *Memory) eraseForgottenQuotes(ctx context.Context, q rowsQueryer, s *Session) (int, error) {
 	var (
 		tombs map[string]bool
 		seen  = map[[2]string]bool{}
@@ -228,7 +238,7 @@ func (m *Memory) eraseForgottenQuotes(ctx context.Context, s *Session) error {
 	)
 	gone := func(source, sid string) bool {
 		if tombs == nil {
-			if tombs, qerr = m.tombstoneSet(ctx); qerr != nil {
+			if tombs, qerr = tombstoneSet(ctx, q); qerr != nil {
 				tombs = map[string]bool{}
 			}
 		}
@@ -250,16 +260,16 @@ func (m *Memory) eraseForgottenQuotes(ctx context.Context, s *Session) error {
 		seen[k] = v
 		return v
 	}
-	eraseQuotesInSession(s, gone, nil)
+	n := eraseQuotesInSession(s, gone, nil)
 	if qerr != nil {
-		return fmt.Errorf("session %s: look up forgotten conversations it quotes: %w", s.ID, qerr)
+		return 0, fmt.Errorf("session %s: look up forgotten conversations it quotes: %w", s.ID, qerr)
 	}
-	return nil
+	return n, nil
 }
 
 // tombstoneSet is every tombstone's hash.
-func (m *Memory) tombstoneSet(ctx context.Context) (map[string]bool, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT hash FROM tombstones`)
+func tombstoneSet(ctx context.Context, q rowsQueryer) (map[string]bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT hash FROM tombstones`)
 	if err != nil {
 		return nil, err
 	}
@@ -273,4 +283,30 @@ func (m *Memory) tombstoneSet(ctx context.Context) (map[string]bool, error) {
 		out[h] = true
 	}
 	return out, rows.Err()
+}
+
+// tombMark tells whether tombstones came or went: their number and latest
+// time (a repeated forget moves the time on).
+type tombMark struct{ n, last int64 }
+
+func tombstoneMark(ctx context.Context, q rowQueryer) (tombMark, error) {
+	var t tombMark
+	err := q.QueryRowContext(ctx, `SELECT count(*), coalesce(max(forgotten), 0) FROM tombstones`).Scan(&t.n, &t.last)
+	return t, err
+}
+
+// requote erases, inside an import's commit, the quotes of conversations
+// forgotten since the batch began (the forget ran while it was staged):
+// the session is prepared again when any went, else p is returned.
+func (m *Memory) requote(ctx context.Context, tx *sql.Tx, p *prepared) (*prepared, error) {
+	n, err := m.eraseForgottenQuotes(ctx, tx, p.s)
+	if err != nil || n == 0 {
+		return p, err
+	}
+	data, err := MarshalSession(p.s)
+	if err != nil {
+		return nil, fmt.Errorf("session %s: %w", p.s.ID, err)
+	}
+	sum := sha256.Sum256(data)
+	return prepare(p.s, data, hex.EncodeToString(sum[:])), nil
 }
