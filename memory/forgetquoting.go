@@ -54,11 +54,10 @@ const quoteNeedlesPerQuery = 300
 // unsearched chunks (where Ireneo's answers are kept) hold one of the ids;
 // each is read from src/, rewritten with the quotes (found by their
 // receipts, and the conversations' own passages found verbatim in answers
-// that name them) replaced by ForgottenText and committed as a re-import
-// would (its file replaced
-// atomically, its index rows in one transaction), and the old file's bytes
-// are overwritten. A candidate that cannot be read stops the forget: its
-// quotes could not be proved gone.
+// that name them) replaced by ForgottenText, and committed as a re-import
+// would: its file replaced atomically, its index rows in one transaction,
+// the old file's bytes overwritten. A candidate that cannot be read stops
+// the forget: its quotes could not be proved gone.
 //
 // Only conversations stored under a row id above after are looked at (0:
 // all); next is the highest row id when it looked, for a later sweep of
