@@ -18,7 +18,12 @@ import (
 type ForgetReport struct {
 	Sessions []ForgottenSession `json:"sessions"`
 	Files    int                `json:"files_removed"`
-	Vacuumed bool               `json:"vacuumed"`
+	// Quoting counts the other conversations whose copies of Ireneo's
+	// answers quoted these and were rewritten without the quotes; Quotes
+	// counts the quotes erased from them.
+	Quoting  int  `json:"quoting_rewritten"`
+	Quotes   int  `json:"quotes_erased"`
+	Vacuumed bool `json:"vacuumed"`
 }
 
 // ForgottenSession is one conversation that is gone.
@@ -36,7 +41,10 @@ type ForgottenSession struct {
 // or whose query matches it deleted, the freed database pages zeroed
 // (secure_delete), the WAL truncated, and a tombstone
 // (a hash of harness and id, not the text) keeps a re-import from bringing
-// them back. Imports are covered too: what dead imports left is cleared
+// them back. Ireneo's own answers that quoted them, kept in other
+// conversations (an agent's transcript holds what recall, get or sessions
+// returned to it), lose those quotes first, each replaced by ForgottenText.
+// Imports are covered too: what dead imports left is cleared
 // first, and the conversation's lines in a running import's staging file
 // are zeroed (the import skips it at commit). A conversation that so far
 // exists only in a running import can be forgotten. Unknown ids are an
@@ -71,6 +79,14 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 			return rep, err
 		}
 		refs = append(refs, ref)
+	}
+	quoting, swept, err := m.eraseQuotesOf(ctx, refs, 0)
+	if err != nil {
+		return rep, fmt.Errorf("forget: erase its quotes from other conversations (nothing was forgotten): %w", err)
+	}
+	rep.Quoting, rep.Quotes = quoting.conversations, quoting.quotes
+	if afterQuoteSweep != nil {
+		afterQuoteSweep()
 	}
 	for i, ref := range refs {
 		if err := ctx.Err(); err != nil {
@@ -137,6 +153,19 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 			progress(i+1, len(refs))
 		}
 	}
+	// An import that stored a copy of a quote after the sweep, before the
+	// tombstones were in, had no reason to erase it; one that stores it
+	// later erases it at its commit.
+	// (Without passages: the erased rows' ids may be taken again.)
+	gone := make([]sessionRef, len(refs))
+	for i, r := range refs {
+		gone[i] = sessionRef{harness: r.harness, sid: r.sid}
+	}
+	late, _, err := m.eraseQuotesOf(ctx, gone, swept)
+	if err != nil {
+		return rep, fmt.Errorf("forget: erase its quotes from conversations imported meanwhile: %w", err)
+	}
+	rep.Quoting, rep.Quotes = rep.Quoting+late.conversations, rep.Quotes+late.quotes
 	vac, err := m.erase(ctx)
 	rep.Vacuumed = vac
 	if err != nil {
@@ -144,6 +173,10 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 	}
 	return rep, nil
 }
+
+// afterQuoteSweep, set only by tests, runs between forget's sweep of the
+// quotes and the erasing of the conversations.
+var afterQuoteSweep func()
 
 // shred overwrites a file with zeros before removing it, so its text is not
 // left in the file's old blocks on file systems that write in place.

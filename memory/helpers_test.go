@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-func openTest(t *testing.T) *Memory {
+func openTest(t testing.TB) *Memory {
 	t.Helper()
 	m, err := Open(t.TempDir())
 	if err != nil {
@@ -41,7 +41,7 @@ func conv(id, harness, title, project string, start time.Time, texts ...string) 
 
 var day0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
-func mustIngest(t *testing.T, m *Memory, ss ...*Session) IngestReport {
+func mustIngest(t testing.TB, m *Memory, ss ...*Session) IngestReport {
 	t.Helper()
 	rep, err := m.Ingest(context.Background(), ss, IngestOptions{})
 	if err != nil {

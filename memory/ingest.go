@@ -127,6 +127,9 @@ type Batch struct {
 	done    bool
 	tainted bool // it holds text of a conversation forgotten while it ran
 	nIn     int  // in-* files written
+	// tombs is the tombstones when it began: when they change before its
+	// commit, the commit erases quotes of the newly forgotten again.
+	tombs tombMark
 }
 
 type staged struct {
@@ -173,7 +176,14 @@ func (m *Memory) NewBatch(opts IngestOptions) (b *Batch, err error) {
 		closeLock(lock)
 		return nil, fmt.Errorf("stage the import: %w", err)
 	}
-	return &Batch{m: m, opts: opts, dir: dir, lock: lock, file: f, seen: map[string]int{}, paths: map[string]string{}}, nil
+	tombs, err := tombstoneMark(context.Background(), m.db)
+	if err != nil {
+		f.Close()
+		os.RemoveAll(dir)
+		closeLock(lock)
+		return nil, fmt.Errorf("stage the import: %w", err)
+	}
+	return &Batch{m: m, opts: opts, dir: dir, lock: lock, file: f, seen: map[string]int{}, paths: map[string]string{}, tombs: tombs}, nil
 }
 
 func closeLock(f *os.File) {
@@ -200,6 +210,12 @@ func (b *Batch) Add(ctx context.Context, s *Session) error {
 				b.report.Redacted = map[string]int{}
 			}
 			b.report.Redacted[rule] += n
+		}
+	}
+	// With IncludeForgotten the person asks for forgotten text back.
+	if !b.opts.IncludeForgotten {
+		if _, err := b.m.eraseForgottenQuotes(ctx, b.m.db, s); err != nil {
+			return err
 		}
 	}
 	data, err := MarshalSession(s)
@@ -685,6 +701,23 @@ func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) er
 		tombs, err := tombstoneTimes(ctx, tx, hashes)
 		if err != nil {
 			return err
+		}
+		// A forget that ran while these were staged may have erased
+		// quotes they hold a copy of.
+		mark, err := tombstoneMark(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for i, p := range ps {
+			if b := part[i].b; p != nil && mark != b.tombs && !b.opts.IncludeForgotten {
+				np, err := m.requote(ctx, tx, p)
+				if err != nil {
+					return err
+				}
+				if np != p {
+					ps[i], b.tainted = np, true
+				}
+			}
 		}
 		for i, p := range ps {
 			b, st := part[i].b, part[i].st

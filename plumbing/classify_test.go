@@ -115,6 +115,8 @@ func TestRecallResults(t *testing.T) {
 		{"old sessions", "mcp__ireneo__sessions", oldSessions, RecallResult},
 		{"old sessions structured", "mcp__ireneo__sessions", oldSessObj, RecallResult},
 		{"old projects", "mcp__ireneo__list_projects", "Projects (conversations):\n- plant (3)\n", RecallResult},
+		{"the CLI's recall --json through a shell", "Bash", `{"query":"MT-4471","context_block":` + quote(ResultMarker+" "+oldCLIText) + `,"total_tokens":40,"budget":2000,"cut":0,"hits":[{"session_id":"c-1","turn_uuid":"t-2","text":"MT-4471 is open."}]}`, RecallResult},
+		{"a context_block of someone else's", "Bash", `{"context_block":"receipt: session_id=a turn_uuid=b","hits":[]}`, Said},
 		// Ireneo's own source, read by an agent working on it, is not an answer.
 		{"a file holding the marker", "Read", "    41→const ResultMarker = \"" + ResultMarker + "\"\n", Said},
 		{"a file holding the header", "Read", "     1→Past conversations matching \"q\": 1 passage(s)\n     2→receipt: session_id=a turn_uuid=b\n", Said},

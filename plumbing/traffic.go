@@ -264,6 +264,10 @@ func jsonResult(v any, depth int) bool {
 		if s, ok := x["text"].(string); ok && resultAt(s, depth+1) {
 			return true
 		}
+		// The CLI's `recall --json`: the context block beside its hits.
+		if s, ok := x["context_block"].(string); ok && has(x, "hits") && resultAt(s, depth+1) {
+			return true
+		}
 	case string:
 		return resultAt(x, depth+1)
 	}

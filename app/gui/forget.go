@@ -316,6 +316,8 @@ func (f *forgetScreen) showReport(rep memory.ForgetReport, err error) {
 		head += ", database vacuumed"
 	}
 	head += "."
+	head += fmt.Sprintf("\nQuotes of them in Ireneo's answers kept in other conversations: %s erased from %s.",
+		plural(rep.Quotes, "quote", "quotes"), plural(rep.Quoting, "conversation", "conversations"))
 	if err != nil {
 		head = "Stopped part way. " + head
 	}

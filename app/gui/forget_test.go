@@ -44,6 +44,9 @@ func TestForgetRemovesConversation(t *testing.T) {
 	if !strings.Contains(f.report.Text, "Erased 1 conversation (2 turns") || !strings.Contains(f.report.Text, "Something to forget") {
 		t.Fatalf("report says %q", f.report.Text)
 	}
+	if !strings.Contains(f.report.Text, "Quotes of them in Ireneo's answers kept in other conversations: 0 quotes erased from 0 conversations.") {
+		t.Fatalf("report says %q, want the line on quotes", f.report.Text)
+	}
 	capture(t, u, "forget-report")
 	if hits := grepDir(t, m.Dir(), phraseForget); len(hits) > 0 {
 		t.Fatalf("%q is still in %v after the forget", phraseForget, hits)
