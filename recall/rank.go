@@ -58,6 +58,15 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		}
 	}
 	seenTurn := map[[2]int64]bool{}
+	// A person's turns favoured (FirstPerson): what each scored before,
+	// so a reply that matched better than the message it answers keeps
+	// its own place ("how did I fix the flaky test?", the fix in the
+	// reply) rather than the discount of a shown exchange.
+	boosted := speaker == memory.RoleUser && tn.SpeakerWeight > 0
+	var userRaw map[[2]int64]float64
+	if boosted {
+		userRaw = map[[2]int64]float64{}
+	}
 	pool := make([]candidate, 0, len(cands))
 	for _, c := range cands {
 		key := [2]int64{c.sess, int64(c.seq)}
@@ -109,6 +118,9 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		if c.starred {
 			c.score *= 1 + tn.StarWeight
 		}
+		if boosted && c.role == memory.RoleUser {
+			userRaw[exchangeOf(c)] = c.score
+		}
 		if speaker != "" && c.role == speaker {
 			c.score *= 1 + tn.SpeakerWeight
 		}
@@ -147,7 +159,9 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 			}
 			s := c.score * math.Pow(tn.SameSession, float64(perSess[c.sess]))
 			if tn.SameExchange > 0 && tn.SameExchange < 1 && exchanges[exchangeOf(c)] {
-				s *= tn.SameExchange
+				if !boosted || c.role == memory.RoleUser || c.score <= userRaw[exchangeOf(c)] {
+					s *= tn.SameExchange
+				}
 			}
 			if s > bs {
 				bi, bs = i, s

@@ -408,3 +408,35 @@ func TestFirstPersonFavoursTheirTurn(t *testing.T) {
 		t.Errorf("a question to the assistant: want the reply first, got %+v", res.Hits)
 	}
 }
+
+// With the person's turns favoured, a reply that matched better than the
+// message it answers is not discounted as part of a shown exchange.
+func TestFirstPersonKeepsBetterReply(t *testing.T) {
+	tn := DefaultTuning
+	tn.HalfLifeDays, tn.SessionWeight, tn.CoverPower = 0, 0, 0
+	tn.SpeakerWeight = 1
+	cands := []candidate{
+		{chunk: 11, sess: 1, seq: 1, bm25: -8, cov: 1, role: memory.RoleAssistant}, // the fix, in the reply
+		{chunk: 10, sess: 1, seq: 0, bm25: -5, cov: 1, role: memory.RoleUser},
+		{chunk: 20, sess: 2, seq: 1, bm25: -6, cov: 1, role: memory.RoleAssistant},
+	}
+	order := func(speaker string, cs []candidate) []int64 {
+		var out []int64
+		for _, c := range rank(append([]candidate(nil), cs...), 3, tn, 0, speaker) {
+			out = append(out, c.chunk)
+		}
+		return out
+	}
+	if got, want := order(memory.RoleUser, cands), []int64{10, 11, 20}; !reflect.DeepEqual(got, want) {
+		t.Errorf("favoured: got %v, want %v (the better reply right after its message)", got, want)
+	}
+	// A reply that matched worse than its message takes the exchange discount.
+	worse := append([]candidate(nil), cands...)
+	worse[0].bm25 = -3
+	if got, want := order(memory.RoleUser, worse), []int64{10, 20, 11}; !reflect.DeepEqual(got, want) {
+		t.Errorf("favoured, weaker reply: got %v, want %v", got, want)
+	}
+	if got, want := order("", cands), []int64{11, 20, 10}; !reflect.DeepEqual(got, want) {
+		t.Errorf("not favoured: got %v, want %v", got, want)
+	}
+}
