@@ -101,7 +101,7 @@ var stages = []stage{
 		func(t *recall.Tuning) { t.GroupTurns, t.GroupShare = 3, 0.7 },
 		func(t *recall.Tuning) { t.GroupTurns = 0 }},
 	{"exchange", // a message's reply (or the message) discounted once the other is a hit
-		func(t *recall.Tuning) { t.SameExchange = 0.3 },
+		func(t *recall.Tuning) { t.SameExchange = 0.5 },
 		func(t *recall.Tuning) { t.SameExchange = 0 }},
 	{"fold", // one hit per message and its reply, the other shown as its neighbour
 		func(t *recall.Tuning) { t.OneHitPerExchange = true },
