@@ -32,10 +32,14 @@ import (
 //     sessions, token_budget; projects and untagged), also when wrapped in
 //     an MCP content list or a structuredContent field.
 //   - A shell call that runs Ireneo's CLI to recall (`ireneo recall …`,
-//     `ireneo get …`, `ireneo sessions …`) at a command's start, in a
-//     shell tool's input (Claude Code's Bash {"command": …}, Codex's shell
-//     {"command": [...]} or its joined command line). Its output is the
-//     CLI's context block, known by the marker or its shape like any result.
+//     `ireneo get …`, `ireneo sessions …`, `ireneo projects`) at a
+//     command's start, in a shell tool's input (Claude Code's Bash
+//     {"command": …}, Codex's shell {"command": [...]} or its joined command
+//     line). Its output is known by the marker like any result: recall's
+//     context block and get's header line begin with it, sessions' and
+//     projects' tables have it on a line above, and each --json answer
+//     carries it in its "marker" field (recall's in its context_block).
+//     Their output from builds before the marker reads as the agent's own.
 //
 // An agent's own answer after a recall is none of these, and stays
 // searchable like any turn.
@@ -91,7 +95,7 @@ func IreneoTool(name string) string {
 
 // cliRecall finds Ireneo's CLI asked to recall at the start of a command:
 // the line's start, after && || ; | $( or a shell's -c.
-var cliRecall = regexp.MustCompile(`(?:^|&&|\|\||[;|\n]|\$\(|\s-l?c\s+['"]?)\s*(?:\S*/)?ireneo\s+(?:recall|get|sessions)\b`)
+var cliRecall = regexp.MustCompile(`(?:^|&&|\|\||[;|\n]|\$\(|\s-l?c\s+['"]?)\s*(?:\S*/)?ireneo\s+(?:recall|get|sessions|projects)\b`)
 
 // shellCommand is the command line of a shell tool's input, or "".
 func shellCommand(input string) string {
