@@ -131,6 +131,14 @@ func eraseCLIQuotes(text string, gone goneFunc) (string, int) {
 			out.WriteString(a)
 			continue
 		}
+		if body, ok := strings.CutPrefix(a, plumbing.ResultMarker+" "); ok && (strings.HasPrefix(body, `Past conversations matching "`) || sessionsHead.MatchString(body)) {
+			// recall's context block among them (those forms never come
+			// back here).
+			e, k := eraseTextQuotes(a, gone)
+			out.WriteString(e)
+			n += k
+			continue
+		}
 		if !cliSessionsTable(a) {
 			out.WriteString(a)
 			continue

@@ -162,6 +162,12 @@ func eraseQuotes(text string, gone goneFunc, depth int) (string, int) {
 		return text, 0
 	}
 	t := strings.TrimSpace(text)
+	if head, _ := plumbing.ShellOutput(t); head != "" {
+		// The CLI run through Codex's exec: the answer behind the envelope.
+		at := strings.Index(text, head) + len(head)
+		out, n := eraseQuotes(text[at:], gone, depth+1)
+		return text[:at] + out, n
+	}
 	if t != "" && (t[0] == '{' || t[0] == '[') && !strings.HasPrefix(t, plumbing.ResultMarker) {
 		if !json.Valid([]byte(t)) {
 			return text, 0

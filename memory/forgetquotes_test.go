@@ -105,6 +105,12 @@ func cliGetText(sid, title, said string) string {
 	return plumbing.ResultMarker + " " + title + " · chatgpt · " + sid + "\nprojects: plant\n\n> [0] 2026-03-01 09:00 user (" + sid + "-t0)\n  " + said + "\n\n  [1] 2026-03-01 09:01 assistant (" + sid + "-t1)\n  ‹tool_use Bash›\n  ls\n"
 }
 
+// codexExec is a command's output as Codex 0.104's exec_command result
+// holds it.
+func codexExec(out string) string {
+	return fmt.Sprintf("Chunk ID: 7be1c0\nWall time: 0.0513 seconds\nProcess exited with code 0\nOriginal token count: %d\nOutput:\n%s", len(out)/4, out)
+}
+
 // cliSessionsText is the CLI's sessions table.
 func cliSessionsText() string {
 	line := func(star, day, sid, title string) string {
@@ -135,25 +141,30 @@ func answerShapes(t testing.TB) map[string]string {
 		map[string]any{"session_id": "kept-1", "source": "chatgpt", "title": "Pump " + keptToken, "turns": 1},
 		map[string]any{"session_id": "gone-1", "source": "chatgpt", "title": "Valve " + goneToken, "turns": 2}}}, "", "  ")
 	return map[string]string{
-		"get, the CLI's text":                          cliGetText("gone-1", "Valve "+goneToken, goneSaid) + "\n" + keptToken,
-		"get, the CLI's text titled like the server's": cliGetText("gone-1", `Conversation "Valve `+goneToken+`"`, goneSaid),
-		"get, the CLI's --json":                        string(cliGetJSON),
-		"the CLI's sessions":                           cliSessionsText(),
-		"the CLI's sessions --json":                    string(cliSessJSON),
-		"the CLI's sessions, then get":                 cliSessionsText() + cliGetText("kept-1", "Pump", keptSaid),
-		"the CLI's get of each":                        cliGetText("kept-1", "Pump", keptSaid) + cliGetText("gone-1", "Valve "+goneToken, goneSaid),
-		"cli recall --json":                            string(cliJSON),
-		"mcp text":                                     text,
-		"cli context block":                            cliRecallText(hits),
-		"old text, no marker":                          strings.TrimPrefix(text, plumbing.ResultMarker+" "),
-		"structured":                                   structured,
-		"whole result":                                 string(whole),
-		"content list":                                 string(list),
-		"get text":                                     getText("gone-1") + "\n\n" + keptToken,
-		"get structured":                               strings.Replace(string(getJSON), `"token_budget"`, `"kept":"`+keptToken+`","token_budget"`, 1),
-		"sessions text":                                sessionsText(),
-		"sessions structured":                          string(sessJSON),
-		"pretty structured, HTML":                      strings.ReplaceAll(indentJSON(t, structured), "Priya", "<Priya>"),
+		"get, the CLI's text":                                cliGetText("gone-1", "Valve "+goneToken, goneSaid) + "\n" + keptToken,
+		"get, the CLI's text titled like the server's":       cliGetText("gone-1", `Conversation "Valve `+goneToken+`"`, goneSaid),
+		"get, the CLI's --json":                              string(cliGetJSON),
+		"the CLI's sessions":                                 cliSessionsText(),
+		"the CLI's sessions --json":                          string(cliSessJSON),
+		"the CLI's sessions, then get":                       cliSessionsText() + cliGetText("kept-1", "Pump", keptSaid),
+		"the CLI's get of each":                              cliGetText("kept-1", "Pump", keptSaid) + cliGetText("gone-1", "Valve "+goneToken, goneSaid),
+		"the CLI's sessions, then recall":                    cliSessionsText() + cliRecallText(hits),
+		"get, the CLI's text through Codex's exec_command":   codexExec(cliGetText("gone-1", "Valve "+goneToken, goneSaid)),
+		"get, the CLI's --json through Codex's exec_command": codexExec(string(cliGetJSON)),
+		"the CLI's sessions through Codex's exec_command":    codexExec(cliSessionsText()),
+		"the CLI's recall through Codex's shell_command":     "Exit code: 0\nWall time: 0.2 seconds\nOutput:\n" + cliRecallText(hits),
+		"cli recall --json":                                  string(cliJSON),
+		"mcp text":                                           text,
+		"cli context block":                                  cliRecallText(hits),
+		"old text, no marker":                                strings.TrimPrefix(text, plumbing.ResultMarker+" "),
+		"structured":                                         structured,
+		"whole result":                                       string(whole),
+		"content list":                                       string(list),
+		"get text":                                           getText("gone-1") + "\n\n" + keptToken,
+		"get structured":                                     strings.Replace(string(getJSON), `"token_budget"`, `"kept":"`+keptToken+`","token_budget"`, 1),
+		"sessions text":                                      sessionsText(),
+		"sessions structured":                                string(sessJSON),
+		"pretty structured, HTML":                            strings.ReplaceAll(indentJSON(t, structured), "Priya", "<Priya>"),
 	}
 }
 
@@ -179,7 +190,7 @@ func TestEraseQuotesShapes(t *testing.T) {
 			}
 			n := eraseQuotesInSession(s, goneOnly, nil)
 			got := s.Turns[0].Blocks[0].Text
-			if want := map[bool]int{true: 2, false: 1}[name == "whole result" || name == "cli recall --json"]; n != want { // text and structured copies
+			if want := map[bool]int{true: 2, false: 1}[name == "whole result" || name == "cli recall --json" || name == "the CLI's sessions, then recall"]; n != want { // text and structured copies; two answers
 				t.Errorf("%d quotes erased, want %d", n, want)
 			}
 			if strings.Contains(strings.ToLower(got), goneToken) || strings.Contains(got, "gone-1") {

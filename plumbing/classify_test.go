@@ -123,6 +123,11 @@ func TestRecallResults(t *testing.T) {
 		{"the CLI's sessions through a shell", "Bash", ResultMarker + "\n  2026-03-11  chatgpt     c-1                                        3 turns  Compressor ticket  []\n1 conversation of 1\n", RecallResult},
 		{"the CLI's sessions --json through a shell", "Bash", `{"marker":"` + ResultMarker + `","sessions":[{"session_id":"c-1","source":"chatgpt"}],"total":1}`, RecallResult},
 		{"the CLI's projects through a shell", "Bash", ResultMarker + "\n     3  plant\n     1  (untagged)\n", RecallResult},
+		{"the CLI's get through Codex's exec_command", "exec_command", "Chunk ID: 3f2a1b\nWall time: 0.0521 seconds\nProcess exited with code 0\nOriginal token count: 57\nOutput:\n" + cliGetText, RecallResult},
+		{"the CLI's sessions --json through Codex's shell_command", "shell_command", "Exit code: 0\nWall time: 0.1 seconds\nOutput:\n" + `{"marker":"` + ResultMarker + `","sessions":[],"total":0}`, RecallResult},
+		{"the CLI's recall, cut, through Codex's exec_command", "exec_command", "Chunk ID: 9c0d\nWall time: 0.2000 seconds\nProcess exited with code 0\nOriginal token count: 9000\nOutput:\nWarning: truncated output (original token count: 9000)\nTotal output lines: 400\n\n" + ResultMarker + " " + oldCLIText, RecallResult},
+		{"another command through Codex's exec_command", "exec_command", "Chunk ID: 3f2a1b\nWall time: 0.0521 seconds\nProcess exited with code 0\nOriginal token count: 5\nOutput:\ntotal 0\n", Said},
+		{"Codex's envelope, a file quoting the marker", "exec_command", "Chunk ID: 3f2a1b\nWall time: 0.0521 seconds\nProcess exited with code 0\nOriginal token count: 5\nOutput:\n    41\tconst ResultMarker = \"" + ResultMarker + "\"\n", Said},
 		// As before the marker: the agent's own, like any shell output.
 		{"the CLI's get from before the marker", "Bash", strings.TrimPrefix(cliGetText, ResultMarker+" "), Said},
 		{"the CLI's sessions --json from before the marker", "Bash", `{"sessions":[{"session_id":"c-1","source":"chatgpt"}],"total":1}`, Said},

@@ -18,8 +18,9 @@ import (
 // has the CLI's answer in its transcript as the shell's output, as it has
 // recall's. End to end: the real CLI answers (text and --json), the answers
 // are written into a Claude Code 2.1 transcript as its Bash tool records
-// them, the real importer brings it in; the answers are not searchable,
-// and `ireneo forget` erases the forgotten conversation's text from them.
+// them and a Codex 0.104 rollout as its exec_command does, the real
+// importers bring them in; the answers are not searchable, and `ireneo
+// forget` erases the forgotten conversation's text from them.
 
 const (
 	// In the conversations' titles and texts, so get and sessions both
@@ -95,6 +96,38 @@ func ccBashTranscript(t *testing.T, dir, sid string, runs []shellRun, at time.Ti
 	return path
 }
 
+// codexExecRollout is an agent session as a Codex 0.104 rollout, each run
+// an exec_command call whose output is the command's stdout behind
+// Codex's envelope.
+func codexExecRollout(t *testing.T, dir, sid string, runs []shellRun, at time.Time) string {
+	var b strings.Builder
+	k := 0
+	line := func(typ string, payload map[string]any) {
+		k++
+		b.WriteString(jsonl(t, map[string]any{"timestamp": at.Add(time.Duration(k) * time.Second).Format(time.RFC3339Nano), "type": typ, "payload": payload}))
+	}
+	msg := func(role, kind, text string) map[string]any {
+		return map[string]any{"type": "message", "role": role, "content": []any{map[string]any{"type": kind, "text": text}}}
+	}
+	line("session_meta", map[string]any{"id": sid, "timestamp": at.Format(time.RFC3339Nano), "cwd": "/home/ana/plant", "originator": "codex_cli_rs",
+		"cli_version": "0.104.0", "source": "cli", "model_provider": "openai"})
+	line("response_item", msg("user", "input_text", "Which seal and spare did we settle on for the K-2?"))
+	line("event_msg", map[string]any{"type": "user_message", "message": "Which seal and spare did we settle on for the K-2?", "images": []any{}})
+	line("turn_context", map[string]any{"cwd": "/home/ana/plant", "approval_policy": "on-request", "model": "gpt-5-codex"})
+	for i, r := range runs {
+		id := fmt.Sprintf("call_%02d", i+1)
+		args := jsonl(t, map[string]any{"cmd": r.command, "workdir": "/home/ana/plant", "yield_time_ms": 10000, "max_output_tokens": 10000})
+		line("response_item", map[string]any{"type": "function_call", "name": "exec_command", "arguments": strings.TrimSpace(args), "call_id": id})
+		out := fmt.Sprintf("Chunk ID: %06x\nWall time: 0.0513 seconds\nProcess exited with code 0\nOriginal token count: %d\nOutput:\n%s", 0x7be1c0+i, len(r.stdout)/4, r.stdout)
+		line("response_item", map[string]any{"type": "function_call_output", "call_id": id, "output": out})
+	}
+	line("response_item", msg("assistant", "output_text", cliAgentOwn))
+	line("event_msg", map[string]any{"type": "agent_message", "message": cliAgentOwn})
+	path := filepath.Join(dir, "codex", "sessions", "2026", "04", "02", "rollout-2026-04-02T10-00-00-"+sid+".jsonl")
+	writeTestFile(t, path, b.String())
+	return path
+}
+
 func TestForgetErasesQuotesInCLIAnswersRunThroughAShell(t *testing.T) {
 	_, mem := mcpEnv(t)
 	cliQuotesSeed(t, mem)
@@ -129,15 +162,16 @@ func TestForgetErasesQuotesInCLIAnswersRunThroughAShell(t *testing.T) {
 	}
 
 	harness := t.TempDir()
-	ccSID := "7a2e9c41-1111-4222-8333-444455556666"
-	path := ccBashTranscript(t, harness, ccSID, runs, time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC))
+	ccSID, cxSID := "7a2e9c41-1111-4222-8333-444455556666", "019c8a71-0e3b-7c21-9a5d-2b6f8e4c1d07"
+	at := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
+	paths := []string{ccBashTranscript(t, harness, ccSID, runs, at), codexExecRollout(t, harness, cxSID, runs, at)}
 
 	// Imported alone into a memory that holds nothing else, the answers
 	// are not searchable: a token only they hold is found nowhere, the
 	// agent's own words are.
 	_, alone := mcpEnv(t)
 	a := "--memory=" + alone
-	if code, out, errs := ireneo(t, a, "import", "--no-scrub", path); code != 0 {
+	if code, out, errs := ireneo(t, append([]string{a, "import", "--no-scrub"}, paths...)...); code != 0 {
 		t.Fatalf("import: %d %s %s", code, out, errs)
 	}
 	for _, tok := range []string{cliGoneToken, cliKeptToken} {
@@ -152,23 +186,25 @@ func TestForgetErasesQuotesInCLIAnswersRunThroughAShell(t *testing.T) {
 		t.Fatalf("recall of the agent's words:\n%s", out)
 	}
 
-	if code, out, errs := ireneo(t, m, "import", "--no-scrub", path); code != 0 {
+	if code, out, errs := ireneo(t, append([]string{m, "import", "--no-scrub"}, paths...)...); code != 0 {
 		t.Fatalf("import: %d %s %s", code, out, errs)
 	}
-	agentFile := ""
-	for _, p := range grepMemory(t, mem, cliGoneToken) {
-		if strings.Contains(filepath.Base(p), ccSID[:8]) {
-			agentFile = p
+	var agentFiles []string
+	for _, sid := range []string{ccSID, cxSID} {
+		for _, p := range grepMemory(t, mem, cliGoneToken) {
+			if strings.Contains(filepath.Base(p), sid[:8]) {
+				agentFiles = append(agentFiles, p)
+			}
 		}
 	}
-	if agentFile == "" {
-		t.Fatalf("before the forget the agent's file should quote the conversation")
+	if len(agentFiles) != 2 {
+		t.Fatalf("before the forget both agents' files should quote the conversation: %v", agentFiles)
 	}
 
 	out := cli("forget", "--yes", "conv-gone")
-	// get's text and --json answers whole, a line of each sessions table
-	// (two), an entry of sessions --json.
-	if !strings.Contains(out, "erased 5 quotes of them from 1 other conversation") {
+	// In each agent's file: get's text and --json answers whole, a line of
+	// each sessions table (two), an entry of sessions --json.
+	if !strings.Contains(out, "erased 10 quotes of them from 2 other conversations") {
 		t.Fatalf("forget output does not say what it erased from other conversations:\n%s", out)
 	}
 	if found := grepMemory(t, mem, cliGoneToken); len(found) > 0 {
@@ -177,15 +213,17 @@ func TestForgetErasesQuotesInCLIAnswersRunThroughAShell(t *testing.T) {
 	// The positive control: the same grep finds the kept conversation's
 	// token in the agent's file, in the same answers, and the agent's own
 	// words are there.
-	data, err := os.ReadFile(agentFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Contains(data, []byte(cliKeptToken)) {
-		t.Errorf("the kept conversation's quotes went from the agent's file too")
-	}
-	if !bytes.Contains(data, []byte(cliAgentOwn)) {
-		t.Errorf("the agent's file lost the agent's own words")
+	for _, f := range agentFiles {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(data, []byte(cliKeptToken)) {
+			t.Errorf("the kept conversation's quotes went from %s too", f)
+		}
+		if !bytes.Contains(data, []byte(cliAgentOwn)) {
+			t.Errorf("%s lost the agent's own words", f)
+		}
 	}
 	if _, out, _ := ireneo(t, m, "recall", "CLIAGENTWORDS"); !strings.Contains(out, "CLIAGENTWORDS") {
 		t.Fatalf("recall of the agent's words after the forget:\n%s", out)
@@ -193,7 +231,7 @@ func TestForgetErasesQuotesInCLIAnswersRunThroughAShell(t *testing.T) {
 
 	// The watcher imports the transcript again as Claude Code keeps it,
 	// with the original answers: the quotes stay erased.
-	if code, out, errs := ireneo(t, m, "import", "--no-scrub", path); code != 0 {
+	if code, out, errs := ireneo(t, append([]string{m, "import", "--no-scrub"}, paths...)...); code != 0 {
 		t.Fatalf("re-import: %d %s %s", code, out, errs)
 	}
 	if found := grepMemory(t, mem, cliGoneToken); len(found) > 0 {
