@@ -74,10 +74,11 @@ func cliGetHeader(answer string) (source, sid string, ok bool) {
 	}
 	next, after, _ := strings.Cut(rest, "\n")
 	if strings.HasPrefix(next, "projects: ") {
-		next, _, _ = strings.Cut(after, "\n")
+		next, after, _ = strings.Cut(after, "\n")
 	}
-	if next != "" {
-		return "", "", false // a blank line comes before the first turn
+	// A blank line, then the first turn's header (or nothing: no turns).
+	if next != "" || after != "" && !cliGetTurn.MatchString(after) {
+		return "", "", false
 	}
 	return source, sid, true
 }

@@ -600,6 +600,8 @@ func TestCLIMayQuoteGone(t *testing.T) {
 		"Output:\n" + cliGetText("gone-1", "Valve", goneSaid): true,
 		strings.TrimPrefix(cliGetText("gone-1", "Valve", goneSaid), plumbing.ResultMarker+" "): false, // before the marker
 		plumbing.ResultMarker + " Valve · chatgpt · gone-1\nnot get's\n":                       false,
+		plumbing.ResultMarker + " Valve · chatgpt · gone-1\n\nno turn header\n":                false,
+		plumbing.ResultMarker + " Valve · chatgpt · gone-1\n":                                  true,  // no turns
 		plumbing.ResultMarker + "\n     3  gone-1\n":                                           false, // a project so named
 		"Nothing of Ireneo's: gone-1 · chatgpt":                                                false,
 	} {
