@@ -248,6 +248,13 @@ func TestEraseQuotesMalformed(t *testing.T) {
 		`[{"type":"text","text":"` + plumbing.ResultMarker + ` session_id=\ud800"}]`,
 		deep,
 		"\xff\xfe" + plumbing.ResultMarker + " session_id=gone-1",
+		// The CLI's forms, cut or bent.
+		plumbing.ResultMarker + " Valve · gone-1\n\n> [0] 2026-03-01 09:00 user (t0)\n  " + goneToken,
+		plumbing.ResultMarker + " Valve · chatgpt · gone 1\n\n> [0] 2026-03-01 09:00 user (t0)\n  " + goneToken,
+		plumbing.ResultMarker + " Valve · chatgpt · gone-1\nprojects: plant\n> [0] 2026-03-01 09:00 user (t0)\n  " + goneToken,
+		plumbing.ResultMarker + "\n  2026-03-01  chatgpt     gone-1  2 turns\n",
+		plumbing.ResultMarker + " \n* 2026-03-01  chatgpt     gone-1      2 turns Valve\n",
+		"Chunk ID: 1\nOutput:\n" + plumbing.ResultMarker + "\n",
 	} {
 		got, n := eraseQuotes(text, goneOnly, 0)
 		if text == deep {
