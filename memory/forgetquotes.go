@@ -47,7 +47,7 @@ func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
 		t := &s.Turns[ti]
 		for bi := range t.Blocks {
 			b := &t.Blocks[bi]
-			if b.Type != BlockToolResult || !strings.Contains(b.Text, quoteHint) || !mayQuoteGone(b.Text, gone) || !isRecallResult(t.Role, *b) {
+			if b.Type != BlockToolResult || !mayQuote(b.Text, gone) || !isRecallResult(t.Role, *b) {
 				continue
 			}
 			text, k := eraseQuotes(b.Text, gone, 0)
@@ -69,6 +69,12 @@ func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
 		}
 	}
 	return n
+}
+
+// mayQuote is a quick look, before any parse, for a quote of a forgotten
+// conversation in any of the answers' forms.
+func mayQuote(text string, gone goneFunc) bool {
+	return strings.Contains(text, quoteHint) && mayQuoteGone(text, gone) || cliMayQuoteGone(text, gone)
 }
 
 // mayQuoteGone is a quick look, before any parse, at the ids that follow
@@ -152,10 +158,16 @@ func isRecallResult(role string, b Block) bool {
 // answer, text or structured, and returns the new text and how many quotes
 // went. Anything it cannot read is left as it is.
 func eraseQuotes(text string, gone goneFunc, depth int) (string, int) {
-	if depth > quoteMaxDepth || !strings.Contains(text, quoteHint) {
+	if depth > quoteMaxDepth || !strings.Contains(text, quoteHint) && !strings.Contains(text, plumbing.ResultMarker) {
 		return text, 0
 	}
 	t := strings.TrimSpace(text)
+	if head, _ := plumbing.ShellOutput(t); head != "" {
+		// The CLI run through Codex's exec: the answer behind the envelope.
+		at := strings.Index(text, head) + len(head)
+		out, n := eraseQuotes(text[at:], gone, depth+1)
+		return text[:at] + out, n
+	}
 	if t != "" && (t[0] == '{' || t[0] == '[') && !strings.HasPrefix(t, plumbing.ResultMarker) {
 		if !json.Valid([]byte(t)) {
 			return text, 0
@@ -247,7 +259,7 @@ func walkJSON(raw []byte, base int, gone goneFunc, depth int, edits *[]quoteEdit
 		return n
 	case '"':
 		var s string
-		if json.Unmarshal(raw, &s) != nil || !strings.Contains(s, quoteHint) {
+		if json.Unmarshal(raw, &s) != nil || !strings.Contains(s, quoteHint) && !strings.Contains(s, plumbing.ResultMarker) {
 			return 0
 		}
 		out, n := eraseQuotes(s, gone, depth+1)
@@ -341,7 +353,7 @@ func eraseTextQuotes(text string, gone goneFunc) (string, int) {
 	if strings.HasPrefix(body, `Conversation "`) {
 		m := getSession.FindStringSubmatch(body)
 		if m == nil {
-			return text, 0
+			return eraseCLIQuotes(text, gone) // the CLI's get of a conversation so titled
 		}
 		source := ""
 		if q, err := strconv.QuotedPrefix(strings.TrimPrefix(body, "Conversation ")); err == nil {
@@ -356,7 +368,7 @@ func eraseTextQuotes(text string, gone goneFunc) (string, int) {
 	recallAnswer := strings.HasPrefix(body, `Past conversations matching "`)
 	sessionsAnswer := sessionsHead.MatchString(body)
 	if !recallAnswer && !sessionsAnswer {
-		return text, 0
+		return eraseCLIQuotes(text, gone)
 	}
 	lines := strings.SplitAfter(text, "\n")
 	var (

@@ -100,6 +100,25 @@ func sessionsText() string {
 		`- 2026-03-01 · chatgpt · "Valve ` + goneToken + `" · projects: untagged · 2 turns · session_id gone-1` + "\n"
 }
 
+// cliGetText is the CLI's get (app/cli/recall.go), as a shell prints it.
+func cliGetText(sid, title, said string) string {
+	return plumbing.ResultMarker + " " + title + " · chatgpt · " + sid + "\nprojects: plant\n\n> [0] 2026-03-01 09:00 user (" + sid + "-t0)\n  " + said + "\n\n  [1] 2026-03-01 09:01 assistant (" + sid + "-t1)\n  ‹tool_use Bash›\n  ls\n"
+}
+
+// codexExec is a command's output as Codex 0.104's exec_command result
+// holds it.
+func codexExec(out string) string {
+	return fmt.Sprintf("Chunk ID: 7be1c0\nWall time: 0.0513 seconds\nProcess exited with code 0\nOriginal token count: %d\nOutput:\n%s", len(out)/4, out)
+}
+
+// cliSessionsText is the CLI's sessions table.
+func cliSessionsText() string {
+	line := func(star, day, sid, title string) string {
+		return fmt.Sprintf("%s %-10s  %-11s %-40s %3d turns  %s  [%s]\n", star, day, "chatgpt", sid, 2, title, "plant")
+	}
+	return plumbing.ResultMarker + "\n" + line("*", "2026-03-02", "kept-1", "Pump "+keptToken) + line(" ", "2026-03-01", "gone-1", "Valve "+goneToken) + "2 conversations of 2\n"
+}
+
 // answerShapes are the forms an answer quoting both conversations takes in
 // a transcript.
 func answerShapes(t testing.TB) map[string]string {
@@ -115,19 +134,37 @@ func answerShapes(t testing.TB) map[string]string {
 		map[string]any{"session_id": "kept-1", "source": "chatgpt", "title": "Pump " + keptToken},
 		map[string]any{"session_id": "gone-1", "source": "chatgpt", "title": "Valve " + goneToken}}})
 	cliJSON, _ := json.Marshal(map[string]any{"query": "valve pump", "context_block": cliRecallText(hits), "total_tokens": 80, "budget": 2000, "cut": 0, "hits": hits})
+	cliGetJSON, _ := json.MarshalIndent(map[string]any{"marker": plumbing.ResultMarker, "focus": 0,
+		"session": map[string]any{"session_id": "gone-1", "source": "chatgpt", "title": "Valve " + goneToken, "projects": []string{"plant"}, "turns": 2},
+		"turns":   []any{map[string]any{"turn_uuid": "gone-1-t0", "seq": 0, "role": "user", "blocks": []any{map[string]any{"block_type": "text", "text": goneSaid}}}}}, "", "  ")
+	cliSessJSON, _ := json.MarshalIndent(map[string]any{"marker": plumbing.ResultMarker, "total": 2, "sessions": []any{
+		map[string]any{"session_id": "kept-1", "source": "chatgpt", "title": "Pump " + keptToken, "turns": 1},
+		map[string]any{"session_id": "gone-1", "source": "chatgpt", "title": "Valve " + goneToken, "turns": 2}}}, "", "  ")
 	return map[string]string{
-		"cli recall --json":       string(cliJSON),
-		"mcp text":                text,
-		"cli context block":       cliRecallText(hits),
-		"old text, no marker":     strings.TrimPrefix(text, plumbing.ResultMarker+" "),
-		"structured":              structured,
-		"whole result":            string(whole),
-		"content list":            string(list),
-		"get text":                getText("gone-1") + "\n\n" + keptToken,
-		"get structured":          strings.Replace(string(getJSON), `"token_budget"`, `"kept":"`+keptToken+`","token_budget"`, 1),
-		"sessions text":           sessionsText(),
-		"sessions structured":     string(sessJSON),
-		"pretty structured, HTML": strings.ReplaceAll(indentJSON(t, structured), "Priya", "<Priya>"),
+		"get, the CLI's text":                                cliGetText("gone-1", "Valve "+goneToken, goneSaid) + "\n" + keptToken,
+		"get, the CLI's text titled like the server's":       cliGetText("gone-1", `Conversation "Valve `+goneToken+`"`, goneSaid),
+		"get, the CLI's --json":                              string(cliGetJSON),
+		"the CLI's sessions":                                 cliSessionsText(),
+		"the CLI's sessions --json":                          string(cliSessJSON),
+		"the CLI's sessions, then get":                       cliSessionsText() + cliGetText("kept-1", "Pump", keptSaid),
+		"the CLI's get of each":                              cliGetText("kept-1", "Pump", keptSaid) + cliGetText("gone-1", "Valve "+goneToken, goneSaid),
+		"the CLI's sessions, then recall":                    cliSessionsText() + cliRecallText(hits),
+		"get, the CLI's text through Codex's exec_command":   codexExec(cliGetText("gone-1", "Valve "+goneToken, goneSaid)),
+		"get, the CLI's --json through Codex's exec_command": codexExec(string(cliGetJSON)),
+		"the CLI's sessions through Codex's exec_command":    codexExec(cliSessionsText()),
+		"the CLI's recall through Codex's shell_command":     "Exit code: 0\nWall time: 0.2 seconds\nOutput:\n" + cliRecallText(hits),
+		"cli recall --json":                                  string(cliJSON),
+		"mcp text":                                           text,
+		"cli context block":                                  cliRecallText(hits),
+		"old text, no marker":                                strings.TrimPrefix(text, plumbing.ResultMarker+" "),
+		"structured":                                         structured,
+		"whole result":                                       string(whole),
+		"content list":                                       string(list),
+		"get text":                                           getText("gone-1") + "\n\n" + keptToken,
+		"get structured":                                     strings.Replace(string(getJSON), `"token_budget"`, `"kept":"`+keptToken+`","token_budget"`, 1),
+		"sessions text":                                      sessionsText(),
+		"sessions structured":                                string(sessJSON),
+		"pretty structured, HTML":                            strings.ReplaceAll(indentJSON(t, structured), "Priya", "<Priya>"),
 	}
 }
 
@@ -153,7 +190,7 @@ func TestEraseQuotesShapes(t *testing.T) {
 			}
 			n := eraseQuotesInSession(s, goneOnly, nil)
 			got := s.Turns[0].Blocks[0].Text
-			if want := map[bool]int{true: 2, false: 1}[name == "whole result" || name == "cli recall --json"]; n != want { // text and structured copies
+			if want := map[bool]int{true: 2, false: 1}[name == "whole result" || name == "cli recall --json" || name == "the CLI's sessions, then recall"]; n != want { // text and structured copies; two answers
 				t.Errorf("%d quotes erased, want %d", n, want)
 			}
 			if strings.Contains(strings.ToLower(got), goneToken) || strings.Contains(got, "gone-1") {
@@ -211,6 +248,13 @@ func TestEraseQuotesMalformed(t *testing.T) {
 		`[{"type":"text","text":"` + plumbing.ResultMarker + ` session_id=\ud800"}]`,
 		deep,
 		"\xff\xfe" + plumbing.ResultMarker + " session_id=gone-1",
+		// The CLI's forms, cut or bent.
+		plumbing.ResultMarker + " Valve · gone-1\n\n> [0] 2026-03-01 09:00 user (t0)\n  " + goneToken,
+		plumbing.ResultMarker + " Valve · chatgpt · gone 1\n\n> [0] 2026-03-01 09:00 user (t0)\n  " + goneToken,
+		plumbing.ResultMarker + " Valve · chatgpt · gone-1\nprojects: plant\n> [0] 2026-03-01 09:00 user (t0)\n  " + goneToken,
+		plumbing.ResultMarker + "\n  2026-03-01  chatgpt     gone-1  2 turns\n",
+		plumbing.ResultMarker + " \n* 2026-03-01  chatgpt     gone-1      2 turns Valve\n",
+		"Chunk ID: 1\nOutput:\n" + plumbing.ResultMarker + "\n",
 	} {
 		got, n := eraseQuotes(text, goneOnly, 0)
 		if text == deep {
@@ -458,6 +502,9 @@ func FuzzEraseQuotes(f *testing.F) {
 		if n == 0 && got != text {
 			t.Fatalf("nothing erased, yet the text changed: %q → %q", text, got)
 		}
+		if n > 0 && !mayQuote(text, goneOnly) {
+			t.Fatalf("the quick look passes over a quote erased: %q", text)
+		}
 		if tt := strings.TrimSpace(text); n > 0 && json.Valid([]byte(text)) && !strings.HasPrefix(tt, plumbing.ResultMarker) && !json.Valid([]byte(got)) {
 			t.Fatalf("valid JSON became invalid: %q → %q", text, got)
 		}
@@ -549,5 +596,24 @@ func TestForgetSweepsQuotesImportedMeanwhile(t *testing.T) {
 	}
 	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
 		t.Fatalf("the forgotten text is in %v", found)
+	}
+}
+
+func TestCLIMayQuoteGone(t *testing.T) {
+	for text, want := range map[string]bool{
+		cliGetText("gone-1", "Valve", goneSaid):               true,
+		cliGetText("kept-1", "Pump", keptSaid):                false,
+		cliSessionsText():                                     true,
+		"Output:\n" + cliGetText("gone-1", "Valve", goneSaid): true,
+		strings.TrimPrefix(cliGetText("gone-1", "Valve", goneSaid), plumbing.ResultMarker+" "): false, // before the marker
+		plumbing.ResultMarker + " Valve · chatgpt · gone-1\nnot get's\n":                       false,
+		plumbing.ResultMarker + " Valve · chatgpt · gone-1\n\nno turn header\n":                false,
+		plumbing.ResultMarker + " Valve · chatgpt · gone-1\n":                                  true,  // no turns
+		plumbing.ResultMarker + "\n     3  gone-1\n":                                           false, // a project so named
+		"Nothing of Ireneo's: gone-1 · chatgpt":                                                false,
+	} {
+		if got := cliMayQuoteGone(text, goneOnly); got != want {
+			t.Errorf("cliMayQuoteGone(%q) = %v, want %v", text, got, want)
+		}
 	}
 }

@@ -82,7 +82,7 @@ func (m *Memory) recoverBatch(ctx context.Context, dir string) error {
 			errs = append(errs, m.recoverIncoming(ctx, filepath.Join(dir, e.Name()), ""))
 		}
 	}
-	errs = append(errs, removeStaging(dir, true))
+	errs = append(errs, removeStaging(dir))
 	return errors.Join(errs...)
 }
 

@@ -64,6 +64,7 @@ func TestRecallCalls(t *testing.T) {
 		{"the CLI by path, piped", "Bash", `{"command":"cd /x && ~/bin/ireneo get abc t1 | head -50"}`, RecallCall},
 		{"the CLI through Codex's shell", "shell", `{"command":["bash","-lc","ireneo recall 'PX-208 valve'"],"workdir":"/home/a"}`, RecallCall},
 		{"the CLI in a joined command line", "shell", `ireneo sessions --query MT-4471`, RecallCall},
+		{"the CLI's projects", "Bash", `{"command":"ireneo projects --json"}`, RecallCall},
 		{"the CLI named in a commit message", "Bash", `{"command":"git commit -m \"docs: how ireneo recall ranks\""}`, Said},
 		{"another ireneo command", "Bash", `{"command":"ireneo import ~/Downloads/export.zip"}`, Said},
 		{"not JSON", "mcp__ireneo__recall", `MT-4471`, Said},
@@ -95,6 +96,7 @@ To read around a hit, call get with its session_id and turn_uuid.
 	oldGetText   = "Conversation \"Compressor ticket\" (chatgpt, 2026-03-11 to 2026-03-11, projects: untagged)\nsession_id: c-1 · 3 turns\nShowing turns 0 to 2. Verbatim records …\n\n[turn 0 · 2026-03-11 09:12 UTC · user · turn_uuid t-1]\nMT-4471?\n"
 	oldSessions  = "2 conversation(s) match; showing 1 to 2, newest first.\n\n- 2026-03-11 · chatgpt · \"Compressor ticket\" · projects: untagged · 3 turns · session_id c-1\n"
 	oldSessObj   = `{"total":2,"offset":0,"sessions":[],"token_budget":2000}`
+	cliGetText   = ResultMarker + " Compressor ticket · chatgpt · c-1\n\n  [0] 2026-03-11 09:12 user (t-1)\n  MT-4471?\n\n> [1] 2026-03-11 09:13 assistant (t-2)\n  MT-4471 is open.\n"
 )
 
 func TestRecallResults(t *testing.T) {
@@ -116,6 +118,19 @@ func TestRecallResults(t *testing.T) {
 		{"old sessions structured", "mcp__ireneo__sessions", oldSessObj, RecallResult},
 		{"old projects", "mcp__ireneo__list_projects", "Projects (conversations):\n- plant (3)\n", RecallResult},
 		{"the CLI's recall --json through a shell", "Bash", `{"query":"MT-4471","context_block":` + quote(ResultMarker+" "+oldCLIText) + `,"total_tokens":40,"budget":2000,"cut":0,"hits":[{"session_id":"c-1","turn_uuid":"t-2","text":"MT-4471 is open."}]}`, RecallResult},
+		{"the CLI's get through a shell", "Bash", cliGetText, RecallResult},
+		{"the CLI's get --json through a shell", "Bash", `{"marker":"` + ResultMarker + `","session":{"session_id":"c-1","source":"chatgpt","title":"Compressor ticket"},"focus":1,"turns":[]}`, RecallResult},
+		{"the CLI's sessions through a shell", "Bash", ResultMarker + "\n  2026-03-11  chatgpt     c-1                                        3 turns  Compressor ticket  []\n1 conversation of 1\n", RecallResult},
+		{"the CLI's sessions --json through a shell", "Bash", `{"marker":"` + ResultMarker + `","sessions":[{"session_id":"c-1","source":"chatgpt"}],"total":1}`, RecallResult},
+		{"the CLI's projects through a shell", "Bash", ResultMarker + "\n     3  plant\n     1  (untagged)\n", RecallResult},
+		{"the CLI's get through Codex's exec_command", "exec_command", "Chunk ID: 3f2a1b\nWall time: 0.0521 seconds\nProcess exited with code 0\nOriginal token count: 57\nOutput:\n" + cliGetText, RecallResult},
+		{"the CLI's sessions --json through Codex's shell_command", "shell_command", "Exit code: 0\nWall time: 0.1 seconds\nOutput:\n" + `{"marker":"` + ResultMarker + `","sessions":[],"total":0}`, RecallResult},
+		{"the CLI's recall, cut, through Codex's exec_command", "exec_command", "Chunk ID: 9c0d\nWall time: 0.2000 seconds\nProcess exited with code 0\nOriginal token count: 9000\nOutput:\nWarning: truncated output (original token count: 9000)\nTotal output lines: 400\n\n" + ResultMarker + " " + oldCLIText, RecallResult},
+		{"another command through Codex's exec_command", "exec_command", "Chunk ID: 3f2a1b\nWall time: 0.0521 seconds\nProcess exited with code 0\nOriginal token count: 5\nOutput:\ntotal 0\n", Said},
+		{"Codex's envelope, a file quoting the marker", "exec_command", "Chunk ID: 3f2a1b\nWall time: 0.0521 seconds\nProcess exited with code 0\nOriginal token count: 5\nOutput:\n    41\tconst ResultMarker = \"" + ResultMarker + "\"\n", Said},
+		// As before the marker: the agent's own, like any shell output.
+		{"the CLI's get from before the marker", "Bash", strings.TrimPrefix(cliGetText, ResultMarker+" "), Said},
+		{"the CLI's sessions --json from before the marker", "Bash", `{"sessions":[{"session_id":"c-1","source":"chatgpt"}],"total":1}`, Said},
 		{"a context_block of someone else's", "Bash", `{"context_block":"receipt: session_id=a turn_uuid=b","hits":[]}`, Said},
 		// Ireneo's own source, read by an agent working on it, is not an answer.
 		{"a file holding the marker", "Read", "    41→const ResultMarker = \"" + ResultMarker + "\"\n", Said},

@@ -32,10 +32,16 @@ import (
 //     sessions, token_budget; projects and untagged), also when wrapped in
 //     an MCP content list or a structuredContent field.
 //   - A shell call that runs Ireneo's CLI to recall (`ireneo recall …`,
-//     `ireneo get …`, `ireneo sessions …`) at a command's start, in a
-//     shell tool's input (Claude Code's Bash {"command": …}, Codex's shell
-//     {"command": [...]} or its joined command line). Its output is the
-//     CLI's context block, known by the marker or its shape like any result.
+//     `ireneo get …`, `ireneo sessions …`, `ireneo projects`) at a
+//     command's start, in a shell tool's input (Claude Code's Bash
+//     {"command": …}, Codex's shell {"command": [...]} or its joined command
+//     line). Its output is known by the marker like any result: recall's
+//     context block and get's header line begin with it, sessions' and
+//     projects' tables have it on a line above, and each --json answer
+//     carries it in its "marker" field (recall's in its context_block).
+//     Codex's exec puts an envelope before the output (ShellOutput): the
+//     answer is looked for behind it. Their output from builds before the
+//     marker reads as the agent's own.
 //
 // An agent's own answer after a recall is none of these, and stays
 // searchable like any turn.
@@ -91,7 +97,7 @@ func IreneoTool(name string) string {
 
 // cliRecall finds Ireneo's CLI asked to recall at the start of a command:
 // the line's start, after && || ; | $( or a shell's -c.
-var cliRecall = regexp.MustCompile(`(?:^|&&|\|\||[;|\n]|\$\(|\s-l?c\s+['"]?)\s*(?:\S*/)?ireneo\s+(?:recall|get|sessions)\b`)
+var cliRecall = regexp.MustCompile(`(?:^|&&|\|\||[;|\n]|\$\(|\s-l?c\s+['"]?)\s*(?:\S*/)?ireneo\s+(?:recall|get|sessions|projects)\b`)
 
 // shellCommand is the command line of a shell tool's input, or "".
 func shellCommand(input string) string {
@@ -166,11 +172,33 @@ var (
 	getTurnHeader  = regexp.MustCompile(`(?m)^\[turn \d+ · [^\n]* · turn_uuid [^\n]*\]`)
 )
 
+// execEnvelope is the header Codex writes before a command's output in the
+// result of its exec_command (codex-rs unified exec: "Chunk ID: …", "Wall
+// time: … seconds", "Process exited with code N" or "Process running with
+// session ID N", "Original token count: N", "Output:") and shell_command
+// ("Exit code: N", "Wall time: … seconds", "Output:"), with the notice it
+// puts first in an output it cut in the middle.
+var execEnvelope = regexp.MustCompile(`^(?:(?:Chunk ID: \S+|Wall time: [0-9.]+ seconds|Process exited with code -?\d+|Process running with session ID \d+|Original token count: \d+|Exit code: -?\d+)\n)+Output:\n(?:Warning: truncated output \(original token count: \d+\)\n(?:Total output lines: \d+\n)?\n?)?`)
+
+// ShellOutput cuts a shell tool's result into the harness's envelope and
+// the command's own output, so the CLI's answer is known, and erased from,
+// behind it. Without an envelope, head is "" and out is text.
+func ShellOutput(text string) (head, out string) {
+	if text == "" || strings.IndexByte("CWPOE", text[0]) < 0 {
+		return "", text
+	}
+	n := len(execEnvelope.FindString(text))
+	return text[:n], text[n:]
+}
+
 // isResult reports whether a tool result's text is an answer of Ireneo's.
 func isResult(text string) bool { return resultAt(text, 0) }
 
 func resultAt(text string, depth int) bool {
 	t := strings.TrimSpace(text)
+	if head, out := ShellOutput(t); head != "" {
+		return resultAt(out, depth+1) // the CLI run through Codex's exec
+	}
 	switch {
 	case t == "":
 		return false

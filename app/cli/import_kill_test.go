@@ -360,6 +360,7 @@ func TestImportKilledThenForgotten(t *testing.T) {
 		for _, pt := range points {
 			t.Run(fmt.Sprintf("%v %s", sig, pt.name), func(t *testing.T) {
 				dir, c, input := startFrozen(t, inputs, nil, pt.cond)
+				links := watchStaged(t, dir)
 				c.signal(sig)
 				c.signal(syscall.SIGCONT)
 				err := c.wait(t, fmt.Sprintf("after %v", sig))
@@ -385,6 +386,9 @@ func TestImportKilledThenForgotten(t *testing.T) {
 				if left := leftovers(dir); len(left) > 0 {
 					t.Fatalf("left after the next open: %v", left)
 				}
+				// Its staging file was overwritten before it went, by the
+				// import Ctrl-C stopped or by the next open after a kill.
+				checkZeroedLinks(t, links)
 				// The memory is whole: an import finishes the job, and a
 				// forgotten conversation stays out. (Killed before its
 				// commit, the conversation was never stored: nothing to

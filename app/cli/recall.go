@@ -8,8 +8,29 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
 )
+
+// Every answer here that quotes the memory carries plumbing.ResultMarker,
+// as the MCP server's do: an agent that runs the CLI through a shell has
+// the output in its transcript, and the marker is how a later import knows
+// it for Ireneo's (kept out of the index, so the memory does not feed on
+// itself) and how forget finds the quotes in it. Text answers begin with
+// it (get's header line; a line of its own above sessions' and projects'
+// tables), JSON ones carry it in their "marker" field.
+
+// markedTranscript is get's --json answer: the transcript with the marker.
+type markedTranscript struct {
+	Marker string `json:"marker"`
+	*memory.Transcript
+}
+
+// oneLine keeps a title on its line, so the header and table lines stay
+// whole for a reader and for forget, which finds the session id on them.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
 
 func init() {
 	register(newRecallCmd)
@@ -93,10 +114,10 @@ func newGetCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return printJSON(g.stdout, tr)
+				return printJSON(g.stdout, markedTranscript{plumbing.ResultMarker, tr})
 			}
 			s := tr.Session
-			fmt.Fprintf(g.stdout, "%s · %s · %s\n", orDash(s.Title), s.Source, s.SessionID)
+			fmt.Fprintf(g.stdout, "%s %s · %s · %s\n", plumbing.ResultMarker, oneLine(orDash(s.Title)), s.Source, s.SessionID)
 			if len(s.Projects) > 0 {
 				fmt.Fprintf(g.stdout, "projects: %s\n", strings.Join(s.Projects, ", "))
 			}
@@ -158,15 +179,16 @@ func newSessionsCmd(g *globals) *cobra.Command {
 				if list == nil {
 					list = []memory.SessionInfo{}
 				}
-				return printJSON(g.stdout, map[string]any{"total": total, "sessions": list})
+				return printJSON(g.stdout, map[string]any{plumbing.MarkerField: plumbing.ResultMarker, "total": total, "sessions": list})
 			}
+			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
 			for _, s := range list {
 				star := " "
 				if s.Starred {
 					star = "*"
 				}
 				fmt.Fprintf(g.stdout, "%s %-10s  %-11s %-40s %3d turns  %s  [%s]\n", star, memory.Day(s.Updated), s.Source, s.SessionID,
-					s.Turns, orDash(s.Title), strings.Join(s.Projects, ", "))
+					s.Turns, oneLine(orDash(s.Title)), strings.Join(s.Projects, ", "))
 			}
 			fmt.Fprintf(g.stdout, "%s of %d\n", plural(len(list), "conversation", "conversations"), total)
 			return nil
@@ -203,8 +225,9 @@ func newProjectsCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return printJSON(g.stdout, map[string]any{"projects": ps, "untagged": untagged})
+				return printJSON(g.stdout, map[string]any{plumbing.MarkerField: plumbing.ResultMarker, "projects": ps, "untagged": untagged})
 			}
+			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
 			for _, p := range ps {
 				fmt.Fprintf(g.stdout, "%6d  %s\n", p.Count, p.Name)
 			}
