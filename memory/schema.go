@@ -40,7 +40,13 @@ import (
 //
 // Layout 4: layout 3 (on two branches at once) with the searched mark:
 // plumbing (package plumbing) keeps its chunk rows but reaches no index.
-const indexLayoutVersion = 4
+//
+// Layout 5: plumbing knows more of Ireneo's own answers (the CLI's recall
+// --json, get, sessions and projects output, and any answer behind Codex's
+// exec header), so a rebuild takes them out of the index; forget looks for
+// quotes of a forgotten conversation among the unsearched chunks, so it
+// needs them there too.
+const indexLayoutVersion = 5
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.
