@@ -84,7 +84,8 @@ func newForgetScreen(u *ui) *forgetScreen {
 
 func (f *forgetScreen) content() fyne.CanvasObject {
 	intro := widget.NewLabel("Forgetting erases a conversation from this computer for good: its file is overwritten, " +
-		"its index rows deleted and the freed database pages zeroed. Importing the same export again will not bring it back.")
+		"its index rows deleted, the freed database pages zeroed, and Ireneo's answers quoting it in agents' transcripts erased. " +
+		"Importing the same export again will not bring it back.")
 	intro.Wrapping = fyne.TextWrapWord
 	findBtn := widget.NewButtonWithIcon("Find", theme.SearchIcon(), f.find)
 	criteria := container.NewVBox(
@@ -316,8 +317,12 @@ func (f *forgetScreen) showReport(rep memory.ForgetReport, err error) {
 		head += ", database vacuumed"
 	}
 	head += "."
-	head += fmt.Sprintf("\nQuotes of them in Ireneo's answers kept in other conversations: %s erased from %s.",
-		plural(rep.Quotes, "quote", "quotes"), plural(rep.Quoting, "conversation", "conversations"))
+	if rep.Quotes > 0 {
+		head += fmt.Sprintf("\nAlso erased %s of them from Ireneo's answers kept in %s (agents' transcripts).",
+			plural(rep.Quotes, "quote", "quotes"), plural(rep.Quoting, "other conversation", "other conversations"))
+	} else {
+		head += "\nNo other conversation kept a quote of them in Ireneo's answers."
+	}
 	if err != nil {
 		head = "Stopped part way. " + head
 	}

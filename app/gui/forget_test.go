@@ -44,7 +44,7 @@ func TestForgetRemovesConversation(t *testing.T) {
 	if !strings.Contains(f.report.Text, "Erased 1 conversation (2 turns") || !strings.Contains(f.report.Text, "Something to forget") {
 		t.Fatalf("report says %q", f.report.Text)
 	}
-	if !strings.Contains(f.report.Text, "Quotes of them in Ireneo's answers kept in other conversations: 0 quotes erased from 0 conversations.") {
+	if !strings.Contains(f.report.Text, "No other conversation kept a quote of them in Ireneo's answers.") {
 		t.Fatalf("report says %q, want the line on quotes", f.report.Text)
 	}
 	capture(t, u, "forget-report")
@@ -136,4 +136,18 @@ func TestForgetProjectFilter(t *testing.T) {
 	if f.project.Selected != "Untagged (3)" {
 		t.Errorf("after a refresh the filter is %q", f.project.Selected)
 	}
+}
+
+func TestForgetReportSaysQuotesErased(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	u.forget.showReport(memory.ForgetReport{
+		Sessions: []memory.ForgottenSession{{SessionID: "conv-x", Title: "Seal order", Source: "funes", Turns: 2, Bytes: 300}},
+		Files:    1, Quotes: 3, Quoting: 2,
+	}, nil)
+	want := "Also erased 3 quotes of them from Ireneo's answers kept in 2 other conversations (agents' transcripts)."
+	if !strings.Contains(u.forget.report.Text, want) {
+		t.Fatalf("report says %q, want %q", u.forget.report.Text, want)
+	}
+	u.showScreen(screenForget)
+	capture(t, u, "forget-report-quotes")
 }
