@@ -201,3 +201,23 @@ func TestCatalogCommands(t *testing.T) {
 		t.Fatalf("status: %s", out)
 	}
 }
+
+// Flags after the query are searched as words (the help says so); the
+// person is told on stderr, and the answer is what the words find.
+func TestRecallNotesFlagsAfterQuery(t *testing.T) {
+	dir := seed(t)
+	code, out, errs := run(t, "--memory", dir, "recall", "seal pump", "--budget", "300", "-k", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "note: --budget, -k after the query are searched as words; put flags before the query") {
+		t.Errorf("stderr %q: want the note on flags after the query", errs)
+	}
+	if !strings.Contains(out, `"seal pump --budget 300 -k 3"`) {
+		t.Errorf("the query should be searched as typed: %q", strings.SplitN(out, "\n", 2)[0])
+	}
+	_, _, errs = run(t, "--memory", dir, "recall", "--budget", "300", "seal pump -- not a flag")
+	if strings.Contains(errs, "note:") {
+		t.Errorf("no flag after the query, yet stderr says %q", errs)
+	}
+}

@@ -58,6 +58,12 @@ func newRecallCmd(g *globals) *cobra.Command {
 				return err
 			}
 			o.Query = strings.Join(args, " ")
+			if fl := flagsInQuery(c, args[1:]); len(fl) > 0 {
+				// Searched as text, as the help says; a person who meant them
+				// as flags should know why they did nothing.
+				fmt.Fprintf(g.stderr, "note: %s after the query %s searched as words; put flags before the query\n",
+					strings.Join(fl, ", "), map[bool]string{true: "is", false: "are"}[len(fl) == 1])
+			}
 			m, err := g.open()
 			if err != nil {
 				return err
@@ -258,4 +264,20 @@ func newProjectRenameCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// flagsInQuery lists the words after a query's first that name one of c's
+// flags (--budget, -k): with flags parsed only before the query, they were
+// searched as text.
+func flagsInQuery(c *cobra.Command, words []string) []string {
+	var out []string
+	for _, w := range words {
+		name, _, _ := strings.Cut(w, "=")
+		switch {
+		case strings.HasPrefix(name, "--") && c.Flags().Lookup(name[2:]) != nil,
+			len(name) == 2 && name[0] == '-' && c.Flags().ShorthandLookup(name[1:]) != nil:
+			out = append(out, name)
+		}
+	}
+	return out
 }
