@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -353,8 +354,9 @@ func TestFirstPersonTable(t *testing.T) {
 	for q, want := range map[string]bool{
 		"whose phone served as my alternative?":  true,
 		"Which camera did I rely on in January?": true,
-		"what did I tell you about the kiln?":    false, // to the assistant
-		"what did you suggest for my back?":      false,
+		"what did I tell you about the kiln?":    true,
+		"can you remind me what my dentist said": true, // asked of the assistant, about the person
+		"what did you suggest for the kiln?":     false,
 		"what did we decide about N-11?":         false, // an agent's "we"
 		"kiln speed drive decision":              false,
 		"Is MYSQL mine to fix?":                  true,
@@ -399,13 +401,23 @@ func TestFirstPersonFavoursTheirTurn(t *testing.T) {
 	if got := first(tn); got != memory.RoleUser {
 		t.Errorf("FirstPerson: want the person's own message first, got %s", got)
 	}
-	// Asked of the assistant, the reply keeps its place.
-	res, err := Recall(ctx, m, Options{Query: "what did you say about the borrowed phone?"})
-	if err != nil {
-		t.Fatal(err)
+	// Asked for the assistant's words, the stage stays out: the same
+	// ranking with it as without it.
+	roles := func(tn Tuning) string {
+		res, err := Recall(ctx, m, Options{Query: "what did you suggest for my borrowed phone until June?", Tuning: &tn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range res.Hits {
+			out = append(out, fmt.Sprintf("%s %.6f", h.Role, h.Score))
+		}
+		return strings.Join(out, ", ")
 	}
-	if len(res.Hits) == 0 || res.Hits[0].Role != memory.RoleAssistant {
-		t.Errorf("a question to the assistant: want the reply first, got %+v", res.Hits)
+	off := DefaultTuning
+	off.FirstPerson = 0
+	if with, without := roles(DefaultTuning), roles(off); with != without {
+		t.Errorf("a question for the assistant's words: %s with FirstPerson, %s without", with, without)
 	}
 }
 

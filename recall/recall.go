@@ -270,16 +270,14 @@ func turnChunks(ctx context.Context, m *memory.Memory, cands []candidate) error 
 }
 
 // firstPerson reports whether a question speaks of the person ("I", "my",
-// "me") and not to the assistant ("you", "your").
+// "me"). One that asks for the assistant's words ("what did you suggest
+// for my back?") is told apart before, by the plan's speaker.
 func firstPerson(q string) bool {
-	var me bool
 	for _, w := range memory.Words(q) {
 		switch w {
 		case "i", "my", "me", "mine", "myself":
-			me = true
-		case "you", "your", "yours", "yourself":
-			return false
+			return true
 		}
 	}
-	return me
+	return false
 }

@@ -25,8 +25,9 @@ type Tuning struct {
 	SpeakerWeight float64
 	// FirstPerson is what a person's own turn adds, as a fraction of its
 	// score, to a question in the first person ("my", "I") that does not
-	// address the assistant: it asks about the person's life, which
-	// their messages tell and the replies only echo. 0 turns it off.
+	// ask for the assistant's words ("what did you suggest"): it asks
+	// about the person's life, which their messages tell and the replies
+	// only echo. 0 turns it off.
 	FirstPerson   float64
 	HalfLifeDays  float64 // recency half-life; 0 turns recency off
 	RecencyWeight float64 // the most recency can add, as a fraction of the score
@@ -126,7 +127,7 @@ var DefaultTuning = Tuning{
 	SessionWeight:  0.5,
 	SessionTurns:   2,
 
-	FirstPerson: 1, // a person's own turn doubles for a question about their life: RHELM turn R@5 +0.029, RealMem +0.028, lifelike +0.007, recalldata unchanged (BENCHMARKS.md)
+	FirstPerson: 1, // a person's own turn doubles for a question about their life: RHELM turn R@5 +0.030, RealMem +0.039, lifelike +0.006, recalldata unchanged (BENCHMARKS.md)
 
 	SameExchange: 0.5, // 0.3 cost lifelike turn@3 0.006 for nothing once FirstPerson came; 0.7 costs RHELM conversation R@5 0.004, 0 its turn R@5 0.011 (BENCHMARKS.md)
 	// Plain BM25's stopwords, for short questions: the floor's edge on
