@@ -113,14 +113,22 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 			opts.Progress(PhaseExtract, i+1, len(todo))
 		}
 	}
+	finals := make([]string, len(todo))
+	for i, p := range todo {
+		finals[i] = filepath.Join(m.Dir(), filepath.FromSlash(p))
+	}
+	// Killed while it moves them, the next open takes back the ones moved.
+	if err := st.WillPlace(finals); err != nil {
+		return sum, fmt.Errorf("restore: %w", err)
+	}
 	var placed []string
 	undo := func() {
 		for _, p := range placed {
 			memory.Shred(p) // overwritten, like the ones still staged
 		}
 	}
-	for _, p := range todo {
-		final := filepath.Join(m.Dir(), filepath.FromSlash(p))
+	for i, p := range todo {
+		final := finals[i]
 		if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 			undo()
 			return sum, fmt.Errorf("restore: %w", err)
@@ -144,7 +152,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 	if opts.Progress != nil {
 		progress = func(done, total int) { opts.Progress(PhaseIndex, done, total) }
 	}
-	derr := st.Discard() // only folders are left in it now
+	derr := st.Discard() // only folders and the placing list are left in it now
 	rep, err := m.Reindex(ctx, progress)
 	sum.Conversations, sum.Failed = rep.Sessions, rep.Failed
 	if err != nil {

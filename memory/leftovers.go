@@ -42,7 +42,7 @@ func (m *Memory) recoverStaging(ctx context.Context) error {
 	var errs []error
 	for _, e := range ents {
 		if e.IsDir() && strings.HasPrefix(e.Name(), restorePrefix) {
-			if err := recoverRestore(filepath.Join(root, e.Name())); err != nil {
+			if err := m.recoverRestore(ctx, filepath.Join(root, e.Name())); err != nil {
 				errs = append(errs, err)
 			}
 			continue

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -19,7 +21,11 @@ import (
 // lock taken inside and renamed restore-*, as a batch is, so that a
 // restore-* folder whose lock can be taken is a dead restore's leftovers
 // (cleared at the next Open, import, forget or restore) and one whose lock
-// cannot is a live restore's, left alone.
+// cannot is a live restore's, left alone. Before it moves its files into
+// src/ a restore lists where they go (WillPlace); killed while it moves
+// them, the clearing also takes back those it moved and the index does not
+// hold yet, so the memory is left as it was, empty, for the restore to be
+// done again.
 
 // restorePrefix names a restore's staging folder.
 const restorePrefix = "restore-"
@@ -30,8 +36,14 @@ const restorePrefix = "restore-"
 // while it extracts and has moved them all out by the time it indexes.
 const legacyRestoreQuiet = 10 * time.Minute
 
+// placingName is the file, in a restore's folder, that lists where its
+// files go in src/ (paths relative to the memory directory, one a line),
+// written before it moves the first.
+const placingName = "placing"
+
 // RestoreStaging is a restore's folder for the files it extracts.
 type RestoreStaging struct {
+	mdir string // the memory directory
 	dir  string
 	lock *os.File // nil once discarded
 }
@@ -63,11 +75,42 @@ func (m *Memory) NewRestoreStaging(ctx context.Context) (*RestoreStaging, error)
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("stage the restore: %w", err)
 	}
-	return &RestoreStaging{dir: dir, lock: lock}, nil
+	return &RestoreStaging{mdir: m.dir, dir: dir, lock: lock}, nil
 }
 
 // Dir is the folder to extract into.
 func (s *RestoreStaging) Dir() string { return s.dir }
+
+// WillPlace records where in the memory the restore is about to move its
+// files (finals, full paths under src/), so that a restore killed half way
+// through is undone at the next open: each file it had moved that no index
+// row names yet is overwritten and removed, leaving the memory empty for the
+// restore to be done again. Call Discard once they are all in place.
+func (s *RestoreStaging) WillPlace(finals []string) error {
+	var b strings.Builder
+	for _, f := range finals {
+		rel, err := filepath.Rel(s.mdir, f)
+		if err != nil || !placeable(rel) {
+			return fmt.Errorf("stage the restore: %s is not under %s", f, filepath.Join(s.mdir, SrcDir))
+		}
+		b.WriteString(rel)
+		b.WriteByte('\n')
+	}
+	p := filepath.Join(s.dir, placingName)
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		return fmt.Errorf("stage the restore: %w", err)
+	}
+	if err := syncEach([]string{p}); err != nil {
+		return fmt.Errorf("stage the restore: %w", err)
+	}
+	return nil
+}
+
+// placeable says whether rel, relative to the memory directory, is a file
+// under src/: what a placing list may name.
+func placeable(rel string) bool {
+	return rel == filepath.Clean(rel) && filepath.IsLocal(rel) && strings.HasPrefix(rel, SrcDir+string(filepath.Separator))
+}
 
 // Discard overwrites every file left in the folder, removes it, and drops
 // the lock. It may be called more than once.
@@ -89,8 +132,9 @@ func (s *RestoreStaging) Discard() error {
 // text on file systems that write in place.
 func Shred(path string) error { return shred(path) }
 
-// recoverRestore clears a restore folder if its restore is dead.
-func recoverRestore(dir string) error {
+// recoverRestore clears a restore folder if its restore is dead, and
+// undoes what it had moved into src/ (WillPlace).
+func (m *Memory) recoverRestore(ctx context.Context, dir string) error {
 	if _, err := os.Lstat(filepath.Join(dir, lockName)); os.IsNotExist(err) {
 		if _, err := os.Lstat(dir); os.IsNotExist(err) {
 			return nil // gone meanwhile
@@ -111,7 +155,41 @@ func recoverRestore(dir string) error {
 		return nil // a live restore
 	}
 	defer lock.Close()
-	return removeStaging(dir)
+	return errors.Join(m.unplace(ctx, filepath.Join(dir, placingName)), removeStaging(dir))
+}
+
+// unplace overwrites and removes each file a placing list names that no
+// stored conversation's row names. It runs in a write transaction, so an
+// import can't store a conversation at one of those paths between the check
+// and the removal (an import renames a file into src/ only after the
+// transaction that stores it).
+func (m *Memory) unplace(ctx context.Context, list string) error {
+	data, err := os.ReadFile(list)
+	if os.IsNotExist(err) {
+		return nil // killed before it moved any
+	}
+	if err != nil {
+		return err
+	}
+	return m.withTx(ctx, func(tx *sql.Tx) error {
+		var errs []error
+		for _, rel := range strings.Split(string(data), "\n") {
+			if !placeable(rel) {
+				continue
+			}
+			var stored bool
+			if err := tx.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM sessions WHERE path=?)`, rel).Scan(&stored); err != nil {
+				return err
+			}
+			if stored {
+				continue
+			}
+			if err := shred(filepath.Join(m.dir, rel)); err != nil && !os.IsNotExist(err) {
+				errs = append(errs, err)
+			}
+		}
+		return errors.Join(errs...)
+	})
 }
 
 // changedWithin says whether dir or anything under it was modified less

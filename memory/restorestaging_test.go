@@ -128,3 +128,77 @@ func TestLegacyRestoreFolders(t *testing.T) {
 		t.Fatalf("a fresh lockless restore folder was cleared: %v", err)
 	}
 }
+
+// A restore killed while it moves its files into src/: the next open takes
+// back (overwrites and removes) those it moved, and the ones still staged,
+// but no file the index holds, nor anything outside src/ its list names.
+func TestRestoreKilledWhilePlacingIsUndone(t *testing.T) {
+	dir := t.TempDir()
+	m, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustIngest(t, m, conv("kept", HarnessChatGPT, "", "", day0, "kept text", "ok"))
+	keptFile := filepath.Join(dir, srcPath(HarnessChatGPT, "kept"))
+	if _, err := os.Stat(keptFile); err != nil {
+		t.Fatal(err)
+	}
+	st, err := m.NewRestoreStaging(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.WillPlace([]string{filepath.Join(dir, DBName)}); err == nil {
+		t.Fatal("WillPlace accepted a path outside src/")
+	}
+	var finals, links []string
+	for _, name := range []string{"moved", "staged"} {
+		staged := filepath.Join(st.Dir(), SrcDir, HarnessClaude, name+".funes.jsonl")
+		if err := os.MkdirAll(filepath.Dir(staged), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(staged, []byte(restoredToken+" "+name+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		links = append(links, watchFile(t, staged))
+		finals = append(finals, filepath.Join(dir, SrcDir, HarnessClaude, name+".funes.jsonl"))
+	}
+	if err := st.WillPlace(append(finals, keptFile)); err != nil {
+		t.Fatal(err)
+	}
+	// A list edited to reach outside src/ is not followed.
+	f, err := os.OpenFile(filepath.Join(st.Dir(), placingName), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(filepath.Join(SrcDir, "..", DBName) + "\n" + DBName + "\n")
+	f.Close()
+	if err := os.MkdirAll(filepath.Dir(finals[0]), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(st.Dir(), SrcDir, HarnessClaude, "moved.funes.jsonl"), finals[0]); err != nil {
+		t.Fatal(err)
+	}
+	closeLock(st.lock) // killed after the first rename
+	m.Close()
+
+	if m, err = Open(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	checkNoStaging(t, m)
+	for i, l := range links {
+		checkZeroed(t, l, "a killed restore's "+[]string{"moved", "staged"}[i]+" file")
+	}
+	if _, err := os.Stat(finals[0]); !os.IsNotExist(err) {
+		t.Fatalf("the file the killed restore moved into src/ is left (%v)", err)
+	}
+	if _, err := os.Stat(keptFile); err != nil {
+		t.Fatalf("a stored conversation's file named in the list went: %v", err)
+	}
+	if s, err := m.Status(context.Background()); err != nil || s.Conversations != 1 {
+		t.Fatalf("the memory after the undo: %+v %v", s, err)
+	}
+	if found := grepDir(t, dir, restoredToken); len(found) > 0 {
+		t.Fatalf("restored text left in %v", found)
+	}
+}
