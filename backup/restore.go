@@ -56,7 +56,10 @@ type RestoreSummary struct {
 // Restore puts the archive into memory m. Into an empty memory it writes
 // the conversation files (each checked again against its checksum), the
 // catalog and the settings, then rebuilds the index from src/. A memory
-// with conversations is refused with ErrNotEmpty unless opts.Merge.
+// with conversations is refused with ErrNotEmpty unless opts.Merge. A
+// restore that fails or is cancelled leaves no file it extracted, each
+// overwritten before it goes; one killed leaves them in a locked staging
+// folder that the memory's next open clears the same way.
 func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOptions) (RestoreSummary, error) {
 	sum := RestoreSummary{Archive: a.Path, Merged: opts.Merge, NotIncluded: NotIncluded}
 	if opts.Merge {
@@ -65,18 +68,15 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 	if err := checkEmpty(ctx, m); err != nil {
 		return sum, err
 	}
-	root := filepath.Join(m.Dir(), ".staging")
-	if _, err := os.Stat(root); errors.Is(err, os.ErrNotExist) {
-		if err := os.Mkdir(root, 0o700); err != nil {
-			return sum, fmt.Errorf("restore: %w", err)
-		}
-		defer os.Remove(root) // only if empty: an import may have started since
-	}
-	staging, err := os.MkdirTemp(root, "restore-")
+	// The extracted files are a copy of every conversation in the archive:
+	// memory's staging folder overwrites what is left of them however the
+	// restore ends, and its lock lets the next open clear it after a kill.
+	st, err := m.NewRestoreStaging(ctx)
 	if err != nil {
 		return sum, fmt.Errorf("restore: %w", err)
 	}
-	defer os.RemoveAll(staging)
+	defer st.Discard()
+	staging := st.Dir()
 
 	// A conversation this memory forgot stays gone: its file is not written.
 	var todo []string
@@ -113,14 +113,22 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 			opts.Progress(PhaseExtract, i+1, len(todo))
 		}
 	}
+	finals := make([]string, len(todo))
+	for i, p := range todo {
+		finals[i] = filepath.Join(m.Dir(), filepath.FromSlash(p))
+	}
+	// Killed while it moves them, the next open takes back the ones moved.
+	if err := st.WillPlace(finals); err != nil {
+		return sum, fmt.Errorf("restore: %w", err)
+	}
 	var placed []string
 	undo := func() {
 		for _, p := range placed {
-			os.Remove(p)
+			memory.Shred(p) // overwritten, like the ones still staged
 		}
 	}
-	for _, p := range todo {
-		final := filepath.Join(m.Dir(), filepath.FromSlash(p))
+	for i, p := range todo {
+		final := finals[i]
 		if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 			undo()
 			return sum, fmt.Errorf("restore: %w", err)
@@ -144,6 +152,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 	if opts.Progress != nil {
 		progress = func(done, total int) { opts.Progress(PhaseIndex, done, total) }
 	}
+	derr := st.Discard() // only folders and the placing list are left in it now
 	rep, err := m.Reindex(ctx, progress)
 	sum.Conversations, sum.Failed = rep.Sessions, rep.Failed
 	if err != nil {
@@ -154,6 +163,9 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 			return sum, fmt.Errorf("restore: conversations restored, settings not: %w", err)
 		}
 		sum.Settings = true
+	}
+	if derr != nil {
+		return sum, fmt.Errorf("restore: conversations restored: %w", derr)
 	}
 	return sum, nil
 }

@@ -21,14 +21,15 @@ import (
 // Recovery finishes what the index already committed and erases the rest,
 // so a forgotten conversation can't survive in a leftover.
 
-// recoverLeftovers clears what dead imports left behind: staging folders
-// whose lock nobody holds, and old-style .incoming files in src/.
+// recoverLeftovers clears what dead imports and restores left behind:
+// staging folders whose lock nobody holds, and old-style .incoming files in
+// src/.
 func (m *Memory) recoverLeftovers(ctx context.Context) error {
 	return errors.Join(m.recoverStaging(ctx), m.recoverLegacyIncoming(ctx))
 }
 
-// recoverStaging clears the staging folders of dead imports and leaves live
-// ones alone.
+// recoverStaging clears the staging folders of dead imports and restores
+// and leaves live ones alone.
 func (m *Memory) recoverStaging(ctx context.Context) error {
 	root := filepath.Join(m.dir, stagingDir)
 	ents, err := os.ReadDir(root)
@@ -40,7 +41,14 @@ func (m *Memory) recoverStaging(ctx context.Context) error {
 	}
 	var errs []error
 	for _, e := range ents {
-		// Only import batches: scrub and restore keep other things here.
+		if e.IsDir() && strings.HasPrefix(e.Name(), restorePrefix) {
+			if err := m.recoverRestore(ctx, filepath.Join(root, e.Name())); err != nil {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		// Otherwise only import batches (and folders being born, a
+		// restore's too): scrub keeps other things here.
 		if !e.IsDir() || !strings.HasPrefix(e.Name(), batchPrefix) && !strings.HasPrefix(e.Name(), newBatchPrefix) {
 			continue
 		}

@@ -123,6 +123,8 @@ func TestRecallResults(t *testing.T) {
 		{"the CLI's sessions through a shell", "Bash", ResultMarker + "\n  2026-03-11  chatgpt     c-1                                        3 turns  Compressor ticket  []\n1 conversation of 1\n", RecallResult},
 		{"the CLI's sessions --json through a shell", "Bash", `{"marker":"` + ResultMarker + `","sessions":[{"session_id":"c-1","source":"chatgpt"}],"total":1}`, RecallResult},
 		{"the CLI's projects through a shell", "Bash", ResultMarker + "\n     3  plant\n     1  (untagged)\n", RecallResult},
+		{"the CLI's audit through a shell", "Bash", ResultMarker + "\nTIME                 CLIENT  TOOL    OUTCOME  HITS  MS   ARGUMENTS\n2026-03-11 09:12:00  agent   recall  ok       1     2.0  {\"query\":\"MT-4471\"}\n", RecallResult},
+		{"the CLI's audit --json through a shell", "Bash", `[{"marker":"` + ResultMarker + `","id":1,"client":"agent","tool":"recall","args":"{\"query\":\"MT-4471\"}","hits":1,"outcome":"ok"}]`, RecallResult},
 		{"the CLI's get through Codex's exec_command", "exec_command", "Chunk ID: 3f2a1b\nWall time: 0.0521 seconds\nProcess exited with code 0\nOriginal token count: 57\nOutput:\n" + cliGetText, RecallResult},
 		{"the CLI's sessions --json through Codex's shell_command", "shell_command", "Exit code: 0\nWall time: 0.1 seconds\nOutput:\n" + `{"marker":"` + ResultMarker + `","sessions":[],"total":0}`, RecallResult},
 		{"the CLI's recall, cut, through Codex's exec_command", "exec_command", "Chunk ID: 9c0d\nWall time: 0.2000 seconds\nProcess exited with code 0\nOriginal token count: 9000\nOutput:\nWarning: truncated output (original token count: 9000)\nTotal output lines: 400\n\n" + ResultMarker + " " + oldCLIText, RecallResult},

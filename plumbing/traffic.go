@@ -39,6 +39,9 @@ import (
 //     context block and get's header line begin with it, sessions' and
 //     projects' tables have it on a line above, and each --json answer
 //     carries it in its "marker" field (recall's in its context_block).
+//     `ireneo audit`, `insights` and `forget` mark their output the same
+//     way (each entry of audit's --json array carries the field), though
+//     their command lines, quoting nothing, stay the shell's own.
 //     Codex's exec puts an envelope before the output (ShellOutput): the
 //     answer is looked for behind it. Their output from builds before the
 //     marker reads as the agent's own.
@@ -96,7 +99,9 @@ func IreneoTool(name string) string {
 }
 
 // cliRecall finds Ireneo's CLI asked to recall at the start of a command:
-// the line's start, after && || ; | $( or a shell's -c.
+// the line's start, after && || ; | $( or a shell's -c. (`ireneo audit`,
+// `insights` and `forget` print marked answers too, but their command lines
+// quote nothing; adding them here would change the index layout.)
 var cliRecall = regexp.MustCompile(`(?:^|&&|\|\||[;|\n]|\$\(|\s-l?c\s+['"]?)\s*(?:\S*/)?ireneo\s+(?:recall|get|sessions|projects)\b`)
 
 // shellCommand is the command line of a shell tool's input, or "".

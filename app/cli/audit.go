@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -8,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 func init() { register(newAuditCmd) }
@@ -34,12 +36,17 @@ func newAuditCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Marked as Ireneo's answers are (recall.go): the arguments
+			// are agents' queries, which an agent running this through
+			// its shell must not bring back into the index as its words.
 			if asJSON {
-				if es == nil {
-					es = []memory.AuditEntry{}
+				out := make([]markedAuditEntry, len(es))
+				for i, e := range es {
+					out[i] = markedAuditEntry{plumbing.ResultMarker, e}
 				}
-				return printJSON(g.stdout, es)
+				return printJSON(g.stdout, out)
 			}
+			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
 			if len(es) == 0 {
 				fmt.Fprintln(g.stdout, "No calls recorded.")
 				return nil
@@ -60,6 +67,26 @@ func newAuditCmd(g *globals) *cobra.Command {
 	f.IntVar(&q.Limit, "limit", 100, "at most this many calls")
 	f.BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
+}
+
+// markedAuditEntry is an entry of audit's --json answer: the entry's own
+// fields and the marker, each entry carrying it so the answer stays the
+// array it always was.
+type markedAuditEntry struct {
+	Marker string
+	memory.AuditEntry
+}
+
+func (e markedAuditEntry) MarshalJSON() ([]byte, error) {
+	inner, err := json.Marshal(e.AuditEntry)
+	if err != nil || len(inner) < 2 || inner[0] != '{' {
+		return inner, err
+	}
+	mk, _ := json.Marshal(map[string]string{plumbing.MarkerField: e.Marker})
+	if string(inner) == "{}" {
+		return mk, nil
+	}
+	return append(append(mk[:len(mk)-1:len(mk)-1], ','), inner[1:]...), nil
 }
 
 // clipArgs shortens s to n runes for a table cell.

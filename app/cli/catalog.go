@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 func init() {
@@ -109,9 +110,16 @@ func newForgetCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// Marked as Ireneo's answers are (recall.go): it names the
+			// forgotten conversations, whose titles an agent running it
+			// through its shell must not bring back into the index.
 			if asJSON {
-				return printJSON(g.stdout, rep)
+				return printJSON(g.stdout, struct {
+					Marker string `json:"marker"`
+					memory.ForgetReport
+				}{plumbing.ResultMarker, rep})
 			}
+			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
 			for _, s := range rep.Sessions {
 				fmt.Fprintf(g.stdout, "forgot %s %s %q: %d turns, %d bytes, file %s erased\n", s.Source, s.SessionID, s.Title, s.Turns, s.Bytes, s.File)
 			}

@@ -97,9 +97,15 @@ const (
 
 func startImport(t *testing.T, dir, input string) *child {
 	t.Helper()
+	return startCLI(t, "--memory", dir, "import", "--no-scrub", input)
+}
+
+// startCLI runs the CLI with args in a child process.
+func startCLI(t *testing.T, args ...string) *child {
+	t.Helper()
 	c := &child{done: make(chan struct{})}
 	c.cmd = exec.Command(os.Args[0], "-test.run=^TestImportChildProcess$")
-	c.cmd.Env = append(os.Environ(), childEnv+"="+strings.Join([]string{"--memory", dir, "import", "--no-scrub", input}, "\x1f"))
+	c.cmd.Env = append(os.Environ(), childEnv+"="+strings.Join(args, "\x1f"))
 	c.cmd.Stdout, c.cmd.Stderr = &c.out, &c.out
 	if err := c.cmd.Start(); err != nil {
 		t.Fatal(err)

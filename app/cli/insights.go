@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 func init() { register(newInsightsCmd) }
@@ -38,9 +39,15 @@ started; weeks start on Monday (UTC). --json prints every series.`,
 			if err != nil {
 				return err
 			}
+			// Marked as Ireneo's answers are (recall.go): it names
+			// projects, as `ireneo projects` does.
 			if asJSON {
-				return printJSON(g.stdout, in)
+				return printJSON(g.stdout, struct {
+					Marker string `json:"marker"`
+					memory.Insights
+				}{plumbing.ResultMarker, in})
 			}
+			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
 			printInsights(g.stdout, in)
 			return nil
 		},
