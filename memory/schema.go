@@ -42,8 +42,9 @@ import (
 // plumbing (package plumbing) keeps its chunk rows but reaches no index.
 //
 // Layout 5: plumbing knows more of Ireneo's own answers (the CLI's recall
-// --json, get, sessions and projects output, and any answer behind Codex's
-// exec header), so a rebuild takes them out of the index; forget looks for
+// --json, get, sessions, projects, audit, insights and forget output and
+// command lines, and any answer behind Codex's exec header), so a rebuild
+// takes them out of the index; forget looks for
 // quotes of a forgotten conversation among the unsearched chunks, so it
 // needs them there too.
 const indexLayoutVersion = 5

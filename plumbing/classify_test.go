@@ -65,6 +65,8 @@ func TestRecallCalls(t *testing.T) {
 		{"the CLI through Codex's shell", "shell", `{"command":["bash","-lc","ireneo recall 'PX-208 valve'"],"workdir":"/home/a"}`, RecallCall},
 		{"the CLI in a joined command line", "shell", `ireneo sessions --query MT-4471`, RecallCall},
 		{"the CLI's projects", "Bash", `{"command":"ireneo projects --json"}`, RecallCall},
+		{"the CLI's audit", "Bash", `{"command":"ireneo audit --json"}`, RecallCall},
+		{"the CLI's forget", "shell", `ireneo forget --yes conv-x`, RecallCall},
 		{"the CLI named in a commit message", "Bash", `{"command":"git commit -m \"docs: how ireneo recall ranks\""}`, Said},
 		{"another ireneo command", "Bash", `{"command":"ireneo import ~/Downloads/export.zip"}`, Said},
 		{"not JSON", "mcp__ireneo__recall", `MT-4471`, Said},

@@ -98,11 +98,11 @@ func IreneoTool(name string) string {
 	return tool
 }
 
-// cliRecall finds Ireneo's CLI asked to recall at the start of a command:
-// the line's start, after && || ; | $( or a shell's -c. (`ireneo audit`,
-// `insights` and `forget` print marked answers too, but their command lines
-// quote nothing; adding them here would change the index layout.)
-var cliRecall = regexp.MustCompile(`(?:^|&&|\|\||[;|\n]|\$\(|\s-l?c\s+['"]?)\s*(?:\S*/)?ireneo\s+(?:recall|get|sessions|projects)\b`)
+// cliRecall finds Ireneo's CLI asked for what the memory holds at the start
+// of a command: the line's start, after && || ; | $( or a shell's -c. Its
+// answers are marked; `audit`, `insights` and `forget` are here too (index
+// layout 5), since their command lines name queries and conversations.
+var cliRecall = regexp.MustCompile(`(?:^|&&|\|\||[;|\n]|\$\(|\s-l?c\s+['"]?)\s*(?:\S*/)?ireneo\s+(?:recall|get|sessions|projects|audit|insights|forget)\b`)
 
 // shellCommand is the command line of a shell tool's input, or "".
 func shellCommand(input string) string {
