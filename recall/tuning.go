@@ -127,7 +127,7 @@ var DefaultTuning = Tuning{
 	SessionWeight:  0.5,
 	SessionTurns:   2,
 
-	FirstPerson: 1, // a person's own turn doubles for a question about their life: RHELM turn R@5 +0.030, RealMem +0.039, lifelike +0.006, recalldata unchanged (BENCHMARKS.md)
+	FirstPerson: 1, // a person's own turn doubles for a question about their life: RHELM turn R@5 +0.030, RealMem +0.040, lifelike +0.006, recalldata unchanged (BENCHMARKS.md)
 
 	SameExchange: 0.5, // 0.3 cost lifelike turn@3 0.006 for nothing once FirstPerson came; 0.7 costs RHELM conversation R@5 0.004, 0 its turn R@5 0.011 (BENCHMARKS.md)
 	// Plain BM25's stopwords, for short questions: the floor's edge on
