@@ -365,6 +365,16 @@ func TestFirstPersonTable(t *testing.T) {
 			t.Errorf("firstPerson(%q) = %v, want %v", q, got, want)
 		}
 	}
+	for q, want := range map[string]bool{
+		"What was suggested when I asked about the slow tests?": true,
+		"I got a tip about knee pain, what was it":              true,
+		"remind me of the recommendation for my balcony":        true,
+		"whose phone did I borrow until June?":                  false,
+	} {
+		if got := asksForAdvice(q); got != want {
+			t.Errorf("asksForAdvice(%q) = %v, want %v", q, got, want)
+		}
+	}
 }
 
 // A question about the person's own life finds the message where they
@@ -403,8 +413,8 @@ func TestFirstPersonFavoursTheirTurn(t *testing.T) {
 	}
 	// Asked for the assistant's words, the stage stays out: the same
 	// ranking with it as without it.
-	roles := func(tn Tuning) string {
-		res, err := Recall(ctx, m, Options{Query: "what did you suggest for my borrowed phone until June?", Tuning: &tn})
+	roles := func(q string, tn Tuning) string {
+		res, err := Recall(ctx, m, Options{Query: q, Tuning: &tn})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -416,8 +426,10 @@ func TestFirstPersonFavoursTheirTurn(t *testing.T) {
 	}
 	off := DefaultTuning
 	off.FirstPerson = 0
-	if with, without := roles(DefaultTuning), roles(off); with != without {
-		t.Errorf("a question for the assistant's words: %s with FirstPerson, %s without", with, without)
+	for _, q := range []string{"what did you suggest for my borrowed phone until June?", "what was recommended when I asked about the borrowed phone until June?"} {
+		if with, without := roles(q, DefaultTuning), roles(q, off); with != without {
+			t.Errorf("%q asks for the assistant's words: %s with FirstPerson, %s without", q, with, without)
+		}
 	}
 }
 

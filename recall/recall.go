@@ -211,7 +211,7 @@ func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error
 	res := &Result{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
 	tn := g.tn
 	speaker := g.plan.Speaker
-	if tn.FirstPerson > 0 && (speaker == memory.RoleUser || speaker == "" && firstPerson(o.Query)) {
+	if tn.FirstPerson > 0 && (speaker == memory.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
 		speaker, tn.SpeakerWeight = memory.RoleUser, tn.FirstPerson
 	}
 	ranked := rank(g.cands, o.K+max(o.Offset, 0), tn, g.tie, speaker)
@@ -276,6 +276,20 @@ func firstPerson(q string) bool {
 	for _, w := range memory.Words(q) {
 		switch w {
 		case "i", "my", "me", "mine", "myself":
+			return true
+		}
+	}
+	return false
+}
+
+// asksForAdvice reports whether a question asks for what was suggested,
+// recommended or advised ("what was suggested when I asked about …"): the
+// answer is the assistant's, however the person says it.
+func asksForAdvice(q string) bool {
+	for _, w := range memory.Words(q) {
+		switch w {
+		case "suggest", "suggested", "suggestion", "suggestions", "recommend", "recommended", "recommendation",
+			"recommendations", "advice", "advise", "advised", "tip", "tips", "propose", "proposed", "proposal":
 			return true
 		}
 	}
