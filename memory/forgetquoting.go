@@ -1,12 +1,17 @@
 package memory
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 )
 
 // quotingScrub is what erasing the quotes of forgotten conversations from
@@ -59,6 +64,11 @@ const quoteNeedlesPerQuery = 300
 // the old file's bytes overwritten. A candidate that cannot be read stops
 // the forget: its quotes could not be proved gone.
 //
+// A candidate an import stores again while this runs (an agent's
+// transcript grows while it is being rewritten) is not replaced by the
+// rewrite of its older copy: the commit skips it and the newer copy is
+// read and rewritten in another round.
+//
 // Only conversations stored under a row id above after are looked at (0:
 // all); next is the highest row id when it looked, for a later sweep of
 // what was imported meanwhile (row ids grow).
@@ -75,18 +85,59 @@ func (m *Memory) eraseQuotesOf(ctx context.Context, refs []sessionRef, after int
 	if err != nil {
 		return done, next, err
 	}
+	for round := 1; ; round++ {
+		d, moved, err := m.rewriteQuoting(ctx, cands, set, passages)
+		if err != nil {
+			return quotingScrub{}, next, err
+		}
+		done.conversations += d.conversations
+		done.quotes += d.quotes
+		if len(moved) == 0 {
+			return done, next, nil
+		}
+		if round == quoteRounds {
+			r := moved[0]
+			return quotingScrub{}, next, fmt.Errorf("conversation %s:%s was stored again %d times while its quotes were being erased (an import is writing it); run the forget again", r.harness, r.sid, round)
+		}
+		// An import renames its file into place just after its
+		// transaction: give it that moment.
+		select {
+		case <-ctx.Done():
+			return quotingScrub{}, next, ctx.Err()
+		case <-time.After(time.Duration(round) * 20 * time.Millisecond):
+		}
+		if cands, err = m.currentRefs(ctx, moved); err != nil {
+			return quotingScrub{}, next, fmt.Errorf("find conversations that quote it: %w", err)
+		}
+	}
+}
+
+// quoteRounds bounds the rounds of eraseQuotesOf over candidates stored
+// again while it ran (an agent's live transcript may grow every second; a
+// round takes milliseconds).
+const quoteRounds = 5
+
+// rewriteQuoting is one round of eraseQuotesOf over cands: what it erased
+// and committed, and the candidates to read again (stored again meanwhile,
+// or their file not yet the copy their row describes).
+func (m *Memory) rewriteQuoting(ctx context.Context, cands []sessionRef, set forgetSet, passages []string) (done quotingScrub, moved []sessionRef, err error) {
 	var (
-		batch *Batch
-		olds  []sessionRef
+		batch  *Batch
+		olds   []sessionRef
+		quotes = map[[2]string]int{}
 	)
 	for _, ref := range cands {
 		if err := ctx.Err(); err != nil {
 			if batch != nil {
 				batch.Discard()
 			}
-			return quotingScrub{}, next, err
+			return quotingScrub{}, nil, err
 		}
-		s, err := m.loadRef(ref)
+		s, base, err := m.loadStored(ctx, ref)
+		if err == nil && s == nil {
+			moved = append(moved, ref)
+			continue
+		}
 		if err == nil {
 			n := eraseQuotesInSession(s, set.gone, passages)
 			if n == 0 {
@@ -95,41 +146,155 @@ func (m *Memory) eraseQuotesOf(ctx context.Context, refs []sessionRef, after int
 			if batch == nil {
 				batch, err = m.NewBatch(IngestOptions{})
 			}
+			held := false
 			if err == nil {
-				err = batch.Add(ctx, s)
+				held, err = batch.addRewrite(ctx, s, base)
+			}
+			if err == nil && !held {
+				moved = append(moved, ref) // stored again since it was read
+				continue
 			}
 			if err == nil {
 				olds = append(olds, ref)
-				done.conversations++
-				done.quotes += n
+				quotes[[2]string{s.Harness, s.ID}] = n
 			}
 		}
 		if err != nil {
 			if batch != nil {
 				batch.Discard()
 			}
-			return quotingScrub{}, next, fmt.Errorf("conversation %s:%s (%s) quotes it: %w", ref.harness, ref.sid, ref.path, err)
+			return quotingScrub{}, nil, fmt.Errorf("conversation %s:%s (%s) quotes it: %w", ref.harness, ref.sid, ref.path, err)
 		}
 	}
 	if batch == nil {
-		return done, next, nil
+		return done, moved, nil
 	}
 	// As scrub does: hard links keep the old files' blocks reachable after
-	// the commit renames the rewritten files over them, to be overwritten.
+	// the commit renames the rewritten files over them, to be overwritten
+	// (shredOld leaves a file the commit did not replace alone).
 	var links []string
 	for _, ref := range olds {
 		if l, err := m.linkOld(ref.path); err == nil {
 			links = append(links, l)
 		}
 	}
-	_, err = batch.Commit(ctx, nil)
+	if beforeQuoteCommit != nil {
+		beforeQuoteCommit()
+	}
+	rep, err := batch.Commit(ctx, nil)
 	for _, l := range links {
 		shredOld(m.dir, l)
 	}
 	if err != nil {
-		return quotingScrub{}, next, err
+		return quotingScrub{}, nil, err
 	}
-	return done, next, nil
+	for _, o := range rep.Sessions {
+		switch o.Outcome {
+		case OutcomeNew, OutcomeUpdated:
+			done.conversations++
+			done.quotes += quotes[[2]string{o.Harness, o.SessionID}]
+		case outcomeStoredAgain:
+			moved = append(moved, sessionRef{harness: o.Harness, sid: o.SessionID})
+		}
+	}
+	return done, moved, nil
+}
+
+// loadStored reads a candidate's file and the hash of the stored copy its
+// row describes: s is nil when the file is not that copy (yet: an import
+// renames its file into place after its transaction) or the row is gone.
+// A file matches its row by its bytes (an import writes them) or by their
+// canonical form (reindex hashes that).
+func (m *Memory) loadStored(ctx context.Context, ref sessionRef) (s *Session, hash string, err error) {
+	err = m.db.QueryRowContext(ctx, `SELECT hash, path FROM sessions WHERE harness=? AND session_id=?`, ref.harness, ref.sid).Scan(&hash, &ref.path)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	data, err := os.ReadFile(filepath.Join(m.dir, ref.path))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, "", fmt.Errorf("conversation %s: source file %s is missing; run `ireneo reindex`", ref.sid, ref.path)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	ss, _, err := ReadSessions(bytes.NewReader(data))
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", ref.path, err)
+	}
+	for _, c := range ss {
+		if c.ID == ref.sid && c.Harness == ref.harness {
+			s = c
+		}
+	}
+	if s == nil {
+		return nil, "", fmt.Errorf("%s: conversation %s not in file", ref.path, ref.sid)
+	}
+	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) == hash {
+		return s, hash, nil
+	}
+	canon, err := MarshalSession(s)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", ref.path, err)
+	}
+	if sum := sha256.Sum256(canon); hex.EncodeToString(sum[:]) == hash {
+		return s, hash, nil
+	}
+	return nil, "", nil
+}
+
+// currentRefs is the stored rows of refs, by harness and id; a ref no
+// longer stored (forgotten meanwhile) is left out.
+func (m *Memory) currentRefs(ctx context.Context, refs []sessionRef) ([]sessionRef, error) {
+	var out []sessionRef
+	for _, r := range refs {
+		err := m.db.QueryRowContext(ctx, `SELECT id, path FROM sessions WHERE harness=? AND session_id=?`, r.harness, r.sid).Scan(&r.id, &r.path)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// outcomeStoredAgain is a rewrite the commit skipped: the stored copy is
+// no longer the one it was made from. Only eraseQuotesOf's batches have it.
+const outcomeStoredAgain = "stored again"
+
+// addRewrite stages s, a rewrite of the stored copy whose hash is base, to
+// replace that copy only: the commit skips it (outcomeStoredAgain) when
+// another import has stored a different copy meanwhile, whose newer turns
+// the rewrite would roll back. It says whether s was staged (not when the
+// stored copy changed before this Add).
+func (b *Batch) addRewrite(ctx context.Context, s *Session, base string) (bool, error) {
+	n := len(b.staged)
+	if err := b.Add(ctx, s); err != nil {
+		return false, err
+	}
+	if len(b.staged) == n {
+		return false, nil
+	}
+	b.staged[n].base = base
+	return true, nil
+}
+
+// storedAgain says, inside a commit's transaction, whether a rewrite's
+// stored copy has changed since it was read.
+func storedAgain(ctx context.Context, tx *sql.Tx, st staged) (bool, error) {
+	if st.base == "" {
+		return false, nil
+	}
+	var hash string
+	err := tx.QueryRowContext(ctx, `SELECT hash FROM sessions WHERE harness=? AND session_id=?`, st.harness, st.id).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return true, nil
+	}
+	return err == nil && hash != st.base, err
 }
 
 // forgottenPassages are the searched chunks of the conversations refs
@@ -159,6 +324,10 @@ func (m *Memory) forgottenPassages(ctx context.Context, refs []sessionRef) ([]st
 	}
 	return out, nil
 }
+
+// beforeQuoteCommit, set only by tests, runs between the rewrite of the
+// quoting conversations and its commit.
+var beforeQuoteCommit func()
 
 // quotingCandidates lists the stored conversations above row id after,
 // other than the ones forgotten, whose unsearched chunks name one of their

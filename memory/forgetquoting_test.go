@@ -1,0 +1,72 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+)
+
+// An agent's transcript grows (a new turn is imported) while a forget
+// rewrites its old copy: the forget's commit must not put the old copy back.
+func TestForgetRacingAnImportKeepsTheNewTurns(t *testing.T) {
+	ctx := context.Background()
+	m, agent := quotedMemory(t)
+	grown := *agent
+	grown.Turns = append(append([]Turn{}, agent.Turns...), Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: RoleUser,
+		Blocks: []Block{{Type: BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	beforeQuoteCommit = func() { beforeQuoteCommit = nil; mustIngest(t, m, &grown) }
+	defer func() { beforeQuoteCommit = nil }()
+	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(srcFileOf(t, m, "agent-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("NEWTURNWORDS")) {
+		t.Errorf("the turn imported meanwhile is gone from src/:\n%s", data)
+	}
+	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+		t.Errorf("the forgotten quote survives in %v", found)
+	}
+}
+
+// A forget that reads an agent's transcript after an import committed a
+// grown copy but before it renamed the file into place sees a file that is
+// not the stored copy: it neither rolls the copy back nor leaves the quote,
+// it stops with nothing forgotten, and runs once the import is done.
+func TestForgetInAnImportsRenameWindow(t *testing.T) {
+	ctx := context.Background()
+	m, agent := quotedMemory(t)
+	grown := *agent
+	grown.Turns = append(append([]Turn{}, agent.Turns...), Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: RoleUser,
+		Blocks: []Block{{Type: BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	var ferr error
+	afterCommitTx = func() {
+		afterCommitTx = nil
+		_, ferr = m.Forget(ctx, []string{"gone-1"}, nil)
+	}
+	defer func() { afterCommitTx = nil }()
+	mustIngest(t, m, &grown)
+	if ferr == nil || !strings.Contains(ferr.Error(), "run the forget again") {
+		t.Fatalf("forget in the window: %v, want it to ask to be run again", ferr)
+	}
+	if _, err := m.LoadSession(ctx, "gone-1"); err != nil {
+		t.Fatalf("the failed forget forgot: %v", err)
+	}
+	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(srcFileOf(t, m, "agent-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("NEWTURNWORDS")) {
+		t.Errorf("the grown copy's new turn is gone from src/:\n%s", data)
+	}
+	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+		t.Errorf("the forgotten quote survives in %v", found)
+	}
+}
