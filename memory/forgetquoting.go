@@ -396,35 +396,52 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet, after int
 // eraseForgottenQuotes erases from a session about to be imported the
 // quotes of conversations forgotten before: re-importing an agent's
 // transcript, which still holds Ireneo's original answer, must not bring a
-// forgotten conversation's text back in another's file. The tombstones are
-// read once, on the first receipt met (most sessions have none).
+// forgotten conversation's text back in another's file. Each id a receipt
+// names is looked up once, by its tombstone hashes on the tombstones'
+// primary key: reading every tombstone once per session that has a receipt
+// made the import of 500 agent transcripts take 5.3 s with 20,000
+// tombstones against 33 ms with none (TestImportCostWithTombstones). A
+// memory with no tombstone at all is told by one query, as before.
 func (m *Memory) eraseForgottenQuotes(ctx context.Context, q rowsQueryer, s *Session) (int, error) {
 	var (
-		tombs map[string]bool
-		seen  = map[[2]string]bool{}
-		qerr  error
+		seen = map[[2]string]bool{}
+		some = -1 // whether there is any tombstone: 0, 1, or not asked yet
+		qerr error
 	)
 	gone := func(source, sid string) bool {
-		if tombs == nil {
-			if tombs, qerr = tombstoneSet(ctx, q); qerr != nil {
-				tombs = map[string]bool{}
+		if some < 0 {
+			some = 0
+			if rows, err := q.QueryContext(ctx, `SELECT 1 FROM tombstones LIMIT 1`); err != nil {
+				qerr = err
+			} else {
+				if rows.Next() {
+					some = 1
+				}
+				rows.Close()
+				if err := rows.Err(); err != nil {
+					qerr = err
+				}
 			}
 		}
-		if len(tombs) == 0 {
+		if some == 0 {
 			return false
 		}
 		k := [2]string{source, sid}
 		if v, ok := seen[k]; ok {
 			return v
 		}
-		v := false
-		if source != "" {
-			v = tombs[tombstoneHash(source, sid)]
-		} else {
+		hashes := []string{tombstoneHash(source, sid)}
+		if source == "" {
+			hashes = hashes[:0]
 			for _, h := range []string{HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode, "funes"} {
-				v = v || tombs[tombstoneHash(h, sid)]
+				hashes = append(hashes, tombstoneHash(h, sid))
 			}
 		}
+		tombs, err := tombstoneTimes(ctx, q, hashes)
+		if err != nil && qerr == nil {
+			qerr = err
+		}
+		v := len(tombs) > 0
 		seen[k] = v
 		return v
 	}
@@ -433,24 +450,6 @@ func (m *Memory) eraseForgottenQuotes(ctx context.Context, q rowsQueryer, s *Ses
 		return 0, fmt.Errorf("session %s: look up forgotten conversations it quotes: %w", s.ID, qerr)
 	}
 	return n, nil
-}
-
-// tombstoneSet is every tombstone's hash.
-func tombstoneSet(ctx context.Context, q rowsQueryer) (map[string]bool, error) {
-	rows, err := q.QueryContext(ctx, `SELECT hash FROM tombstones`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		out[h] = true
-	}
-	return out, rows.Err()
 }
 
 // tombMark tells whether tombstones came or went: their number and latest

@@ -3,9 +3,11 @@ package memory
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // An agent's transcript grows (a new turn is imported) while a forget
@@ -68,5 +70,36 @@ func TestForgetInAnImportsRenameWindow(t *testing.T) {
 	}
 	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
 		t.Errorf("the forgotten quote survives in %v", found)
+	}
+}
+
+// Import of agent transcripts that each hold one recall answer, into a
+// memory with many tombstones (the reviewer's measure; a log, not a timed
+// test).
+func TestImportCostWithTombstones(t *testing.T) {
+	ctx := context.Background()
+	for _, ntomb := range []int{0, 20000} {
+		m := openTest(t)
+		for i := 0; i < ntomb; i++ {
+			if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, err := m.NewBatch(IngestOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		for i := 0; i < 500; i++ {
+			if err := b.Add(ctx, agentSession(fmt.Sprint("agent-", i), mcpRecallText(quoteHits()))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		add := time.Since(start)
+		start = time.Now()
+		if _, err := b.Commit(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("tombstones %d: Add x500 %v, commit %v", ntomb, add, time.Since(start))
 	}
 }
