@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // quotingScrub is what erasing the quotes of forgotten conversations from
@@ -349,17 +350,30 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet, after int
 	for len(needles) > 0 {
 		part := needles[:min(len(needles), quoteNeedlesPerQuery)]
 		needles = needles[len(part):]
+		// An id a hard cut split (a chunk of text without a space,
+		// such as minified JSON of CJK passages: bestCut fell back to the
+		// byte limit) is looked for across the cut too: the end of such a
+		// chunk joined to the start of the next part of its block. Only a
+		// chunk within a rune of maxChunkBytes can end at a hard cut; any
+		// other cut is at a space or line end, which no id holds.
 		where := strings.TrimSuffix(strings.Repeat("instr(body, ?) > 0 OR ", len(part)), " OR ")
+		across := strings.TrimSuffix(strings.Repeat("instr(substr(c.body, -?) || substr(d.body, 1, ?), ?) > 0 OR ", len(part)), " OR ")
 		args := []any{after}
 		for _, n := range part {
 			args = append(args, n)
+		}
+		args = append(args, maxChunkBytes-utf8.UTFMax+1)
+		for _, n := range part {
+			args = append(args, len(n), len(n), n)
 		}
 		// With after 0, a scan of every chunk: 70-100 ms of CPU on the
 		// lifelike 10k memory (281k chunks, warm), as long as counting its
 		// unsearched ones takes, in a whole forget of one conversation of
 		// 100-160 ms there (2 busy cores, load 2.3-2.5); the later sweep,
 		// by the index on sess, 0.2-0.3 ms.
-		rows, err := m.db.QueryContext(ctx, `SELECT DISTINCT sess FROM chunks WHERE sess > ? AND NOT searched AND (`+where+`)`, args...)
+		rows, err := m.db.QueryContext(ctx, `SELECT DISTINCT sess FROM chunks c WHERE sess > ? AND NOT searched AND (`+where+`
+			OR (octet_length(body) >= ? AND EXISTS (SELECT 1 FROM chunks d
+				WHERE d.sess = c.sess AND d.seq = c.seq AND d.block = c.block AND d.part = c.part + 1 AND (`+across+`))))`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("find conversations that quote it: %w", err)
 		}

@@ -73,6 +73,32 @@ func TestForgetInAnImportsRenameWindow(t *testing.T) {
 	}
 }
 
+// Minified structured answer with CJK passages (no spaces): a chunk cut
+// falls inside the id.
+func TestForgetFindsAnIdSplitAcrossChunks(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	head := `{"marker":"[ireneo-result]","hits":[{"source":"chatgpt","text":"` + goneToken
+	tail := `","session_id":"gone-1","turn_uuid":"t0"}]}`
+	idAt := strings.Index(tail, "gone-1")
+	pad := ""
+	for len(head)+len(pad)+idAt < 1597 {
+		pad += "あ"
+	}
+	for len(head)+len(pad)+idAt > 1597 || len(head)+len(pad)+idAt < 1595 {
+		head += "x"
+		pad = pad[:len(pad)-3]
+	}
+	answer := head + pad + tail
+	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), agentSession("agent-1", answer))
+	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+		t.Fatalf("the forgotten quote survives in %v", found)
+	}
+}
+
 // Import of agent transcripts that each hold one recall answer, into a
 // memory with many tombstones (the reviewer's measure; a log, not a timed
 // test).
