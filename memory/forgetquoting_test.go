@@ -129,3 +129,27 @@ func TestImportCostWithTombstones(t *testing.T) {
 		t.Logf("tombstones %d: Add x500 %v, commit %v", ntomb, add, time.Since(start))
 	}
 }
+
+// With more tombstones than are read whole, each id is looked up: a
+// re-imported quote of a forgotten conversation is still erased, a kept
+// one stays.
+func TestImportErasesQuotesAmongManyTombstones(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	for i := 0; i < 2*fewTombstones; i++ {
+		if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", HarnessChatGPT, "Pump", "", day0, keptSaid))
+	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustIngest(t, m, agentSession("agent-1", mcpRecallText(quoteHits())))
+	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+		t.Fatalf("the forgotten quote came back in %v", found)
+	}
+	if data, _ := os.ReadFile(srcFileOf(t, m, "agent-1")); !bytes.Contains(data, []byte(keptToken)) {
+		t.Fatalf("the kept hit went:\n%s", data)
+	}
+}
