@@ -153,3 +153,37 @@ func TestImportErasesQuotesAmongManyTombstones(t *testing.T) {
 		t.Fatalf("the kept hit went:\n%s", data)
 	}
 }
+
+// The agent's transcript grows (the watcher re-reads the harness's file,
+// which still holds Ireneo's answer whole) between forget's sweep and its
+// tombstones: the late sweep must find the new copy, though it is stored
+// under the row id its old copy had (the newest row's id is taken again).
+func TestForgetSweepsAGrownCopyStoredUnderItsOldId(t *testing.T) {
+	ctx := context.Background()
+	m, agent := quotedMemory(t)
+	grown := *agent
+	grown.Turns = append(append([]Turn{}, agent.Turns...), Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: RoleUser,
+		Blocks: []Block{{Type: BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	var before, after int64
+	afterQuoteSweep = func() {
+		afterQuoteSweep = nil
+		m.db.QueryRow(`SELECT id FROM sessions WHERE session_id='agent-1'`).Scan(&before)
+		mustIngest(t, m, &grown)
+		m.db.QueryRow(`SELECT id FROM sessions WHERE session_id='agent-1'`).Scan(&after)
+	}
+	defer func() { afterQuoteSweep = nil }()
+	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("agent-1's row id %d, then %d", before, after)
+	data, err := os.ReadFile(srcFileOf(t, m, "agent-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte("NEWTURNWORDS")) {
+		t.Errorf("the grown copy's new turn is gone from src/:\n%s", data)
+	}
+	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+		t.Errorf("the forgotten quote survives in %v", found)
+	}
+}
