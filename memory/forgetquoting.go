@@ -379,7 +379,12 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet, after swe
 		// chunk within a rune of maxChunkBytes can end at a hard cut; any
 		// other cut is at a space or line end, which no id holds.
 		where := strings.TrimSuffix(strings.Repeat("instr(body, ?) > 0 OR ", len(part)), " OR ")
-		across := strings.TrimSuffix(strings.Repeat("instr(substr(c.body, -?) || substr(d.body, 1, ?), ?) > 0 OR ", len(part)), " OR ")
+		// As blobs, substr counts bytes instead of reading the text for
+		// its characters: in a memory whose 5,400 unsearched chunks were
+		// 4,800 hard cuts (CJK JSON), the scan took 55 ms against 91 ms as
+		// text and 26 ms without this; a chunk that ends at a space costs
+		// nothing more.
+		across := strings.TrimSuffix(strings.Repeat("instr(substr(CAST(c.body AS BLOB), -?) || substr(CAST(d.body AS BLOB), 1, ?), CAST(? AS BLOB)) > 0 OR ", len(part)), " OR ")
 		since, args := `sess > ?`, []any{after.id}
 		if after.at != 0 {
 			since, args = `sess IN (SELECT value FROM json_each(?))`, []any{sinceIDs}
