@@ -80,7 +80,7 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 		}
 		refs = append(refs, ref)
 	}
-	quoting, swept, err := m.eraseQuotesOf(ctx, refs, 0)
+	quoting, swept, err := m.eraseQuotesOf(ctx, refs, sweepMark{})
 	if err != nil {
 		return rep, fmt.Errorf("forget: erase its quotes from other conversations (nothing was forgotten): %w", err)
 	}
@@ -155,7 +155,8 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 	}
 	// An import that stored a copy of a quote after the sweep, before the
 	// tombstones were in, had no reason to erase it; one that stores it
-	// later erases it at its commit.
+	// later erases it at its commit. Stored since is by row id or imported
+	// time: a re-import of the newest session keeps its row id.
 	// (Without passages: the erased rows' ids may be taken again.)
 	gone := make([]sessionRef, len(refs))
 	for i, r := range refs {

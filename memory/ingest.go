@@ -139,6 +139,7 @@ type staged struct {
 	revive             int64  // with IncludeForgotten: the tombstone it had when staged, which it lifts
 	off, n             int64  // where its funes jsonl lies in the staging file; n is 0 when superseded
 	outcome            string
+	base               string // for a forget's rewrite of a stored copy, that copy's hash (addRewrite)
 }
 
 // NewBatch starts a batch.
@@ -743,6 +744,14 @@ func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) er
 			tomb := tombs[hashes[i]]
 			if b.forgotten(st, tomb) || p == nil {
 				o.Outcome = OutcomeForgotten
+				outcomes = append(outcomes, o)
+				owners = append(owners, b)
+				continue
+			}
+			if again, err := storedAgain(ctx, tx, st); err != nil {
+				return err
+			} else if again {
+				o.Outcome = outcomeStoredAgain
 				outcomes = append(outcomes, o)
 				owners = append(owners, b)
 				continue
