@@ -22,11 +22,14 @@ import (
 //	* 2026-03-01  chatgpt     conv-1      12 turns  Title  [plant]
 //	1 conversation of 1
 //
-// A get answer goes whole, as the server's does; a sessions line goes
-// alone, the table around it stays.
+// A get answer goes whole, as the server's does, up to its last turn's
+// last line (every line of a turn's text is indented, so what the shell
+// printed next is known); a sessions line goes alone, the table around it
+// stays.
 
 var (
 	cliGetTurn     = regexp.MustCompile(`^[ >] \[\d+\] `)
+	cliGetTurnHead = regexp.MustCompile(`^[ >] \[\d+\] \d{4}-\d\d-\d\d \d\d:\d\d \S+ \(.*\)\r?$`)
 	cliSessionLine = regexp.MustCompile(`^[ *] \S+ +(\S+) +(\S+) +\d+ turns  `)
 )
 
@@ -83,6 +86,44 @@ func cliGetHeader(answer string) (source, sid string, ok bool) {
 	return source, sid, true
 }
 
+// cliGetEnd is where a CLI get answer (cliGetHeader's) ends: after its
+// header, projects line and turns, each a blank line, the turn's header and
+// its lines, all indented by two spaces (app/cli's indent). The output of
+// the next command in the shell begins there.
+func cliGetEnd(answer string) int {
+	at := 0
+	line := func(i int) (string, int) { // the line at i, and where the next begins
+		j := strings.IndexByte(answer[i:], '\n')
+		if j < 0 {
+			return answer[i:], len(answer)
+		}
+		return answer[i : i+j], i + j + 1
+	}
+	_, at = line(at) // the header
+	if l, next := line(at); strings.HasPrefix(l, "projects: ") {
+		at = next
+	}
+	for at < len(answer) {
+		blank, next := line(at)
+		if blank != "" || next >= len(answer) {
+			break
+		}
+		head, after := line(next)
+		if !cliGetTurnHead.MatchString(head) {
+			break
+		}
+		at = after
+		for at < len(answer) {
+			l, next := line(at)
+			if !strings.HasPrefix(l, "  ") {
+				break
+			}
+			at = next
+		}
+	}
+	return at
+}
+
 // cliSessionsTable reports whether answer is a CLI table (sessions' or
 // projects'): the marker alone on its first line.
 func cliSessionsTable(answer string) bool {
@@ -127,6 +168,7 @@ func eraseCLIQuotes(text string, gone goneFunc) (string, int) {
 			if gone(source, sid) {
 				n++
 				out.WriteString(plumbing.ResultMarker + " " + ForgottenText + "\n")
+				out.WriteString(a[cliGetEnd(a):]) // the shell's next output
 				continue
 			}
 			out.WriteString(a)
