@@ -47,7 +47,8 @@ func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
 		t := &s.Turns[ti]
 		for bi := range t.Blocks {
 			b := &t.Blocks[bi]
-			if b.Type != BlockToolResult || !mayQuote(b.Text, gone) || !isRecallResult(t.Role, *b) {
+			whole := b.Type == BlockToolResult && isRecallResult(t.Role, *b)
+			if b.Type != BlockToolResult || !mayQuote(b.Text, gone) || !whole && !holdsRecallResult(t.Role, *b) {
 				continue
 			}
 			text, k := eraseQuotes(b.Text, gone, 0)
@@ -61,7 +62,7 @@ func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
 					text, k = vt, vk
 				}
 			}
-			if !isRecallResult(t.Role, Block{Type: b.Type, Text: text, ToolName: b.ToolName}) {
+			if whole && !isRecallResult(t.Role, Block{Type: b.Type, Text: text, ToolName: b.ToolName}) {
 				text = plumbing.ResultMarker + " " + text
 			}
 			b.Text = text
@@ -154,6 +155,17 @@ func isRecallResult(role string, b Block) bool {
 	return len(sp) == 1 && sp[0].Kind == plumbing.RecallResult
 }
 
+// holdsRecallResult reports whether part of the block is one of Ireneo's
+// answers: the CLI's, after other commands' output in a shell's.
+func holdsRecallResult(role string, b Block) bool {
+	for _, sp := range plumbing.Classify(role, b.Type, b.ToolName, b.Text) {
+		if sp.Kind == plumbing.RecallResult {
+			return true
+		}
+	}
+	return false
+}
+
 // eraseQuotes erases the quotes of forgotten conversations from one
 // answer, text or structured, and returns the new text and how many quotes
 // went. Anything it cannot read is left as it is.
@@ -170,6 +182,9 @@ func eraseQuotes(text string, gone goneFunc, depth int) (string, int) {
 	}
 	if t != "" && (t[0] == '{' || t[0] == '[') && !strings.HasPrefix(t, plumbing.ResultMarker) {
 		if !json.Valid([]byte(t)) {
+			if len(cliAnswers(text)) > 1 {
+				return eraseCLIQuotes(text, gone) // `cat x.json && ireneo get …`
+			}
 			return text, 0
 		}
 		var edits []quoteEdit

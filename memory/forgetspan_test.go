@@ -84,3 +84,13 @@ func TestForgetErasesCLIAnswerAfterOtherOutput(t *testing.T) {
 		t.Fatalf("the shell's own output is not found: %+v", hits)
 	}
 }
+
+// `cat config.json && ireneo get gone-1`: output before the answer that
+// reads as JSON but is not all of it.
+func TestEraseCLIGetAfterJSONOutput(t *testing.T) {
+	before := `{"debug": true} AGENTOUTPUT` + "\n"
+	got := eraseInBash(before+cliGetText("gone-1", "Valve", goneSaid), nil)
+	if want := before + "[ireneo-result] " + ForgottenText + "\n"; got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
