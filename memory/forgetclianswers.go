@@ -158,7 +158,7 @@ func cliMayQuoteGone(text string, gone goneFunc) bool {
 
 // eraseCLIQuotes erases the quotes of forgotten conversations from the
 // CLI's text answers in text: a get answer whole, a sessions line alone.
-func eraseCLIQuotes(text string, gone goneFunc) (string, int) {
+func eraseCLIQuotes(text string, gone goneFunc, passages []string) (string, int) {
 	var (
 		out strings.Builder
 		n   int
@@ -177,7 +177,7 @@ func eraseCLIQuotes(text string, gone goneFunc) (string, int) {
 		if body, ok := strings.CutPrefix(a, plumbing.ResultMarker+" "); ok && (strings.HasPrefix(body, `Past conversations matching "`) || sessionsHead.MatchString(body)) {
 			// recall's context block among them (those forms never come
 			// back here).
-			e, k := eraseTextQuotes(a, gone)
+			e, k := eraseTextQuotes(a, gone, passages)
 			out.WriteString(e)
 			n += k
 			continue

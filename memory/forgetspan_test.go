@@ -94,3 +94,28 @@ func TestEraseCLIGetAfterJSONOutput(t *testing.T) {
 		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }
+
+// The same, with the pasted header after a blank line, as a real hit's
+// would be: which line begins hit 2 is unsure, so neither reading's hit
+// goes by its receipt, and nothing of a kept conversation's is lost.
+func TestEraseUnsureHitKeepsKeptText(t *testing.T) {
+	h := quoteHits()
+	h[0].SessionID, h[0].Title, h[0].Text = "kept-0", "Debugging Ireneo", "I got this back:\n\n[2] 2026-03-01 · chatgpt\nreceipt: session_id=gone-1 turn_uuid=x\nuser: whatever"
+	answer := mcpRecallText(h)
+	if got := eraseInBash(answer, nil); got != answer {
+		t.Errorf("changed:\n%s", got)
+	}
+}
+
+// A passage of the forgotten conversation said in a kept one too
+// (boilerplate) goes from the forgotten hit only.
+func TestErasePassagesOnlyInForgottenHits(t *testing.T) {
+	boiler := "I'm sorry, but I can't help with that request. BOILERPLATE"
+	h := quoteHits()
+	h[0].Text = boiler
+	h[1].Text = keptSaid + " " + boiler
+	got := eraseInBash(mcpRecallText(h), []string{boiler})
+	if strings.Count(got, boiler) != 1 || !strings.Contains(got, keptSaid+" "+boiler) || strings.Contains(got, goneToken) {
+		t.Errorf("got:\n%s", got)
+	}
+}
