@@ -29,7 +29,6 @@ import (
 
 var (
 	cliGetTurn     = regexp.MustCompile(`^[ >] \[\d+\] `)
-	cliGetTurnHead = regexp.MustCompile(`^[ >] \[\d+\] \d{4}-\d\d-\d\d \d\d:\d\d \S+ \(.*\)\r?$`)
 	cliSessionLine = regexp.MustCompile(`^[ *] \S+ +(\S+) +(\S+) +\d+ turns  `)
 )
 
@@ -109,7 +108,7 @@ func cliGetEnd(answer string) int {
 			break
 		}
 		head, after := line(next)
-		if !cliGetTurnHead.MatchString(head) {
+		if !cliGetTurn.MatchString(head) { // as loose as cliGetHeader's: a turn cut short would stay
 			break
 		}
 		at = after

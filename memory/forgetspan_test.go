@@ -119,3 +119,14 @@ func TestErasePassagesOnlyInForgottenHits(t *testing.T) {
 		t.Errorf("got:\n%s", got)
 	}
 }
+
+// A turn of several paragraphs (app/cli indents each line, the blank ones
+// too) goes whole; the output after it stays.
+func TestEraseCLIGetOfSeveralParagraphs(t *testing.T) {
+	said := goneSaid + "\n  \n  second paragraph " + goneToken
+	after := "\nPASS AGENTOUTPUT\n"
+	got := eraseInBash(cliGetText("gone-1", "Valve", said)+after, nil)
+	if want := "[ireneo-result] " + ForgottenText + "\n" + after; got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
+	}
+}
