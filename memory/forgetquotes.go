@@ -18,7 +18,11 @@ import (
 // other conversations' files. The unit erased is the smallest that holds
 // all of the quote: one hit (its previews and title with it), one sessions
 // line or entry, one get answer; the agent's own words around the answer,
-// the query and the answer's boilerplate stay verbatim.
+// the query, the answer's boilerplate and a shell's output after it stay
+// verbatim. Where a unit's bounds are unsure (a pasted answer inside a
+// quoted text, a CLI block with nothing to say where it ends), only what
+// every reading puts in the quote goes by its receipt: never a byte that
+// may be another's.
 
 // ForgottenText replaces what was erased.
 const ForgottenText = "[forgotten]"
@@ -39,9 +43,9 @@ const quoteHint = "session_id"
 // conversation from the Ireneo answers in s, and returns how many it
 // erased. An answer emptied of its receipts keeps the marker, so it is
 // still known for Ireneo's and stays out of the index. passages, when
-// given, are the forgotten conversations' own texts: any still found
-// verbatim in an answer that named one of them (a receipt forged inside a
-// quoted text can end a hit early) goes too.
+// given, are the forgotten conversations' own texts: any found verbatim
+// within the farthest a forgotten hit could reach (a receipt forged inside
+// a quoted text can end a hit early) goes too.
 func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
 	n := 0
 	for ti := range s.Turns {
