@@ -22,8 +22,10 @@ import (
 //	* 2026-03-01  chatgpt     conv-1      12 turns  Title  [plant]
 //	1 conversation of 1
 //
-// A get answer goes whole, as the server's does; a sessions line goes
-// alone, the table around it stays.
+// A get answer goes whole, as the server's does, up to its last turn's
+// last line (every line of a turn's text is indented, so what the shell
+// printed next is known); a sessions line goes alone, the table around it
+// stays.
 
 var (
 	cliGetTurn     = regexp.MustCompile(`^[ >] \[\d+\] `)
@@ -83,6 +85,44 @@ func cliGetHeader(answer string) (source, sid string, ok bool) {
 	return source, sid, true
 }
 
+// cliGetEnd is where a CLI get answer (cliGetHeader's) ends: after its
+// header, projects line and turns, each a blank line, the turn's header and
+// its lines, all indented by two spaces (app/cli's indent). The output of
+// the next command in the shell begins there.
+func cliGetEnd(answer string) int {
+	at := 0
+	line := func(i int) (string, int) { // the line at i, and where the next begins
+		j := strings.IndexByte(answer[i:], '\n')
+		if j < 0 {
+			return answer[i:], len(answer)
+		}
+		return answer[i : i+j], i + j + 1
+	}
+	_, at = line(at) // the header
+	if l, next := line(at); strings.HasPrefix(l, "projects: ") {
+		at = next
+	}
+	for at < len(answer) {
+		blank, next := line(at)
+		if blank != "" || next >= len(answer) {
+			break
+		}
+		head, after := line(next)
+		if !cliGetTurn.MatchString(head) { // as loose as cliGetHeader's: a turn cut short would stay
+			break
+		}
+		at = after
+		for at < len(answer) {
+			l, next := line(at)
+			if !strings.HasPrefix(l, "  ") {
+				break
+			}
+			at = next
+		}
+	}
+	return at
+}
+
 // cliSessionsTable reports whether answer is a CLI table (sessions' or
 // projects'): the marker alone on its first line.
 func cliSessionsTable(answer string) bool {
@@ -117,7 +157,7 @@ func cliMayQuoteGone(text string, gone goneFunc) bool {
 
 // eraseCLIQuotes erases the quotes of forgotten conversations from the
 // CLI's text answers in text: a get answer whole, a sessions line alone.
-func eraseCLIQuotes(text string, gone goneFunc) (string, int) {
+func eraseCLIQuotes(text string, gone goneFunc, passages []string) (string, int) {
 	var (
 		out strings.Builder
 		n   int
@@ -127,6 +167,7 @@ func eraseCLIQuotes(text string, gone goneFunc) (string, int) {
 			if gone(source, sid) {
 				n++
 				out.WriteString(plumbing.ResultMarker + " " + ForgottenText + "\n")
+				out.WriteString(a[cliGetEnd(a):]) // the shell's next output
 				continue
 			}
 			out.WriteString(a)
@@ -135,7 +176,7 @@ func eraseCLIQuotes(text string, gone goneFunc) (string, int) {
 		if body, ok := strings.CutPrefix(a, plumbing.ResultMarker+" "); ok && (strings.HasPrefix(body, `Past conversations matching "`) || sessionsHead.MatchString(body)) {
 			// recall's context block among them (those forms never come
 			// back here).
-			e, k := eraseTextQuotes(a, gone)
+			e, k := eraseTextQuotes(a, gone, passages)
 			out.WriteString(e)
 			n += k
 			continue

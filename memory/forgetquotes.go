@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,11 @@ import (
 // other conversations' files. The unit erased is the smallest that holds
 // all of the quote: one hit (its previews and title with it), one sessions
 // line or entry, one get answer; the agent's own words around the answer,
-// the query and the answer's boilerplate stay verbatim.
+// the query, the answer's boilerplate and a shell's output after it stay
+// verbatim. Where a unit's bounds are unsure (a pasted answer inside a
+// quoted text, a CLI block with nothing to say where it ends), only what
+// every reading puts in the quote goes by its receipt: never a byte that
+// may be another's.
 
 // ForgottenText replaces what was erased.
 const ForgottenText = "[forgotten]"
@@ -38,30 +43,24 @@ const quoteHint = "session_id"
 // conversation from the Ireneo answers in s, and returns how many it
 // erased. An answer emptied of its receipts keeps the marker, so it is
 // still known for Ireneo's and stays out of the index. passages, when
-// given, are the forgotten conversations' own texts: any still found
-// verbatim in an answer that named one of them (a receipt forged inside a
-// quoted text can end a hit early) goes too.
+// given, are the forgotten conversations' own texts: any found verbatim
+// within the farthest a forgotten hit could reach (a receipt forged inside
+// a quoted text can end a hit early) goes too.
 func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
 	n := 0
 	for ti := range s.Turns {
 		t := &s.Turns[ti]
 		for bi := range t.Blocks {
 			b := &t.Blocks[bi]
-			if b.Type != BlockToolResult || !mayQuote(b.Text, gone) || !isRecallResult(t.Role, *b) {
+			whole := b.Type == BlockToolResult && isRecallResult(t.Role, *b)
+			if b.Type != BlockToolResult || !mayQuote(b.Text, gone) || !whole && !holdsRecallResult(t.Role, *b) {
 				continue
 			}
-			text, k := eraseQuotes(b.Text, gone, 0)
+			text, k := eraseQuotes(b.Text, gone, passages, 0)
 			if k == 0 {
 				continue
 			}
-			// Verbatim first, while the passages are whole, then the
-			// receipts again; the quotes counted are the receipts'.
-			if v, kv := eraseVerbatim(b.Text, passages); kv > 0 {
-				if vt, vk := eraseQuotes(v, gone, 0); vk > 0 {
-					text, k = vt, vk
-				}
-			}
-			if !isRecallResult(t.Role, Block{Type: b.Type, Text: text, ToolName: b.ToolName}) {
+			if whole && !isRecallResult(t.Role, Block{Type: b.Type, Text: text, ToolName: b.ToolName}) {
 				text = plumbing.ResultMarker + " " + text
 			}
 			b.Text = text
@@ -118,29 +117,6 @@ func mayQuoteGone(text string, gone goneFunc) bool {
 // ones ("Thanks, that settles it.") are said in many conversations.
 const minVerbatimBytes = 40
 
-// eraseVerbatim replaces every copy of a passage in text, as written or as
-// a JSON string holds it, with ForgottenText, and counts the passages
-// found. A structured answer it would leave invalid (a copy found from
-// inside an escape) is left as it was.
-func eraseVerbatim(text string, passages []string) (string, int) {
-	orig, n := text, 0
-	for _, p := range passages {
-		if len(p) < minVerbatimBytes {
-			continue
-		}
-		for _, form := range []string{p, jsonInner(p, false), jsonInner(p, true)} {
-			if strings.Contains(text, form) {
-				text = strings.ReplaceAll(text, form, ForgottenText)
-				n++
-			}
-		}
-	}
-	if n > 0 && json.Valid([]byte(orig)) && !json.Valid([]byte(text)) {
-		return orig, 0
-	}
-	return text, n
-}
-
 // jsonInner is s as a JSON string holds it, without the quotes.
 func jsonInner(s string, escapeHTML bool) string {
 	q := jsonString(s, escapeHTML)
@@ -154,10 +130,21 @@ func isRecallResult(role string, b Block) bool {
 	return len(sp) == 1 && sp[0].Kind == plumbing.RecallResult
 }
 
+// holdsRecallResult reports whether part of the block is one of Ireneo's
+// answers: the CLI's, after other commands' output in a shell's.
+func holdsRecallResult(role string, b Block) bool {
+	for _, sp := range plumbing.Classify(role, b.Type, b.ToolName, b.Text) {
+		if sp.Kind == plumbing.RecallResult {
+			return true
+		}
+	}
+	return false
+}
+
 // eraseQuotes erases the quotes of forgotten conversations from one
 // answer, text or structured, and returns the new text and how many quotes
 // went. Anything it cannot read is left as it is.
-func eraseQuotes(text string, gone goneFunc, depth int) (string, int) {
+func eraseQuotes(text string, gone goneFunc, passages []string, depth int) (string, int) {
 	if depth > quoteMaxDepth || !strings.Contains(text, quoteHint) && !strings.Contains(text, plumbing.ResultMarker) {
 		return text, 0
 	}
@@ -165,15 +152,18 @@ func eraseQuotes(text string, gone goneFunc, depth int) (string, int) {
 	if head, _ := plumbing.ShellOutput(t); head != "" {
 		// The CLI run through Codex's exec: the answer behind the envelope.
 		at := strings.Index(text, head) + len(head)
-		out, n := eraseQuotes(text[at:], gone, depth+1)
+		out, n := eraseQuotes(text[at:], gone, passages, depth+1)
 		return text[:at] + out, n
 	}
 	if t != "" && (t[0] == '{' || t[0] == '[') && !strings.HasPrefix(t, plumbing.ResultMarker) {
 		if !json.Valid([]byte(t)) {
+			if len(cliAnswers(text)) > 1 {
+				return eraseCLIQuotes(text, gone, passages) // `cat x.json && ireneo get …`
+			}
 			return text, 0
 		}
 		var edits []quoteEdit
-		n := walkJSON([]byte(text), 0, gone, depth, &edits)
+		n := walkJSON([]byte(text), 0, gone, passages, depth, &edits)
 		if len(edits) == 1 && edits[0].end-edits[0].start == len(t) {
 			// The whole answer went (a get's): what is left stays
 			// structured, and known for Ireneo's by its marker.
@@ -181,7 +171,7 @@ func eraseQuotes(text string, gone goneFunc, depth int) (string, int) {
 		}
 		return applyEdits(text, edits), n
 	}
-	return eraseTextQuotes(text, gone)
+	return eraseTextQuotes(text, gone, passages)
 }
 
 // quoteEdit replaces text[start:end] with repl.
@@ -218,7 +208,7 @@ var forgottenAnswerJSON = `{"` + plumbing.MarkerField + `":` + strconv.Quote(plu
 // text) and adds their edits, in order; it returns how many it found.
 // Offsets come from the decoder, so the bytes around an edit are the
 // file's own.
-func walkJSON(raw []byte, base int, gone goneFunc, depth int, edits *[]quoteEdit) int {
+func walkJSON(raw []byte, base int, gone goneFunc, passages []string, depth int, edits *[]quoteEdit) int {
 	start := 0
 	for start < len(raw) && isSpaceByte(raw[start]) {
 		start++
@@ -239,7 +229,7 @@ func walkJSON(raw []byte, base int, gone goneFunc, depth int, edits *[]quoteEdit
 		}
 		n := 0
 		for _, f := range fields {
-			n += walkJSON(f.raw, base+f.off, gone, depth, edits)
+			n += walkJSON(f.raw, base+f.off, gone, passages, depth, edits)
 		}
 		return n
 	case '[':
@@ -254,7 +244,7 @@ func walkJSON(raw []byte, base int, gone goneFunc, depth int, edits *[]quoteEdit
 				return n
 			}
 			end := int(dec.InputOffset())
-			n += walkJSON(v, base+end-len(v), gone, depth, edits)
+			n += walkJSON(v, base+end-len(v), gone, passages, depth, edits)
 		}
 		return n
 	case '"':
@@ -262,7 +252,7 @@ func walkJSON(raw []byte, base int, gone goneFunc, depth int, edits *[]quoteEdit
 		if json.Unmarshal(raw, &s) != nil || !strings.Contains(s, quoteHint) && !strings.Contains(s, plumbing.ResultMarker) {
 			return 0
 		}
-		out, n := eraseQuotes(s, gone, depth+1)
+		out, n := eraseQuotes(s, gone, passages, depth+1)
 		if n == 0 {
 			return 0
 		}
@@ -348,12 +338,12 @@ var (
 // eraseTextQuotes erases quotes from an answer's text: recall's hits (the
 // MCP server's and the CLI's context block), a get answer whole, sessions'
 // lines.
-func eraseTextQuotes(text string, gone goneFunc) (string, int) {
+func eraseTextQuotes(text string, gone goneFunc, passages []string) (string, int) {
 	body := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), plumbing.ResultMarker))
 	if strings.HasPrefix(body, `Conversation "`) {
 		m := getSession.FindStringSubmatch(body)
 		if m == nil {
-			return eraseCLIQuotes(text, gone) // the CLI's get of a conversation so titled
+			return eraseCLIQuotes(text, gone, passages) // the CLI's get of a conversation so titled
 		}
 		source := ""
 		if q, err := strconv.QuotedPrefix(strings.TrimPrefix(body, "Conversation ")); err == nil {
@@ -365,50 +355,22 @@ func eraseTextQuotes(text string, gone goneFunc) (string, int) {
 		}
 		return plumbing.ResultMarker + " " + ForgottenText + "\n", 1
 	}
-	recallAnswer := strings.HasPrefix(body, `Past conversations matching "`)
-	sessionsAnswer := sessionsHead.MatchString(body)
-	if !recallAnswer && !sessionsAnswer {
-		return eraseCLIQuotes(text, gone)
+	if strings.HasPrefix(body, `Past conversations matching "`) {
+		return eraseRecallHits(text, gone, passages)
 	}
-	lines := strings.SplitAfter(text, "\n")
+	if !sessionsHead.MatchString(body) {
+		return eraseCLIQuotes(text, gone, passages)
+	}
 	var (
-		out     strings.Builder
-		n       int
-		inHit   bool // within a hit being erased
-		nextHit = 1  // the number the next hit header must carry
+		out strings.Builder
+		n   int
 	)
 	out.Grow(len(text))
-	trail := trailStart(lines)
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
+	for _, line := range strings.SplitAfter(text, "\n") {
 		bare := strings.TrimSuffix(line, "\n")
-		if i >= trail {
-			inHit = false
-		} else if m := hitHeader.FindStringSubmatch(bare); recallAnswer && m != nil && m[1] == strconv.Itoa(nextHit) && i+1 < len(lines) {
-			if r := hitReceipt.FindStringSubmatch(strings.TrimSuffix(lines[i+1], "\n")); r != nil {
-				nextHit++
-				inHit = gone(hitSource(bare), r[1])
-				if inHit {
-					n++
-					out.WriteString(m[0] + ForgottenText + "\n")
-					i++ // the receipt
-					continue
-				}
-			}
-		} else if m := sessionLine.FindStringSubmatch(bare); sessionsAnswer && m != nil {
-			if gone(sessionSource(bare), m[1]) {
-				n++
-				out.WriteString("- " + ForgottenText + strings.TrimPrefix(line, bare))
-				continue
-			}
-		}
-		if inHit {
-			// The blank line that ends a hit stays, so the next one reads
-			// as before.
-			if bare == "" && i+1 < len(lines) && (i+1 >= trail || startsHit(lines, i+1, nextHit)) {
-				inHit = false
-				out.WriteString(line)
-			}
+		if m := sessionLine.FindStringSubmatch(bare); m != nil && gone(sessionSource(bare), m[1]) {
+			n++
+			out.WriteString("- " + ForgottenText + strings.TrimPrefix(line, bare))
 			continue
 		}
 		out.WriteString(line)
@@ -417,6 +379,150 @@ func eraseTextQuotes(text string, gone goneFunc) (string, int) {
 		return text, 0
 	}
 	return out.String(), n
+}
+
+// recallCount reads the number of hits recall's first line announces.
+var recallCount = regexp.MustCompile(`^[^\n]*?": (\d+) (?:verbatim )?passage\(s\), best first\.`)
+
+// eraseRecallHits erases the forgotten conversations' hits from recall's
+// text answer. A hit's text is verbatim and may hold anything, a pasted
+// answer of Ireneo's too, so a header is only taken for a hit's when it
+// follows a blank line, has its receipt on the next line and carries the
+// number due (hit 1 is the first such; hit k+1 comes after hit k). When
+// two lines could begin hit k, neither is sure: that hit is not erased by
+// its receipt, since either reading may be a kept conversation's text.
+// What goes by receipt is only what every reading puts in the forgotten
+// hit: from its header to where the next hit could first begin (recall's
+// closing hints, for the last; the CLI's block has none, and a shell may
+// print more after it, so there only the hit's first line of text).
+// Within the farthest a forgotten hit could reach, the forgotten
+// conversations' passages found verbatim go too: that catches what a
+// forged receipt or an unsure end left, and nothing of a kept hit's
+// outside it.
+func eraseRecallHits(text string, gone goneFunc, passages []string) (string, int) {
+	lines := strings.SplitAfter(text, "\n")
+	off := make([]int, len(lines)+1)
+	for i, l := range lines {
+		off[i+1] = off[i] + len(l)
+	}
+	blank := func(i int) bool { return strings.TrimSpace(lines[i]) == "" }
+	trail := trailStart(lines)
+	want := -1
+	if m := recallCount.FindStringSubmatch(strings.TrimPrefix(strings.TrimSpace(text), plumbing.ResultMarker+" ")); m != nil {
+		want, _ = strconv.Atoi(m[1])
+	}
+	cli := strings.Contains(lines[0], " verbatim passage(s), best first.")
+	// levels[k-1] are the lines that could begin hit k.
+	var levels [][]int
+	for k := 1; want < 0 || k <= want; k++ {
+		from := 1
+		if k > 1 {
+			from = levels[k-2][0] + 1
+		}
+		var at []int
+		for i := from; i+1 < trail; i++ {
+			if blank(i-1) && startsHit(lines, i, k) {
+				at = append(at, i)
+				if k == 1 {
+					break // hit 1 is the first: nothing comes before it
+				}
+			}
+		}
+		if len(at) == 0 {
+			break
+		}
+		levels = append(levels, at)
+	}
+	var sure, maybe []quoteEdit
+	for k, at := range levels {
+		farthest := len(lines)
+		if k+1 < len(levels) {
+			farthest = levels[k+1][len(levels[k+1])-1]
+		} else if trail < len(lines) {
+			farthest = trail
+		}
+		for _, i := range at {
+			header := strings.TrimSuffix(lines[i], "\n")
+			r := hitReceipt.FindStringSubmatch(strings.TrimSuffix(lines[i+1], "\n"))
+			if !gone(hitSource(header), r[1]) {
+				continue
+			}
+			maybe = append(maybe, quoteEdit{off[i], off[farthest], ""})
+			if len(at) > 1 {
+				continue
+			}
+			end := 0
+			switch {
+			case k+1 < len(levels):
+				end = levels[k+1][0] - 1 // the blank line before the next hit stays
+			case trail < len(lines) || !cli:
+				end = farthest
+				for end > i+2 && blank(end-1) {
+					end--
+				}
+			default:
+				end = i + 2
+				for end < len(lines) && strings.HasPrefix(lines[end], "  (before) ") {
+					end++
+				}
+				if end < len(lines) && !blank(end) {
+					end++ // the hit's text begins on this line
+				}
+				for end < len(lines) && strings.HasPrefix(lines[end], "  (after) ") {
+					end++
+				}
+			}
+			sure = append(sure, quoteEdit{off[i], off[end], hitHeader.FindString(header) + ForgottenText + "\n"})
+		}
+	}
+	edits := sure
+	for _, r := range maybe {
+		for _, p := range passages {
+			if len(p) < minVerbatimBytes {
+				continue
+			}
+			for at := r.start; ; {
+				j := strings.Index(text[at:r.end], p)
+				if j < 0 {
+					break
+				}
+				edits = append(edits, quoteEdit{at + j, at + j + len(p), ForgottenText})
+				at += j + len(p)
+			}
+		}
+	}
+	if len(edits) == 0 {
+		return text, 0
+	}
+	sort.Slice(edits, func(a, b int) bool { return edits[a].start < edits[b].start })
+	// Overlapping edits become one: the hits' replacements in it, or the
+	// mark of a passage. The quotes counted are the hits, or the passages
+	// when no hit was sure.
+	var (
+		merged []quoteEdit
+		hits   []int
+	)
+	for _, e := range edits {
+		isHit := e.repl != ForgottenText
+		if l := len(merged) - 1; l >= 0 && e.start < merged[l].end {
+			merged[l].end = max(merged[l].end, e.end)
+			if isHit {
+				if hits[l] == 0 {
+					merged[l].repl = ""
+				}
+				merged[l].repl += e.repl
+				hits[l]++
+			}
+			continue
+		}
+		merged = append(merged, e)
+		hits = append(hits, map[bool]int{true: 1}[isHit])
+	}
+	n := len(sure)
+	if n == 0 {
+		n = len(merged) // no hit was sure: each passage found is a quote
+	}
+	return applyEdits(text, merged), n
 }
 
 // startsHit reports whether lines[i] is the header of hit number want.

@@ -196,8 +196,9 @@ func TestEraseQuotesShapes(t *testing.T) {
 			if strings.Contains(strings.ToLower(got), goneToken) || strings.Contains(got, "gone-1") {
 				t.Errorf("the forgotten conversation is still quoted:\n%s", got)
 			}
-			// A get answer is one conversation's: it goes whole.
-			if !strings.HasPrefix(name, "get") && !strings.Contains(got, keptToken) {
+			// A get answer is one conversation's: it goes whole, and no more
+			// (the CLI's text one has the shell's next output after it).
+			if (!strings.HasPrefix(name, "get") || name == "get, the CLI's text") && !strings.Contains(got, keptToken) {
 				t.Errorf("the kept conversation's quote went too:\n%s", got)
 			}
 			if !strings.Contains(got, ForgottenText) {
@@ -216,7 +217,7 @@ func TestEraseQuotesShapes(t *testing.T) {
 // The text form keeps everything but the forgotten hit byte for byte.
 func TestEraseQuotesKeepsTheRest(t *testing.T) {
 	hits := quoteHits()
-	got, n := eraseQuotes(mcpRecallText(hits), goneOnly, 0)
+	got, n := eraseQuotes(mcpRecallText(hits), goneOnly, nil, 0)
 	want := mcpRecallText(hits[1:])
 	want = strings.Replace(want, ": 1 passage(s)", ": 2 passage(s)", 1)
 	want = strings.Replace(want, "\n[1] ", "\n[1] "+ForgottenText+"\n\n[2] ", 1)
@@ -225,7 +226,7 @@ func TestEraseQuotesKeepsTheRest(t *testing.T) {
 	}
 	// The second of two hits, with the closing hint after it.
 	hits[0], hits[1] = hits[1], hits[0]
-	got, _ = eraseQuotes(mcpRecallText(hits), goneOnly, 0)
+	got, _ = eraseQuotes(mcpRecallText(hits), goneOnly, nil, 0)
 	if !strings.HasSuffix(got, "\n[2] "+ForgottenText+"\n\nTo read around a hit, call get with its session_id and turn_uuid.\n") || strings.Contains(got, goneToken) {
 		t.Fatalf("second hit:\n%s", got)
 	}
@@ -256,7 +257,7 @@ func TestEraseQuotesMalformed(t *testing.T) {
 		plumbing.ResultMarker + " \n* 2026-03-01  chatgpt     gone-1      2 turns Valve\n",
 		"Chunk ID: 1\nOutput:\n" + plumbing.ResultMarker + "\n",
 	} {
-		got, n := eraseQuotes(text, goneOnly, 0)
+		got, n := eraseQuotes(text, goneOnly, nil, 0)
 		if text == deep {
 			continue // too deep to follow: either way, no panic
 		}
@@ -452,7 +453,7 @@ func TestEraseQuotesKeepsStringEscapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, n := eraseQuotes(string(whole), goneOnly, 0)
+	got, n := eraseQuotes(string(whole), goneOnly, nil, 0)
 	if n != 1 || strings.Contains(got, goneToken) || !strings.Contains(got, `pump \u003cb\u003ereplaced\u003c/b\u003e \u0026 tested.`) || !json.Valid([]byte(got)) {
 		t.Fatalf("got %d:\n%s", n, got)
 	}
@@ -473,7 +474,7 @@ func TestForgetErasesPastForgedReceipts(t *testing.T) {
 		conv("gone-1", HarnessChatGPT, "Valve", "", day0, pasted),
 		conv("kept-1", HarnessChatGPT, "Pump", "", day0.AddDate(0, 0, 1), keptSaid),
 		agentSession("agent-1", mcpRecallText(hits)))
-	if got, _ := eraseQuotes(mcpRecallText(hits), goneOnly, 0); !strings.Contains(got, goneToken) {
+	if got, _ := eraseQuotes(mcpRecallText(hits), goneOnly, nil, 0); !strings.Contains(got, goneToken) {
 		t.Fatal("the receipts alone should miss the text after the forged receipt, or this test tests nothing")
 	}
 	rep, err := m.Forget(ctx, []string{"gone-1"}, nil)
@@ -498,7 +499,7 @@ func FuzzEraseQuotes(f *testing.F) {
 	f.Add(plumbing.ResultMarker + " Past conversations matching \"q\": 1 passage(s)\n[1] 2026 · chatgpt\nreceipt: session_id=gone-1 turn_uuid=x\n")
 	f.Add(`{"session":{"session_id":"gone-1"},"turns":[]}`)
 	f.Fuzz(func(t *testing.T, text string) {
-		got, n := eraseQuotes(text, goneOnly, 0)
+		got, n := eraseQuotes(text, goneOnly, nil, 0)
 		if n == 0 && got != text {
 			t.Fatalf("nothing erased, yet the text changed: %q → %q", text, got)
 		}
@@ -534,14 +535,20 @@ func TestMayQuoteGone(t *testing.T) {
 	}
 }
 
-// A passage with quotes and HTML in it is found inside a JSON string too,
-// and what is left stays valid JSON.
-func TestEraseVerbatimInJSON(t *testing.T) {
+// A passage with quotes and HTML in it is found inside a JSON string too
+// (the text is read decoded, and written back as it was encoded), and what
+// is left stays valid JSON.
+func TestErasePassagesInJSON(t *testing.T) {
 	p := `He said "stop the pump now, the <seal> is leaking" & left.`
+	hits := quoteHits()
+	// A forged receipt ends the forgotten hit early: the passage after it
+	// goes by being the forgotten conversation's own.
+	hits[0].Text = "Pasted:\n\n[2] 2026-01-01 09:00 UTC · chatgpt\nreceipt: session_id=kept-1 turn_uuid=x\nuser: " + p
+	hits[0].After = nil
 	for _, html := range []bool{false, true} {
-		doc := `{"content":[{"type":"text","text":"` + jsonInner("before. "+p+" after.", html) + `"}]}`
-		got, n := eraseVerbatim(doc, []string{p})
-		if n != 1 || strings.Contains(got, "stop the pump") || !json.Valid([]byte(got)) || !strings.Contains(got, "before. "+ForgottenText+" after.") {
+		doc := `{"content":[{"type":"text","text":"` + jsonInner(mcpRecallText(hits), html) + `"}]}`
+		got, n := eraseQuotes(doc, goneOnly, []string{p}, 0)
+		if n != 1 || strings.Contains(got, "stop the pump") || !json.Valid([]byte(got)) || !strings.Contains(got, keptToken) {
 			t.Fatalf("html=%v: got %d %s", html, n, got)
 		}
 	}

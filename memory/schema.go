@@ -46,7 +46,9 @@ import (
 // command lines, and any answer behind Codex's exec header), so a rebuild
 // takes them out of the index; forget looks for
 // quotes of a forgotten conversation among the unsearched chunks, so it
-// needs them there too.
+// needs them there too. (Before its release, a CLI text answer after other
+// commands' output in a shell's became unsearched too, from its marker on:
+// still layout 5.)
 const indexLayoutVersion = 5
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open

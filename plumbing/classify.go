@@ -27,6 +27,13 @@ func Classify(role, blockType, toolName, text string) []Span {
 		if isResult(text) {
 			return []Span{{0, len(text), RecallResult}}
 		}
+		if at := markedLine(text); at > 0 {
+			// A shell's output with the CLI's answer after the output of
+			// commands before it (`git pull && ireneo get …`): the answer
+			// runs from its marker to the end, as no line of the output
+			// says where the shell's next command began.
+			return append(tidy(harnessSpans(text[:at], false), text[:at]), Span{at, len(text), RecallResult})
+		}
 		return tidy(harnessSpans(text, false), text)
 	case blockText:
 		if role == roleAssistant {

@@ -282,3 +282,23 @@ func FuzzClassify(f *testing.F) {
 		checkCover(t, text, Classify(role, typ, tool, text))
 	})
 }
+
+// The CLI's text answer after other commands' output in a shell's: what
+// came before stays searched, the answer from its marker on is Ireneo's.
+func TestClassifyCLIAnswerAfterOtherOutput(t *testing.T) {
+	before := "Already up to date.\n"
+	answer := ResultMarker + " Valve · chatgpt · gone-1\n\n> [0] 2026-03-01 09:00 user (t0)\n  the valve leaks\n"
+	got := Classify("tool", "tool_result", "Bash", before+answer)
+	want := []Span{{0, len(before), Said}, {len(before), len(before + answer), RecallResult}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("Classify = %v, want %v", got, want)
+	}
+	for _, text := range []string{
+		"notes: see " + ResultMarker + " in the docs\n",         // not at a line's start
+		"notes:\n" + ResultMarker + "s are what Ireneo marks\n", // not the marker alone
+	} {
+		if got := Classify("tool", "tool_result", "Bash", text); len(got) != 1 || got[0].Kind != Said {
+			t.Errorf("Classify(%q) = %v, want one Said span", text, got)
+		}
+	}
+}
