@@ -135,18 +135,24 @@ func TestTrayMenuAndWindow(t *testing.T) {
 	if clip := u.app.Clipboard().Content(); !strings.Contains(clip, "Bearer ireneo_") {
 		t.Fatalf("clipboard %q", clip)
 	}
-	// Tray items open the right screens.
+	// Tray items open the right screens. Each screen starts its loads in
+	// the background, and under the test driver fyne.Do runs their UI
+	// updates on that goroutine, not on one UI thread: wait for them
+	// before the next switch, or the two refresh the same widgets at once.
 	u.tray.Items[7].Action() // Scrub secrets…
+	waitIdle(t, u)
 	if u.tabs.SelectedIndex() != screenScrub {
 		t.Fatal("Scrub secrets… should open the Scrub screen")
 	}
 	u.tray.Items[0].Action() // Search…
+	waitIdle(t, u)
 	if u.tabs.SelectedIndex() != screenSearch || u.win.Canvas().Focused() != u.search.query {
 		t.Fatal("Search… should open Search with the cursor in the query")
 	}
 	// Keyboard shortcuts switch screens.
 	for i, item := range u.win.MainMenu().Items[1].Items[2:] {
 		item.Action()
+		waitIdle(t, u)
 		if u.tabs.SelectedIndex() != i {
 			t.Fatalf("%s selected screen %d", item.Label, u.tabs.SelectedIndex())
 		}
