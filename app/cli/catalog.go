@@ -128,8 +128,12 @@ func newForgetCmd(g *globals) *cobra.Command {
 				fmt.Fprint(g.stdout, ", database vacuumed")
 			}
 			fmt.Fprintln(g.stdout, ". A tombstone keeps a re-import from bringing them back (import --include-forgotten overrides).")
-			fmt.Fprintf(g.stdout, "erased %s of them from %s (Ireneo's answers kept in agents' transcripts).\n",
-				plural(rep.Quotes, "quote", "quotes"), plural(rep.Quoting, "other conversation", "other conversations"))
+			if rep.Quotes > 0 {
+				fmt.Fprintf(g.stdout, "erased %s of them from %s (Ireneo's answers kept in agents' transcripts).\n",
+					plural(rep.Quotes, "quote", "quotes"), plural(rep.Quoting, "other conversation", "other conversations"))
+			} else {
+				fmt.Fprintln(g.stdout, "No other conversation kept a quote of them in Ireneo's answers.")
+			}
 			return nil
 		},
 	}

@@ -196,6 +196,9 @@ func TestCatalogCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "forgot chatgpt conv-03") {
 		t.Fatalf("forget: %d %s %s", code, out, errs)
 	}
+	if !strings.Contains(out, "No other conversation kept a quote of them in Ireneo's answers.") {
+		t.Fatalf("forget of a conversation nobody quoted should say so: %s", out)
+	}
 	_, out, _ = run(t, "--memory", dir, "status", "--json")
 	if !strings.Contains(out, `"conversations": 11`) || !strings.Contains(out, `"forgotten": 1`) {
 		t.Fatalf("status: %s", out)
