@@ -55,9 +55,11 @@ type preparedChunk struct {
 // seqBits is how many low bits of a document id hold the turn's seq.
 const seqBits = 20
 
-// docID is the engine document of a turn. Session ids only grow (a
-// re-imported session takes a new one after its old rows are deleted), so
-// an import appends to the end of every posting list.
+// docID is the engine document of a turn. A new session row takes the
+// largest id in the table plus one (SQLite's rowid), so an import appends
+// to the end of every posting list. Ids do not only grow: a re-import of
+// the newest session, its old rows deleted first, may get its id back, but
+// that id is still above every remaining one.
 func docID(sess int64, seq int) uint64 { return uint64(sess)<<seqBits | uint64(seq) }
 
 // docSession and docSeq take a document id apart.
