@@ -36,8 +36,7 @@ func auditSeed(t *testing.T, dir string) {
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	var ss []*memory.Session
 	for _, id := range []string{"conv-a", "conv-b", "conv-c"} {
-		ss = append(ss, &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: "Talk " + auditTitleToken + " " + id, Project: auditProjToken,
-			Turns: []memory.Turn{{TurnUUID: id + "-0", Seq: 0, TS: at, Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: "pumps and seals"}}}}})
+		ss = append(ss, chatSession(id, "Talk "+auditTitleToken+" "+id, auditProjToken, at, "pumps and seals"))
 	}
 	if _, err := m.Ingest(ctx, ss, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)

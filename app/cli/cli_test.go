@@ -22,6 +22,18 @@ func run(t *testing.T, args ...string) (int, string, string) {
 }
 
 // seed makes a memory with a few conversations and returns its directory.
+// chatSession is a ChatGPT conversation whose texts alternate the person
+// and the assistant, a minute apart from at.
+func chatSession(id, title, project string, at time.Time, texts ...string) *memory.Session {
+	s := &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: title, Project: project}
+	for i, text := range texts {
+		role := []string{memory.RoleUser, memory.RoleAssistant}[i%2]
+		s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, i), Seq: i, TS: at.Add(time.Duration(i) * time.Minute), Role: role,
+			Blocks: []memory.Block{{Type: memory.BlockText, Text: text}}})
+	}
+	return s
+}
+
 func seed(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()

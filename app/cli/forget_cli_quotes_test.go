@@ -38,18 +38,9 @@ func cliQuotesSeed(t *testing.T, dir string) {
 	}
 	defer m.Close()
 	ts := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	one := func(id, title, project string, at time.Time, texts ...string) *memory.Session {
-		s := &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: title, Project: project}
-		for i, text := range texts {
-			role := []string{memory.RoleUser, memory.RoleAssistant}[i%2]
-			s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, i), Seq: i, TS: at.Add(time.Duration(i) * time.Minute), Role: role,
-				Blocks: []memory.Block{{Type: memory.BlockText, Text: text}}})
-		}
-		return s
-	}
 	ss := []*memory.Session{
-		one("conv-gone", "Seal "+cliGoneToken, "plant", ts, "The K-2 seal code is "+cliGoneToken+"; Priya orders it.", "Noted: "+cliGoneToken+" goes on the order."),
-		one("conv-kept", "Spare "+cliKeptToken, "plant", ts.AddDate(0, 0, 1), "The K-2 spare is "+cliKeptToken+", in stock.", "Good, "+cliKeptToken+" it is."),
+		chatSession("conv-gone", "Seal "+cliGoneToken, "plant", ts, "The K-2 seal code is "+cliGoneToken+"; Priya orders it.", "Noted: "+cliGoneToken+" goes on the order."),
+		chatSession("conv-kept", "Spare "+cliKeptToken, "plant", ts.AddDate(0, 0, 1), "The K-2 spare is "+cliKeptToken+", in stock.", "Good, "+cliKeptToken+" it is."),
 	}
 	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)

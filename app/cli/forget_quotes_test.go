@@ -41,13 +41,9 @@ func quotesSeed(t *testing.T, dir string) {
 	}
 	defer m.Close()
 	ts := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	one := func(id, title, text string, at time.Time) *memory.Session {
-		return &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: title, Turns: []memory.Turn{
-			{TurnUUID: id + "-0", Seq: 0, TS: at, Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: text}}}}}
-	}
 	ss := []*memory.Session{
-		one("conv-gone", "Compressor seal", "The K-2 compressor seal is worn; the code for the spare is "+forgetQToken+" and Priya orders it.", ts),
-		one("conv-kept", "Compressor spare", "The K-2 compressor spare is "+keptQToken+", ordered on Monday.", ts.AddDate(0, 0, 1)),
+		chatSession("conv-gone", "Compressor seal", "", ts, "The K-2 compressor seal is worn; the code for the spare is "+forgetQToken+" and Priya orders it."),
+		chatSession("conv-kept", "Compressor spare", "", ts.AddDate(0, 0, 1), "The K-2 compressor spare is "+keptQToken+", ordered on Monday."),
 	}
 	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
