@@ -319,22 +319,12 @@ func TestFitBudgetEndsOnShortTexts(t *testing.T) {
 func TestStopAddRecall(t *testing.T) {
 	t.Parallel()
 	m := openTest(t)
-	ctx := context.Background()
 	mustIngest(t, m,
 		conv("plain", "funes", "", "", day0.AddDate(0, 1, 0), "Decision kiln Kingsley: fit a speed drive, reference N-702.", "Noted."),
 		conv("said", "funes", "", "", day0, "We agreed to fit a speed drive, for the kiln at Kingsley; it is logged as N-374.", "Noted."),
 	)
 	q := "what was the decision for the kiln at Kingsley, when we chose to fit a speed drive?"
-	first := func(tn Tuning) string {
-		res, err := Recall(ctx, m, Options{Query: q, Tuning: &tn})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Hits) == 0 {
-			t.Fatal("no hits")
-		}
-		return res.Hits[0].SessionID
-	}
+	first := func(tn Tuning) string { return topHit(t, m, q, tn).SessionID }
 	tn := DefaultTuning
 	tn.StopAdd = 0
 	if got := first(tn); got != "plain" {
@@ -392,16 +382,7 @@ func TestFirstPersonFavoursTheirTurn(t *testing.T) {
 		conv("c", "funes", "", "", day0.AddDate(0, 0, -1), "Counting kit fox burrows in the wash today.", "Note the entrances and tracks."),
 	)
 	q := "whose phone did I borrow until June?"
-	first := func(tn Tuning) string {
-		res, err := Recall(ctx, m, Options{Query: q, Tuning: &tn})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(res.Hits) == 0 {
-			t.Fatal("no hits")
-		}
-		return res.Hits[0].Role
-	}
+	first := func(tn Tuning) string { return topHit(t, m, q, tn).Role }
 	tn := DefaultTuning
 	tn.FirstPerson = 0
 	if got := first(tn); got != memory.RoleAssistant {
@@ -463,4 +444,17 @@ func TestFirstPersonKeepsBetterReply(t *testing.T) {
 	if got, want := order("", cands), []int64{11, 20, 10}; !reflect.DeepEqual(got, want) {
 		t.Errorf("not favoured: got %v, want %v", got, want)
 	}
+}
+
+// topHit is the first hit recall gives for q under tn.
+func topHit(t *testing.T, m *memory.Memory, q string, tn Tuning) Hit {
+	t.Helper()
+	res, err := Recall(context.Background(), m, Options{Query: q, Tuning: &tn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 {
+		t.Fatalf("%q: no hits", q)
+	}
+	return res.Hits[0]
 }
