@@ -55,25 +55,8 @@ type shellRun struct{ command, stdout string }
 // tool_result (the stdout as the result's content, and in toolUseResult),
 // and the agent's own answer.
 func ccBashTranscript(t *testing.T, dir, sid string, runs []shellRun, at time.Time) string {
-	var b strings.Builder
-	var prev any
-	k := 0
-	rec := func(typ string, msg map[string]any, more map[string]any) {
-		k++
-		uuid := fmt.Sprintf("%s-r%02d", sid[:8], k)
-		r := map[string]any{"parentUuid": prev, "isSidechain": false, "userType": "external", "cwd": "/home/ana/plant", "sessionId": sid,
-			"version": "2.1.7", "gitBranch": "main", "type": typ, "message": msg, "uuid": uuid,
-			"timestamp": at.Add(time.Duration(k) * time.Second).Format(time.RFC3339Nano)}
-		for key, v := range more {
-			r[key] = v
-		}
-		b.WriteString(jsonl(t, r))
-		prev = uuid
-	}
-	assistant := func(id string, content ...any) {
-		rec("assistant", map[string]any{"model": "claude-opus-4-5", "id": id, "type": "message", "role": "assistant", "content": content,
-			"stop_reason": nil, "usage": map[string]any{"input_tokens": 12, "output_tokens": 30}}, map[string]any{"requestId": "req_" + id})
-	}
+	l := &ccLog{t: t, sid: sid, at: at}
+	rec, assistant := l.rec, l.assistant
 	rec("user", map[string]any{"role": "user", "content": "Which seal and spare did we settle on for the K-2?"}, nil)
 	for i, r := range runs {
 		id := fmt.Sprintf("toolu_%02d", i+1)
@@ -82,9 +65,7 @@ func ccBashTranscript(t *testing.T, dir, sid string, runs []shellRun, at time.Ti
 			map[string]any{"toolUseResult": map[string]any{"stdout": r.stdout, "stderr": "", "interrupted": false, "isImage": false}})
 	}
 	assistant("msg_99", map[string]any{"type": "text", "text": cliAgentOwn})
-	path := filepath.Join(dir, "claude", "projects", "-home-ana-plant", sid+".jsonl")
-	writeTestFile(t, path, b.String())
-	return path
+	return l.write(dir)
 }
 
 // codexExecRollout is an agent session as a Codex 0.104 rollout, each run

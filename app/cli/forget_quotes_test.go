@@ -87,26 +87,9 @@ func jsonl(t *testing.T, v any) string {
 // toolUseResult), a get for one hit, the CLI's `recall --json` run through
 // Bash, and the agent's own answer.
 func ccTranscript(t *testing.T, dir, sid, recallAnswer, getAnswer, cliAnswer string, at time.Time) string {
-	var b strings.Builder
-	var prev any
-	k := 0
-	rec := func(typ string, msg map[string]any, more map[string]any) {
-		k++
-		uuid := fmt.Sprintf("%s-r%02d", sid[:8], k)
-		r := map[string]any{"parentUuid": prev, "isSidechain": false, "userType": "external", "cwd": "/home/ana/plant", "sessionId": sid,
-			"version": "2.1.7", "gitBranch": "main", "type": typ, "message": msg, "uuid": uuid,
-			"timestamp": at.Add(time.Duration(k) * time.Second).Format(time.RFC3339Nano)}
-		for key, v := range more {
-			r[key] = v
-		}
-		b.WriteString(jsonl(t, r))
-		prev = uuid
-	}
+	l := &ccLog{t: t, sid: sid, at: at}
+	rec, assistant := l.rec, l.assistant
 	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
-	assistant := func(id string, content ...any) {
-		rec("assistant", map[string]any{"model": "claude-opus-4-5", "id": id, "type": "message", "role": "assistant", "content": content,
-			"stop_reason": nil, "usage": map[string]any{"input_tokens": 12, "output_tokens": 30}}, map[string]any{"requestId": "req_" + id})
-	}
 	result := func(toolID, answer string) {
 		rec("user", map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": toolID, "type": "tool_result", "content": []any{text(answer)}}}},
 			map[string]any{"toolUseResult": []any{text(answer)}})
@@ -120,8 +103,43 @@ func ccTranscript(t *testing.T, dir, sid, recallAnswer, getAnswer, cliAnswer str
 	rec("user", map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": "toolu_03", "type": "tool_result", "content": cliAnswer, "is_error": false}}},
 		map[string]any{"toolUseResult": map[string]any{"stdout": cliAnswer, "stderr": "", "interrupted": false, "isImage": false}})
 	assistant("msg_01c", text(agentOwn))
-	path := filepath.Join(dir, "claude", "projects", "-home-ana-plant", sid+".jsonl")
-	writeTestFile(t, path, b.String())
+	return l.write(dir)
+}
+
+// ccLog writes an agent session as Claude Code 2.1.7 records it: each
+// record chained to the one before, a second apart from at.
+type ccLog struct {
+	t    *testing.T
+	sid  string
+	at   time.Time
+	b    strings.Builder
+	prev any
+	k    int
+}
+
+func (l *ccLog) rec(typ string, msg map[string]any, more map[string]any) {
+	l.k++
+	uuid := fmt.Sprintf("%s-r%02d", l.sid[:8], l.k)
+	r := map[string]any{"parentUuid": l.prev, "isSidechain": false, "userType": "external", "cwd": "/home/ana/plant", "sessionId": l.sid,
+		"version": "2.1.7", "gitBranch": "main", "type": typ, "message": msg, "uuid": uuid,
+		"timestamp": l.at.Add(time.Duration(l.k) * time.Second).Format(time.RFC3339Nano)}
+	for key, v := range more {
+		r[key] = v
+	}
+	l.b.WriteString(jsonl(l.t, r))
+	l.prev = uuid
+}
+
+func (l *ccLog) assistant(id string, content ...any) {
+	l.rec("assistant", map[string]any{"model": "claude-opus-4-5", "id": id, "type": "message", "role": "assistant", "content": content,
+		"stop_reason": nil, "usage": map[string]any{"input_tokens": 12, "output_tokens": 30}}, map[string]any{"requestId": "req_" + id})
+}
+
+// write puts the session where Claude Code keeps the project's sessions
+// under dir and returns its path.
+func (l *ccLog) write(dir string) string {
+	path := filepath.Join(dir, "claude", "projects", "-home-ana-plant", l.sid+".jsonl")
+	writeTestFile(l.t, path, l.b.String())
 	return path
 }
 
