@@ -1,0 +1,120 @@
+package memory
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/scrub"
+)
+
+// Scripts written without spaces (Han, Kana, Hangul, Thai) are indexed as
+// character bigrams: a word inside a sentence is found, in recall's
+// candidates and in the conversation filter, and a forget or a scrub
+// erases those terms from every file and from the engine's tables.
+
+func TestSegmentedWordInsideASentence(t *testing.T) {
+	m := openTest(t)
+	ctx := context.Background()
+	mustIngest(t, m,
+		conv("ja-1", HarnessChatGPT, "旅行の計画", "", day0, "昨日は東京で旅行した。とても楽しかった。", "いいですね"),
+		conv("ja-2", HarnessChatGPT, "天気", "", day0, "大阪の天気は晴れです", "そうですか"),
+		conv("ko-1", HarnessClaude, "약속", "", day0, "내일 서울에서 만나요", "좋아요"),
+		conv("th-1", HarnessClaude, "ทักทาย", "", day0, "สวัสดีครับ วันนี้อากาศดีมาก", "ครับ"),
+	)
+	for _, tc := range []struct{ query, want string }{
+		{"東京", "ja-1"}, {"旅行", "ja-1"}, {"晴れ", "ja-2"}, {"서울", "ko-1"}, {"อากาศ", "th-1"},
+		{"東京で旅行", "ja-1"},
+	} {
+		hits := searchTurns(t, m, tc.query)
+		if len(hits) == 0 || hits[0].SessionID != tc.want || hits[0].Seq != 0 {
+			t.Errorf("%s: hits %+v, want turn 0 of %s first", tc.query, hits, tc.want)
+		}
+		infos, _, err := m.Sessions(ctx, SessionQuery{Query: tc.query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(infos) != 1 || infos[0].SessionID != tc.want {
+			t.Errorf("the conversation filter %q lists %+v, want %s alone", tc.query, infos, tc.want)
+		}
+	}
+	if hits := searchTurns(t, m, "京都"); len(hits) != 0 {
+		t.Errorf("京都 is said nowhere, found %+v", hits)
+	}
+}
+
+func TestForgetAndScrubEraseBigrams(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	m, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	mustIngest(t, m,
+		conv("gone-1", HarnessChatGPT, "秘密の会議", "", day0, "蜜柑林檎の件は誰にも言わないで", "わかりました"),
+		conv("keep-1", HarnessChatGPT, "天気", "", day0, "大阪の天気は晴れです。合言葉は葡萄梨桃栗です", "そうですか"),
+	)
+	has := func(term string) bool {
+		t.Helper()
+		ok, err := engine.HasTerm(ctx, m.db, term)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	// Before: the bigrams are terms and their bytes are in the files.
+	for _, b := range []string{"蜜柑", "柑林", "林檎", "葡萄", "梨桃", "大阪"} {
+		if !has(b) {
+			t.Fatalf("%s was never indexed", b)
+		}
+		if len(grepDir(t, dir, b)) == 0 {
+			t.Fatalf("%s is in no file before the forget", b)
+		}
+	}
+	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{"蜜柑", "柑林", "林檎", "檎の", "秘密", "会議"} {
+		if has(b) {
+			t.Errorf("forget: the term %s is still in the engine's tables", b)
+		}
+		if found := grepDir(t, dir, b); len(found) > 0 {
+			t.Errorf("forget: %s is still in %v", b, found)
+		}
+	}
+	if !has("大阪") || len(grepDir(t, dir, "大阪")) == 0 {
+		t.Fatal("positive control: the kept conversation's 大阪 is gone")
+	}
+
+	sc, err := scrub.New([]scrub.Pattern{{Name: "password-kana", Regex: `合言葉は(葡萄梨桃栗)`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := m.ScrubApply(ctx, ScrubOptions{Finder: sc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Changed != 1 {
+		t.Fatalf("scrub changed %d conversations, want 1: %+v", rep.Changed, rep)
+	}
+	for _, b := range []string{"葡萄", "萄梨", "梨桃", "桃栗"} {
+		if has(b) {
+			t.Errorf("scrub: the term %s is still in the engine's tables", b)
+		}
+		if found := grepDir(t, dir, b); len(found) > 0 {
+			t.Errorf("scrub: %s is still in %v", b, found)
+		}
+	}
+	if !has("大阪") || !has("晴れ") {
+		t.Fatal("positive control: the scrubbed conversation's other words are gone from the index")
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []string{"蜜柑", "葡萄", "桃栗"} {
+		if found := grepDir(t, dir, b); len(found) > 0 {
+			t.Errorf("after close: %s is still in %v", b, found)
+		}
+	}
+}
