@@ -38,7 +38,16 @@ func NewCache(maxBytes int) *Cache {
 	return &Cache{max: maxBytes, blocks: map[blockKey]*list.Element{}, terms: map[string]*list.Element{}}
 }
 
-const postingBytes = 40 // unsafe.Sizeof(posting{})
+const postingBytes = 64 // unsafe.Sizeof(posting{})
+
+// blockBytes is about what decoded postings hold in memory.
+func blockBytes(ps []posting) int {
+	n := postingBytes * len(ps)
+	for i := range ps {
+		n += 12 * len(ps[i].pe)
+	}
+	return n
+}
 
 // use reports whether a search of generation gen may use the cache,
 // emptying it for a newer generation.
@@ -88,13 +97,13 @@ func (c *Cache) block(gen int64, k blockKey) ([]posting, bool) {
 func (c *Cache) addTerm(gen int64, t string, r *termRow) {
 	size := 64 + len(t)
 	if r != nil {
-		size += 48*len(r.skips) + postingBytes*len(r.tail)
+		size += 56*len(r.skips) + blockBytes(r.tail)
 	}
 	c.add(gen, &cacheEntry{block: blockKey{term: t}, isRow: true, row: r, size: size})
 }
 
 func (c *Cache) addBlock(gen int64, k blockKey, ps []posting) {
-	c.add(gen, &cacheEntry{block: k, ps: ps, size: 64 + len(k.term) + postingBytes*len(ps)})
+	c.add(gen, &cacheEntry{block: k, ps: ps, size: 64 + len(k.term) + blockBytes(ps)})
 }
 
 func (c *Cache) add(gen int64, e *cacheEntry) {

@@ -33,13 +33,40 @@ func (m FieldMask) Has(f Field) bool { return m&(1<<f) != 0 }
 // BlockSize is the number of postings in a full block.
 const BlockSize = 128
 
+// MemberBits: a document id's low MemberBits bits number it within its
+// group (a turn within its conversation), the high bits name the group.
+// Ids of one group code in a byte or two, and the next group's first in
+// two or three, where a plain delta would take three or four.
+const MemberBits = 20
+
+const memberMask = 1<<MemberBits - 1
+
+// PassageWords is the most tokens a passage holds, and PassageMin the body
+// length from which a document is cut into passages: sentences (and code
+// lines) packed up to PassageWords tokens. A long document's postings say,
+// for the body, which of its passages hold the term and how often, so its
+// best passage can be scored as a document of its own.
+const (
+	PassageWords = 48
+	PassageMin   = 2 * PassageWords
+)
+
+// long reports whether a body of n tokens is cut into passages.
+func long(n uint32) bool { return n > PassageMin }
+
 // posting is one document in a term's list: the term's frequency in each
-// field and that field's length in tokens, so scoring needs no look-up.
+// field and that field's length in tokens, so scoring needs no look-up, and
+// for a long body the passages that hold it.
 type posting struct {
 	doc uint64
 	tf  [NumFields]uint32
 	len [NumFields]uint32
+	pe  []pentry // ascending passages; only when the body holds the term and is long
 }
+
+// pentry is the term in one passage of a long body: its frequency there
+// and the passage's length.
+type pentry struct{ p, tf, len uint32 }
 
 func (p *posting) mask() byte {
 	var m byte
@@ -53,13 +80,16 @@ func (p *posting) mask() byte {
 
 // blockMeta describes one posting block in a term's skip list: its last
 // document, its size, and per field the largest frequency and the shortest
-// length among its postings that have the field, from which a score upper
-// bound is computed at query time (so it holds however the averages drift).
+// length among its postings that have the field, and among their passages
+// the largest frequency and shortest length, from which score upper bounds
+// are computed at query time (so they hold however the averages drift).
 type blockMeta struct {
-	last   uint64
-	n      int
-	maxTF  [NumFields]uint32
-	minLen [NumFields]uint32
+	last    uint64
+	n       int
+	maxTF   [NumFields]uint32
+	minLen  [NumFields]uint32
+	maxPTF  uint32 // 0: no passage in the block
+	minPLen uint32
 }
 
 func metaOf(ps []posting) blockMeta {
@@ -74,6 +104,12 @@ func metaOf(ps []posting) blockMeta {
 				b.minLen[f] = p.len[f]
 			}
 		}
+		for _, e := range p.pe {
+			b.maxPTF = max(b.maxPTF, e.tf)
+			if b.minPLen == 0 || e.len < b.minPLen {
+				b.minPLen = e.len
+			}
+		}
 	}
 	return b
 }
@@ -86,25 +122,55 @@ func corrupt(what string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(what, args...))
 }
 
-// encodeBlock writes postings (sorted by doc, distinct) as: count, first doc,
-// then per posting a doc delta (0 for the first), a field mask, and per
-// present field its frequency and length.
+// encodeBlock writes postings (sorted by doc, distinct) as: count, then per
+// posting a head varint, payload<<2 | same<<1 | bodyOnly, where payload is
+// the delta of the member number when the posting is in the group of the
+// one before it (same), else the delta of the group followed by the member
+// number; a field mask unless the term is in the body alone; per present
+// field its frequency and length; and for a long body its passages: their
+// count, then per passage its delta, the frequency and the length.
 func encodeBlock(dst []byte, ps []posting) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(ps)))
 	prev := uint64(0)
 	for i, p := range ps {
-		if i == 0 {
-			dst = binary.AppendUvarint(dst, p.doc)
+		m := p.mask()
+		var body uint64
+		if m == 1<<Body {
+			body = 1
+		}
+		hi, lo := p.doc>>MemberBits, p.doc&memberMask
+		if i > 0 && hi == prev>>MemberBits {
+			dst = binary.AppendUvarint(dst, (lo-prev&memberMask)<<2|2|body)
 		} else {
-			dst = binary.AppendUvarint(dst, p.doc-prev)
+			d := hi
+			if i > 0 {
+				d = hi - prev>>MemberBits
+			}
+			dst = binary.AppendUvarint(dst, d<<2|body)
+			dst = binary.AppendUvarint(dst, lo)
 		}
 		prev = p.doc
-		m := p.mask()
-		dst = append(dst, m)
+		if body == 0 {
+			dst = append(dst, m)
+		}
 		for f := range NumFields {
 			if m&(1<<f) != 0 {
 				dst = binary.AppendUvarint(dst, uint64(p.tf[f]))
 				dst = binary.AppendUvarint(dst, uint64(p.len[f]))
+			}
+		}
+		if p.tf[Body] > 0 && long(p.len[Body]) {
+			dst = binary.AppendUvarint(dst, uint64(len(p.pe)))
+			last := uint32(0)
+			for k, e := range p.pe {
+				d := e.p - last
+				if k == 0 {
+					d = e.p
+				}
+				last = e.p
+				dst = binary.AppendUvarint(dst, uint64(d))
+				dst = binary.AppendUvarint(dst, uint64(e.tf))
+				dst = binary.AppendUvarint(dst, uint64(e.len))
 			}
 		}
 	}
@@ -178,7 +244,8 @@ func uvSlow(b []byte, i int) (uint64, int) {
 
 // decodeBlock appends a block's postings to dst. It reads the bytes with
 // indexes rather than through reader: a block is decoded for every posting
-// list a search walks (measured: 8 % of a recall's CPU through reader).
+// list a search walks (measured: 8 % of a recall's CPU through reader). The
+// passages of its postings share one new slice.
 func decodeBlock(dst []posting, b []byte) ([]posting, error) {
 	n, i := uv(b, 0)
 	if i < 0 {
@@ -190,30 +257,53 @@ func decodeBlock(dst []posting, b []byte) ([]posting, error) {
 	at := len(dst)
 	dst = slices.Grow(dst, int(n))[:at+int(n)]
 	out := dst[at:]
+	var pes []pentry
+	var spans [][2]int // each long posting's passages in pes
 	var prev uint64
 	for k := range out {
 		p := &out[k]
 		*p = posting{}
-		d, j := uv(b, i)
+		h, j := uv(b, i)
 		if j < 0 {
 			return dst[:at+k], corrupt("bad varint")
 		}
-		if k == 0 {
-			p.doc = d
-		} else {
-			if d == 0 || prev+d < prev {
+		i = j
+		payload := h >> 2
+		switch {
+		case h&2 != 0: // same group
+			if k == 0 || payload == 0 || prev&memberMask+payload > memberMask {
 				return dst[:at+k], corrupt("postings out of order")
 			}
-			p.doc = prev + d
+			p.doc = prev + payload
+		default:
+			lo, j := uv(b, i)
+			if j < 0 {
+				return dst[:at+k], corrupt("bad varint")
+			}
+			i = j
+			hi := payload
+			if k > 0 {
+				if payload == 0 || prev>>MemberBits+payload < prev>>MemberBits {
+					return dst[:at+k], corrupt("postings out of order")
+				}
+				hi = prev>>MemberBits + payload
+			}
+			if lo > memberMask || hi > math.MaxUint64>>MemberBits {
+				return dst[:at+k], corrupt("document id out of range")
+			}
+			p.doc = hi<<MemberBits | lo
 		}
 		prev = p.doc
-		if j >= len(b) {
-			return dst[:at+k], corrupt("truncated")
-		}
-		m := b[j]
-		i = j + 1
-		if m == 0 || m >= 1<<NumFields {
-			return dst[:at+k], corrupt("bad field mask %#x", m)
+		m := byte(1 << Body)
+		if h&1 == 0 {
+			if i >= len(b) {
+				return dst[:at+k], corrupt("truncated")
+			}
+			m = b[i]
+			i++
+			if m == 0 || m >= 1<<NumFields || m == 1<<Body {
+				return dst[:at+k], corrupt("bad field mask %#x", m)
+			}
 		}
 		for f := range NumFields {
 			if m&(1<<f) == 0 {
@@ -234,9 +324,50 @@ func decodeBlock(dst []posting, b []byte) ([]posting, error) {
 			}
 			p.tf[f], p.len[f] = uint32(tf), uint32(ln)
 		}
+		if p.tf[Body] == 0 || !long(p.len[Body]) {
+			continue
+		}
+		var np uint64
+		if np, i = uv(b, i); i < 0 {
+			return dst[:at+k], corrupt("bad varint")
+		}
+		if np == 0 || np > uint64(p.tf[Body]) || np > uint64(len(b)-i) {
+			return dst[:at+k], corrupt("%d passages for a frequency of %d", np, p.tf[Body])
+		}
+		start, sum, last := len(pes), uint64(0), uint64(0)
+		for e := range np {
+			var d, tf, ln uint64
+			if d, i = uv(b, i); i < 0 {
+				return dst[:at+k], corrupt("bad varint")
+			}
+			if tf, i = uv(b, i); i < 0 {
+				return dst[:at+k], corrupt("bad varint")
+			}
+			if ln, i = uv(b, i); i < 0 {
+				return dst[:at+k], corrupt("bad varint")
+			}
+			if e > 0 && d == 0 || last+d > math.MaxUint32 || tf == 0 || ln < tf || ln > PassageWords {
+				return dst[:at+k], corrupt("bad passage entry")
+			}
+			last += d
+			sum += tf
+			pes = append(pes, pentry{p: uint32(last), tf: uint32(tf), len: uint32(ln)})
+		}
+		if sum != uint64(p.tf[Body]) {
+			return dst[:at+k], corrupt("passages hold %d of the body's %d", sum, p.tf[Body])
+		}
+		spans = append(spans, [2]int{k, start})
 	}
 	if i != len(b) {
 		return dst, corrupt("%d trailing bytes", len(b)-i)
+	}
+	pes = slices.Clip(pes)
+	for x, sp := range spans {
+		end := len(pes)
+		if x+1 < len(spans) {
+			end = spans[x+1][1]
+		}
+		out[sp[0]].pe = pes[sp[1]:end:end]
 	}
 	return dst, nil
 }
@@ -257,12 +388,19 @@ func encodeSkips(dst []byte, bs []blockMeta) []byte {
 				m |= 1 << f
 			}
 		}
+		if b.maxPTF > 0 {
+			m |= 1 << NumFields // passages follow the fields
+		}
 		dst = append(dst, m)
 		for f := range NumFields {
 			if m&(1<<f) != 0 {
 				dst = binary.AppendUvarint(dst, uint64(b.maxTF[f]))
 				dst = binary.AppendUvarint(dst, uint64(b.minLen[f]))
 			}
+		}
+		if b.maxPTF > 0 {
+			dst = binary.AppendUvarint(dst, uint64(b.maxPTF))
+			dst = binary.AppendUvarint(dst, uint64(b.minPLen))
 		}
 	}
 	return dst
@@ -289,13 +427,19 @@ func decodeSkips(b []byte) ([]blockMeta, error) {
 			return nil, corrupt("block of %d postings", bm.n)
 		}
 		m := r.byte()
-		if r.err == nil && (m == 0 || m >= 1<<NumFields) {
+		if r.err == nil && (m&(1<<NumFields-1) == 0 || m >= 2<<NumFields) {
 			return nil, corrupt("bad field mask %#x", m)
 		}
 		for f := range NumFields {
 			if m&(1<<f) != 0 {
 				bm.maxTF[f] = r.u32()
 				bm.minLen[f] = r.u32()
+			}
+		}
+		if m&(1<<NumFields) != 0 {
+			bm.maxPTF, bm.minPLen = r.u32(), r.u32()
+			if r.err == nil && (bm.maxPTF == 0 || bm.minPLen == 0 || bm.minPLen > PassageWords) {
+				return nil, corrupt("bad passage bounds")
 			}
 		}
 		out = append(out, bm)

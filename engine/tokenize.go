@@ -65,6 +65,12 @@ func fold(tok string) string {
 
 // Tokens calls fn with each folded, unstemmed token of text in order.
 func Tokens(text string, fn func(tok string)) {
+	scan(text, func(tok string, _, _ int) { fn(tok) })
+}
+
+// scan calls fn with each token of text and the byte span of the run (or
+// piece of a run) it comes from.
+func scan(text string, fn func(tok string, start, end int)) {
 	start := -1
 	for i, r := range text {
 		if isTokenRune(r) {
@@ -74,22 +80,22 @@ func Tokens(text string, fn func(tok string)) {
 			continue
 		}
 		if start >= 0 {
-			run(text[start:i], fn)
+			run(text[start:i], start, fn)
 			start = -1
 		}
 	}
 	if start >= 0 {
-		run(text[start:], fn)
+		run(text[start:], start, fn)
 	}
 }
 
-// run emits the tokens of one run of token runes: itself folded, or, when
-// it holds a segmented script, its pieces of other scripts folded and its
-// segmented pieces as bigrams.
-func run(r string, fn func(tok string)) {
+// run emits the tokens of one run of token runes (at byte off in its
+// text): itself folded, or, when it holds a segmented script, its pieces of
+// other scripts folded and its segmented pieces as bigrams.
+func run(r string, off int, fn func(tok string, start, end int)) {
 	if !hasSegmented(r) {
 		if t := fold(r); t != "" {
-			fn(t)
+			fn(t, off, off+len(r))
 		}
 		return
 	}
@@ -99,21 +105,21 @@ func run(r string, fn func(tok string)) {
 		// and tone marks): fold drops it afterwards.
 		s := Segmented(c) || seg && isMark(c)
 		if i > start && s != seg {
-			piece(r[start:i], seg, fn)
+			piece(r[start:i], off+start, seg, fn)
 			start = i
 		}
 		seg = s
 	}
-	piece(r[start:], seg, fn)
+	piece(r[start:], off+start, seg, fn)
 }
 
-func piece(p string, seg bool, fn func(tok string)) {
+func piece(p string, off int, seg bool, fn func(tok string, start, end int)) {
 	t := fold(p)
 	if t == "" {
 		return
 	}
 	if !seg {
-		fn(t)
+		fn(t, off, off+len(p))
 		return
 	}
 	var at []int // where each rune starts
@@ -121,12 +127,12 @@ func piece(p string, seg bool, fn func(tok string)) {
 		at = append(at, i)
 	}
 	if len(at) == 1 {
-		fn(t)
+		fn(t, off, off+len(p))
 		return
 	}
 	at = append(at, len(t))
 	for k := 0; k+2 < len(at); k++ {
-		fn(t[at[k]:at[k+2]])
+		fn(t[at[k]:at[k+2]], off, off+len(p))
 	}
 }
 

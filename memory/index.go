@@ -217,7 +217,8 @@ func deleteSessionRows(ctx context.Context, tx *sql.Tx, eng *engine.Writer, harn
 	if err != nil {
 		return err
 	}
-	if err := eng.DeleteRange(sessionDocs(sess)); err != nil {
+	lo, hi := sessionDocs(sess)
+	if err := eng.DeleteRange(lo, hi, nil); err != nil {
 		return err
 	}
 	for _, q := range []string{
