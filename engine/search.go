@@ -662,7 +662,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 	for _, c := range cs {
 		byIdx[c.idx] = c
 	}
-	var pool []pval  // the current doc's passage values
+	var pool []pval   // the current doc's passage values
 	var scratch []int // finish's
 	// take scores the cursor's posting at the current doc.
 	take := func(c *cursor) {
