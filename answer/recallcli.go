@@ -80,7 +80,7 @@ func neighbourLine(b *strings.Builder, label string, n Neighbor) {
 // minute is a time as the answers show it, to the minute, in UTC.
 func minute(t time.Time) string {
 	if t.IsZero() {
-		return "undated"
+		return Undated
 	}
 	return t.UTC().Format("2006-01-02 15:04 UTC")
 }
