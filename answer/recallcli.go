@@ -105,3 +105,6 @@ func contextBlock(query string, res *RecallResult) string {
 	}
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
+
+// CLIRecall is recall's text answer: the context block.
+func CLIRecall(res *RecallResult) string { return res.ContextBlock }
