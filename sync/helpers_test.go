@@ -173,3 +173,25 @@ func indexHas(t *testing.T, memDir, word string) bool {
 	}
 	return ok
 }
+
+func readFile(t *testing.T, p string) ([]byte, error) {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, err
+}
+
+// writeOld writes a file as left long ago (an hour old).
+func writeOld(t *testing.T, p string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(p, old, old)
+}

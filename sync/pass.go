@@ -150,6 +150,11 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 		}
 	}
 	e.jw.flushOutbox() // best effort: the journal may still be out of reach
+	since := e.st.Clock
+	var err error
+	if e.st.Clock, err = loadClock(e.memDir); err != nil {
+		return rep, err
+	}
 	if err := e.readJournals(); err != nil {
 		return rep, err
 	}
@@ -162,13 +167,13 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 		return rep, err
 	}
 	local := byHash(snap)
-	r := replay(e.sorted(), derivedOf(local))
+	r := replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 
-	if n, err := e.adopt(r, snap, local); err != nil {
+	if n, err := e.adopt(r, snap, local, since); err != nil {
 		return rep, err
 	} else if n > 0 {
 		rep.Journaled = n
-		r = replay(e.sorted(), derivedOf(local))
+		r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	}
 	if err := e.applyForgets(ctx, r, snap, local, sc, &rep); err != nil {
 		return rep, err
@@ -183,7 +188,7 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 		return rep, err
 	}
 	local = byHash(snap)
-	r = replay(e.sorted(), derivedOf(local))
+	r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	if err := e.export(r, local, sc, &rep); err != nil {
 		return rep, err
 	}
@@ -446,8 +451,10 @@ func ref(c *memory.SyncConversation) string { return c.Harness + ":" + c.Session
 // an entry (a process that ran without the observer, a crash between a
 // choice and its entry, a restored catalog). The first pass journals every
 // tag that differs from the project a conversation's file carries, and
-// every star. It returns how many entries it wrote.
-func (e *Engine) adopt(r *replayed, snap memory.SyncSnapshot, local map[string]*memory.SyncConversation) (int, error) {
+// every star. A change this machine journaled after since (the clock when
+// the base was taken) is not journaled again, though a later entry from
+// elsewhere overrode it. It returns how many entries it wrote.
+func (e *Engine) adopt(r *replayed, snap memory.SyncSnapshot, local map[string]*memory.SyncConversation, since Clock) (int, error) {
 	var es []Entry
 	for h := range snap.Tombstones {
 		if _, ok := r.forgotten[h]; !ok {
@@ -478,7 +485,7 @@ func (e *Engine) adopt(r *replayed, snap memory.SyncSnapshot, local map[string]*
 		want := e.choicesOf(r.tagsOf(h), r.starOf(h))
 		for _, p := range union(now.Tags, base.Tags) {
 			in, was, wanted := slices.Contains(now.Tags, p), slices.Contains(base.Tags, p), slices.Contains(want.Tags, p)
-			if in != was && in != wanted {
+			if in != was && in != wanted && !r.journaledHere(itemKey{h, p}, in, since) {
 				op := opUntag
 				if in {
 					op = opTag
@@ -486,7 +493,7 @@ func (e *Engine) adopt(r *replayed, snap memory.SyncSnapshot, local map[string]*
 				es = append(es, Entry{Op: op, Conv: h, Project: p})
 			}
 		}
-		if now.Star != base.Star && now.Star != want.Star {
+		if now.Star != base.Star && now.Star != want.Star && !r.journaledHere(itemKey{h, ""}, now.Star, since) {
 			es = append(es, Entry{Op: opStar, Conv: h, On: now.Star})
 		}
 	}

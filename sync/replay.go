@@ -35,8 +35,16 @@ type replayed struct {
 	stars      map[string]bool            // conversation → starred, likewise
 	redactions map[string][]Entry         // conversation → its redact entries, in order
 	setBy      map[itemKey]string         // the machine whose entry set each item last
-	conflicts  int                        // entries that overrode another machine's different choice
-	derived    map[string]string          // conversation → the project its file carries
+	own        string
+	ownLast    map[itemKey]ownSet // this machine's last entry about each item
+	conflicts  int                // entries that overrode another machine's different choice
+	derived    map[string]string  // conversation → the project its file carries
+}
+
+// ownSet is this machine's last entry about an item: when, and what it set.
+type ownSet struct {
+	at Clock
+	on bool
 }
 
 type itemKey struct {
@@ -45,10 +53,10 @@ type itemKey struct {
 
 // replay replays sorted entries over the conversations held here
 // (derived: conversation hash → the project its file carries, "" for
-// none).
-func replay(es []Entry, derived map[string]string) *replayed {
+// none); own is this machine's id.
+func replay(es []Entry, derived map[string]string, own string) *replayed {
 	r := &replayed{forgotten: map[string]Clock{}, tags: map[string]map[string]bool{}, stars: map[string]bool{},
-		redactions: map[string][]Entry{}, setBy: map[itemKey]string{}, derived: derived}
+		redactions: map[string][]Entry{}, setBy: map[itemKey]string{}, derived: derived, own: own, ownLast: map[itemKey]ownSet{}}
 	for _, e := range es {
 		switch e.Op {
 		case opForget:
@@ -80,6 +88,10 @@ func replay(es []Entry, derived map[string]string) *replayed {
 					r.tags[c][e.To] = true
 					r.setBy[itemKey{c, e.From}] = e.machine
 					r.setBy[itemKey{c, e.To}] = e.machine
+					if e.machine == own {
+						r.ownLast[itemKey{c, e.From}] = ownSet{e.Clock, false}
+						r.ownLast[itemKey{c, e.To}] = ownSet{e.Clock, true}
+					}
 				}
 			}
 		}
@@ -100,6 +112,9 @@ func (r *replayed) set(e Entry, k itemKey, on bool) {
 		r.conflicts++
 	}
 	r.setBy[k] = e.machine
+	if e.machine == r.own {
+		r.ownLast[k] = ownSet{e.Clock, on}
+	}
 	if k.project == "" {
 		r.stars[k.conv] = on
 		return
@@ -119,6 +134,13 @@ func (r *replayed) has(c, p string) bool {
 		r.tags[c] = t
 	}
 	return t[p]
+}
+
+// journaledHere says whether this machine has journaled the item's value
+// on after the clock stood at since.
+func (r *replayed) journaledHere(k itemKey, on bool, since Clock) bool {
+	o, ok := r.ownLast[k]
+	return ok && o.on == on && since.Less(o.at)
 }
 
 // tagsOf is a conversation's projects as the journals leave them, sorted.

@@ -30,7 +30,10 @@ type state struct {
 	// Redacted counts, per conversation, the redaction entries applied to
 	// the memory's copy.
 	Redacted map[string]redactMark `json:"redacted"`
-	Status   Status                `json:"status"`
+	// Clock is the local clock when the last pass began: what this machine
+	// journaled after it is not journaled again as unjournaled.
+	Clock  Clock  `json:"clock"`
+	Status Status `json:"status"`
 }
 
 const stateVersion = 1
