@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
@@ -134,7 +135,7 @@ func newGetCmd(g *globals) *cobra.Command {
 				}
 				fmt.Fprintf(g.stdout, "\n%s [%d] %s %s (%s)\n", mark, t.Seq, t.TS.UTC().Format("2006-01-02 15:04"), t.Role, t.TurnUUID)
 				for _, b := range t.Blocks {
-					if b.Type != memory.BlockText {
+					if b.Type != funes.BlockText {
 						name := b.Type
 						if b.ToolName != "" {
 							name += " " + b.ToolName
