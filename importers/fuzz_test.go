@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // seed adds every testdata file whose path contains one of subs, whole and
@@ -46,7 +46,7 @@ func seed(f *testing.F, subs ...string) {
 // and whatever it yields keeps the session invariants.
 func fuzzParse(t *testing.T, fn parseFunc, name string, data []byte) {
 	err := fn(context.Background(), bytes.NewReader(data), name, Handler{
-		Session: func(s *memory.Session) error {
+		Session: func(s *funes.Session) error {
 			checkSession(t, s)
 			for _, tu := range s.Turns {
 				for _, b := range tu.Blocks {
@@ -55,7 +55,7 @@ func fuzzParse(t *testing.T, fn parseFunc, name string, data []byte) {
 					}
 				}
 			}
-			if _, err := memory.MarshalSession(s); err != nil {
+			if _, err := funes.MarshalSession(s); err != nil {
 				t.Fatalf("session %s does not encode: %v", s.ID, err)
 			}
 			return nil
