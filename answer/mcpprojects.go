@@ -30,7 +30,7 @@ func MCPProjects(ps []ProjectCount, untagged int) (*ProjectsResult, string) {
 func projectsText(r *ProjectsResult) string {
 	var b strings.Builder
 	if len(r.Projects) == 0 {
-		b.WriteString(marked(projectsNone))
+		b.WriteString(marked(projectsNone + "\n"))
 	} else {
 		b.WriteString(marked(projectsHead + "\n"))
 		for _, p := range r.Projects {

@@ -88,10 +88,12 @@ func minute(t time.Time) string {
 // contextBlock renders the result for an agent: plain, dated, verbatim.
 func contextBlock(query string, res *RecallResult) string {
 	if len(res.Hits) == 0 {
+		// Marked, and ended by a newline, as every answer is: unmarked
+		// and unended, after other shell output, it read as the shell's.
 		if res.Cut > 0 {
-			return overBudget(query, res.Budget)
+			return marked(overBudget(query, res.Budget) + "\n")
 		}
-		return noMatch(query)
+		return marked(noMatch(query) + "\n")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s%q: %d%s%s", Marker, recallHead, query, len(res.Hits), passagesCLI, adviceCLI)
