@@ -26,6 +26,7 @@ const (
 	FormatCodex      Format = "codex"       // a Codex CLI rollout
 	FormatClaudeCode Format = "claude_code" // a Claude Code transcript
 	FormatFunes      Format = "funes"       // funes jsonl
+	FormatGeminiCLI  Format = "gemini_cli"  // a Gemini CLI session (JSONL, or the older whole JSON)
 
 	formatEmpty Format = "empty" // sniffing only: an export with no conversations
 )
@@ -36,6 +37,7 @@ var parsers = map[Format]parseFunc{
 	FormatCodex:      ParseCodex,
 	FormatClaudeCode: ParseClaudeCode,
 	FormatFunes:      ParseFunesJSONL,
+	FormatGeminiCLI:  ParseGeminiCLI,
 }
 
 // Input is one importable file: a plain file, or an entry of an archive.
@@ -483,6 +485,10 @@ func classifyLine(keys map[string]bool, vals map[string]string, complete bool) (
 		return FormatCodex, "a Codex rollout (" + typ + " envelope)"
 	case keys["session_id"] && (keys["turn_uuid"] || keys["blocks"]):
 		return FormatFunes, "funes jsonl (session_id, turn_uuid)"
+	case keys["sessionId"] && keys["projectHash"]:
+		return FormatGeminiCLI, "a Gemini CLI session (sessionId, projectHash)"
+	case len(keys) == 1 && (keys["$set"] || keys["$rewindTo"]):
+		return FormatGeminiCLI, "a Gemini CLI session (a " + firstKey(keys) + " record)"
 	case keys["sessionId"] || keys["parentUuid"] || keys["leafUuid"] || (typ != "" && claudeCodeTypes[typ] && !keys["payload"] && !keys["role"]):
 		return FormatClaudeCode, "a Claude Code transcript (" + typ + " record)"
 	case vals["record_type"] != "":
@@ -493,6 +499,14 @@ func classifyLine(keys map[string]bool, vals map[string]string, complete bool) (
 		return FormatCodex, "a legacy Codex rollout (bare " + typ + ")"
 	}
 	return "", ""
+}
+
+// firstKey is the one key of a one-key set.
+func firstKey(keys map[string]bool) string {
+	for k := range keys {
+		return k
+	}
+	return ""
 }
 
 // unwrapPathErr drops the path from an *fs.PathError: the caller names the

@@ -166,3 +166,11 @@ func FuzzUnquote(f *testing.F) {
 		}
 	})
 }
+
+func FuzzGeminiCLI(f *testing.F) {
+	seed(f, "gemini-cli")
+	f.Add([]byte(`{"sessionId":"s","projectHash":"h"}` + "\n" + `{"id":"a","type":"user","content":[{"functionResponse":{"id":"x"}}]}` + "\n" + `{"$rewindTo":"a"}` + "\n" + `{"$set":{"messages":[{"id":"b","type":"gemini","toolCalls":[{"id":"c","result":"r"}]}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzParse(t, ParseGeminiCLI, "session-2026-01-01T00-00-0195a000.jsonl", data)
+	})
+}

@@ -87,18 +87,24 @@ func ToolArguments(tool string) (args []string, requiredN int, ok bool) {
 // call is Ireneo's only when its arguments fit too (Classify).
 func IreneoTool(name string) string {
 	n := strings.TrimSpace(name)
-	n = strings.TrimPrefix(n, "mcp__")
-	cut := 0
-	for _, sep := range []string{"__", "."} {
-		if i := strings.LastIndex(n, sep); i > 0 && i+len(sep) > cut {
-			cut = i + len(sep)
+	if _, ok := toolArgs[n]; ok {
+		return n
+	}
+	// The qualifier ends in a separator: "__" (Claude Code, Codex), "."
+	// (Codex item_completed), "_" (Gemini CLI's mcp_<server>_<tool>,
+	// opencode's <server>_<tool>), "-" (Copilot CLI's <server>-<tool>). The
+	// longest tool name that fits wins (list_projects, not projects).
+	best := ""
+	for tool := range toolArgs {
+		if len(tool) <= len(best) || len(n) <= len(tool) || !strings.HasSuffix(n, tool) {
+			continue
+		}
+		switch n[len(n)-len(tool)-1] {
+		case '_', '.', '-':
+			best = tool
 		}
 	}
-	tool := n[cut:]
-	if _, ok := toolArgs[tool]; !ok {
-		return ""
-	}
-	return tool
+	return best
 }
 
 // cliRecall finds Ireneo's CLI asked for what the memory holds at the start
@@ -192,12 +198,21 @@ var execEnvelope = regexp.MustCompile(`^(?:(?:Chunk ID: \S+|Wall time: [0-9.]+ s
 // the command's own output, so the CLI's answer is known, and erased from,
 // behind it. Without an envelope, head is "" and out is text.
 func ShellOutput(text string) (head, out string) {
-	if text == "" || strings.IndexByte("CWPOE", text[0]) < 0 {
+	if text == "" || strings.IndexByte("CWPOE<", text[0]) < 0 {
 		return "", text
 	}
 	n := len(execEnvelope.FindString(text))
+	if n == 0 {
+		n = len(geminiShellEnvelope.FindString(text))
+	}
 	return text[:n], text[n:]
 }
+
+// geminiShellEnvelope is what Gemini CLI's run_shell_command puts before a
+// command's output: "<untrusted_context>\nOutput: " (0.4x on), or
+// "Command: …\nDirectory: …\nStdout: " (before). The output runs from
+// there on the same line.
+var geminiShellEnvelope = regexp.MustCompile(`^(?:<untrusted_context>\n)?Output: |^Command: [^\n]*\nDirectory: [^\n]*\nStdout: `)
 
 // markedLine is where the first line of text that begins with ResultMarker
 // (followed by a space or the line's end) begins, past its first byte; 0
