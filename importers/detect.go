@@ -27,6 +27,7 @@ const (
 	FormatClaudeCode Format = "claude_code" // a Claude Code transcript
 	FormatFunes      Format = "funes"       // funes jsonl
 	FormatGeminiCLI  Format = "gemini_cli"  // a Gemini CLI session (JSONL, or the older whole JSON)
+	FormatCopilotCLI Format = "copilot_cli" // a GitHub Copilot CLI events.jsonl
 
 	formatEmpty Format = "empty" // sniffing only: an export with no conversations
 )
@@ -38,6 +39,7 @@ var parsers = map[Format]parseFunc{
 	FormatClaudeCode: ParseClaudeCode,
 	FormatFunes:      ParseFunesJSONL,
 	FormatGeminiCLI:  ParseGeminiCLI,
+	FormatCopilotCLI: ParseCopilotCLI,
 }
 
 // Input is one importable file: a plain file, or an entry of an archive.
@@ -487,6 +489,8 @@ func classifyLine(keys map[string]bool, vals map[string]string, complete bool) (
 		return FormatFunes, "funes jsonl (session_id, turn_uuid)"
 	case keys["sessionId"] && keys["projectHash"]:
 		return FormatGeminiCLI, "a Gemini CLI session (sessionId, projectHash)"
+	case keys["data"] && keys["id"] && copilotEvent(typ):
+		return FormatCopilotCLI, "a GitHub Copilot CLI session (" + typ + " event)"
 	case len(keys) == 1 && (keys["$set"] || keys["$rewindTo"]):
 		return FormatGeminiCLI, "a Gemini CLI session (a " + firstKey(keys) + " record)"
 	case keys["sessionId"] || keys["parentUuid"] || keys["leafUuid"] || (typ != "" && claudeCodeTypes[typ] && !keys["payload"] && !keys["role"]):
@@ -499,6 +503,16 @@ func classifyLine(keys map[string]bool, vals map[string]string, complete bool) (
 		return FormatCodex, "a legacy Codex rollout (bare " + typ + ")"
 	}
 	return "", ""
+}
+
+// copilotEvent reports an event type of Copilot CLI's events.jsonl.
+func copilotEvent(typ string) bool {
+	for _, p := range []string{"session.", "user.", "assistant.", "tool.", "subagent.", "hook.", "system."} {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return typ == "abort"
 }
 
 // firstKey is the one key of a one-key set.

@@ -174,3 +174,9 @@ func FuzzGeminiCLI(f *testing.F) {
 		fuzzParse(t, ParseGeminiCLI, "session-2026-01-01T00-00-0195a000.jsonl", data)
 	})
 }
+
+func FuzzCopilotCLI(f *testing.F) {
+	seed(f, "copilot-cli")
+	f.Add([]byte(`{"type":"assistant.message","id":"a","agentId":"x","data":{"toolRequests":[{"toolCallId":"t","name":"n","arguments":null}]}}` + "\n" + `{"type":"tool.execution_complete","id":"b","data":{"toolCallId":"t","result":{"content":[1]},"error":"e"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, ParseCopilotCLI, "events.jsonl", data) })
+}
