@@ -130,6 +130,7 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 		if err != nil {
 			return rep, fmt.Errorf("forget %s: %w", ref.sid, err)
 		}
+		m.reported(ctx, Choice{Kind: ChoiceForget, Harness: ref.harness, SessionID: ref.sid}, nil)
 		if ref.path != "" {
 			path := filepath.Join(m.dir, ref.path)
 			err := shred(path)

@@ -45,6 +45,7 @@ type Memory struct {
 	// the first already made (an import holding hundreds of small batches
 	// for one transaction tried each one's lock at every new one).
 	openBatches atomic.Int32
+	observer    atomic.Pointer[ChoiceObserver] // told of each committed choice (choices.go)
 }
 
 // engineCacheBytes bounds the engine cache of one process.
