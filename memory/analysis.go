@@ -5,6 +5,7 @@ import (
 	"unicode"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // MaxQueryRunes caps a recall query; longer input is cut, not refused.
@@ -117,9 +118,9 @@ func speakerOf(q string) string {
 	}
 	switch {
 	case user && !asst:
-		return RoleUser
+		return funes.RoleUser
 	case asst && !user:
-		return RoleAssistant
+		return funes.RoleAssistant
 	}
 	return ""
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -46,21 +48,21 @@ const quoteHint = "session_id"
 // given, are the forgotten conversations' own texts: any found verbatim
 // within the farthest a forgotten hit could reach (a receipt forged inside
 // a quoted text can end a hit early) goes too.
-func eraseQuotesInSession(s *Session, gone goneFunc, passages []string) int {
+func eraseQuotesInSession(s *funes.Session, gone goneFunc, passages []string) int {
 	n := 0
 	for ti := range s.Turns {
 		t := &s.Turns[ti]
 		for bi := range t.Blocks {
 			b := &t.Blocks[bi]
-			whole := b.Type == BlockToolResult && isRecallResult(t.Role, *b)
-			if b.Type != BlockToolResult || !mayQuote(b.Text, gone) || !whole && !holdsRecallResult(t.Role, *b) {
+			whole := b.Type == funes.BlockToolResult && isRecallResult(t.Role, *b)
+			if b.Type != funes.BlockToolResult || !mayQuote(b.Text, gone) || !whole && !holdsRecallResult(t.Role, *b) {
 				continue
 			}
 			text, k := eraseQuotes(b.Text, gone, passages, 0)
 			if k == 0 {
 				continue
 			}
-			if whole && !isRecallResult(t.Role, Block{Type: b.Type, Text: text, ToolName: b.ToolName}) {
+			if whole && !isRecallResult(t.Role, funes.Block{Type: b.Type, Text: text, ToolName: b.ToolName}) {
 				text = plumbing.ResultMarker + " " + text
 			}
 			b.Text = text
@@ -125,14 +127,14 @@ func jsonInner(s string, escapeHTML bool) string {
 
 // isRecallResult reports whether the whole block is one of Ireneo's
 // answers, as the index sees it.
-func isRecallResult(role string, b Block) bool {
+func isRecallResult(role string, b funes.Block) bool {
 	sp := plumbing.Classify(role, b.Type, b.ToolName, b.Text)
 	return len(sp) == 1 && sp[0].Kind == plumbing.RecallResult
 }
 
 // holdsRecallResult reports whether part of the block is one of Ireneo's
 // answers: the CLI's, after other commands' output in a shell's.
-func holdsRecallResult(role string, b Block) bool {
+func holdsRecallResult(role string, b funes.Block) bool {
 	for _, sp := range plumbing.Classify(role, b.Type, b.ToolName, b.Text) {
 		if sp.Kind == plumbing.RecallResult {
 			return true
@@ -149,7 +151,7 @@ func eraseQuotes(text string, gone goneFunc, passages []string, depth int) (stri
 		return text, 0
 	}
 	t := strings.TrimSpace(text)
-	if head, _ := plumbing.ShellOutput(t); head != "" {
+	if head, _ := answer.ShellOutput(t); head != "" {
 		// The CLI run through Codex's exec: the answer behind the envelope.
 		at := strings.Index(text, head) + len(head)
 		out, n := eraseQuotes(text[at:], gone, passages, depth+1)

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -28,7 +29,7 @@ const previewRunes = 320
 // CPU-heavy part of indexing (chunking, token counting, identifiers), so it
 // runs on every core while one goroutine writes to SQLite.
 type prepared struct {
-	s      *Session
+	s      *funes.Session
 	data   []byte // its funes jsonl
 	hash   string
 	turns  []preparedTurn
@@ -70,7 +71,7 @@ func docSeq(doc uint64) int       { return int(doc & (1<<seqBits - 1)) }
 func sessionDocs(sess int64) (lo, hi uint64) { return docID(sess, 0), docID(sess+1, 0) - 1 }
 
 // prepare cuts a session into turn and chunk rows.
-func prepare(s *Session, data []byte, hash string) *prepared {
+func prepare(s *funes.Session, data []byte, hash string) *prepared {
 	p := &prepared{s: s, data: data, hash: hash}
 	last := s.Started()
 	for _, t := range s.Turns {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/scrub"
 )
 
@@ -17,10 +18,10 @@ func TestSegmentedWordInsideASentence(t *testing.T) {
 	m := openTest(t)
 	ctx := context.Background()
 	mustIngest(t, m,
-		conv("ja-1", HarnessChatGPT, "旅行の計画", "", day0, "昨日は東京で旅行した。とても楽しかった。", "いいですね"),
-		conv("ja-2", HarnessChatGPT, "天気", "", day0, "大阪の天気は晴れです", "そうですか"),
-		conv("ko-1", HarnessClaude, "약속", "", day0, "내일 서울에서 만나요", "좋아요"),
-		conv("th-1", HarnessClaude, "ทักทาย", "", day0, "สวัสดีครับ วันนี้อากาศดีมาก", "ครับ"),
+		conv("ja-1", funes.HarnessChatGPT, "旅行の計画", "", day0, "昨日は東京で旅行した。とても楽しかった。", "いいですね"),
+		conv("ja-2", funes.HarnessChatGPT, "天気", "", day0, "大阪の天気は晴れです", "そうですか"),
+		conv("ko-1", funes.HarnessClaude, "약속", "", day0, "내일 서울에서 만나요", "좋아요"),
+		conv("th-1", funes.HarnessClaude, "ทักทาย", "", day0, "สวัสดีครับ วันนี้อากาศดีมาก", "ครับ"),
 	)
 	for _, tc := range []struct{ query, want string }{
 		{"東京", "ja-1"}, {"旅行", "ja-1"}, {"晴れ", "ja-2"}, {"서울", "ko-1"}, {"อากาศ", "th-1"},
@@ -52,8 +53,8 @@ func TestForgetAndScrubEraseBigrams(t *testing.T) {
 	}
 	defer m.Close()
 	mustIngest(t, m,
-		conv("gone-1", HarnessChatGPT, "秘密の会議", "", day0, "蜜柑林檎の件は誰にも言わないで", "わかりました"),
-		conv("keep-1", HarnessChatGPT, "天気", "", day0, "大阪の天気は晴れです。合言葉は葡萄梨桃栗です", "そうですか"),
+		conv("gone-1", funes.HarnessChatGPT, "秘密の会議", "", day0, "蜜柑林檎の件は誰にも言わないで", "わかりました"),
+		conv("keep-1", funes.HarnessChatGPT, "天気", "", day0, "大阪の天気は晴れです。合言葉は葡萄梨桃栗です", "そうですか"),
 	)
 	has := func(term string) bool {
 		t.Helper()
