@@ -4,7 +4,9 @@ import "strings"
 
 // Passages: a body of more than PassageMin tokens is cut into passages of
 // whole sentences (or code lines) packed up to PassageWords tokens, a
-// sentence longer than that cut every PassageWords tokens. Each posting of
+// sentence longer than that cut every PassageWords tokens; a paragraph
+// ends the passage once it holds a quarter of that (so a passage rarely
+// spans two of the turn's chunks, which are cut at paragraphs too). Each posting of
 // such a body lists the passages holding its term, and the search scores a
 // document's best passage as a document of its own: a fact in one sentence
 // of a long reply is not buried by the reply's length.
@@ -19,11 +21,13 @@ func bodyTokens(body string, fn func(tok string, passage int)) []Span {
 		t          string
 		start, end int
 		brk        bool // a sentence ends before it
+		para       bool // a paragraph does
 	}
 	var ts []tok
 	prevEnd := 0
 	scan(body, func(t string, start, end int) {
-		ts = append(ts, tok{t, start, end, len(ts) > 0 && sentenceBreak(body[min(prevEnd, start):start])})
+		gap := body[min(prevEnd, start):start]
+		ts = append(ts, tok{t, start, end, len(ts) > 0 && sentenceBreak(gap), len(ts) > 0 && strings.Contains(gap, "\n\n")})
 		prevEnd = end
 	})
 	if len(ts) <= PassageMin {
@@ -40,7 +44,9 @@ func bodyTokens(body string, fn func(tok string, passage int)) []Span {
 		for j < len(ts) && !ts[j].brk {
 			j++
 		}
-		if n > 0 && n+j-i > PassageWords {
+		// A passage ends before a sentence that would overfill it, and at
+		// a paragraph's end once it holds a quarter of its most.
+		if n > 0 && n+j-i > PassageWords || ts[i].para && n >= PassageWords/4 {
 			p, n = p+1, 0
 		}
 		for ; i < j; i++ {

@@ -31,12 +31,20 @@ type Params struct {
 	Passage float64
 }
 
+// experiment, set only in a build with the enginexp tag, changes the
+// default parameters from the environment (experiment.go).
+var experiment func(*Params)
+
 // DefaultParams are FTS5's BM25 constants with the column weights recall
 // used on FTS5.
 func DefaultParams() Params {
-	return Params{K1: 1.2, Fields: [NumFields]FieldParams{
+	p := Params{K1: 1.2, Fields: [NumFields]FieldParams{
 		Body: {1, 0.75}, Title: {0.5, 0.75}, IDs: {2, 0.75}, Date: {2, 0.75},
 	}}
+	if experiment != nil {
+		experiment(&p)
+	}
+	return p
 }
 
 func (p Params) check() error {

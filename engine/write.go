@@ -437,11 +437,28 @@ type changes struct {
 }
 
 // cut writes full blocks of ps to ch and returns their metas and the rest.
+// A block is also cut at maxBlockBytes encoded, so its row stays within
+// one page of SQLite's b-tree: a longer one spills into an overflow page
+// mostly left empty (measured: 44 MB of 124 on the heavy memory once long
+// turns' passages grew their blocks).
+const maxBlockBytes = 900
+
+// cut writes blocks of ps to ch (all of them when full; else the rest, if
+// it holds fewer than size postings and fits maxBlockBytes, stays the
+// tail) and returns their metas and the rest.
 func cut(ch *changes, t string, ps []posting, full bool, size int) ([]blockMeta, []posting) {
 	var metas []blockMeta
-	for len(ps) >= size || (full && len(ps) > 0) {
+	for len(ps) > 0 {
 		n := min(len(ps), size)
-		ch.blocks = append(ch.blocks, t, int64(ps[n-1].doc), encodeBlock(nil, ps[:n]))
+		enc := encodeBlock(nil, ps[:n])
+		for len(enc) > maxBlockBytes && n > 1 {
+			n = max(1, min(n-1, n*maxBlockBytes/len(enc)))
+			enc = encodeBlock(nil, ps[:n])
+		}
+		if !full && n == len(ps) && n < size {
+			break
+		}
+		ch.blocks = append(ch.blocks, t, int64(ps[n-1].doc), enc)
 		metas = append(metas, metaOf(ps[:n]))
 		ps = ps[n:]
 	}
@@ -535,14 +552,15 @@ func (w *Writer) appendTerms(terms []string) error {
 				}
 			}
 		}
-		if len(merged) >= w.blockSize {
+		// Full blocks, or a tail grown past maxBlockBytes, become blocks.
+		metas, rest := cut(&ch, t, merged, false, w.blockSize)
+		if len(metas) > 0 {
 			if _, err := r.blocks(); err != nil {
 				return err
 			}
-			metas, rest := cut(&ch, t, merged, false, w.blockSize)
 			r.skips = append(r.skips, metas...)
-			merged = rest
 		}
+		merged = rest
 		r.tail = merged
 		r.df += len(ps)
 		ch.putTerm(t, r)
@@ -550,14 +568,19 @@ func (w *Writer) appendTerms(terms []string) error {
 	return w.apply(&ch)
 }
 
+// Known hands a delete the documents it deletes as they were added: for id,
+// it calls try with what it takes the document to be (analysed from the
+// same text), best guess first, until try returns true.
+type Known func(id uint64, try func(*Doc) bool)
+
 // DeleteRange deletes every document whose id is in [lo, hi]. The index
 // keeps no list of a document's terms (it would be a third of its size):
-// known, when set, hands back a document as it was added (analysed from the
-// same text), and its postings are taken from the lists of its terms. A
-// document it does not know, or knows otherwise than stored (its terms'
-// hash differs), is looked for in every term's list instead: slower, as
-// sure. It flushes first only if buffered documents fall in the range.
-func (w *Writer) DeleteRange(lo, hi uint64, known func(id uint64) *Doc) error {
+// known, when set, hands back the documents, and a document whose terms
+// are those stored (their count and hash) has its postings taken from the
+// lists of its terms. One it does not hand back so is looked for in every
+// term's list instead: slower, as sure. It flushes first only if buffered
+// documents fall in the range.
+func (w *Writer) DeleteRange(lo, hi uint64, known Known) error {
 	if w.buffered > 0 && lo <= w.bufHi && hi >= w.bufLo {
 		if err := w.Flush(); err != nil {
 			return err
@@ -599,7 +622,7 @@ func (w *Writer) Delete(ids []uint64) error {
 }
 
 // deleteDocs deletes the documents rows lists (id, lens, n, sum).
-func (w *Writer) deleteDocs(rows *sql.Rows, known func(uint64) *Doc) error {
+func (w *Writer) deleteDocs(rows *sql.Rows, known Known) error {
 	byTerm := map[string][]uint64{}
 	var ids []any
 	lost := map[uint64]bool{} // documents to look for in every list
@@ -618,15 +641,20 @@ func (w *Writer) deleteDocs(rows *sql.Rows, known func(uint64) *Doc) error {
 			rows.Close()
 			return fmt.Errorf("engine: delete document %d: lengths: %w", id, r.err)
 		}
-		var d *Doc
+		found := false
 		if known != nil {
-			d = known(uint64(id))
+			known(uint64(id), func(d *Doc) bool {
+				if d == nil || int64(len(d.terms)) != n || d.sum() != sum {
+					return false
+				}
+				for _, t := range d.terms {
+					byTerm[t] = append(byTerm[t], uint64(id))
+				}
+				found = true
+				return true
+			})
 		}
-		if d != nil && int64(len(d.terms)) == n && d.sum() == sum {
-			for _, t := range d.terms {
-				byTerm[t] = append(byTerm[t], uint64(id))
-			}
-		} else {
+		if !found {
 			lost[uint64(id)] = true
 		}
 		ids = append(ids, id)

@@ -108,7 +108,7 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 				return err
 			}
 			defer eng.Close()
-			if err := deleteSessionRows(ctx, tx, eng, ref.harness, ref.sid); err != nil {
+			if err := deleteSessionRows(ctx, tx, eng, ref.harness, ref.sid, nil); err != nil {
 				return err
 			}
 			for _, q := range []string{

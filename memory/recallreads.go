@@ -143,7 +143,14 @@ type Candidate struct {
 	Sess    int64 // the conversation's row id
 	Seq     int
 	BM25    float64 // the engine's BM25F score, negated: lower is better, as FTS5's bm25() was
-	Role    string
+	// Turn is the turn's own BM25F score; for a long turn Passage is its
+	// best passage (engine.Passages of its searched text; -1 for none) and
+	// PassageScore that passage's, of which BM25 took the larger (weighed
+	// by engine.Params.Passage).
+	Turn         float64
+	Passage      int
+	PassageScore float64
+	Role         string
 	TS      int64 // Unix seconds; 0 when undated
 	Starred bool
 	// Fields says, per term of the query, which of the turn's fields hold it.
@@ -273,7 +280,7 @@ func sameHits(got, want []engine.Hit) error {
 		return fmt.Errorf("engine: pruned search found %d hits, exhaustive %d", len(got), len(want))
 	}
 	for i := range got {
-		if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score || fmt.Sprint(got[i].Fields) != fmt.Sprint(want[i].Fields) {
+		if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) || got[i].Score != want[i].Score || got[i].Turn != want[i].Turn || got[i].PassageScore != want[i].PassageScore {
 			return fmt.Errorf("engine: pruned hit %d is %+v, exhaustive %+v", i, got[i], want[i])
 		}
 	}
@@ -384,7 +391,9 @@ func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit, tc *turnC
 		tc.add(gen, read)
 	}
 	for i := range out {
-		out[i].BM25, out[i].Fields = -hits[i].Score, hits[i].Fields
+		h := &hits[i]
+		out[i].BM25, out[i].Fields = -h.Score, h.Fields
+		out[i].Turn, out[i].Passage, out[i].PassageScore = h.Turn, h.Passage, h.PassageScore
 	}
 	starred, err := starredSessions(ctx, q)
 	if err != nil {

@@ -2,7 +2,9 @@ package memory
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
@@ -117,5 +119,36 @@ func TestForgetAndScrubEraseBigrams(t *testing.T) {
 		if found := grepDir(t, dir, b); len(found) > 0 {
 			t.Errorf("after close: %s is still in %v", b, found)
 		}
+	}
+}
+
+// TestDeletesFindTheirDocuments: forget, a re-import of a grown
+// conversation and a scrub hand the engine each deleted turn's document as
+// it was indexed, so none is looked for in every term's list.
+func TestDeletesFindTheirDocuments(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	start := lostDocs.Load()
+	long := strings.Repeat("The V-261 sensor drift ticket was opened on Monday. ", 20) + "\n\n```go\nfunc main() { fmt.Println(\"x\") }\n```"
+	mustIngest(t, m,
+		conv("a", funes.HarnessClaudeCode, "Sensors", "", day0, "what about the sensor?", long, "thanks"),
+		conv("b", funes.HarnessChatGPT, "Tea", "", time.Time{}, "green tea", "yes"), // undated
+	)
+	mustIngest(t, m, conv("a", funes.HarnessClaudeCode, "Sensors", "", day0, "what about the sensor?", long, "thanks", "and the M-261 one?"))
+	if _, err := m.Forget(ctx, []string{"b"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scrub.New([]scrub.Pattern{{Name: "ticket", Regex: `(V-261)`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := m.ScrubApply(ctx, ScrubOptions{Finder: sc}); err != nil || rep.Changed != 1 {
+		t.Fatalf("scrub: %v %+v", err, rep)
+	}
+	if n := lostDocs.Load() - start; n != 0 {
+		t.Fatalf("%d deleted documents were not handed to the engine as indexed", n)
+	}
+	if indexHas(t, m, "v261") || !indexHas(t, m, "m261") {
+		t.Fatal("the scrubbed identifier is still indexed, or the kept one is not")
 	}
 }

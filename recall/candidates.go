@@ -63,7 +63,7 @@ func engineCandidates(ctx context.Context, m *memory.Memory, plan memory.QueryPl
 	for i, r := range rows {
 		out[i] = candidate{
 			sess: r.Sess, seq: r.Seq, bm25: r.BM25, role: r.Role,
-			ts: r.TS, starred: r.Starred, fields: r.Fields, unnamed: true,
+			ts: r.TS, starred: r.Starred, fields: r.Fields, unnamed: true, passage: r.Passage + 1,
 		}
 	}
 	return out, nil

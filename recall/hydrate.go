@@ -52,12 +52,20 @@ func hydrate(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, ranke
 		}
 		h.Text, h.TextTokens = c.body, c.tokens
 		if c.chunk == 0 {
-			// A candidate is a turn: show its chunk that covers most of the query.
-			ch := shownChunk(st.Chunks, terms)
+			// A candidate is a turn: show its chunk that covers most of the
+			// query, or for a long turn the engine's best passage, from its
+			// start.
+			ch, off := shownChunk(st.Chunks, terms), 0
+			if i, o, ok := memory.PassageChunk(st.Chunks, c.passage-1); ok {
+				ch, off = st.Chunks[i], o
+			}
 			if ch.ID == 0 {
 				return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, c.sid)
 			}
 			h.Text, h.TextTokens = ch.Body, ch.Tokens
+			if off > 0 {
+				h.Text, h.TextTokens = "… "+ch.Body[off:], 0
+			}
 		} else if h.Text == "" {
 			texts, err := m.ChunkTexts(ctx, []int64{c.chunk})
 			if err != nil {

@@ -75,6 +75,7 @@ type candidate struct {
 	cov             float64
 	stopCov         float64 // the share of the question's stopwords it holds
 	stopIDF         float64 // the IDF of the question's stopwords it holds
+	passage         int     // 1 + the engine's best passage of a long turn, 0 for none: hydrate shows it
 	tokens          int     // the chunk's own o200k count, stored at import
 	turnChunks      int     // chunks in the candidate's turn, when asked for
 	body            string  // filled by cover
