@@ -128,7 +128,8 @@ func corrupt(what string, args ...any) error {
 // one before it (same), else the delta of the group followed by the member
 // number; a field mask unless the term is in the body alone; per present
 // field its frequency and length; and for a long body its passages: their
-// count, then per passage its delta, the frequency and the length.
+// bytes' length, then per passage its delta, the frequency and the length
+// (a search decodes them only for the documents it scores).
 func encodeBlock(dst []byte, ps []posting) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(ps)))
 	prev := uint64(0)
@@ -160,7 +161,8 @@ func encodeBlock(dst []byte, ps []posting) []byte {
 			}
 		}
 		if p.tf[Body] > 0 && long(p.len[Body]) {
-			dst = binary.AppendUvarint(dst, uint64(len(p.pe)))
+			var arr [64]byte
+			es := arr[:0]
 			last := uint32(0)
 			for k, e := range p.pe {
 				d := e.p - last
@@ -168,10 +170,12 @@ func encodeBlock(dst []byte, ps []posting) []byte {
 					d = e.p
 				}
 				last = e.p
-				dst = binary.AppendUvarint(dst, uint64(d))
-				dst = binary.AppendUvarint(dst, uint64(e.tf))
-				dst = binary.AppendUvarint(dst, uint64(e.len))
+				es = binary.AppendUvarint(es, uint64(d))
+				es = binary.AppendUvarint(es, uint64(e.tf))
+				es = binary.AppendUvarint(es, uint64(e.len))
 			}
+			dst = binary.AppendUvarint(dst, uint64(len(es)))
+			dst = append(dst, es...)
 		}
 	}
 	return dst
@@ -242,11 +246,38 @@ func uvSlow(b []byte, i int) (uint64, int) {
 	return v, i + n
 }
 
-// decodeBlock appends a block's postings to dst. It reads the bytes with
-// indexes rather than through reader: a block is decoded for every posting
-// list a search walks (measured: 8 % of a recall's CPU through reader). The
-// passages of its postings share one new slice.
-func decodeBlock(dst []posting, b []byte) ([]posting, error) {
+// spost is a posting as a search reads it: no pointers (a cache of them
+// costs the collector nothing), its passages left encoded in the block's
+// bytes at [pe0, pe1) until the document is scored.
+type spost struct {
+	doc      uint64
+	tf       [NumFields]uint32
+	len      [NumFields]uint32
+	pe0, pe1 uint32
+}
+
+func (p *spost) mask() byte {
+	var m byte
+	for f := range NumFields {
+		if p.tf[f] > 0 {
+			m |= 1 << f
+		}
+	}
+	return m
+}
+
+// sblock is a decoded block (or tail) for a search: its postings and the
+// bytes their passages are read from.
+type sblock struct {
+	ps  []spost
+	raw []byte
+}
+
+// decodeS appends a block's postings to dst, its passages left in b. It
+// reads the bytes with indexes rather than through reader: a block is
+// decoded for every posting list a search walks (measured: 8 % of a
+// recall's CPU through reader).
+func decodeS(dst []spost, b []byte) ([]spost, error) {
 	n, i := uv(b, 0)
 	if i < 0 {
 		return dst, corrupt("bad varint")
@@ -257,12 +288,10 @@ func decodeBlock(dst []posting, b []byte) ([]posting, error) {
 	at := len(dst)
 	dst = slices.Grow(dst, int(n))[:at+int(n)]
 	out := dst[at:]
-	var pes []pentry
-	var spans [][2]int // each long posting's passages in pes
 	var prev uint64
 	for k := range out {
 		p := &out[k]
-		*p = posting{}
+		*p = spost{}
 		h, j := uv(b, i)
 		if j < 0 {
 			return dst[:at+k], corrupt("bad varint")
@@ -327,39 +356,72 @@ func decodeBlock(dst []posting, b []byte) ([]posting, error) {
 		if p.tf[Body] == 0 || !long(p.len[Body]) {
 			continue
 		}
-		var np uint64
-		if np, i = uv(b, i); i < 0 {
+		var nb uint64
+		if nb, i = uv(b, i); i < 0 {
 			return dst[:at+k], corrupt("bad varint")
 		}
-		if np == 0 || np > uint64(p.tf[Body]) || np > uint64(len(b)-i) {
-			return dst[:at+k], corrupt("%d passages for a frequency of %d", np, p.tf[Body])
+		if nb < 3 || nb > uint64(len(b)-i) {
+			return dst[:at+k], corrupt("%d bytes of passages in a block of %d", nb, len(b))
 		}
-		start, sum, last := len(pes), uint64(0), uint64(0)
-		for e := range np {
-			var d, tf, ln uint64
-			if d, i = uv(b, i); i < 0 {
-				return dst[:at+k], corrupt("bad varint")
-			}
-			if tf, i = uv(b, i); i < 0 {
-				return dst[:at+k], corrupt("bad varint")
-			}
-			if ln, i = uv(b, i); i < 0 {
-				return dst[:at+k], corrupt("bad varint")
-			}
-			if e > 0 && d == 0 || last+d > math.MaxUint32 || tf == 0 || ln < tf || ln > PassageWords {
-				return dst[:at+k], corrupt("bad passage entry")
-			}
-			last += d
-			sum += tf
-			pes = append(pes, pentry{p: uint32(last), tf: uint32(tf), len: uint32(ln)})
-		}
-		if sum != uint64(p.tf[Body]) {
-			return dst[:at+k], corrupt("passages hold %d of the body's %d", sum, p.tf[Body])
-		}
-		spans = append(spans, [2]int{k, start})
+		p.pe0, p.pe1 = uint32(i), uint32(i+int(nb))
+		i += int(nb)
 	}
 	if i != len(b) {
 		return dst, corrupt("%d trailing bytes", len(b)-i)
+	}
+	return dst, nil
+}
+
+// passages calls fn with each passage of a posting's, read from raw, and
+// checks that they hold the body's frequency.
+func passages(raw []byte, p0, p1 uint32, bodyTF uint32, fn func(e pentry)) error {
+	b := raw[:p1]
+	i := int(p0)
+	var sum, last uint64
+	for k := 0; i < len(b); k++ {
+		var d, tf, ln uint64
+		if d, i = uv(b, i); i < 0 {
+			return corrupt("bad varint")
+		}
+		if tf, i = uv(b, i); i < 0 {
+			return corrupt("bad varint")
+		}
+		if ln, i = uv(b, i); i < 0 {
+			return corrupt("bad varint")
+		}
+		if k > 0 && d == 0 || last+d > math.MaxUint32 || tf == 0 || ln < tf || ln > PassageWords {
+			return corrupt("bad passage entry")
+		}
+		last += d
+		sum += tf
+		fn(pentry{p: uint32(last), tf: uint32(tf), len: uint32(ln)})
+	}
+	if i != len(b) || sum != uint64(bodyTF) {
+		return corrupt("passages hold %d of the body's %d", sum, bodyTF)
+	}
+	return nil
+}
+
+// decodeBlock appends a block's postings to dst with their passages, each
+// checked: what the writer reads to change a list.
+func decodeBlock(dst []posting, b []byte) ([]posting, error) {
+	ss, err := decodeS(nil, b)
+	if err != nil {
+		return dst, err
+	}
+	var pes []pentry
+	var spans [][2]int
+	for k := range ss {
+		p := &ss[k]
+		dst = append(dst, posting{doc: p.doc, tf: p.tf, len: p.len})
+		if p.pe1 == 0 {
+			continue
+		}
+		start := len(pes)
+		if err := passages(b, p.pe0, p.pe1, p.tf[Body], func(e pentry) { pes = append(pes, e) }); err != nil {
+			return dst, err
+		}
+		spans = append(spans, [2]int{len(dst) - 1, start})
 	}
 	pes = slices.Clip(pes)
 	for x, sp := range spans {
@@ -367,9 +429,39 @@ func decodeBlock(dst []posting, b []byte) ([]posting, error) {
 		if x+1 < len(spans) {
 			end = spans[x+1][1]
 		}
-		out[sp[0]].pe = pes[sp[1]:end:end]
+		dst[sp[0]].pe = pes[sp[1]:end:end]
 	}
 	return dst, nil
+}
+
+// metaOfS is metaOf for a search's postings.
+func metaOfS(bl sblock) (blockMeta, error) {
+	ps := bl.ps
+	b := blockMeta{last: ps[len(ps)-1].doc, n: len(ps)}
+	for i := range ps {
+		p := &ps[i]
+		for f := range NumFields {
+			if p.tf[f] == 0 {
+				continue
+			}
+			b.maxTF[f] = max(b.maxTF[f], p.tf[f])
+			if b.minLen[f] == 0 || p.len[f] < b.minLen[f] {
+				b.minLen[f] = p.len[f]
+			}
+		}
+		if p.pe1 == 0 {
+			continue
+		}
+		if err := passages(bl.raw, p.pe0, p.pe1, p.tf[Body], func(e pentry) {
+			b.maxPTF = max(b.maxPTF, e.tf)
+			if b.minPLen == 0 || e.len < b.minPLen {
+				b.minPLen = e.len
+			}
+		}); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // encodeSkips writes a term's skip list: block count, then per block its

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"database/sql"
@@ -36,11 +37,12 @@ type Params struct {
 var experiment func(*Params)
 
 // DefaultParams are FTS5's BM25 constants with the column weights recall
-// used on FTS5.
+// used on FTS5, and a long turn's best passage counted at half its score
+// (bench-recall: every set within noise of no passages, BENCHMARKS.md).
 func DefaultParams() Params {
 	p := Params{K1: 1.2, Fields: [NumFields]FieldParams{
 		Body: {1, 0.75}, Title: {0.5, 0.75}, IDs: {2, 0.75}, Date: {2, 0.75},
-	}}
+	}, Passage: 0.5}
 	if experiment != nil {
 		experiment(&p)
 	}
@@ -167,24 +169,34 @@ type pval struct {
 	v float64
 }
 
-// value is a posting's termVal; its passages' values are appended to pool.
-func (s *scorer) value(p *posting, pool []pval) (termVal, []pval) {
+// value is a posting's termVal, its passages read from raw; their values
+// are appended to pool.
+func (s *scorer) value(p *spost, raw []byte, pool []pval) (termVal, []pval, error) {
 	v := termVal{turn: s.contribution(&p.tf, &p.len)}
 	v.best = v.turn
-	if len(p.pe) == 0 {
-		return v, pool
+	if p.pe1 == 0 {
+		return v, pool, nil
 	}
 	v.base = s.with(0, 0, &p.tf, &p.len)
 	v.best = v.base
 	at := len(pool)
-	for i := range p.pe {
-		e := &p.pe[i]
+	err := passages(raw, p.pe0, p.pe1, p.tf[Body], func(e pentry) {
 		x := s.with(e.tf, e.len, &p.tf, &p.len)
 		pool = append(pool, pval{int(e.p), x})
 		v.best = math.Max(v.best, x)
+	})
+	if err != nil {
+		return v, pool, fmt.Errorf("engine: passages of %q in document %d: %w", s.term, p.doc, err)
 	}
 	v.pe = pool[at:len(pool):len(pool)]
-	return v, pool
+	return v, pool, nil
+}
+
+// lazyPE is a posting whose passages are read if its document is scored.
+type lazyPE struct {
+	p   spost // a copy: the cursor's block may be read over before
+	raw []byte
+	set bool
 }
 
 // finish scores a document from its terms' values (by term, has saying
@@ -240,13 +252,14 @@ type cursor struct {
 	idx    int   // the term's place among distinct terms: scores are summed in this order
 	origs  []int // its indexes in Query.Terms
 	skips  []blockMeta
-	tail   []posting // the postings of the last block, when it is the tail
+	tail   *sblock   // the last block, when it is the tail
 	bounds []float64 // per block
 	max    float64
 	bi     int // current block
 	loaded int // block whose postings are in ps, -1 if none
-	ps     []posting
-	buf    []posting // what blocks other than the tail decode into
+	ps     []spost
+	raw    []byte  // the loaded block's bytes, which its passages are read from
+	buf    []spost // what blocks other than the tail decode into
 	pos    int
 	d      uint64 // the current document (doc)
 	s      *searcher
@@ -263,38 +276,38 @@ const endDoc = math.MaxUint64
 const streamGap = 8
 
 // load reads block i's postings.
-func (c *cursor) load(i int) ([]posting, error) {
+func (c *cursor) load(i int) (sblock, error) {
 	if c.tail != nil && i == len(c.skips)-1 {
-		return c.tail, nil
+		return *c.tail, nil
 	}
 	want := c.skips[i].last
 	if c.s.cache != nil {
 		k := blockKey{c.sc.term, want}
-		if ps, ok := c.s.cache.block(c.s.gen, k); ok {
-			return ps, nil
+		if b, ok := c.s.cache.block(c.s.gen, k); ok {
+			return b, nil
 		}
-		ps, err := c.read(i, make([]posting, 0, c.skips[i].n)) // the cache keeps its own
+		b, err := c.read(i, make([]spost, 0, c.skips[i].n)) // the cache keeps its own
 		if err != nil {
-			return nil, err
+			return sblock{}, err
 		}
-		c.s.cache.addBlock(c.s.gen, k, ps)
-		return ps, nil
+		c.s.cache.addBlock(c.s.gen, k, b)
+		return b, nil
 	}
-	ps, err := c.read(i, c.buf[:0])
+	b, err := c.read(i, c.buf[:0])
 	if err == nil {
-		c.buf = ps
+		c.buf = b.ps
 	}
-	return ps, err
+	return b, err
 }
 
 // read reads block i from the database, appending its postings to dst.
-func (c *cursor) read(i int, dst []posting) ([]posting, error) {
+func (c *cursor) read(i int, dst []spost) (sblock, error) {
 	want := c.skips[i].last
 	if c.rows == nil || i < c.next_ || i-c.next_ > streamGap {
 		c.closeRows()
 		rows, err := c.s.q.QueryContext(c.s.ctx, `SELECT last, data FROM eng_blocks WHERE term=? AND last>=? ORDER BY last`, c.sc.term, int64(want))
 		if err != nil {
-			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+			return sblock{}, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
 		}
 		c.rows, c.next_ = rows, i
 	}
@@ -307,24 +320,37 @@ func (c *cursor) read(i int, dst []posting) ([]posting, error) {
 			if err == nil {
 				err = corrupt("block ending at %d missing", want)
 			}
-			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+			return sblock{}, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
 		}
 		if c.next_ < i {
 			continue
 		}
 		if err := c.rows.Scan(&last, &blob); err != nil {
-			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+			return sblock{}, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
 		}
 	}
 	if uint64(last) != want {
-		return nil, fmt.Errorf("engine: blocks of %q: %w", c.sc.term, corrupt("block ending at %d where the skip list says %d", last, want))
+		return sblock{}, fmt.Errorf("engine: blocks of %q: %w", c.sc.term, corrupt("block ending at %d where the skip list says %d", last, want))
 	}
 	c.s.blocks++
-	ps, err := decodeBlock(dst, blob)
+	ps, err := decodeS(dst, blob)
 	if err != nil {
-		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", c.sc.term, want, err)
+		return sblock{}, fmt.Errorf("engine: block of %q ending at %d: %w", c.sc.term, want, err)
 	}
-	return ps, nil
+	b := sblock{ps: ps}
+	if hasPassages(ps) {
+		b.raw = bytes.Clone(blob) // the driver reuses its bytes; passages are read later
+	}
+	return b, nil
+}
+
+func hasPassages(ps []spost) bool {
+	for i := range ps {
+		if ps[i].pe1 > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *cursor) closeRows() {
@@ -346,7 +372,7 @@ func (c *cursor) moved() {
 	}
 }
 
-func (c *cursor) cur() *posting { return &c.ps[c.pos] }
+func (c *cursor) cur() *spost { return &c.ps[c.pos] }
 
 // ensure loads the current block.
 func (c *cursor) ensure() error {
@@ -354,15 +380,15 @@ func (c *cursor) ensure() error {
 		c.moved()
 		return nil
 	}
-	ps, err := c.load(c.bi)
+	b, err := c.load(c.bi)
 	if err != nil {
 		return err
 	}
-	if len(ps) != c.skips[c.bi].n {
-		return fmt.Errorf("%w: block of %q ending at %d holds %d postings, its skip entry says %d", ErrCorrupt, c.sc.term, c.skips[c.bi].last, len(ps), c.skips[c.bi].n)
+	if len(b.ps) != c.skips[c.bi].n {
+		return fmt.Errorf("%w: block of %q ending at %d holds %d postings, its skip entry says %d", ErrCorrupt, c.sc.term, c.skips[c.bi].last, len(b.ps), c.skips[c.bi].n)
 	}
-	c.ps, c.loaded, c.pos = ps, c.bi, 0
-	c.d = ps[0].doc
+	c.ps, c.raw, c.loaded, c.pos = b.ps, b.raw, c.bi, 0
+	c.d = b.ps[0].doc
 	return nil
 }
 
@@ -475,10 +501,7 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 			continue
 		}
 		df := r.df
-		skips := r.skips[:len(r.skips):len(r.skips)] // shared with the cache: append copies
-		if len(r.tail) > 0 {
-			skips = append(skips, metaOf(r.tail))
-		}
+		skips := r.skips // shared with the cache: read-only
 		if len(skips) == 0 {
 			continue
 		}
@@ -673,10 +696,21 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 	var pool []pval   // the current doc's passage values
 	var scratch []int // finish's
 	// take scores the cursor's posting at the current doc.
+	// take notes the cursor's posting at the current doc: its score, and
+	// for a long body a bound on its passages' from the block's (their
+	// values are read only if the doc is scored in full).
+	lazy := make([]lazyPE, len(cs))
 	take := func(c *cursor) {
-		var v termVal
-		v, pool = c.sc.value(c.cur(), pool)
-		vals[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(c.cur().mask())
+		p := c.cur()
+		v := termVal{turn: c.sc.contribution(&p.tf, &p.len)}
+		v.best = v.turn
+		lazy[c.idx].set = false
+		if p.pe1 != 0 {
+			b := &c.skips[c.bi]
+			v.best = c.sc.with(b.maxPTF, b.minPLen, &p.tf, &p.len)
+			lazy[c.idx] = lazyPE{*p, c.raw, true}
+		}
+		vals[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(p.mask())
 	}
 	first := 0 // terms before it are non-essential
 	// Block-max: the sum of the bounds of every term's block at the
@@ -784,6 +818,14 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 			}
 		}
 		if !pruned {
+			for i := range vals {
+				if has[i] && lazy[i].set {
+					var err error
+					if vals[i], pool, err = byIdx[i].sc.value(&lazy[i].p, lazy[i].raw, pool); err != nil {
+						return nil, err
+					}
+				}
+			}
 			var h Hit
 			h, scratch = finish(vals, has, p.Passage, scratch)
 			h.Doc = d
@@ -827,10 +869,11 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 	var docs []uint64
 	for _, c := range cs {
 		for b := range c.skips {
-			ps, err := c.load(b)
+			bl, err := c.load(b)
 			if err != nil {
 				return nil, err
 			}
+			ps := bl.ps
 			for i := range ps {
 				a := acc[ps[i].doc]
 				if a == nil {
@@ -838,7 +881,9 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 					acc[ps[i].doc] = a
 					docs = append(docs, ps[i].doc)
 				}
-				a.vals[c.idx], _ = c.sc.value(&ps[i], nil)
+				if a.vals[c.idx], _, err = c.sc.value(&ps[i], bl.raw, nil); err != nil {
+					return nil, err
+				}
 				a.has[c.idx] = true
 				for _, o := range c.origs {
 					a.fields[o] = FieldMask(ps[i].mask())
@@ -879,10 +924,11 @@ func Docs(ctx context.Context, q Preparer, term string, fields FieldMask, fn fun
 	}
 	c := cs[0]
 	for b := range c.skips {
-		ps, err := c.load(b)
+		bl, err := c.load(b)
 		if err != nil {
 			return err
 		}
+		ps := bl.ps
 		for i := range ps {
 			for f := range NumFields {
 				if ps[i].tf[f] > 0 && fields.Has(Field(f)) {

@@ -321,8 +321,8 @@ func (w *Writer) bumpStats() error {
 // termRow is a term's dictionary row, decoded.
 type termRow struct {
 	df    int
-	skips []blockMeta
-	tail  []posting
+	skips []blockMeta // with the tail's last, when there is a tail
+	tail  *sblock
 }
 
 func decodeTermRow(term string, df int, skips, tail []byte) (*termRow, error) {
@@ -332,12 +332,22 @@ func decodeTermRow(term string, df int, skips, tail []byte) (*termRow, error) {
 		return nil, fmt.Errorf("engine: skip list of %q: %w", term, err)
 	}
 	if len(tail) > 0 {
-		if r.tail, err = decodeBlock(nil, tail); err != nil {
+		ps, err := decodeS(nil, tail)
+		if err != nil {
 			return nil, fmt.Errorf("engine: postings of %q: %w", term, err)
 		}
-		if len(r.skips) > 0 && r.tail[0].doc <= r.skips[len(r.skips)-1].last {
+		if len(r.skips) > 0 && ps[0].doc <= r.skips[len(r.skips)-1].last {
 			return nil, fmt.Errorf("engine: postings of %q: %w", term, corrupt("tail before the last block"))
 		}
+		r.tail = &sblock{ps: ps}
+		if hasPassages(ps) {
+			r.tail.raw = tail // sql scanned into a []byte of its own
+		}
+		m, err := metaOfS(*r.tail)
+		if err != nil {
+			return nil, fmt.Errorf("engine: postings of %q: %w", term, err)
+		}
+		r.skips = append(r.skips, m)
 	}
 	return r, nil
 }
@@ -730,17 +740,21 @@ func (w *Writer) findPostings(docs map[uint64]bool, byTerm map[string][]uint64) 
 			rows.Close()
 			return err
 		}
+		blocksOf := r.skips
+		if r.tail != nil {
+			blocksOf = blocksOf[:len(blocksOf)-1]
+			for _, p := range r.tail.ps {
+				if docs[p.doc] {
+					byTerm[term] = append(byTerm[term], p.doc)
+				}
+			}
+		}
 		prev := uint64(0)
-		for i, b := range r.skips {
+		for i, b := range blocksOf {
 			if holds(prev, b.last) || i == 0 && docs[0] {
 				blocks = append(blocks, hit{term, b.last})
 			}
 			prev = b.last
-		}
-		for _, p := range r.tail {
-			if docs[p.doc] {
-				byTerm[term] = append(byTerm[term], p.doc)
-			}
 		}
 	}
 	rows.Close()

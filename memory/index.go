@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -108,9 +109,10 @@ func prepare(s *funes.Session, data []byte, hash string) *prepared {
 				}
 			}
 		}
-		pt.preview = preview(strings.Join(said, "\n\n"), previewRunes)
-		if pt.preview == "" {
-			pt.preview = plumb // a turn of plumbing only reads as what it is
+		if len(said) == 0 {
+			// A turn of plumbing only reads as what it is; any other's
+			// preview is cut from its chunks when read (previewSQL).
+			pt.preview = plumb
 		}
 		pt.doc = turnDoc(body, s.Title, pt.ts)
 		p.turns = append(p.turns, pt)
@@ -367,6 +369,12 @@ func PassageChunk(chunks []Chunk, passage int) (i, off int, ok bool) {
 	}
 	return at[j], max(0, s-starts[j]), true
 }
+
+// previewSQL is, for a turn t with no stored preview, the start of its
+// searched text: enough of its first chunks for preview to cut previewRunes
+// from (at most 4 bytes a rune).
+var previewSQL = fmt.Sprintf(`CASE WHEN t.preview != '' THEN '' ELSE (SELECT substr(group_concat(c.body, ' '), 1, %d) FROM
+	(SELECT body FROM chunks c WHERE c.sess = t.sess AND c.seq = t.seq AND c.searched ORDER BY c.block, c.part LIMIT 4) c) END`, 4*previewRunes)
 
 // preview is the first n runes of s on one line.
 func preview(s string, n int) string {

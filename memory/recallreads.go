@@ -140,9 +140,9 @@ type CandidateQuery struct {
 // conversation's names and the turn's uuid are read for the few hits shown
 // (TurnInfos).
 type Candidate struct {
-	Sess    int64 // the conversation's row id
-	Seq     int
-	BM25    float64 // the engine's BM25F score, negated: lower is better, as FTS5's bm25() was
+	Sess int64 // the conversation's row id
+	Seq  int
+	BM25 float64 // the engine's BM25F score, negated: lower is better, as FTS5's bm25() was
 	// Turn is the turn's own BM25F score; for a long turn Passage is its
 	// best passage (engine.Passages of its searched text; -1 for none) and
 	// PassageScore that passage's, of which BM25 took the larger (weighed
@@ -151,8 +151,8 @@ type Candidate struct {
 	Passage      int
 	PassageScore float64
 	Role         string
-	TS      int64 // Unix seconds; 0 when undated
-	Starred bool
+	TS           int64 // Unix seconds; 0 when undated
+	Starred      bool
 	// Fields says, per term of the query, which of the turn's fields hold it.
 	Fields []engine.FieldMask
 }
@@ -662,7 +662,9 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 	// the pool inside it waited for a connection that every other reader,
 	// each in a transaction of its own, held (TestShownTurnsConcurrent).
 	stmts, err := m.stmts.prepare(ctx, m.db,
-		`SELECT t.sess, t.seq, t.role, t.preview, t.turn_uuid FROM (`+set+`) k JOIN turns t ON t.sess = k.column1 AND `+span,
+		// A turn keeps no preview of its own text (the index would hold it
+		// twice): it is cut from its first chunks (previewSQL).
+		`SELECT t.sess, t.seq, t.role, t.preview, `+previewSQL+`, t.turn_uuid FROM (`+set+`) k JOIN turns t ON t.sess = k.column1 AND `+span,
 		`SELECT sess, seq, id, body, tokens, searched FROM chunks WHERE (sess, seq) IN (`+set+`) ORDER BY sess, seq, block, part`,
 		`SELECT s.id, s.harness, s.session_id, s.title, p.project FROM sessions s
 		LEFT JOIN session_projects p ON p.harness = s.harness AND p.session_id = s.session_id
@@ -687,9 +689,13 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 	for rows.Next() {
 		var k TurnKey
 		var r row
-		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &r.uuid); err != nil {
+		var said string
+		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &said, &r.uuid); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("recall: shown turns: %w", err)
+		}
+		if r.preview.Text == "" {
+			r.preview.Text = preview(said, previewRunes)
 		}
 		r.preview.Seq = k.Seq
 		rowsOf[k] = r

@@ -152,3 +152,26 @@ func TestDeletesFindTheirDocuments(t *testing.T) {
 		t.Fatal("the scrubbed identifier is still indexed, or the kept one is not")
 	}
 }
+
+// TestNeighbourPreviewsFromChunks: a turn's preview is cut from its chunks
+// when read, as it was cut at import before (a turn of plumbing only keeps
+// its label).
+func TestNeighbourPreviewsFromChunks(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	long := strings.Repeat("word after word,  across\nlines ", 300) // several chunks
+	s := conv("p", funes.HarnessChatGPT, "Previews", "", day0, long, "the answer in the middle", "short one")
+	mustIngest(t, m, s)
+	hits := searchTurns(t, m, "answer middle")
+	if len(hits) == 0 || hits[0].Seq != 1 {
+		t.Fatalf("hits %+v", hits)
+	}
+	st, err := m.ShownTurns(ctx, []TurnKey{{hits[0].Sess, 1}}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns := st[TurnKey{hits[0].Sess, 1}].Neighbours
+	if len(ns) != 2 || ns[0].Text != preview(long, previewRunes) || ns[1].Text != "short one" {
+		t.Fatalf("neighbours %+v, want %q and %q", ns, preview(long, previewRunes), "short one")
+	}
+}
