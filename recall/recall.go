@@ -10,6 +10,7 @@ import (
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 )
 
 // Recall defaults.
@@ -188,7 +189,7 @@ func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	return answer.FitRecall(o.Query, hits, o.Budget, memory.CountTokens), nil
+	return answer.FitRecall(o.Query, hits, o.Budget, o200k.Count), nil
 }
 
 // pruneCommon keeps the query's rarest words while the chunks they match
