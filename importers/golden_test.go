@@ -175,6 +175,7 @@ func goldenOutput(t *testing.T, in Input) []byte {
 	err = parsers[in.Format](context.Background(), f, in.Path, Handler{
 		Session: func(s *funes.Session) error { return funes.WriteSession(&buf, s) },
 		Skip:    func(what, why string) { notes = append(notes, "skipped "+what+": "+why) },
+		Path:    in.file,
 	})
 	if err != nil && !errors.Is(err, errNoConversation) {
 		notes = append(notes, "error: "+err.Error())

@@ -25,6 +25,11 @@ type Handler struct {
 	// from such a conversation returns errDeferred, to be read again once
 	// the original is stored.
 	Pending func(id string) bool
+	// Path is the plain file being read, "" for an archive's entry. Only
+	// sources that keep one conversation in several files use it: a
+	// database (opened by path), opencode's storage tree, the small files
+	// Gemini CLI and Copilot CLI keep beside a session.
+	Path string
 }
 
 // Lookup is what a parser may ask of the memory it imports into.

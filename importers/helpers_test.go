@@ -35,6 +35,7 @@ func parseFile(t *testing.T, fn parseFunc, path string) parsed {
 	p.err = fn(context.Background(), f, path, Handler{
 		Session: func(s *funes.Session) error { p.sessions = append(p.sessions, s); return nil },
 		Skip:    func(what, why string) { p.skipped = append(p.skipped, what+": "+why) },
+		Path:    path,
 	})
 	for _, s := range p.sessions {
 		checkSession(t, s)

@@ -360,6 +360,9 @@ func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *mem
 		Lookup:  gc,
 		Pending: pending,
 	}
+	if in.Archive == "" {
+		h.Path = in.file
+	}
 	if opts.Progress != nil {
 		h.Progress = func(read int64) {
 			opts.Progress(Progress{Input: in.Path, Phase: PhaseRead, Done: read, Total: in.Size, Sessions: *sessions})

@@ -148,6 +148,8 @@ type Server struct {
 	liveSessions atomic.Int64
 	// refused logs refused HTTP requests for the person to see.
 	refused *refusals
+	// authFails spaces out the answers to wrong tokens.
+	authFails *authBackoff
 
 	defaults atomic.Pointer[recallDefaults]
 
@@ -169,6 +171,7 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 		secrets:      newAuditSecrets(opts.Secrets, opts.LazySecrets),
 		slots:        make(chan struct{}, opts.MaxConcurrent),
 		httpSessions: newSessionTable(),
+		authFails:    newAuthBackoff(),
 	}
 	s.httpSessions.drop = s.dropSessions
 	d := opts.recallDefaults()

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
@@ -150,7 +151,7 @@ func eraseQuotes(text string, gone goneFunc, passages []string, depth int) (stri
 		return text, 0
 	}
 	t := strings.TrimSpace(text)
-	if head, _ := plumbing.ShellOutput(t); head != "" {
+	if head, _ := answer.ShellOutput(t); head != "" {
 		// The CLI run through Codex's exec: the answer behind the envelope.
 		at := strings.Index(text, head) + len(head)
 		out, n := eraseQuotes(text[at:], gone, passages, depth+1)

@@ -184,6 +184,7 @@ func (m *Memory) ScrubApply(ctx context.Context, o ScrubOptions) (ScrubReport, e
 	if err := m.commitScrub(ctx, batch, olds, tags, edits); err != nil {
 		return ScrubReport{}, err
 	}
+	m.reportRedactions(ctx, rep.Findings)
 	if err := m.RecordScrub(ctx, rep.Redacted); err != nil {
 		return rep, err
 	}
