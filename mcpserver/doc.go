@@ -10,9 +10,9 @@
 // to the token that opened them, ended by DELETE), the limits (request size,
 // concurrent calls, per-call time, result size, query length), the token
 // budget of every answer (its structured content and its text each counted
-// in o200k tokens), the audit log of every call, and the snippets that
-// connect each supported client. The CLI and the GUI both drive it through
-// Server, Tokens and the Connect functions.
+// in o200k tokens), and the audit log of every call. The CLI and the GUI
+// both drive it through Server and Tokens; the client configs that point at
+// it are package clients'.
 //
 // Scope: a token scoped to projects sees only conversations tagged with one
 // of them, and of their tags only those in its scope. One side channel is
