@@ -44,7 +44,7 @@ func CLIForget(rep *ForgetReport) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
 	for _, s := range rep.Sessions {
-		fmt.Fprintf(&b, "forgot %s %s %q: %d turns, %d bytes, file %s erased\n", s.Source, s.SessionID, s.Title, s.Turns, s.Bytes, s.File)
+		fmt.Fprintf(&b, "%s%s %s %q: %d turns, %d bytes, file %s%s\n", forgotHead, s.Source, s.SessionID, s.Title, s.Turns, s.Bytes, s.File, forgotTail)
 	}
 	fmt.Fprintf(&b, "erased %s and their index rows; freed pages zeroed, search index merged, WAL truncated", plural(rep.Files, "file", "files"))
 	if rep.Vacuumed {

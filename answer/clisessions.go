@@ -17,12 +17,12 @@ func CLISessions(list []Conversation, total int) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
 	for _, s := range list {
-		star := " "
+		star := ' '
 		if s.Starred {
-			star = "*"
+			star = cliStarred
 		}
-		fmt.Fprintf(&b, "%s %-10s  %-11s %-40s %3d turns  %s  [%s]\n", star, day(s.Updated), s.Source, s.SessionID,
-			s.Turns, oneLine(orDash(s.Title)), strings.Join(s.Projects, ", "))
+		fmt.Fprintf(&b, "%c %-10s  %-11s %-40s %3d%s%s  [%s]\n", star, day(s.Updated), s.Source, s.SessionID,
+			s.Turns, cliTurns, oneLine(orDash(s.Title)), strings.Join(s.Projects, ", "))
 	}
 	fmt.Fprintf(&b, "%s of %d\n", plural(len(list), "conversation", "conversations"), total)
 	return b.String()
