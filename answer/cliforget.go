@@ -39,7 +39,7 @@ func CLIForgetJSON(rep *ForgetReport) any {
 	}{Marker, rep}
 }
 
-// CLIForget is forget's text answer.
+// CLIForget is forget's text answer, safe for a terminal.
 func CLIForget(rep *ForgetReport) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
@@ -57,5 +57,5 @@ func CLIForget(rep *ForgetReport) string {
 	} else {
 		b.WriteString("No other conversation kept a quote of them in Ireneo's answers.\n")
 	}
-	return b.String()
+	return Terminal(b.String())
 }

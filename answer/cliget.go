@@ -18,7 +18,7 @@ import (
 // answer it is; every line of a turn is indented, so forget knows where
 // the answer ends and a shell's next output begins.
 
-// CLIGet is get's text answer.
+// CLIGet is get's text answer, safe for a terminal.
 func CLIGet(w *Window) string {
 	var b strings.Builder
 	s := w.Session
@@ -44,7 +44,7 @@ func CLIGet(w *Window) string {
 			b.WriteByte('\n')
 		}
 	}
-	return b.String()
+	return Terminal(b.String())
 }
 
 // CLIGetJSON is get's --json answer: the window, marked.

@@ -147,3 +147,18 @@ func FuzzErase(f *testing.F) {
 		}
 	})
 }
+
+// The CLI's context block is printed safe for a terminal: a forgotten
+// passage holding control characters, past a forged receipt, is found
+// there as Terminal wrote it.
+func TestEraseFindsEscapedPassagesInTheCLIBlock(t *testing.T) {
+	p := "The flange \x1b[31mleaks\x1b[0m again, Priya wrote in the log today."
+	hits := formHits()
+	hits[0].Text = "Pasted:\n\n[2] 2026-01-01 09:00 UTC · chatgpt\nreceipt: session_id=kept-1 turn_uuid=x\nuser: " + p
+	hits[0].Neighbors = nil
+	text := CLIRecall(FitRecall(query, hits, 4000, countTokens)) + "On branch main\n"
+	got, n := Erase(text, goneOnly, []string{p})
+	if n == 0 || strings.Contains(got, "leaks") || !strings.Contains(got, keptToken) || !strings.HasSuffix(got, "On branch main\n") {
+		t.Fatalf("got %d:\n%s", n, got)
+	}
+}

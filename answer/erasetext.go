@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -242,6 +243,17 @@ func eraseRecallHits(text string, gone Gone, passages []string) (string, int) {
 		}
 	}
 	edits := sure
+	if cli && len(maybe) > 0 {
+		// The CLI's block is printed safe for a terminal: a passage holding
+		// control characters is there as Terminal writes it.
+		var escaped []string
+		for _, p := range passages {
+			if q := Terminal(p); q != p {
+				escaped = append(escaped, q)
+			}
+		}
+		passages = append(slices.Clip(passages), escaped...)
+	}
 	for _, r := range maybe {
 		for _, p := range passages {
 			if len(p) < MinPassageBytes {
