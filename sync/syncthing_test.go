@@ -228,4 +228,3 @@ func (mc *machine) cfg() Config {
 	}
 	return c
 }
-
