@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,35 +51,6 @@ func TestParseCodexAndFindRollout(t *testing.T) {
 		if _, err := ParseCodex(bad); err == nil {
 			t.Errorf("accepted %s", bad)
 		}
-	}
-}
-
-// TestWaitForTurn: a session imported within the window waits for the
-// window's end; a second event meanwhile leaves it to the first.
-func TestWaitForTurn(t *testing.T) {
-	dir := t.TempDir()
-	e := Event{Harness: Codex, Name: "agent-turn-complete", SessionID: "t1"}
-	now := time.Now()
-	if ok, err := waitForTurn(context.Background(), dir, e, time.Hour, time.Now); !ok || err != nil {
-		t.Fatalf("first event: %v %v", ok, err)
-	}
-	markImported(dir, e, now)
-	done := make(chan bool, 1)
-	go func() {
-		ok, _ := waitForTurn(context.Background(), dir, e, 300*time.Millisecond, time.Now)
-		done <- ok
-	}()
-	for {
-		if _, err := os.Stat(pendingPath(filepath.Join(dir, DirName), e)); err == nil {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if ok, err := waitForTurn(context.Background(), dir, e, 300*time.Millisecond, time.Now); ok || err != nil {
-		t.Fatalf("a second event while one waits: %v %v", ok, err)
-	}
-	if !<-done {
-		t.Fatal("the waiting event gave up")
 	}
 }
 

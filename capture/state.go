@@ -2,7 +2,6 @@ package capture
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -107,51 +106,6 @@ func ReadLog(memDir string, n int) ([]LogLine, error) {
 // stampPath is the file whose modification time is a session's last import.
 func stampPath(d string, e Event) string {
 	return filepath.Join(d, e.Harness+"-"+e.SessionID+".stamp")
-}
-
-// pendingPath exists while a trailing import of a session waits.
-func pendingPath(d string, e Event) string {
-	return filepath.Join(d, e.Harness+"-"+e.SessionID+".pending")
-}
-
-// waitForTurn spaces out a throttled event's imports: it returns at once
-// when the session was not imported in the last every; otherwise it waits
-// until then, unless another import of the session already waits, in
-// which case it returns false (that one will take in this reply too).
-func waitForTurn(ctx context.Context, memDir string, e Event, every time.Duration, now func() time.Time) (bool, error) {
-	d, err := stateDir(memDir)
-	if err != nil {
-		return false, err
-	}
-	st, err := os.Stat(stampPath(d, e))
-	if err != nil || now().Sub(st.ModTime()) >= every {
-		return true, nil
-	}
-	pending := pendingPath(d, e)
-	f, err := os.OpenFile(pending, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		// A waiter that died leaves its mark; one older than a round is stale.
-		if pst, serr := os.Stat(pending); serr == nil && now().Sub(pst.ModTime()) < 2*every {
-			return false, nil
-		}
-		os.Remove(pending)
-		if f, err = os.OpenFile(pending, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600); err != nil {
-			return false, nil
-		}
-	} else if err != nil {
-		return false, fmt.Errorf("capture: %w", err)
-	}
-	f.Close()
-	defer os.Remove(pending)
-	wait := every - now().Sub(st.ModTime())
-	t := time.NewTimer(wait)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return false, ctx.Err()
-	case <-t.C:
-	}
-	return true, nil
 }
 
 // markImported records the time of a session's import.

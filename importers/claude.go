@@ -326,8 +326,9 @@ func contentText(raw json.RawMessage) string {
 			continue
 		}
 		var b struct {
-			Type looseString `json:"type"`
-			Text looseString `json:"text"`
+			Type     looseString `json:"type"`
+			Text     looseString `json:"text"`
+			ToolName looseString `json:"tool_name"`
 		}
 		if json.Unmarshal(item, &b) != nil {
 			continue
@@ -335,6 +336,10 @@ func contentText(raw json.RawMessage) string {
 		switch {
 		case b.Type == "image" || b.Type == "input_image" || b.Type == "output_image":
 			parts = append(parts, "[image]")
+		case b.Type == "tool_reference" && !blank(string(b.ToolName)):
+			// Claude Code's ToolSearch answers with the tools it loaded and
+			// no text (2.1.3xx); the result happened, so it is kept.
+			parts = append(parts, "[tool_reference "+strings.TrimSpace(string(b.ToolName))+"]")
 		case !blank(string(b.Text)):
 			parts = append(parts, string(b.Text))
 		}

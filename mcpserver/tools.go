@@ -13,7 +13,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -358,8 +357,8 @@ func (s *Server) listProjects(ctx context.Context, c Caller, _ ListProjectsArgs)
 	if err != nil {
 		return answer{}, err
 	}
-	res := ProjectsResult{Marker: plumbing.ResultMarker, Projects: nonNil(ps), Untagged: untagged}
-	return answer{result: mcp.NewToolResultStructured(res, projectsText(res)), hits: len(ps)}, nil
+	res, text := buildProjects(ps, untagged)
+	return answer{result: mcp.NewToolResultStructured(res, text), hits: len(ps)}, nil
 }
 
 // sourceArg checks a source name, accepting the spellings people use.

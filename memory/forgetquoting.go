@@ -485,7 +485,7 @@ func (m *Memory) eraseForgottenQuotes(ctx context.Context, q rowsQueryer, s *Ses
 		hashes := []string{tombstoneHash(source, sid)}
 		if source == "" {
 			hashes = hashes[:0]
-			for _, h := range []string{HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode, "funes"} {
+			for _, h := range Harnesses {
 				hashes = append(hashes, tombstoneHash(h, sid))
 			}
 		}

@@ -8,7 +8,16 @@ const (
 	HarnessClaude     = "claude"
 	HarnessCodex      = "codex"
 	HarnessClaudeCode = "claude_code"
+	HarnessGeminiCLI  = "gemini_cli"
+	HarnessOpenCode   = "opencode"
+	HarnessCursor     = "cursor"
+	HarnessCopilotCLI = "copilot_cli"
 )
+
+// Harnesses lists every harness name a memory may hold, "funes" (an
+// imported funes file that names none) included.
+var Harnesses = []string{HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode,
+	HarnessGeminiCLI, HarnessOpenCode, HarnessCursor, HarnessCopilotCLI, "funes"}
 
 // Block types, as written in the funes jsonl "block_type" field.
 const (

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -193,13 +194,7 @@ func (e *AmbiguousSessionError) Error() string {
 // Is makes errors.Is(err, ErrAmbiguousSession) hold.
 func (e *AmbiguousSessionError) Is(target error) bool { return target == ErrAmbiguousSession }
 
-func isHarness(h string) bool {
-	switch h {
-	case HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode, "funes":
-		return true
-	}
-	return false
-}
+func isHarness(h string) bool { return slices.Contains(Harnesses, h) }
 
 // LoadSession reads a conversation's source file, verbatim.
 func (m *Memory) LoadSession(ctx context.Context, sessionID string) (*Session, error) {

@@ -18,9 +18,9 @@
 //     discount for a conversation's further hits, so several conversations
 //     are covered without pushing out a second evidence turn of the first;
 //  4. hydrate (hydrate.go): text, projects and neighbouring-turn previews;
-//  5. budget (hydrate.go): hits in rank order while they fit the tokens;
-//  6. context block (block.go): dated, sourced, verbatim passages with a
-//     receipt each, beside the structured hits.
+//  5. budget and context block (package answer, FitRecall): hits in rank
+//     order while they fit the tokens, rendered as dated, sourced, verbatim
+//     passages with a receipt each, beside the structured hits.
 //
 // It reads the memory only through memory's exported read methods.
 package recall

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -41,51 +42,18 @@ type Options struct {
 }
 
 // Result is what recall returns: a context block for agents and the
-// structured hits behind it.
-type Result struct {
-	Query        string `json:"query"`
-	ContextBlock string `json:"context_block"`
-	TotalTokens  int    `json:"total_tokens"`
-	Budget       int    `json:"budget"`
-	Cut          int    `json:"cut"`
-	Hits         []Hit  `json:"hits"`
-}
+// structured hits behind it (package answer owns it, its rendering and the
+// budget that fits it).
+type Result = answer.RecallResult
 
 // Hit is one recalled passage with its receipt.
-type Hit struct {
-	SessionID string     `json:"session_id"`
-	TurnUUID  string     `json:"turn_uuid"`
-	Seq       int        `json:"seq"`
-	TS        time.Time  `json:"ts"`
-	Role      string     `json:"role"`
-	Source    string     `json:"source"`
-	Title     string     `json:"title"`
-	Projects  []string   `json:"projects"`
-	Text      string     `json:"text"`
-	Neighbors []Neighbor `json:"neighbors"`
-	Score     float64    `json:"score"`
-	Signals   Signals    `json:"signals"`
-	Tokens    int        `json:"tokens"`
-	Truncated bool       `json:"truncated,omitempty"`
-
-	chunk      int64
-	sess       int64
-	textTokens int // o200k tokens of Text as stored, 0 if unknown
-}
+type Hit = answer.Hit
 
 // Neighbor is a short preview of the turn before or after a hit.
-type Neighbor struct {
-	Seq  int    `json:"seq"`
-	Role string `json:"role"`
-	Text string `json:"text"`
-}
+type Neighbor = answer.Neighbor
 
 // Signals are the parts of a hit's score.
-type Signals struct {
-	BM25       float64 `json:"bm25"`
-	Recency    float64 `json:"recency"`
-	Importance float64 `json:"importance"`
-}
+type Signals = answer.Signals
 
 // ErrEmptyQuery is returned for a query with nothing to search for.
 var ErrEmptyQuery = errors.New("empty query")
@@ -205,10 +173,9 @@ func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error)
 }
 
 // present ranks the gathered candidates and shows the best: hydrated, fit
-// to the budget, and rendered as the context block.
+// to the budget, and rendered as the context block (package answer).
 func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error) {
 	o := g.o
-	res := &Result{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
 	tn := g.tn
 	speaker := g.plan.Speaker
 	if tn.FirstPerson > 0 && (speaker == memory.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
@@ -220,9 +187,7 @@ func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	fitBudget(res, hits, o.Budget)
-	res.ContextBlock = contextBlock(o.Query, res)
-	return res, nil
+	return answer.FitRecall(o.Query, hits, o.Budget, memory.CountTokens), nil
 }
 
 // pruneCommon keeps the query's rarest words while the chunks they match

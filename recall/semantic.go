@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/wordvec"
 )
@@ -159,7 +160,7 @@ func turnsAround(ctx context.Context, m *memory.Memory, cands []candidate, n int
 		var b strings.Builder
 		for _, body := range bs {
 			if b.Len() < semanticWindowBytes {
-				b.WriteString(trimTo(body, semanticWindowBytes-b.Len()))
+				b.WriteString(answer.Shorten(body, semanticWindowBytes-b.Len()))
 				b.WriteByte('\n')
 			}
 		}

@@ -118,18 +118,18 @@ func TestTurnsAround(t *testing.T) {
 		conv("a", "funes", "", "", day0, "first question", "the answer in between", "a follow-up"),
 		conv("b", "funes", "", "", day0, "another conversation", "elsewhere"),
 	)
-	res, err := Recall(ctx, m, Options{Query: "answer between"})
-	if err != nil || len(res.Hits) == 0 {
-		t.Fatalf("recall: %v %+v", err, res)
+	g, err := gather(ctx, m, Options{Query: "answer between"})
+	if err != nil || len(g.cands) == 0 {
+		t.Fatalf("gather: %v %+v", err, g)
 	}
-	h := res.Hits[0]
-	around, err := turnsAround(ctx, m, []candidate{{sess: h.sess, seq: h.Seq}}, 1)
+	c := g.cands[0]
+	around, err := turnsAround(ctx, m, []candidate{{sess: c.sess, seq: c.seq}}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := around[[2]int64{h.sess, int64(h.Seq)}]
+	got := around[[2]int64{c.sess, int64(c.seq)}]
 	if !strings.Contains(got[0], "first question") || !strings.Contains(got[1], "a follow-up") || strings.Contains(got[0]+got[1], "elsewhere") {
-		t.Fatalf("window of %q: %q", h.Text, got)
+		t.Fatalf("window of turn %d: %q", c.seq, got)
 	}
 }
 

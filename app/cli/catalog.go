@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 func init() {
@@ -110,36 +110,32 @@ func newForgetCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// Marked as Ireneo's answers are (recall.go): it names the
-			// forgotten conversations, whose titles an agent running it
-			// through its shell must not bring back into the index.
+			// An answer (package answer's, marked): it names the forgotten
+			// conversations, whose titles an agent running it through its
+			// shell must not bring back into the index.
+			r := forgetAnswer(rep)
 			if asJSON {
-				return printJSON(g.stdout, struct {
-					Marker string `json:"marker"`
-					memory.ForgetReport
-				}{plumbing.ResultMarker, rep})
+				return printAnswer(g.stdout, answer.CLIForgetJSON(&r))
 			}
-			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
-			for _, s := range rep.Sessions {
-				fmt.Fprintf(g.stdout, "forgot %s %s %q: %d turns, %d bytes, file %s erased\n", s.Source, s.SessionID, s.Title, s.Turns, s.Bytes, s.File)
-			}
-			fmt.Fprintf(g.stdout, "erased %s and their index rows; freed pages zeroed, search index merged, WAL truncated", plural(rep.Files, "file", "files"))
-			if rep.Vacuumed {
-				fmt.Fprint(g.stdout, ", database vacuumed")
-			}
-			fmt.Fprintln(g.stdout, ". A tombstone keeps a re-import from bringing them back (import --include-forgotten overrides).")
-			if rep.Quotes > 0 {
-				fmt.Fprintf(g.stdout, "erased %s of them from %s (Ireneo's answers kept in agents' transcripts).\n",
-					plural(rep.Quotes, "quote", "quotes"), plural(rep.Quoting, "other conversation", "other conversations"))
-			} else {
-				fmt.Fprintln(g.stdout, "No other conversation kept a quote of them in Ireneo's answers.")
-			}
+			fmt.Fprint(g.stdout, answer.CLIForget(&r))
 			return nil
 		},
 	}
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return c
+}
+
+// forgetAnswer is rep as forget's answer gives it.
+func forgetAnswer(rep memory.ForgetReport) answer.ForgetReport {
+	r := answer.ForgetReport{Files: rep.Files, Quoting: rep.Quoting, Quotes: rep.Quotes, Vacuumed: rep.Vacuumed}
+	if rep.Sessions != nil {
+		r.Sessions = make([]answer.ForgottenSession, len(rep.Sessions))
+	}
+	for i, s := range rep.Sessions {
+		r.Sessions[i] = answer.ForgottenSession{SessionID: s.SessionID, Source: s.Source, Title: s.Title, Turns: s.Turns, Bytes: s.Bytes, File: s.File}
+	}
+	return r
 }
 
 func newReindexCmd(g *globals) *cobra.Command {

@@ -1,4 +1,4 @@
-package recall
+package answer
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // hand-written one must match byte for byte.
 func entryByFmt(n int, h Hit) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%d] %s · %s", n, dateOf(h.TS), h.Source)
+	fmt.Fprintf(&b, "[%d] %s · %s", n, minute(h.TS), h.Source)
 	if h.Title != "" {
 		fmt.Fprintf(&b, " · %q", h.Title)
 	}
