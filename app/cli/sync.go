@@ -319,6 +319,34 @@ func (g *globals) runSync(ctx context.Context, m *memory.Memory, opts memsync.Op
 	return err
 }
 
+// syncBeside runs the memory's sync engine beside serve, when the memory
+// syncs, until ctx ends; the function it returns waits for it to stop.
+func (g *globals) syncBeside(ctx context.Context, m *memory.Memory) (wait func()) {
+	cfg, err := memsync.LoadConfig(m.Dir())
+	if err != nil {
+		return func() {}
+	}
+	opts, err := g.syncOptions()
+	if err != nil {
+		fmt.Fprintf(g.stderr, "sync: %v; not syncing\n", err)
+		return func() {}
+	}
+	opts.OnPass = func(_ memsync.Report, err error) {
+		if err != nil {
+			fmt.Fprintf(g.stderr, "sync: %v\n", err)
+		}
+	}
+	fmt.Fprintf(g.stdout, "Keeping the memory in step with the sync folder %s.\n", cfg.Folder)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := memsync.Run(ctx, m, opts); err != nil && ctx.Err() == nil {
+			fmt.Fprintf(g.stderr, "sync: %v\n", err)
+		}
+	}()
+	return func() { <-done }
+}
+
 func newSyncNowCmd(g *globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "now",
