@@ -73,3 +73,18 @@ const (
 	projectsHead = "Projects (conversations):"
 	projectsNone = "No projects."
 )
+
+// The CLI's get and sessions text.
+const (
+	cliProjects = "projects: " // get's second line, when the conversation has projects
+	cliIndent   = "  "         // every line of a get turn's text
+	cliFocus    = '>'          // before the turn asked for; ' ' before the others
+	cliStarred  = '*'          // before a starred conversation's sessions line
+	cliTurns    = " turns  "   // after a sessions line's count, before the title
+)
+
+// The CLI's forget report: a line for each conversation forgotten.
+const (
+	forgotHead = "forgot " // then the source, the id, the title (%q) and ": "
+	forgotTail = " erased"
+)

@@ -19,7 +19,7 @@ import (
 //     "Conversation …" header with its session_id line and turn headers,
 //     sessions' and list_projects' headers, and structured answers carrying
 //     Ireneo's own fields (the records notice with hits or turns; total,
-//     offset, sessions, token_budget or more; projects and untagged; the
+//     offset, sessions, token_budget; projects and untagged; the
 //     CLI's context_block beside hits), also when wrapped in an MCP content
 //     list or a structuredContent field;
 //   - behind a shell's envelope (Codex's exec: ShellOutput).
@@ -127,8 +127,8 @@ func jsonAnswer(v any, depth int) bool {
 				return true
 			}
 		}
-		if has(x, "total", "offset", "sessions", "token_budget") || has(x, "total", "offset", "more", "sessions") {
-			return true // sessions', the second as the first MCP server wrote it
+		if has(x, "total", "offset", "sessions", "token_budget") {
+			return true
 		}
 		if len(x) == 2 && has(x, "projects", "untagged") {
 			return true
@@ -291,7 +291,7 @@ func digits(s string) int {
 // readRecallHeader reads recall's header line, either form, marked or not:
 // the number of hits it announces, and whether it is the CLI's.
 func readRecallHeader(line string) (hits int, cli, ok bool) {
-	rest, _ := strings.CutPrefix(line, Marker+" ")
+	rest := strings.TrimLeft(strings.TrimPrefix(line, Marker), " ")
 	rest, ok = strings.CutPrefix(rest, recallHead)
 	if !ok {
 		return 0, false, false

@@ -60,7 +60,6 @@ type Engine struct {
 	// conflicts is how many entries the last replay found overriding
 	// another machine's different choice.
 	conflicts int
-	wake      chan struct{}
 }
 
 // Report says what one pass did.
@@ -104,7 +103,7 @@ func Open(m *memory.Memory, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	return &Engine{m: m, memDir: memDir, cfg: cfg, opts: opts, jw: journalWriter{memDir, cfg, opts.Now},
-		unlock: unlock, st: st, seen: map[string]bool{}, marks: map[string]int64{}, wake: make(chan struct{}, 1)}, nil
+		unlock: unlock, st: st, seen: map[string]bool{}, marks: map[string]int64{}}, nil
 }
 
 // Close lets another process run the engine.

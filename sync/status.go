@@ -179,9 +179,23 @@ func ReadStatus(memDir string) (Status, error) {
 	if data, err := os.ReadFile(filepath.Join(localDir(memDir), statusName)); err == nil {
 		json.Unmarshal(data, &st)
 	}
-	if len(st.Machines) == 0 {
-		st.Machines = []MachineStatus{{ID: cfg.Machine, Name: cfg.Name, This: true}}
+	// Machines that joined since the last pass, by their subfolders.
+	known := map[string]bool{}
+	for _, m := range st.Machines {
+		known[m.ID] = true
 	}
+	if !known[cfg.Machine] {
+		st.Machines = append(st.Machines, MachineStatus{ID: cfg.Machine, Name: cfg.Name, This: true})
+		known[cfg.Machine] = true
+	}
+	if ents, err := os.ReadDir(filepath.Join(cfg.Folder, machinesDir)); err == nil {
+		for _, d := range ents {
+			if id := d.Name(); d.IsDir() && machineIDRe.MatchString(id) && !known[id] {
+				st.Machines = append(st.Machines, MachineStatus{ID: id, Name: machineName(cfg.Folder, id)})
+			}
+		}
+	}
+	sortMachines(st.Machines)
 	stt, err := loadState(memDir)
 	if err != nil {
 		return st, err
