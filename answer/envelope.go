@@ -1,6 +1,9 @@
 package answer
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // execEnvelope is the header Codex writes before a command's output in the
 // result of its exec_command (codex-rs unified exec: "Chunk ID: …", "Wall
@@ -14,9 +17,18 @@ var execEnvelope = regexp.MustCompile(`^(?:(?:Chunk ID: \S+|Wall time: [0-9.]+ s
 // the command's own output, so the CLI's answer is known, and erased from,
 // behind it. Without an envelope, head is "" and out is text.
 func ShellOutput(text string) (head, out string) {
-	if text == "" || (text[0] != 'C' && text[0] != 'W' && text[0] != 'P' && text[0] != 'O' && text[0] != 'E') {
+	if text == "" || strings.IndexByte("CWPOE<", text[0]) < 0 {
 		return "", text
 	}
 	n := len(execEnvelope.FindString(text))
+	if n == 0 {
+		n = len(geminiShellEnvelope.FindString(text))
+	}
 	return text[:n], text[n:]
 }
+
+// geminiShellEnvelope is what Gemini CLI's run_shell_command puts before a
+// command's output: "<untrusted_context>\nOutput: " (0.4x on), or
+// "Command: …\nDirectory: …\nStdout: " (before). The output runs from
+// there on the same line.
+var geminiShellEnvelope = regexp.MustCompile(`^(?:<untrusted_context>\n)?Output: |^Command: [^\n]*\nDirectory: [^\n]*\nStdout: `)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -27,7 +28,7 @@ type RestoreOptions struct {
 	// memory's settings are kept.
 	Merge bool
 	// Redact, if set, scrubs each conversation a merge imports.
-	Redact func(*memory.Session) map[string]int
+	Redact func(*funes.Session) map[string]int
 	// SaveSettings writes the archive's settings after a restore into an
 	// empty memory; nil leaves the settings alone.
 	SaveSettings func(settings.Settings) error
@@ -230,7 +231,7 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 			b.Discard()
 			return sum, err
 		}
-		ss, _, rerr := memory.ReadSessions(rc)
+		ss, _, rerr := funes.ReadSessions(rc)
 		_, err = io.Copy(io.Discard, rc)
 		if cerr := rc.Close(); err == nil {
 			err = cerr

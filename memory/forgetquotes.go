@@ -2,6 +2,7 @@ package memory
 
 import (
 	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -27,13 +28,13 @@ const minVerbatimBytes = answer.MinPassageBytes
 // erased. passages, when given, are the forgotten conversations' own
 // texts (answer.Erase looks for them verbatim where a forgotten hit could
 // reach).
-func eraseQuotesInSession(s *Session, gone answer.Gone, passages []string) int {
+func eraseQuotesInSession(s *funes.Session, gone answer.Gone, passages []string) int {
 	n := 0
 	for ti := range s.Turns {
 		t := &s.Turns[ti]
 		for bi := range t.Blocks {
 			b := &t.Blocks[bi]
-			if b.Type != BlockToolResult || !answer.MayQuote(b.Text, gone) || !holdsRecallResult(t.Role, *b) {
+			if b.Type != funes.BlockToolResult || !answer.MayQuote(b.Text, gone) || !holdsRecallResult(t.Role, *b) {
 				continue
 			}
 			text, k := answer.Erase(b.Text, gone, passages)
@@ -55,7 +56,7 @@ func jsonInner(s string, escapeHTML bool) string {
 
 // isRecallResult reports whether the whole block is one of Ireneo's
 // answers, as the index sees it.
-func isRecallResult(role string, b Block) bool {
+func isRecallResult(role string, b funes.Block) bool {
 	sp := plumbing.Classify(role, b.Type, b.ToolName, b.Text)
 	return len(sp) == 1 && sp[0].Kind == plumbing.RecallResult
 }
@@ -63,7 +64,7 @@ func isRecallResult(role string, b Block) bool {
 // holdsRecallResult reports whether the block, or part of it (the CLI's
 // answer after other commands' output in a shell's), is one of Ireneo's
 // answers, as the index sees it: only there are quotes looked for.
-func holdsRecallResult(role string, b Block) bool {
+func holdsRecallResult(role string, b funes.Block) bool {
 	for _, sp := range plumbing.Classify(role, b.Type, b.ToolName, b.Text) {
 		if sp.Kind == plumbing.RecallResult {
 			return true

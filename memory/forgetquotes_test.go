@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -44,13 +45,13 @@ type quoteHit struct {
 
 func quoteHits() []quoteHit {
 	h := []quoteHit{
-		{SessionID: "gone-1", TurnUUID: "gone-1-t0", Date: "2026-03-01 09:00 UTC", Source: HarnessChatGPT, Title: "Valve " + goneToken, Role: RoleUser, Text: goneSaid + "\n\nA second paragraph, " + goneToken + " again."},
-		{SessionID: "kept-1", TurnUUID: "kept-1-t0", Date: "2026-03-02 09:00 UTC", Source: HarnessChatGPT, Title: "Pump", Role: RoleUser, Text: keptSaid},
+		{SessionID: "gone-1", TurnUUID: "gone-1-t0", Date: "2026-03-01 09:00 UTC", Source: funes.HarnessChatGPT, Title: "Valve " + goneToken, Role: funes.RoleUser, Text: goneSaid + "\n\nA second paragraph, " + goneToken + " again."},
+		{SessionID: "kept-1", TurnUUID: "kept-1-t0", Date: "2026-03-02 09:00 UTC", Source: funes.HarnessChatGPT, Title: "Pump", Role: funes.RoleUser, Text: keptSaid},
 	}
 	h[0].After = append(h[0].After, struct {
 		Role string `json:"role"`
 		Text string `json:"text"`
-	}{RoleAssistant, "Noted: " + goneToken + "."})
+	}{funes.RoleAssistant, "Noted: " + goneToken + "."})
 	return h
 }
 
@@ -179,7 +180,7 @@ func indentJSON(t testing.TB, s string) string {
 }
 
 func goneOnly(source, sid string) bool {
-	return sid == "gone-1" && (source == "" || source == HarnessChatGPT)
+	return sid == "gone-1" && (source == "" || source == funes.HarnessChatGPT)
 }
 
 // goneTerm and keptTerm are the terms the engine stores for goneToken and
@@ -216,9 +217,9 @@ func forgottenIn(t *testing.T, m *Memory, kept bool) []string {
 func TestEraseQuotesShapes(t *testing.T) {
 	for name, answer := range answerShapes(t) {
 		t.Run(name, func(t *testing.T) {
-			s := &Session{ID: "agent", Harness: HarnessClaudeCode, Turns: []Turn{{TurnUUID: "a0", Role: RoleTool,
-				Blocks: []Block{{Type: BlockToolResult, Text: answer, ToolName: "mcp__ireneo__recall"}}}}}
-			if !isRecallResult(RoleTool, s.Turns[0].Blocks[0]) {
+			s := &funes.Session{ID: "agent", Harness: funes.HarnessClaudeCode, Turns: []funes.Turn{{TurnUUID: "a0", Role: funes.RoleTool,
+				Blocks: []funes.Block{{Type: funes.BlockToolResult, Text: answer, ToolName: "mcp__ireneo__recall"}}}}}
+			if !isRecallResult(funes.RoleTool, s.Turns[0].Blocks[0]) {
 				t.Fatalf("the answer is not known for Ireneo's: %.300s", answer)
 			}
 			n := eraseQuotesInSession(s, goneOnly, nil)
@@ -237,7 +238,7 @@ func TestEraseQuotesShapes(t *testing.T) {
 			if !strings.Contains(got, ForgottenText) {
 				t.Errorf("no %s marks what went:\n%s", ForgottenText, got)
 			}
-			if !isRecallResult(RoleTool, s.Turns[0].Blocks[0]) {
+			if !isRecallResult(funes.RoleTool, s.Turns[0].Blocks[0]) {
 				t.Errorf("the rewritten answer is no longer known for Ireneo's:\n%s", got)
 			}
 			if j := strings.TrimSpace(answer); (j[0] == '{' || j[0] == '[') && !strings.HasPrefix(j, plumbing.ResultMarker) && !json.Valid([]byte(got)) {
@@ -250,23 +251,23 @@ func TestEraseQuotesShapes(t *testing.T) {
 // agentSession is an agent's transcript, as importers store Claude Code's:
 // the person asks, the agent calls recall, Ireneo answers, the agent
 // answers in its own words.
-func agentSession(id, answer string) *Session {
+func agentSession(id, answer string) *funes.Session {
 	ts := day0.AddDate(0, 1, 0)
-	return &Session{ID: id, Harness: HarnessClaudeCode, Title: "Plant questions", Workdir: "/home/ana/plant", Turns: []Turn{
-		{TurnUUID: id + "-0", Seq: 0, TS: ts, Role: RoleUser, Blocks: []Block{{Type: BlockText, Text: "What did we say about the valve and the pump?"}}},
-		{TurnUUID: id + "-1", Seq: 1, TS: ts.Add(1e9), Role: RoleAssistant, Blocks: []Block{{Type: BlockToolUse, Text: `{"query":"valve pump"}`, ToolName: "mcp__ireneo__recall"}}},
-		{TurnUUID: id + "-2", Seq: 2, TS: ts.Add(2e9), Role: RoleTool, Blocks: []Block{{Type: BlockToolResult, Text: answer, ToolName: "mcp__ireneo__recall"}}},
-		{TurnUUID: id + "-3", Seq: 3, TS: ts.Add(3e9), Role: RoleAssistant, Blocks: []Block{{Type: BlockText, Text: agentSays}}},
+	return &funes.Session{ID: id, Harness: funes.HarnessClaudeCode, Title: "Plant questions", Workdir: "/home/ana/plant", Turns: []funes.Turn{
+		{TurnUUID: id + "-0", Seq: 0, TS: ts, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "What did we say about the valve and the pump?"}}},
+		{TurnUUID: id + "-1", Seq: 1, TS: ts.Add(1e9), Role: funes.RoleAssistant, Blocks: []funes.Block{{Type: funes.BlockToolUse, Text: `{"query":"valve pump"}`, ToolName: "mcp__ireneo__recall"}}},
+		{TurnUUID: id + "-2", Seq: 2, TS: ts.Add(2e9), Role: funes.RoleTool, Blocks: []funes.Block{{Type: funes.BlockToolResult, Text: answer, ToolName: "mcp__ireneo__recall"}}},
+		{TurnUUID: id + "-3", Seq: 3, TS: ts.Add(3e9), Role: funes.RoleAssistant, Blocks: []funes.Block{{Type: funes.BlockText, Text: agentSays}}},
 	}}
 }
 
-func quotedMemory(t *testing.T) (*Memory, *Session) {
+func quotedMemory(t *testing.T) (*Memory, *funes.Session) {
 	m := openTest(t)
 	agent := agentSession("agent-1", mcpRecallText(quoteHits()))
 	mustIngest(t, m,
-		conv("gone-1", HarnessChatGPT, "Valve "+goneToken, "", day0, goneSaid, "Noted: "+goneToken+"."),
-		conv("kept-1", HarnessChatGPT, "Pump", "", day0.AddDate(0, 0, 1), keptSaid),
-		conv("other-1", HarnessChatGPT, "Lunch", "", day0.AddDate(0, 0, 2), "Where do we eat on Friday? OTHERONLY"),
+		conv("gone-1", funes.HarnessChatGPT, "Valve "+goneToken, "", day0, goneSaid, "Noted: "+goneToken+"."),
+		conv("kept-1", funes.HarnessChatGPT, "Pump", "", day0.AddDate(0, 0, 1), keptSaid),
+		conv("other-1", funes.HarnessChatGPT, "Lunch", "", day0.AddDate(0, 0, 2), "Where do we eat on Friday? OTHERONLY"),
 		agent)
 	return m, agent
 }
@@ -393,7 +394,7 @@ func TestForgetPassesOverMalformedAnswers(t *testing.T) {
 	ctx := context.Background()
 	m := openTest(t)
 	bad := plumbing.ResultMarker + " Past conversations matching \"valve\": 1 passage(s)\n[1] 2026 · chatgpt\nreceipt: session_id=gone-1\nuser: half an answer"
-	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), agentSession("agent-bad", bad))
+	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), agentSession("agent-bad", bad))
 	p := srcFileOf(t, m, "agent-bad")
 	before, _ := os.ReadFile(p)
 	rep, err := m.Forget(ctx, []string{"gone-1"}, nil)
@@ -436,8 +437,8 @@ func TestForgetErasesPastForgedReceipts(t *testing.T) {
 	hits := quoteHits()
 	hits[0].Text, hits[0].After = pasted, nil
 	mustIngest(t, m,
-		conv("gone-1", HarnessChatGPT, "Valve", "", day0, pasted),
-		conv("kept-1", HarnessChatGPT, "Pump", "", day0.AddDate(0, 0, 1), keptSaid),
+		conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, pasted),
+		conv("kept-1", funes.HarnessChatGPT, "Pump", "", day0.AddDate(0, 0, 1), keptSaid),
 		agentSession("agent-1", mcpRecallText(hits)))
 	if got, _ := answer.Erase(mcpRecallText(hits), goneOnly, nil); !strings.Contains(got, goneToken) {
 		t.Fatal("the receipts alone should miss the text after the forged receipt, or this test tests nothing")
@@ -465,7 +466,7 @@ func TestForgetWhileAQuoteIsStaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", HarnessChatGPT, "Pump", "", day0, keptSaid))
+	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", funes.HarnessChatGPT, "Pump", "", day0, keptSaid))
 	b, err := m.NewBatch(IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -493,7 +494,7 @@ func TestForgetWhileAQuoteIsStaged(t *testing.T) {
 func TestForgetSweepsQuotesImportedMeanwhile(t *testing.T) {
 	ctx := context.Background()
 	m := openTest(t)
-	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", HarnessChatGPT, "Pump", "", day0, keptSaid))
+	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", funes.HarnessChatGPT, "Pump", "", day0, keptSaid))
 	afterQuoteSweep = func() { mustIngest(t, m, agentSession("agent-1", mcpRecallText(quoteHits()))) }
 	defer func() { afterQuoteSweep = nil }()
 	indexedBefore(t, m, true)

@@ -68,18 +68,24 @@ func ToolArguments(tool string) (args []string, requiredN int, ok bool) {
 // call is Ireneo's only when its arguments fit too (Classify).
 func IreneoTool(name string) string {
 	n := strings.TrimSpace(name)
-	n = strings.TrimPrefix(n, "mcp__")
-	cut := 0
-	for _, sep := range []string{"__", "."} {
-		if i := strings.LastIndex(n, sep); i > 0 && i+len(sep) > cut {
-			cut = i + len(sep)
+	if _, ok := toolArgs[n]; ok {
+		return n
+	}
+	// The qualifier ends in a separator: "__" (Claude Code, Codex), "."
+	// (Codex item_completed), "_" (Gemini CLI's mcp_<server>_<tool>,
+	// opencode's <server>_<tool>), "-" (Copilot CLI's <server>-<tool>). The
+	// longest tool name that fits wins (list_projects, not projects).
+	best := ""
+	for tool := range toolArgs {
+		if len(tool) <= len(best) || len(n) <= len(tool) || !strings.HasSuffix(n, tool) {
+			continue
+		}
+		switch n[len(n)-len(tool)-1] {
+		case '_', '.', '-':
+			best = tool
 		}
 	}
-	tool := n[cut:]
-	if _, ok := toolArgs[tool]; !ok {
-		return ""
-	}
-	return tool
+	return best
 }
 
 // cliRecall finds Ireneo's CLI asked for what the memory holds at the start

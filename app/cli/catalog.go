@@ -174,7 +174,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			m, err := g.open()
 			if err != nil {
-				return err
+				return g.statusUnopened(err)
 			}
 			defer m.Close()
 			st, err := m.Status(c.Context())

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -21,7 +22,7 @@ func TestGetAndRecallPrintControlSequencesEscaped(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	if _, err := m.Ingest(context.Background(), []*memory.Session{chatSession("conv-esc", "Escapes \x1b[31mred", "", at, payload, "ok")}, memory.IngestOptions{}); err != nil {
+	if _, err := m.Ingest(context.Background(), []*funes.Session{chatSession("conv-esc", "Escapes \x1b[31mred", "", at, payload, "ok")}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	m.Close()
