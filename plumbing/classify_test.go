@@ -337,3 +337,31 @@ func TestClassifyUnmarkedCLIAnswerAfterOtherOutput(t *testing.T) {
 		}
 	}
 }
+
+// The CLI's --json answers after other commands' output (`git pull &&
+// ireneo get --json …`): known by the marker where the CLI's indented JSON
+// holds it (the second line; audit's array, the third; recall's context
+// block, the third), from the line that opens the answer.
+func TestClassifyCLIJSONAfterOtherOutput(t *testing.T) {
+	before := "Already up to date.\n"
+	for _, answer := range []string{
+		"{\n  \"marker\": \"" + ResultMarker + "\",\n  \"session\": {\n    \"session_id\": \"c-1\"\n  }\n}\n",
+		"[\n  {\n    \"marker\": \"" + ResultMarker + "\",\n    \"id\": 1\n  }\n]\n",
+		"{\n  \"query\": \"valve \\\"pump\\\"\",\n  \"context_block\": \"" + ResultMarker + " Past conversations matching …\",\n  \"hits\": []\n}\nPASS\n",
+	} {
+		got := Classify("tool", "tool_result", "Bash", before+answer)
+		want := []Span{{0, len(before), Said}, {len(before), len(before + answer), RecallResult}}
+		if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+			t.Errorf("Classify(%q) = %v, want %v", before+answer, got, want)
+		}
+	}
+	for _, text := range []string{
+		before + `{"note": "` + ResultMarker + ` is Ireneo's marker"}` + "\n",
+		before + "  \"marker\": \"" + ResultMarker + "\",\n", // not an answer's first lines
+		before + "{\n  \"query\": 7,\n  \"context_block\": \"" + ResultMarker + "\"\n}\n",
+	} {
+		if got := Classify("tool", "tool_result", "Bash", text); len(got) != 1 || got[0].Kind != Said {
+			t.Errorf("Classify(%q) = %v, want one Said span", text, got)
+		}
+	}
+}
