@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // GitHub Copilot CLI sessions: ~/.copilot/session-state/<id>/events.jsonl
@@ -73,7 +72,7 @@ type cpData struct {
 
 // cpConv is one conversation being built: the session's, or a sub-agent's.
 type cpConv struct {
-	turns []memory.Turn
+	turns []funes.Turn
 	label string // a sub-agent's name
 }
 
@@ -153,9 +152,9 @@ func (p *cpParse) line(_ int, raw []byte) string {
 	if ev.AgentID != "" {
 		conv = p.agent(string(ev.AgentID))
 	}
-	add := func(role string, blocks []memory.Block) {
+	add := func(role string, blocks []funes.Block) {
 		if len(blocks) > 0 {
-			conv.turns = append(conv.turns, memory.Turn{TurnUUID: string(ev.ID), TS: ts, Role: role, Blocks: blocks})
+			conv.turns = append(conv.turns, funes.Turn{TurnUUID: string(ev.ID), TS: ts, Role: role, Blocks: blocks})
 		}
 	}
 	switch ev.Type {
@@ -178,25 +177,25 @@ func (p *cpParse) line(_ int, raw []byte) string {
 			}
 		}
 	case "user.message":
-		blocks := addBlock(nil, memory.BlockText, rawText(d.Content), "")
+		blocks := addBlock(nil, funes.BlockText, rawText(d.Content), "")
 		for _, a := range d.Attachments {
 			what := strings.TrimSpace(string(a.Path))
 			if what == "" {
 				what = strings.TrimSpace(string(a.DisplayName))
 			}
-			blocks = append(blocks, memory.Block{Type: memory.BlockText, Text: mediaPlaceholder(cpMime(string(a.Type)), what)})
+			blocks = append(blocks, funes.Block{Type: funes.BlockText, Text: mediaPlaceholder(cpMime(string(a.Type)), what)})
 		}
-		add(memory.RoleUser, blocks)
+		add(funes.RoleUser, blocks)
 	case "assistant.message":
-		blocks := addBlock(nil, memory.BlockThinking, string(d.ReasoningText), "")
-		blocks = addBlock(blocks, memory.BlockText, rawText(d.Content), "")
+		blocks := addBlock(nil, funes.BlockThinking, string(d.ReasoningText), "")
+		blocks = addBlock(blocks, funes.BlockText, rawText(d.Content), "")
 		for _, tr := range d.ToolRequests {
 			p.toolNames[string(tr.ToolCallID)] = string(tr.Name)
 			blocks = append(blocks, toolUseBlock(string(tr.Name), tr.Arguments))
 		}
-		add(memory.RoleAssistant, blocks)
+		add(funes.RoleAssistant, blocks)
 	case "assistant.reasoning":
-		add(memory.RoleAssistant, addBlock(nil, memory.BlockThinking, rawText(d.Content), ""))
+		add(funes.RoleAssistant, addBlock(nil, funes.BlockThinking, rawText(d.Content), ""))
 	case "tool.execution_start":
 		if d.ToolName != "" && p.toolNames[string(d.ToolCallID)] == "" {
 			p.toolNames[string(d.ToolCallID)] = string(d.ToolName)
@@ -212,7 +211,7 @@ func (p *cpParse) line(_ int, raw []byte) string {
 		if blank(out) {
 			out = "(no output)"
 		}
-		add(memory.RoleTool, addBlock(nil, memory.BlockToolResult, out, p.toolNames[string(d.ToolCallID)]))
+		add(funes.RoleTool, addBlock(nil, funes.BlockToolResult, out, p.toolNames[string(d.ToolCallID)]))
 	case "subagent.started":
 		if ev.AgentID != "" {
 			label := string(d.AgentDisplayName)
@@ -222,13 +221,13 @@ func (p *cpParse) line(_ int, raw []byte) string {
 			conv.label = strings.TrimSpace(label)
 		}
 	case "session.error":
-		add(memory.RoleSystem, addBlock(nil, memory.BlockText, string(d.Message), ""))
+		add(funes.RoleSystem, addBlock(nil, funes.BlockText, string(d.Message), ""))
 	case "abort":
 		msg := "(aborted)"
 		if !blank(string(d.Reason)) {
 			msg = "(aborted: " + strings.TrimSpace(string(d.Reason)) + ")"
 		}
-		add(memory.RoleSystem, addBlock(nil, memory.BlockText, msg, ""))
+		add(funes.RoleSystem, addBlock(nil, funes.BlockText, msg, ""))
 	}
 	return ""
 }
@@ -244,7 +243,7 @@ func (p *cpParse) agent(id string) *cpConv {
 }
 
 // sessions builds the session's conversation and its sub-agents'.
-func (p *cpParse) sessions(name string, ws cpWorkspace) []*memory.Session {
+func (p *cpParse) sessions(name string, ws cpWorkspace) []*funes.Session {
 	id := p.sessionID
 	if id == "" {
 		id = strings.TrimSpace(ws.ID)
@@ -277,17 +276,17 @@ func (p *cpParse) sessions(name string, ws cpWorkspace) []*memory.Session {
 	if repo == "" {
 		project = repoProject(root, branch)
 	}
-	build := func(sid string, c *cpConv) *memory.Session {
+	build := func(sid string, c *cpConv) *funes.Session {
 		if len(c.turns) == 0 {
 			return nil
 		}
-		s := &memory.Session{ID: sid, Harness: memory.HarnessCopilotCLI, Workdir: cwd, Project: project, Turns: c.turns}
+		s := &funes.Session{ID: sid, Harness: funes.HarnessCopilotCLI, Workdir: cwd, Project: project, Turns: c.turns}
 		dedupeTurnIDs(s)
 		number(s)
 		s.Title = titleFrom(s.Turns)
 		return s
 	}
-	var out []*memory.Session
+	var out []*funes.Session
 	if s := build(id, &p.main); s != nil {
 		switch {
 		case ws.UserNamed && !blank(ws.Name):

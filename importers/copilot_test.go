@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 const copilot10 = "copilot-cli/1.0/session-state/3e2a61be-75c7-4cbe-a3b6-4acc266ce68b/events.jsonl"
@@ -23,18 +23,18 @@ func TestCopilotCLIReal(t *testing.T) {
 	if got, want := roleSeq(s), "user:text assistant:thinking,text,tool_use tool:tool_result assistant:thinking,text,tool_use tool:tool_result assistant:text"; got != want {
 		t.Fatalf("turns\n got %s\nwant %s", got, want)
 	}
-	if s.ID != "3e2a61be-75c7-4cbe-a3b6-4acc266ce68b" || s.Harness != memory.HarnessCopilotCLI || s.Workdir != "/tmp/cp/proj" || s.Project != "proj" {
+	if s.ID != "3e2a61be-75c7-4cbe-a3b6-4acc266ce68b" || s.Harness != funes.HarnessCopilotCLI || s.Workdir != "/tmp/cp/proj" || s.Project != "proj" {
 		t.Errorf("id %s harness %s workdir %q project %q", s.ID, s.Harness, s.Workdir, s.Project)
 	}
 	checkTurns(t, s, []want{
-		{"e6206b09-7e54-40f5-b493-f032ec8b4941", "2026-12-01T19:58:46.534Z", "user", []memory.Block{txt("Run echo ireneo-stand-in and tell me what it printed")}},
-		{"5f072144-cda0-4ce0-9a2e-90f708c8bcb9", "2026-12-01T19:58:46.784Z", "assistant", []memory.Block{think("I will call bash."), txt("Calling bash."),
+		{"e6206b09-7e54-40f5-b493-f032ec8b4941", "2026-12-01T19:58:46.534Z", "user", []funes.Block{txt("Run echo ireneo-stand-in and tell me what it printed")}},
+		{"5f072144-cda0-4ce0-9a2e-90f708c8bcb9", "2026-12-01T19:58:46.784Z", "assistant", []funes.Block{think("I will call bash."), txt("Calling bash."),
 			use("bash", `{"command":"echo ireneo-stand-in","description":"Print the word"}`)}},
-		{"868635a5-ae18-449a-8287-5d4c9ffac4f5", "2026-12-01T19:58:46.87Z", "tool", []memory.Block{result("bash", "ireneo-stand-in\n<shellId: 0 completed with exit code 0>")}},
-		{"", "", "assistant", []memory.Block{think("I will call task."), txt("Calling task."),
+		{"868635a5-ae18-449a-8287-5d4c9ffac4f5", "2026-12-01T19:58:46.87Z", "tool", []funes.Block{result("bash", "ireneo-stand-in\n<shellId: 0 completed with exit code 0>")}},
+		{"", "", "assistant", []funes.Block{think("I will call task."), txt("Calling task."),
 			use("task", `{"agent_type":"explore","description":"Find the word","name":"finder","prompt":"Find where ireneo-stand-in comes from.","subagent_type":"general"}`)}},
-		{"", "", "tool", []memory.Block{result("task", "The command printed ireneo-stand-in. Done.")}},
-		{"", "", "assistant", []memory.Block{txt("The command printed ireneo-stand-in. Done.")}},
+		{"", "", "tool", []funes.Block{result("task", "The command printed ireneo-stand-in. Done.")}},
+		{"", "", "assistant", []funes.Block{txt("The command printed ireneo-stand-in. Done.")}},
 	})
 	if a.ID != s.ID+"-agent-782b9e9a-226b-4222-9cbf-b7f53a36f998" || a.Title != "Sub-agent finder: Find where ireneo-stand-in comes from." || a.Project != "proj" {
 		t.Errorf("sub-agent id %s title %q project %q", a.ID, a.Title, a.Project)
@@ -81,15 +81,15 @@ summary: >-
 	}
 	s := p.sessions[0]
 	checkTurns(t, s, []want{
-		{"e2", "", "user", []memory.Block{txt("Why does the K-2 test fail?"), txt("[file: /home/a/src/plant/k2_test.go]"), txt("[image: screenshot.png]")}},
-		{"e4", "", "assistant", []memory.Block{think("The test reads a fixture.")}},
-		{"e5", "", "assistant", []memory.Block{use("view", `{"path":"k2_test.go"}`), use("ireneo-recall", `{"query":"K-2 fixture"}`)}},
-		{"e6", "", "tool", []memory.Block{result("view", "Error: file not found")}},
-		{"e7", "", "tool", []memory.Block{result("ireneo-recall", `[ireneo-result] Past conversations matching "K-2 fixture"`)}},
-		{"e8", "", "system", []memory.Block{txt("Rate limit exceeded")}},
-		{"e9", "", "system", []memory.Block{txt("(aborted: user initiated)")}},
-		{"e11", "2026-10-02T08:00:01Z", "user", []memory.Block{txt("try again")}},
-		{"e12", "", "assistant", []memory.Block{txt("The fixture moved to testdata/k2.")}},
+		{"e2", "", "user", []funes.Block{txt("Why does the K-2 test fail?"), txt("[file: /home/a/src/plant/k2_test.go]"), txt("[image: screenshot.png]")}},
+		{"e4", "", "assistant", []funes.Block{think("The test reads a fixture.")}},
+		{"e5", "", "assistant", []funes.Block{use("view", `{"path":"k2_test.go"}`), use("ireneo-recall", `{"query":"K-2 fixture"}`)}},
+		{"e6", "", "tool", []funes.Block{result("view", "Error: file not found")}},
+		{"e7", "", "tool", []funes.Block{result("ireneo-recall", `[ireneo-result] Past conversations matching "K-2 fixture"`)}},
+		{"e8", "", "system", []funes.Block{txt("Rate limit exceeded")}},
+		{"e9", "", "system", []funes.Block{txt("(aborted: user initiated)")}},
+		{"e11", "2026-10-02T08:00:01Z", "user", []funes.Block{txt("try again")}},
+		{"e12", "", "assistant", []funes.Block{txt("The fixture moved to testdata/k2.")}},
 	})
 	if s.Project != "plant-control" || s.Workdir != "/home/a/src/plant/sub" {
 		t.Errorf("project %q workdir %q (the repository names it)", s.Project, s.Workdir)

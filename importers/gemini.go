@@ -11,7 +11,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Gemini CLI sessions: ~/.gemini/tmp/<project>/chats/ ($GEMINI_CLI_HOME
@@ -254,17 +254,17 @@ func (p *gemParse) rewind(id string) {
 }
 
 // session builds the conversation, or nil when it holds no turn.
-func (p *gemParse) session(ctx context.Context, name string, h Handler) (*memory.Session, error) {
+func (p *gemParse) session(ctx context.Context, name string, h Handler) (*funes.Session, error) {
 	if !p.seen {
 		return nil, nil
 	}
-	s := &memory.Session{ID: strings.TrimSpace(string(p.meta.SessionID)), Harness: memory.HarnessGeminiCLI}
+	s := &funes.Session{ID: strings.TrimSpace(string(p.meta.SessionID)), Harness: funes.HarnessGeminiCLI}
 	if s.ID == "" {
 		s.ID = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	}
 	answered := map[string]bool{} // call ids whose result a call record holds
 	last := p.meta.StartTime.Time
-	add := func(t memory.Turn) {
+	add := func(t funes.Turn) {
 		if len(t.Blocks) == 0 {
 			return
 		}
@@ -279,7 +279,7 @@ func (p *gemParse) session(ctx context.Context, name string, h Handler) (*memory
 		ts := m.Timestamp.Time
 		switch m.Type {
 		case "user":
-			role, blocks := memory.RoleUser, []memory.Block(nil)
+			role, blocks := funes.RoleUser, []funes.Block(nil)
 			results := 0
 			for _, pt := range gemParts(m.Content) {
 				if fr := pt.FunctionResponse; fr != nil {
@@ -287,24 +287,24 @@ func (p *gemParse) session(ctx context.Context, name string, h Handler) (*memory
 					if fr.ID != "" && answered[string(fr.ID)] {
 						continue // the call's own record holds it already
 					}
-					blocks = addBlock(blocks, memory.BlockToolResult, gemResponseText(fr.Response), string(fr.Name))
+					blocks = addBlock(blocks, funes.BlockToolResult, gemResponseText(fr.Response), string(fr.Name))
 					continue
 				}
 				blocks = append(blocks, gemPartBlocks(pt)...)
 			}
 			if results > 0 && results == len(gemParts(m.Content)) {
-				role = memory.RoleTool
+				role = funes.RoleTool
 			}
-			add(memory.Turn{TurnUUID: id, TS: ts, Role: role, Blocks: blocks})
+			add(funes.Turn{TurnUUID: id, TS: ts, Role: role, Blocks: blocks})
 		case "gemini":
-			var blocks []memory.Block
+			var blocks []funes.Block
 			for _, th := range m.Thoughts {
 				text := string(th.Description)
 				if !blank(string(th.Subject)) {
 					// As the CLI itself sends a recorded thought back.
 					text = "**" + strings.TrimSpace(string(th.Subject)) + "** " + text
 				}
-				blocks = addBlock(blocks, memory.BlockThinking, text, "")
+				blocks = addBlock(blocks, funes.BlockThinking, text, "")
 			}
 			for _, pt := range gemParts(m.Content) {
 				blocks = append(blocks, gemPartBlocks(pt)...)
@@ -312,7 +312,7 @@ func (p *gemParse) session(ctx context.Context, name string, h Handler) (*memory
 			for _, c := range m.ToolCalls {
 				blocks = append(blocks, toolUseBlock(string(c.Name), c.Args))
 			}
-			add(memory.Turn{TurnUUID: id, TS: ts, Role: memory.RoleAssistant, Blocks: blocks})
+			add(funes.Turn{TurnUUID: id, TS: ts, Role: funes.RoleAssistant, Blocks: blocks})
 			for i, c := range m.ToolCalls {
 				out, ok := gemCallResult(c)
 				if !ok {
@@ -325,16 +325,16 @@ func (p *gemParse) session(ctx context.Context, name string, h Handler) (*memory
 				if rts.IsZero() {
 					rts = ts
 				}
-				add(memory.Turn{TurnUUID: fmt.Sprintf("%s-result-%d", id, i), TS: rts, Role: memory.RoleTool,
-					Blocks: addBlock(nil, memory.BlockToolResult, out, string(c.Name))})
+				add(funes.Turn{TurnUUID: fmt.Sprintf("%s-result-%d", id, i), TS: rts, Role: funes.RoleTool,
+					Blocks: addBlock(nil, funes.BlockToolResult, out, string(c.Name))})
 			}
 		default:
 			// info, error and warning: what the CLI told the person.
-			var blocks []memory.Block
+			var blocks []funes.Block
 			for _, pt := range gemParts(m.Content) {
 				blocks = append(blocks, gemPartBlocks(pt)...)
 			}
-			add(memory.Turn{TurnUUID: id, TS: ts, Role: memory.RoleSystem, Blocks: blocks})
+			add(funes.Turn{TurnUUID: id, TS: ts, Role: funes.RoleSystem, Blocks: blocks})
 		}
 	}
 	if len(s.Turns) == 0 {
@@ -354,7 +354,7 @@ func (p *gemParse) session(ctx context.Context, name string, h Handler) (*memory
 	}
 	s.Project = repoProject(s.Workdir, "")
 	if sub && parent != "" && h.Lookup != nil {
-		if proj, ok, err := h.Lookup.Project(ctx, memory.HarnessGeminiCLI, parent); err == nil && ok {
+		if proj, ok, err := h.Lookup.Project(ctx, funes.HarnessGeminiCLI, parent); err == nil && ok {
 			s.Project = proj
 		}
 	}
@@ -450,30 +450,30 @@ func gemParts(raw json.RawMessage) []gemPart {
 }
 
 // gemPartBlocks maps one part that is not a function response.
-func gemPartBlocks(pt gemPart) []memory.Block {
+func gemPartBlocks(pt gemPart) []funes.Block {
 	switch {
 	case pt.Text != nil && bool(pt.Thought):
-		return addBlock(nil, memory.BlockThinking, string(*pt.Text), "")
+		return addBlock(nil, funes.BlockThinking, string(*pt.Text), "")
 	case pt.Text != nil:
-		return addBlock(nil, memory.BlockText, string(*pt.Text), "")
+		return addBlock(nil, funes.BlockText, string(*pt.Text), "")
 	case pt.FunctionCall != nil:
-		return []memory.Block{toolUseBlock(string(pt.FunctionCall.Name), pt.FunctionCall.Args)}
+		return []funes.Block{toolUseBlock(string(pt.FunctionCall.Name), pt.FunctionCall.Args)}
 	case pt.InlineData != nil:
-		return []memory.Block{{Type: memory.BlockText, Text: mediaPlaceholder(string(pt.InlineData.MimeType), "")}}
+		return []funes.Block{{Type: funes.BlockText, Text: mediaPlaceholder(string(pt.InlineData.MimeType), "")}}
 	case pt.FileData != nil:
-		return []memory.Block{{Type: memory.BlockText, Text: mediaPlaceholder(string(pt.FileData.MimeType), string(pt.FileData.FileURI))}}
+		return []funes.Block{{Type: funes.BlockText, Text: mediaPlaceholder(string(pt.FileData.MimeType), string(pt.FileData.FileURI))}}
 	case len(pt.ExecutableCode) > 0:
 		var c struct {
 			Code looseString `json:"code"`
 		}
 		json.Unmarshal(pt.ExecutableCode, &c)
-		return addBlock(nil, memory.BlockToolUse, string(c.Code), "code_execution")
+		return addBlock(nil, funes.BlockToolUse, string(c.Code), "code_execution")
 	case len(pt.CodeResult) > 0:
 		var c struct {
 			Output looseString `json:"output"`
 		}
 		json.Unmarshal(pt.CodeResult, &c)
-		return addBlock(nil, memory.BlockToolResult, string(c.Output), "code_execution")
+		return addBlock(nil, funes.BlockToolResult, string(c.Output), "code_execution")
 	}
 	return nil
 }
@@ -495,12 +495,12 @@ func mediaPlaceholder(mime, uri string) string {
 
 // toolUseBlock is a call: its arguments as compact JSON, "{}" when it has
 // none, so the call is kept even then.
-func toolUseBlock(name string, args json.RawMessage) memory.Block {
+func toolUseBlock(name string, args json.RawMessage) funes.Block {
 	in := compactJSON(args)
 	if blank(in) {
 		in = "{}"
 	}
-	return memory.Block{Type: memory.BlockToolUse, Text: in, ToolName: name}
+	return funes.Block{Type: funes.BlockToolUse, Text: in, ToolName: name}
 }
 
 // gemCallResult is what a recorded call returned: its function responses'

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 const (
@@ -17,7 +17,7 @@ const (
 
 // roleSeq is a session's turns as "role:block,block …", to count and order
 // what a sample holds.
-func roleSeq(s *memory.Session) string {
+func roleSeq(s *funes.Session) string {
 	var parts []string
 	for _, t := range s.Turns {
 		var bs []string
@@ -43,7 +43,7 @@ func TestGeminiCLIReal061(t *testing.T) {
 	if got, want := roleSeq(s), "user:text user:text assistant:thinking,text,tool_use tool:tool_result assistant:thinking,text,tool_use tool:tool_result assistant:text"; got != want {
 		t.Fatalf("turns\n got %s\nwant %s", got, want)
 	}
-	if s.ID != "7e832400-ac0f-47d2-b7e7-fc08e8a714ea" || s.Harness != memory.HarnessGeminiCLI {
+	if s.ID != "7e832400-ac0f-47d2-b7e7-fc08e8a714ea" || s.Harness != funes.HarnessGeminiCLI {
 		t.Errorf("id %s harness %s", s.ID, s.Harness)
 	}
 	if s.Workdir != "/tmp/gh/proj" || s.Project != "proj" {
@@ -80,13 +80,13 @@ func TestGeminiCLIReal020(t *testing.T) {
 	}
 	s := p.sessions[0]
 	checkTurns(t, s, []want{
-		{"f9b7b24f-fe25-4fea-8b95-415f7ce40a5b", "2026-12-01T20:02:23.257Z", "user", []memory.Block{txt("Run echo ireneo-stand-in, then ask an agent where it comes from")}},
-		{"52fafb25-9f1d-4497-8107-f19d608011b2", "2026-12-01T20:02:23.395Z", "assistant", []memory.Block{
+		{"f9b7b24f-fe25-4fea-8b95-415f7ce40a5b", "2026-12-01T20:02:23.257Z", "user", []funes.Block{txt("Run echo ireneo-stand-in, then ask an agent where it comes from")}},
+		{"52fafb25-9f1d-4497-8107-f19d608011b2", "2026-12-01T20:02:23.395Z", "assistant", []funes.Block{
 			think("**Planning the check** I will call run_shell_command."), txt("Calling run_shell_command."),
 			use("run_shell_command", `{"command":"echo ireneo-stand-in","description":"Print the word"}`)}},
-		{"52fafb25-9f1d-4497-8107-f19d608011b2-result-0", "2026-12-01T20:02:23.907Z", "tool", []memory.Block{
+		{"52fafb25-9f1d-4497-8107-f19d608011b2-result-0", "2026-12-01T20:02:23.907Z", "tool", []funes.Block{
 			result("run_shell_command", "Error: Command rejected because it could not be parsed safely")}},
-		{"cff08f8c-bf47-4c64-84b1-f0b383d313a6", "2026-12-01T20:02:23.981Z", "assistant", []memory.Block{txt("The command printed ireneo-stand-in. Done.")}},
+		{"cff08f8c-bf47-4c64-84b1-f0b383d313a6", "2026-12-01T20:02:23.981Z", "assistant", []funes.Block{txt("The command printed ireneo-stand-in. Done.")}},
 	})
 	// 0.20 records no folder; the project folder is named by a hash.
 	if s.Workdir != "" || s.Project != "" {
@@ -118,15 +118,15 @@ func TestGeminiCLIRecords(t *testing.T) {
 	}
 	s := p.sessions[0]
 	checkTurns(t, s, []want{
-		{"m3", "2026-10-01T10:01:00Z", "user", []memory.Block{txt("What is in the K-2 log?"), txt("[image]"), txt("[file: file:///home/a/k2.log]")}},
-		{"m4", "2026-10-01T10:01:02Z", "assistant", []memory.Block{think("**Reading** I'll open the log."), txt("Reading it."),
+		{"m3", "2026-10-01T10:01:00Z", "user", []funes.Block{txt("What is in the K-2 log?"), txt("[image]"), txt("[file: file:///home/a/k2.log]")}},
+		{"m4", "2026-10-01T10:01:02Z", "assistant", []funes.Block{think("**Reading** I'll open the log."), txt("Reading it."),
 			use("read_file", `{"file_path":"k2.log"}`), use("mcp_ireneo_recall", `{"query":"K-2 pressure"}`), use("run_shell_command", `{"command":"rm -rf build"}`)}},
-		{"m4-result-0", "2026-10-01T10:01:03Z", "tool", []memory.Block{result("read_file", "pressure 4.1 bar")}},
-		{"m4-result-1", "2026-10-01T10:01:02Z", "tool", []memory.Block{result("mcp_ireneo_recall", `[ireneo-result] Past conversations matching "K-2 pressure"`)}},
-		{"m4-result-2", "2026-10-01T10:01:02Z", "tool", []memory.Block{result("run_shell_command", "(cancelled)")}},
-		{"m5", "2026-10-01T10:01:04Z", "tool", []memory.Block{result("glob", "k2.log")}},
-		{"m6", "2026-10-01T10:01:05Z", "system", []memory.Block{txt("Request cancelled.")}},
-		{"m7", "2026-10-01T10:01:06Z", "system", []memory.Block{txt("[API Error: quota exceeded]")}},
+		{"m4-result-0", "2026-10-01T10:01:03Z", "tool", []funes.Block{result("read_file", "pressure 4.1 bar")}},
+		{"m4-result-1", "2026-10-01T10:01:02Z", "tool", []funes.Block{result("mcp_ireneo_recall", `[ireneo-result] Past conversations matching "K-2 pressure"`)}},
+		{"m4-result-2", "2026-10-01T10:01:02Z", "tool", []funes.Block{result("run_shell_command", "(cancelled)")}},
+		{"m5", "2026-10-01T10:01:04Z", "tool", []funes.Block{result("glob", "k2.log")}},
+		{"m6", "2026-10-01T10:01:05Z", "system", []funes.Block{txt("Request cancelled.")}},
+		{"m7", "2026-10-01T10:01:06Z", "system", []funes.Block{txt("[API Error: quota exceeded]")}},
 	})
 	if s.Title != "K-2 log pressure" {
 		t.Errorf("title %q, want the session's summary", s.Title)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // opencode keeps its sessions in three shapes, all of the same objects
@@ -105,8 +105,8 @@ type ocPart struct {
 }
 
 // ocBuild turns one session's objects into a conversation, or nil.
-func ocBuild(ctx context.Context, info ocSession, msgs []ocMessage, worktree string, look Lookup) *memory.Session {
-	s := &memory.Session{ID: strings.TrimSpace(string(info.ID)), Harness: memory.HarnessOpenCode, Workdir: strings.TrimSpace(string(info.Directory))}
+func ocBuild(ctx context.Context, info ocSession, msgs []ocMessage, worktree string, look Lookup) *funes.Session {
+	s := &funes.Session{ID: strings.TrimSpace(string(info.ID)), Harness: funes.HarnessOpenCode, Workdir: strings.TrimSpace(string(info.Directory))}
 	if s.ID == "" {
 		return nil
 	}
@@ -131,7 +131,7 @@ func ocBuild(ctx context.Context, info ocSession, msgs []ocMessage, worktree str
 		}
 	}
 	last := info.Time.Created.Time
-	add := func(t memory.Turn) {
+	add := func(t funes.Turn) {
 		if len(t.Blocks) == 0 {
 			return
 		}
@@ -145,16 +145,16 @@ func ocBuild(ctx context.Context, info ocSession, msgs []ocMessage, worktree str
 		if s.Workdir == "" && m.Path != nil {
 			s.Workdir = strings.TrimSpace(string(m.Path.Cwd))
 		}
-		role := memory.RoleUser
+		role := funes.RoleUser
 		if m.Role == "assistant" {
-			role = memory.RoleAssistant
+			role = funes.RoleAssistant
 		}
-		cur := memory.Turn{TurnUUID: string(m.ID), TS: m.Time.Created.Time, Role: role}
+		cur := funes.Turn{TurnUUID: string(m.ID), TS: m.Time.Created.Time, Role: role}
 		segment := 0
 		flush := func() {
 			add(cur)
 			segment++
-			cur = memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", m.ID, segment), Role: role}
+			cur = funes.Turn{TurnUUID: fmt.Sprintf("%s-%d", m.ID, segment), Role: role}
 		}
 		for _, pt := range m.parts {
 			if cur.TS.IsZero() {
@@ -163,22 +163,22 @@ func ocBuild(ctx context.Context, info ocSession, msgs []ocMessage, worktree str
 			switch pt.Type {
 			case "text":
 				if pt.Synthetic {
-					cur.Blocks = addBlock(cur.Blocks, memory.BlockToolResult, string(pt.Text), "opencode")
+					cur.Blocks = addBlock(cur.Blocks, funes.BlockToolResult, string(pt.Text), "opencode")
 				} else {
-					cur.Blocks = addBlock(cur.Blocks, memory.BlockText, string(pt.Text), "")
+					cur.Blocks = addBlock(cur.Blocks, funes.BlockText, string(pt.Text), "")
 				}
 			case "reasoning":
-				cur.Blocks = addBlock(cur.Blocks, memory.BlockThinking, string(pt.Text), "")
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockThinking, string(pt.Text), "")
 			case "file":
 				what := strings.TrimSpace(string(pt.Filename))
 				if what == "" && !strings.HasPrefix(string(pt.URL), "data:") {
 					what = strings.TrimSpace(string(pt.URL))
 				}
-				cur.Blocks = append(cur.Blocks, memory.Block{Type: memory.BlockText, Text: mediaPlaceholder(string(pt.Mime), what)})
+				cur.Blocks = append(cur.Blocks, funes.Block{Type: funes.BlockText, Text: mediaPlaceholder(string(pt.Mime), what)})
 			case "agent":
-				cur.Blocks = addBlock(cur.Blocks, memory.BlockText, "@"+strings.TrimSpace(string(pt.Name)), "")
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockText, "@"+strings.TrimSpace(string(pt.Name)), "")
 			case "subtask":
-				cur.Blocks = addBlock(cur.Blocks, memory.BlockText, joinNonBlank("\n\n", string(pt.Description), string(pt.Prompt)), "")
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockText, joinNonBlank("\n\n", string(pt.Description), string(pt.Prompt)), "")
 			case "tool":
 				if pt.State == nil {
 					continue
@@ -198,8 +198,8 @@ func ocBuild(ctx context.Context, info ocSession, msgs []ocMessage, worktree str
 				default:
 					out = "(no output)"
 				}
-				add(memory.Turn{TurnUUID: string(pt.ID), TS: pt.State.Time.End.Time, Role: memory.RoleTool,
-					Blocks: []memory.Block{{Type: memory.BlockToolResult, Text: out, ToolName: string(pt.Tool)}}})
+				add(funes.Turn{TurnUUID: string(pt.ID), TS: pt.State.Time.End.Time, Role: funes.RoleTool,
+					Blocks: []funes.Block{{Type: funes.BlockToolResult, Text: out, ToolName: string(pt.Tool)}}})
 			}
 			// step-start, step-finish, snapshot, patch, retry, compaction:
 			// bookkeeping, not conversation.
@@ -207,7 +207,7 @@ func ocBuild(ctx context.Context, info ocSession, msgs []ocMessage, worktree str
 		if m.Error != nil {
 			msg := joinNonBlank(": ", string(m.Error.Name), string(m.Error.Data.Message))
 			if msg != "" {
-				cur.Blocks = addBlock(cur.Blocks, memory.BlockText, "Error: "+msg, "")
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockText, "Error: "+msg, "")
 			}
 		}
 		add(cur)
@@ -218,15 +218,15 @@ func ocBuild(ctx context.Context, info ocSession, msgs []ocMessage, worktree str
 	// A turn of synthetic parts only is opencode speaking.
 	for i := range s.Turns {
 		t := &s.Turns[i]
-		if t.Role != memory.RoleUser {
+		if t.Role != funes.RoleUser {
 			continue
 		}
 		all := true
 		for _, b := range t.Blocks {
-			all = all && b.Type == memory.BlockToolResult
+			all = all && b.Type == funes.BlockToolResult
 		}
 		if all {
-			t.Role = memory.RoleTool
+			t.Role = funes.RoleTool
 		}
 	}
 	dedupeTurnIDs(s)
@@ -244,7 +244,7 @@ func ocBuild(ctx context.Context, info ocSession, msgs []ocMessage, worktree str
 	if parent := strings.TrimSpace(string(info.ParentID)); parent != "" {
 		s.Title = "Sub-agent: " + s.Title
 		if look != nil {
-			if proj, ok, err := look.Project(ctx, memory.HarnessOpenCode, parent); err == nil && ok {
+			if proj, ok, err := look.Project(ctx, funes.HarnessOpenCode, parent); err == nil && ok {
 				s.Project = proj
 			}
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 const (
@@ -48,7 +48,7 @@ func TestOpenCodeRealDB(t *testing.T) {
 	if r := main.Turns[2]; r.TurnUUID != "prt_2332ea755001e7kBP51LkwK2L7" || r.Blocks[0] != result("bash", "ireneo-stand-in\n") {
 		t.Errorf("shell result %+v", r)
 	}
-	if main.Workdir != "/tmp/oc/proj" || main.Project != "proj" || main.Harness != memory.HarnessOpenCode {
+	if main.Workdir != "/tmp/oc/proj" || main.Project != "proj" || main.Harness != funes.HarnessOpenCode {
 		t.Errorf("workdir %q project %q harness %s", main.Workdir, main.Project, main.Harness)
 	}
 	if sub.Title != "Sub-agent: Find the word (@general subagent)" {
@@ -68,8 +68,8 @@ func TestOpenCodeRealExport(t *testing.T) {
 		if p.err != nil || len(p.sessions) != 1 {
 			t.Fatalf("%s: err %v, %d sessions", id, p.err, len(p.sessions))
 		}
-		a, _ := memory.MarshalSession(p.sessions[0])
-		b, _ := memory.MarshalSession(sessionByID(t, db.sessions, id))
+		a, _ := funes.MarshalSession(p.sessions[0])
+		b, _ := funes.MarshalSession(sessionByID(t, db.sessions, id))
 		if string(a) != string(b) {
 			t.Errorf("%s: the export and the database differ:\n%s", id, lineDiff(string(b), string(a)))
 		}
@@ -205,10 +205,10 @@ func TestOpenCodeShapes(t *testing.T) {
 	}
 	s := sessionByID(t, p.sessions, "ses_dccd39f82ffeMmYiUvFqBM0sBp")
 	checkTurns(t, s, []want{
-		{"msg_2332c666c001zE1yR4wRB1yZuf", "", "user", []memory.Block{txt(`"Run echo ireneo-stand-in and tell me what it printed"`),
+		{"msg_2332c666c001zE1yR4wRB1yZuf", "", "user", []funes.Block{txt(`"Run echo ireneo-stand-in and tell me what it printed"`),
 			result("opencode", `Called the Read tool with the following input: {"filePath":"k2.log"}`), txt("[image: k2.png]")}},
-		{"msg_2332c8c450015f1Ft64nmZr9q0", "", "assistant", []memory.Block{think("I will run a shell command."), txt("I'll run it now."), use("bash", `{"command":"echo ireneo-stand-in"}`)}},
-		{"prt_2332cbc64001vXuAPxgYUsrjA8", "", "tool", []memory.Block{result("bash", "ireneo-stand-in\n")}},
+		{"msg_2332c8c450015f1Ft64nmZr9q0", "", "assistant", []funes.Block{think("I will run a shell command."), txt("I'll run it now."), use("bash", `{"command":"echo ireneo-stand-in"}`)}},
+		{"prt_2332cbc64001vXuAPxgYUsrjA8", "", "tool", []funes.Block{result("bash", "ireneo-stand-in\n")}},
 	})
 	e := sessionByID(t, p.sessions, "ses_dccd29d07ffe0IgBx109o7gc3O")
 	// The reply that failed after its call ends, after the call's result,
@@ -273,7 +273,7 @@ func TestOpenCodeBadDB(t *testing.T) {
 	if _, err := Detect(ctx, other); err == nil {
 		t.Errorf("another app's database was recognised")
 	}
-	if err := ParseOpenCodeDB(ctx, nil, other, Handler{Path: other, Session: func(*memory.Session) error { return nil }}); err == nil || !strings.Contains(err.Error(), "not an opencode database") {
+	if err := ParseOpenCodeDB(ctx, nil, other, Handler{Path: other, Session: func(*funes.Session) error { return nil }}); err == nil || !strings.Contains(err.Error(), "not an opencode database") {
 		t.Errorf("another app's database: %v", err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/tailscale/hujson"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Clients Ireneo can connect, by the name `ireneo connect` takes.
@@ -256,7 +256,7 @@ func (c *ClientConfig) Write(now time.Time) (WriteResult, error) {
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return res, fmt.Errorf("write %s: %w", c.Path, err)
 	}
-	if err := memory.WriteFileAtomic(target, out, secretFileMode); err != nil {
+	if err := funes.WriteFileAtomic(target, out, secretFileMode); err != nil {
 		return res, fmt.Errorf("write %s: %w", c.Path, err)
 	}
 	// WriteFileAtomic may keep an existing file's mode; a secret needs 0600.

@@ -15,7 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Capture hooks: entries in a harness's own settings that run
@@ -171,7 +171,7 @@ func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return res, fmt.Errorf("write %s: %w", h.Path, err)
 	}
-	if err := memory.WriteFileAtomic(target, out, mode); err != nil {
+	if err := funes.WriteFileAtomic(target, out, mode); err != nil {
 		return res, fmt.Errorf("write %s: %w", h.Path, err)
 	}
 	return res, nil

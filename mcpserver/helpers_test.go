@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -26,23 +27,23 @@ const (
 	markerGlobal = "GLOBALMARK"
 )
 
-func fixtureSessions() []*memory.Session {
+func fixtureSessions() []*funes.Session {
 	t0 := time.Date(2026, 10, 8, 9, 14, 0, 0, time.UTC)
-	mk := func(id, harness, project, title, marker string, day int) *memory.Session {
+	mk := func(id, harness, project, title, marker string, day int) *funes.Session {
 		ts := t0.AddDate(0, 0, day)
-		return &memory.Session{
+		return &funes.Session{
 			ID: id, Harness: harness, Title: title, Project: project,
-			Turns: []memory.Turn{
-				{TurnUUID: id + "-u0", Seq: 0, TS: ts, Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: "What price did we settle for MT-4471 in " + title + "?"}}},
-				{TurnUUID: id + "-u1", Seq: 1, TS: ts.Add(time.Minute), Role: memory.RoleAssistant, Blocks: []memory.Block{{Type: memory.BlockText, Text: "For MT-4471 we settled on the figure recorded here: " + marker + " 42 EUR per seat."}}},
-				{TurnUUID: id + "-u2", Seq: 2, TS: ts.Add(2 * time.Minute), Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: "Thanks, noted " + marker + " for the quarterly review."}}},
+			Turns: []funes.Turn{
+				{TurnUUID: id + "-u0", Seq: 0, TS: ts, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "What price did we settle for MT-4471 in " + title + "?"}}},
+				{TurnUUID: id + "-u1", Seq: 1, TS: ts.Add(time.Minute), Role: funes.RoleAssistant, Blocks: []funes.Block{{Type: funes.BlockText, Text: "For MT-4471 we settled on the figure recorded here: " + marker + " 42 EUR per seat."}}},
+				{TurnUUID: id + "-u2", Seq: 2, TS: ts.Add(2 * time.Minute), Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "Thanks, noted " + marker + " for the quarterly review."}}},
 			},
 		}
 	}
-	return []*memory.Session{
-		mk("conv-alpha", memory.HarnessChatGPT, "alpha", "Alpha pricing", markerAlpha, 0),
-		mk("conv-beta", memory.HarnessClaude, "beta", "Beta pricing", markerBeta, 1),
-		mk("conv-global", memory.HarnessCodex, "", "Global pricing", markerGlobal, 2),
+	return []*funes.Session{
+		mk("conv-alpha", funes.HarnessChatGPT, "alpha", "Alpha pricing", markerAlpha, 0),
+		mk("conv-beta", funes.HarnessClaude, "beta", "Beta pricing", markerBeta, 1),
+		mk("conv-global", funes.HarnessCodex, "", "Global pricing", markerGlobal, 2),
 	}
 }
 

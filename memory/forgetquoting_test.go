@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // An agent's transcript grows (a new turn is imported) while a forget
@@ -16,8 +18,8 @@ func TestForgetRacingAnImportKeepsTheNewTurns(t *testing.T) {
 	ctx := context.Background()
 	m, agent := quotedMemory(t)
 	grown := *agent
-	grown.Turns = append(append([]Turn{}, agent.Turns...), Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: RoleUser,
-		Blocks: []Block{{Type: BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	grown.Turns = append(append([]funes.Turn{}, agent.Turns...), funes.Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: funes.RoleUser,
+		Blocks: []funes.Block{{Type: funes.BlockText, Text: "NEWTURNWORDS my own later message"}}})
 	beforeQuoteCommit = func() { beforeQuoteCommit = nil; mustIngest(t, m, &grown) }
 	defer func() { beforeQuoteCommit = nil }()
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
@@ -43,8 +45,8 @@ func TestForgetInAnImportsRenameWindow(t *testing.T) {
 	ctx := context.Background()
 	m, agent := quotedMemory(t)
 	grown := *agent
-	grown.Turns = append(append([]Turn{}, agent.Turns...), Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: RoleUser,
-		Blocks: []Block{{Type: BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	grown.Turns = append(append([]funes.Turn{}, agent.Turns...), funes.Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: funes.RoleUser,
+		Blocks: []funes.Block{{Type: funes.BlockText, Text: "NEWTURNWORDS my own later message"}}})
 	var ferr error
 	afterCommitTx = func() {
 		afterCommitTx = nil
@@ -90,7 +92,7 @@ func TestForgetFindsAnIdSplitAcrossChunks(t *testing.T) {
 		pad = pad[:len(pad)-3]
 	}
 	answer := head + pad + tail
-	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), agentSession("agent-1", answer))
+	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), agentSession("agent-1", answer))
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +109,7 @@ func TestImportCostWithTombstones(t *testing.T) {
 	for _, ntomb := range []int{0, 20000} {
 		m := openTest(t)
 		for i := 0; i < ntomb; i++ {
-			if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
+			if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(funes.HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -137,11 +139,11 @@ func TestImportErasesQuotesAmongManyTombstones(t *testing.T) {
 	ctx := context.Background()
 	m := openTest(t)
 	for i := 0; i < 2*fewTombstones; i++ {
-		if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
+		if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(funes.HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
 			t.Fatal(err)
 		}
 	}
-	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", HarnessChatGPT, "Pump", "", day0, keptSaid))
+	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", funes.HarnessChatGPT, "Pump", "", day0, keptSaid))
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -162,8 +164,8 @@ func TestForgetSweepsAGrownCopyStoredUnderItsOldId(t *testing.T) {
 	ctx := context.Background()
 	m, agent := quotedMemory(t)
 	grown := *agent
-	grown.Turns = append(append([]Turn{}, agent.Turns...), Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: RoleUser,
-		Blocks: []Block{{Type: BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	grown.Turns = append(append([]funes.Turn{}, agent.Turns...), funes.Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: funes.RoleUser,
+		Blocks: []funes.Block{{Type: funes.BlockText, Text: "NEWTURNWORDS my own later message"}}})
 	var before, after int64
 	afterQuoteSweep = func() {
 		afterQuoteSweep = nil

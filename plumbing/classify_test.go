@@ -302,3 +302,38 @@ func TestClassifyCLIAnswerAfterOtherOutput(t *testing.T) {
 		}
 	}
 }
+
+// The CLI's no-match and over-budget sentences, which it printed unmarked
+// and without a newline, and its context block from before the marker,
+// after other commands' output (`echo checking && ireneo recall …`): the
+// output before stays searched, the answer is Ireneo's to the end.
+func TestClassifyUnmarkedCLIAnswerAfterOtherOutput(t *testing.T) {
+	noMatch := `No past conversation matches "flamingo rollout". Nothing was found in memory; try other words, a key identifier, or say you don't know.`
+	overBudget := `Matches for "flamingo rollout" exist but none fits in a budget of 20 tokens; ask again with a larger token_budget.`
+	for _, c := range []struct{ before, answer string }{
+		{"checking\n", noMatch},
+		{"checking\n", noMatch + "done\n"}, // `…; echo done`: on the sentence's line
+		{"checking", noMatch},              // `printf checking && …`
+		{"checking\n", overBudget},
+		{"Already up to date.\n", oldCLIText},
+	} {
+		text := c.before + c.answer
+		got := Classify("tool", "tool_result", "Bash", text)
+		want := []Span{{0, len(c.before), Said}, {len(c.before), len(text), RecallResult}}
+		if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+			t.Errorf("Classify(%q) = %v, want %v", text, got, want)
+		}
+	}
+	for _, text := range []string{
+		"checking\nNo past conversation matches %q. Nothing was found in memory; try other words, a key identifier, or say you don't know.",
+		"checking\nNo past conversation matches \"x\" for that, said the agent.",
+		`checking` + "\n" + `return "No past conversation matches \"x\". Nothing was found in memory; try other words, a key identifier, or say you don't know."`,
+		"checking\nMatches for \"x\" exist but none fits in a budget of many tokens; ask again with a larger token_budget.",
+		"checking\n" + strings.Replace(oldCLIText, "verbatim passage(s)", "passage(s)", 1), // the MCP text comes from no shell
+		"checking: " + oldCLIText, // not at a line's start
+	} {
+		if got := Classify("tool", "tool_result", "Bash", text); len(got) != 1 || got[0].Kind != Said {
+			t.Errorf("Classify(%q) = %v, want one Said span", text, got)
+		}
+	}
+}

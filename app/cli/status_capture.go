@@ -61,6 +61,21 @@ func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureSt
 	return cs
 }
 
+// statusUnopened is status when the memory cannot be opened (a full or
+// read-only disk): the hooks' last problem, which the fallback log may
+// hold, then the error.
+func (g *globals) statusUnopened(err error) error {
+	if lines, lerr := capture.ReadLog(g.cfg.MemoryDir, 50); lerr == nil {
+		for i := len(lines) - 1; i >= 0; i-- {
+			if lines[i].Error {
+				fmt.Fprintf(g.stdout, "hook problem:  %s %s (log: %s)\n", lines[i].Time.Local().Format("2006-01-02 15:04"), lines[i].Text, lines[i].File)
+				break
+			}
+		}
+	}
+	return err
+}
+
 // claudeProjectDirs are the Claude Code projects folders on this machine.
 func claudeProjectDirs(g *globals) []string {
 	var out []string
@@ -88,7 +103,7 @@ func printCaptureStatus(w io.Writer, cs captureStatus) {
 		fmt.Fprintf(w, "last hook:     %s %s\n", cs.LastRun.Time.Local().Format("2006-01-02 15:04"), cs.LastRun.Text)
 	}
 	if cs.LastProblem != nil {
-		fmt.Fprintf(w, "hook problem:  %s %s (log: %s)\n", cs.LastProblem.Time.Local().Format("2006-01-02 15:04"), cs.LastProblem.Text, cs.Log)
+		fmt.Fprintf(w, "hook problem:  %s %s (log: %s)\n", cs.LastProblem.Time.Local().Format("2006-01-02 15:04"), cs.LastProblem.Text, cs.LastProblem.File)
 	}
 	if cs.Warning != "" {
 		fmt.Fprintf(w, "warning:       %s\n", cs.Warning)

@@ -31,8 +31,15 @@ func (s *importScreen) refreshHooks() {
 		for _, client := range []string{mcpserver.ClientClaudeCode, mcpserver.ClientCodex} {
 			r.states = append(r.states, mcpserver.HooksInstalled(client, o))
 		}
-		if lines, err := capturehooks.ReadLog(dir, 20); err == nil && len(lines) > 0 && lines[len(lines)-1].Error {
-			r.problem = &lines[len(lines)-1]
+		// The last problem among the recent lines, as status shows it (in
+		// the memory's log or, when the memory could not be written, its
+		// fallback), not only a problem that is the very last line.
+		if lines, err := capturehooks.ReadLog(dir, 50); err == nil {
+			for i := len(lines) - 1; i >= 0 && r.problem == nil; i-- {
+				if lines[i].Error {
+					r.problem = &lines[i]
+				}
+			}
 		}
 		if days, err := mcpserver.ClaudeCodeCleanupDays(o); err == nil {
 			for _, l := range importers.DefaultLocations(homes) {

@@ -1,4 +1,8 @@
-package memory
+// Package o200k counts text in o200k tokens, exactly, for every budget
+// Ireneo keeps (the chunks' stored counts, recall's and the MCP answers'
+// budgets). It is a leaf over the tiktoken library, with a hand split for
+// plain text that its tests hold to the library's counts.
+package o200k
 
 import (
 	"strings"
@@ -14,10 +18,10 @@ var (
 	codec     tokenizer.Codec
 )
 
-// CountTokens counts s in o200k tokens, the vocabulary of current OpenAI
+// Count counts s in o200k tokens, the vocabulary of current OpenAI
 // models; Claude's counts are close enough for budgeting. The count is
 // exact: budgets rely on it.
-func CountTokens(s string) int {
+func Count(s string) int {
 	if s == "" {
 		return 0
 	}

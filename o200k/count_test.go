@@ -1,4 +1,4 @@
-package memory
+package o200k
 
 import (
 	"io/fs"
@@ -35,7 +35,7 @@ var tokenCases = []string{
 
 func codecOnly(t testing.TB, s string) int {
 	t.Helper()
-	CountTokens("x") // loads the codec
+	Count("x") // loads the codec
 	return codecCount(s)
 }
 
@@ -45,8 +45,8 @@ func TestCountTokensMatchesCodec(t *testing.T) {
 		if s == "" {
 			return
 		}
-		if got, want := CountTokens(s), codecOnly(t, s); got != want {
-			t.Fatalf("CountTokens(%q) = %d, the library counts %d", s, got, want)
+		if got, want := Count(s), codecOnly(t, s); got != want {
+			t.Fatalf("Count(%q) = %d, the library counts %d", s, got, want)
 		}
 	}
 	for _, s := range tokenCases {
@@ -58,7 +58,7 @@ func TestCountTokensMatchesCodec(t *testing.T) {
 	// Real and realistic conversation text: every fixture in the repo and
 	// under ../shared.
 	n := 0
-	for _, root := range []string{"testdata", "../importers/testdata", "../../shared/fixtures"} {
+	for _, root := range []string{"../memory/testdata", "../importers/testdata", "../../shared/fixtures"} {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || n > 400 {
 				return nil
@@ -83,8 +83,8 @@ func FuzzCountTokens(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := CountTokens(s), codecOnly(t, s); s != "" && got != want {
-			t.Fatalf("CountTokens(%q) = %d, the library counts %d", s, got, want)
+		if got, want := Count(s), codecOnly(t, s); s != "" && got != want {
+			t.Fatalf("Count(%q) = %d, the library counts %d", s, got, want)
 		}
 	})
 }
@@ -97,9 +97,9 @@ func BenchmarkCountTokens(b *testing.B) {
 			codecOnly(b, text)
 		}
 	})
-	b.Run("CountTokens", func(b *testing.B) {
+	b.Run("Count", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			CountTokens(text)
+			Count(text)
 		}
 	})
 }
@@ -111,7 +111,7 @@ func TestCountTokensMixedAlphabet(t *testing.T) {
 	alphabet := []string{"a", "Z", "q", "7", " ", "  ", "\t", "\n", "\r", "/", "'", "s", "'ll", ".", "-", "_", "\"",
 		"·", "…", "“", "”", "—", "→", "€", "🎉", "\ufffd", "é", "東", "\u0301", "²", "\u00a0", "\xff"}
 	rng := rand.New(rand.NewPCG(19, 1))
-	CountTokens("x")
+	Count("x")
 	for range 20000 {
 		var b strings.Builder
 		for range rng.IntN(24) {
@@ -121,8 +121,8 @@ func TestCountTokensMixedAlphabet(t *testing.T) {
 		if s == "" {
 			continue
 		}
-		if got, want := CountTokens(s), codecCount(s); got != want {
-			t.Fatalf("CountTokens(%q) = %d, the library counts %d", s, got, want)
+		if got, want := Count(s), codecCount(s); got != want {
+			t.Fatalf("Count(%q) = %d, the library counts %d", s, got, want)
 		}
 	}
 }

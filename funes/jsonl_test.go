@@ -1,10 +1,12 @@
-package memory
+package funes
 
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRoundTripFunesJSONL(t *testing.T) {
@@ -70,3 +72,21 @@ func FuzzReadSessions(f *testing.F) {
 		}
 	})
 }
+
+// conv makes a session whose turns alternate user and assistant, a minute apart from start.
+func conv(id, harness, title, project string, start time.Time, texts ...string) *Session {
+	s := &Session{ID: id, Harness: harness, Title: title, Project: project}
+	for i, tx := range texts {
+		role := RoleUser
+		if i%2 == 1 {
+			role = RoleAssistant
+		}
+		s.Turns = append(s.Turns, Turn{
+			TurnUUID: fmt.Sprintf("%s-t%d", id, i), Seq: i, TS: start.Add(time.Duration(i) * time.Minute), Role: role,
+			Blocks: []Block{{Type: BlockText, Text: tx}},
+		})
+	}
+	return s
+}
+
+var day0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
