@@ -361,11 +361,18 @@ func readCopyFile(path, conv string) (*memory.Session, *fileRecord, error) {
 		rec.Bad = err.Error()
 		return nil, rec, err
 	}
+	s, err := parseCopy(data, conv, rec)
+	return s, rec, err
+}
+
+// parseCopy checks a conversation file's bytes (one conversation, every
+// line whole, the one its name says) and fills rec from them.
+func parseCopy(data []byte, conv string, rec *fileRecord) (*memory.Session, error) {
 	sum := sha256.Sum256(data)
 	rec.Hash, rec.Bytes = hex.EncodeToString(sum[:]), int64(len(data))
-	bad := func(why string) (*memory.Session, *fileRecord, error) {
+	bad := func(why string) (*memory.Session, error) {
 		rec.Bad = why
-		return nil, rec, errors.New(why)
+		return nil, errors.New(why)
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return bad("not whole: its last line has no end")
@@ -385,7 +392,7 @@ func readCopyFile(path, conv string) (*memory.Session, *fileRecord, error) {
 	}
 	s := ss[0]
 	rec.Turns, rec.Updated = len(s.Turns), unixOf(s.Updated())
-	return s, rec, nil
+	return s, nil
 }
 
 func unixOf(t time.Time) int64 {
