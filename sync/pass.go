@@ -139,7 +139,7 @@ func (e *Engine) Pass(ctx context.Context) (Report, error) {
 
 func (e *Engine) pass(ctx context.Context) (Report, error) {
 	var rep Report
-	if st, err := os.Stat(e.cfg.Folder); err != nil || !st.IsDir() {
+	if !folderThere(e.cfg.Folder) {
 		return rep, fmt.Errorf("sync folder %s is not there (is its disk attached?)", e.cfg.Folder)
 	}
 	if _, err := os.Stat(machineDir(e.cfg.Folder, e.cfg.Machine)); err != nil {
@@ -733,9 +733,13 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 		hashes = append(hashes, h)
 	}
 	slices.Sort(hashes)
+	type offer struct {
+		f    *scanFile
+		held string // what the memory held ("-": nothing)
+	}
 	var (
 		b       *memory.Batch
-		offered int
+		offered = map[string]offer{} // conversation → the copy offered
 	)
 	commit := func() error {
 		if b == nil {
@@ -747,7 +751,17 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 			return fmt.Errorf("import from the sync folder: %w", err)
 		}
 		rep.Imported += ir.New + ir.Updated
-		offered = 0
+		// A copy the memory kept its own over (or refused) is not offered
+		// again until the memory's copy changes; one it took needs no mark.
+		for _, o := range ir.Sessions {
+			if of, ok := offered[memory.ConversationHash(o.Harness, o.SessionID)]; ok {
+				of.f.rec.Declined = of.held
+				if o.Outcome == memory.OutcomeNew || o.Outcome == memory.OutcomeUpdated {
+					of.f.rec.Declined = ""
+				}
+			}
+		}
+		clear(offered)
 		return e.saveState() // a kill after this commit does not read these files again
 	}
 	for _, h := range hashes {
@@ -815,9 +829,8 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 			best.rec.Bad = err.Error()
 			continue
 		}
-		best.rec.Declined = held // if memory keeps what it has, this copy is not offered again
-		offered++
-		if offered >= importBatch {
+		offered[h] = offer{best, held}
+		if len(offered) >= importBatch {
 			if err := commit(); err != nil {
 				return err
 			}
