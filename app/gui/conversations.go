@@ -192,6 +192,9 @@ func (c *conversationsScreen) refresh() {
 		if r.items, r.total, err = c.u.mem.Sessions(ctx, q); err != nil {
 			return r, err
 		}
+		for _, it := range r.items {
+			c.u.secrets.warm(ctx, titleOf(it), projectsText(it.Projects))
+		}
 		if r.projects, r.untagged, err = c.u.mem.Projects(ctx, nil); err != nil {
 			return r, err
 		}
@@ -321,9 +324,9 @@ func (c *conversationsScreen) updateRow(id widget.ListItemID, o fyne.CanvasObjec
 	} else {
 		icon.SetResource(nil)
 	}
-	text.Objects[0].(*widget.Label).SetText(titleOf(it))
+	text.Objects[0].(*widget.Label).SetText(c.u.secrets.mask(titleOf(it)))
 	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", memory.Day(it.Updated), sourceName(it.Source),
-		projectsText(it.Projects), plural(it.Turns, "turn", "turns")))
+		c.u.secrets.mask(projectsText(it.Projects)), plural(it.Turns, "turn", "turns")))
 }
 
 // open shows a conversation ("harness:id") scrolled to a turn ("" for the
@@ -449,7 +452,7 @@ func (c *conversationsScreen) tagDialog() {
 	if c.current == nil {
 		return
 	}
-	c.u.askText("Tag “"+clip(titleOf(*c.current), 40)+"”", "Project", "Tag", "", c.projects(), c.tagWith)
+	c.u.askText("Tag “"+clip(c.u.secrets.mask(titleOf(*c.current)), 40)+"”", "Project", "Tag", "", c.projects(), c.tagWith)
 }
 
 // tagWith tags the open conversation with a project.
@@ -471,7 +474,7 @@ func (c *conversationsScreen) untagDialog() {
 	sel := widget.NewSelect(c.current.Projects, nil)
 	sel.SetSelectedIndex(0)
 	items := []*widget.FormItem{widget.NewFormItem("Project", sel)}
-	dialog.ShowForm("Untag “"+clip(titleOf(*c.current), 40)+"”", "Untag", "Cancel", items, func(ok bool) {
+	dialog.ShowForm("Untag “"+clip(c.u.secrets.mask(titleOf(*c.current)), 40)+"”", "Untag", "Cancel", items, func(ok bool) {
 		if ok {
 			c.untagFrom(sel.Selected)
 		}

@@ -121,7 +121,7 @@ func (f *forgetScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		f.checked[k] = on
 		f.updateReview()
 	}
-	title.SetText(titleOf(s))
+	title.SetText(f.u.secrets.mask(titleOf(s)))
 	setMuted(meta, fmt.Sprintf("%s · %s · %s", memory.Day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 }
 
@@ -171,6 +171,9 @@ func (f *forgetScreen) find() {
 	}
 	load(f.u, "find conversations to forget", func(ctx context.Context) ([]memory.SessionInfo, error) {
 		ss, _, err := f.u.mem.Sessions(ctx, q)
+		for _, s := range ss {
+			f.u.secrets.warm(ctx, titleOf(s))
+		}
 		if err != nil || q.Project == "" {
 			return ss, err
 		}
@@ -262,7 +265,7 @@ func (f *forgetScreen) confirm() {
 			titles = append(titles, fmt.Sprintf("…and %d more", len(sel)-i))
 			break
 		}
-		titles = append(titles, "• "+clip(titleOf(s), 60)+" ("+memory.Day(s.Updated)+")")
+		titles = append(titles, "• "+clip(f.u.secrets.mask(titleOf(s)), 60)+" ("+memory.Day(s.Updated)+")")
 	}
 	msg := wrapped(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
 		"and importing them again will not bring them back.", plural(len(sel), "conversation", "conversations"), strings.Join(titles, "\n")))
@@ -321,7 +324,7 @@ func (f *forgetScreen) showReport(rep memory.ForgetReport, err error) {
 		if i >= 50 {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("• %s (%s, %s)", clip(titleOf(memory.SessionInfo{Title: s.Title}), 70), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
+		lines = append(lines, fmt.Sprintf("• %s (%s, %s)", clip(f.u.secrets.mask(titleOf(memory.SessionInfo{Title: s.Title})), 70), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 	}
 	head := fmt.Sprintf("Erased %s (%s, %s of text); %s overwritten and removed; index rows deleted, freed pages zeroed, write-ahead log truncated",
 		plural(len(rep.Sessions), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), plural(rep.Files, "file", "files"))

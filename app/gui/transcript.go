@@ -84,6 +84,7 @@ type transcriptView struct {
 	keys   *transcriptKeys
 
 	head      *fyne.Container // title, meta, notice, find bar: laid out again when they change
+	body      *fyne.Container // the head above the turns
 	findBar   *fyne.Container
 	findEntry *findEntry
 	findCount *widget.Label
@@ -155,7 +156,8 @@ func newTranscriptView(u *ui) *transcriptView {
 
 func (t *transcriptView) content() fyne.CanvasObject {
 	t.head = container.NewVBox(t.title, t.meta, t.notice, t.findBar, widget.NewSeparator())
-	return container.NewBorder(t.head, nil, nil, nil, t.keys)
+	t.body = container.NewBorder(t.head, nil, nil, nil, t.keys)
+	return t.body
 }
 
 // clear empties the view and shows a message in its place; "" is a first
@@ -435,8 +437,23 @@ func (t *transcriptView) place() {
 			}))
 	}
 	t.turns.Objects = objs
-	t.turns.Refresh()
-	t.scroll.Refresh()
+	t.relayoutTurns()
+}
+
+// relayoutTurns lays the rows out again after some were added or
+// swapped, without refreshing every row: Container.Refresh refreshes each
+// child, and a long conversation has hundreds of wrapped texts (it made
+// each batch cost as much as all before it).
+func (t *transcriptView) relayoutTurns() {
+	c := t.scroll.Content
+	c.Resize(c.MinSize().Max(t.scroll.Size()))
+	t.turns.Layout.Layout(t.turns.Objects, t.turns.Size())
+	// The scroll's bars follow its content on a refresh of the scroll
+	// alone, which moving it makes (Scroll.Refresh would refresh the
+	// content too).
+	y := t.scroll.Offset
+	t.scroll.ScrollToOffset(y.Add(fyne.NewPos(0, 1)))
+	t.scroll.ScrollToOffset(y)
 }
 
 // buildUnit lays out unit k: its turn, or its run's folded line (and its
@@ -548,7 +565,7 @@ func (t *transcriptView) rerender(i int) {
 	}
 	u.inner.Refresh()
 	u.run.Refresh()
-	t.turns.Refresh()
+	t.relayoutTurns()
 }
 
 // anchor is the first turn in view and how far its top is below the
