@@ -160,8 +160,20 @@ func TestTranscriptRendersMarkdownCodeAndToolCalls(t *testing.T) {
 		}
 	}
 
-	// Tool calls fold behind a line that says what they did.
+	// A run of turns that only call tools folds as one line saying what
+	// they did; open, its calls fold each behind its own line.
 	fs := folds(tv.turns)
+	var run *fold
+	for title, f := range fs {
+		if strings.HasPrefix(title, "4 tool calls, turns 5–7: Read: memory/recall.go · Glob: **/*_test.go") {
+			run = f
+		}
+	}
+	if run == nil || run.open {
+		t.Fatalf("no closed run of tool calls for turns 5–7; folds: %q", keysOf(fs))
+	}
+	test.Tap(run.head)
+	fs = folds(tv.turns)
 	for _, want := range []string{
 		"Bash: go test ./...",
 		"Read: memory/recall.go",
