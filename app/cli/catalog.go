@@ -186,7 +186,8 @@ func newStatusCmd(g *globals) *cobra.Command {
 				return printJSON(g.stdout, struct {
 					memory.Status
 					Capture captureStatus `json:"capture"`
-				}{st, cs})
+					Sync    any           `json:"sync"`
+				}{st, cs, syncStatusOf(m.Dir())})
 			}
 			fmt.Fprintf(g.stdout, "memory:        %s\n", st.Dir)
 			fmt.Fprintf(g.stdout, "conversations: %d (%d turns, %d tokens)\n", st.Conversations, st.Turns, st.Tokens)
@@ -202,6 +203,9 @@ func newStatusCmd(g *globals) *cobra.Command {
 				fmt.Fprintln(g.stdout, "last import:   never")
 			}
 			printCaptureStatus(g.stdout, cs)
+			if ss := syncStatusOf(m.Dir()); ss != nil {
+				printSyncStatus(g.stdout, *ss)
+			}
 			return nil
 		},
 	}

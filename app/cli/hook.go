@@ -181,6 +181,9 @@ func summaryLine(s importers.Summary) string {
 	if s.Forgotten > 0 {
 		parts = append(parts, fmt.Sprintf("%d skipped as forgotten", s.Forgotten))
 	}
+	if s.UnreadableLines > 0 {
+		parts = append(parts, plural(s.UnreadableLines, "line", "lines")+" could not be read")
+	}
 	return "imported " + strings.Join(parts, ", ")
 }
 
