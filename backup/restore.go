@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -30,7 +31,7 @@ type RestoreOptions struct {
 	// settings are kept.
 	Merge bool
 	// Redact, if set, scrubs each conversation a merge imports.
-	Redact func(*memory.Session) map[string]int
+	Redact func(*funes.Session) map[string]int
 	// SaveSettings writes the archive's settings after a restore into an
 	// empty memory (not a merge); nil leaves the settings alone. The settings file is
 	// every memory's, so a restore into a scratch folder must not take it
@@ -246,7 +247,7 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 			b.Discard()
 			return sum, err
 		}
-		ss, _, rerr := memory.ReadSessions(rc)
+		ss, _, rerr := funes.ReadSessions(rc)
 		_, err = io.Copy(io.Discard, rc)
 		if cerr := rc.Close(); err == nil {
 			err = cerr

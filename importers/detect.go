@@ -26,6 +26,11 @@ const (
 	FormatCodex      Format = "codex"       // a Codex CLI rollout
 	FormatClaudeCode Format = "claude_code" // a Claude Code transcript
 	FormatFunes      Format = "funes"       // funes jsonl
+	FormatGeminiCLI  Format = "gemini_cli"  // a Gemini CLI session (JSONL, or the older whole JSON)
+	FormatCopilotCLI Format = "copilot_cli" // a GitHub Copilot CLI events.jsonl
+	FormatOpenCodeDB Format = "opencode_db" // opencode's SQLite database (1.2 on)
+	FormatOpenCode   Format = "opencode"    // `opencode export` JSON
+	FormatOpenCodeV1 Format = "opencode_v1" // a session of opencode's storage/ tree (1.1 and before)
 
 	formatEmpty Format = "empty" // sniffing only: an export with no conversations
 )
@@ -36,6 +41,11 @@ var parsers = map[Format]parseFunc{
 	FormatCodex:      ParseCodex,
 	FormatClaudeCode: ParseClaudeCode,
 	FormatFunes:      ParseFunesJSONL,
+	FormatGeminiCLI:  ParseGeminiCLI,
+	FormatCopilotCLI: ParseCopilotCLI,
+	FormatOpenCodeDB: ParseOpenCodeDB,
+	FormatOpenCode:   ParseOpenCodeExport,
+	FormatOpenCodeV1: ParseOpenCodeStorage,
 }
 
 // Input is one importable file: a plain file, or an entry of an archive.
@@ -158,6 +168,13 @@ func detectFile(path string, fi os.FileInfo, inWalk bool) ([]Input, error) {
 		if bytes.HasPrefix(head, []byte(m)) {
 			return detectZip(path, inWalk)
 		}
+	}
+	if bytes.HasPrefix(head, []byte(sqliteMagic[:len(head)])) && len(head) == 8 {
+		format, why, err := sniffDB(path)
+		if err != nil {
+			return nil, err
+		}
+		return []Input{{Path: path, Format: format, Size: fi.Size(), file: path, inWalk: inWalk, Why: why}}, nil
 	}
 	f, err = os.Open(path)
 	if err != nil {
@@ -483,6 +500,18 @@ func classifyLine(keys map[string]bool, vals map[string]string, complete bool) (
 		return FormatCodex, "a Codex rollout (" + typ + " envelope)"
 	case keys["session_id"] && (keys["turn_uuid"] || keys["blocks"]):
 		return FormatFunes, "funes jsonl (session_id, turn_uuid)"
+	case keys["sessionId"] && keys["projectHash"]:
+		return FormatGeminiCLI, "a Gemini CLI session (sessionId, projectHash)"
+	case keys["info"] && keys["messages"]:
+		return FormatOpenCode, "an opencode export (info, messages)"
+	case keys["id"] && keys["projectID"] && keys["directory"] && keys["time"]:
+		return FormatOpenCodeV1, "an opencode session (storage/session)"
+	case keys["sessionID"] && (keys["messageID"] || keys["role"]):
+		return "", "" // an opencode message or part: read with its session
+	case keys["data"] && keys["id"] && copilotEvent(typ):
+		return FormatCopilotCLI, "a GitHub Copilot CLI session (" + typ + " event)"
+	case len(keys) == 1 && (keys["$set"] || keys["$rewindTo"]):
+		return FormatGeminiCLI, "a Gemini CLI session (a " + firstKey(keys) + " record)"
 	case keys["sessionId"] || keys["parentUuid"] || keys["leafUuid"] || (typ != "" && claudeCodeTypes[typ] && !keys["payload"] && !keys["role"]):
 		return FormatClaudeCode, "a Claude Code transcript (" + typ + " record)"
 	case vals["record_type"] != "":
@@ -493,6 +522,44 @@ func classifyLine(keys map[string]bool, vals map[string]string, complete bool) (
 		return FormatCodex, "a legacy Codex rollout (bare " + typ + ")"
 	}
 	return "", ""
+}
+
+// sniffDB recognises another app's SQLite database by its tables (and,
+// for Cursor's state.vscdb, its keys): the file is opened read-only.
+func sniffDB(path string) (Format, string, error) {
+	ctx := context.Background()
+	db, err := openForeignDB(ctx, path)
+	if err != nil {
+		return "", "", err
+	}
+	defer db.Close()
+	ts, err := tables(ctx, db)
+	if err != nil {
+		return "", "", err
+	}
+	switch {
+	case ts["session"] && ts["message"] && ts["part"]:
+		return FormatOpenCodeDB, "an opencode database (session, message, part)", nil
+	}
+	return "", "", errUnknownFormat
+}
+
+// copilotEvent reports an event type of Copilot CLI's events.jsonl.
+func copilotEvent(typ string) bool {
+	for _, p := range []string{"session.", "user.", "assistant.", "tool.", "subagent.", "hook.", "system."} {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return typ == "abort"
+}
+
+// firstKey is the one key of a one-key set.
+func firstKey(keys map[string]bool) string {
+	for k := range keys {
+		return k
+	}
+	return ""
 }
 
 // unwrapPathErr drops the path from an *fs.PathError: the caller names the

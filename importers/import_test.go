@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 func TestRunEverything(t *testing.T) {
@@ -109,7 +109,7 @@ func TestRunZipsAndGrowth(t *testing.T) {
 
 func TestRunRedact(t *testing.T) {
 	m := newMemory(t)
-	redact := func(s *memory.Session) map[string]int {
+	redact := func(s *funes.Session) map[string]int {
 		n := 0
 		for i := range s.Turns {
 			for j := range s.Turns[i].Blocks {

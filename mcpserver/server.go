@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -185,7 +186,7 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 	// tools, not before answering it.
 	hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
 		s.secrets.warm()
-		go memory.CountTokens("warm up")
+		go o200k.Count("warm up")
 	})
 	hooks.AddOnRegisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(1) })
 	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(-1) })

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	sysunix "golang.org/x/sys/unix"
 )
 
@@ -57,7 +58,7 @@ func TestFullDiskSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustIngest(t, m, conv("c1", HarnessClaudeCode, "pump seals", "", day0, "the pump seal leaks", "replace it"))
+	mustIngest(t, m, conv("c1", funes.HarnessClaudeCode, "pump seals", "", day0, "the pump seal leaks", "replace it"))
 	m.Close()
 	fill(t, disk)
 
@@ -72,7 +73,7 @@ func TestFullDiskSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	mustIngest(t, m, conv("c2", HarnessClaudeCode, "more", "", day0, strings.Repeat("filler words ", 2000), "ok"))
+	mustIngest(t, m, conv("c2", funes.HarnessClaudeCode, "more", "", day0, strings.Repeat("filler words ", 2000), "ok"))
 	fill(t, disk)
 	if _, err := m.Forget(context.Background(), []string{"c1"}, nil); !errors.Is(err, ErrDiskFull) {
 		t.Fatalf("Forget on a full disk: %v", err)
@@ -87,7 +88,7 @@ func TestReadOnlyDiskSaysSo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustIngest(t, m, conv("c1", HarnessClaudeCode, "pump seals", "", day0, "the pump seal leaks", "replace it"))
+	mustIngest(t, m, conv("c1", funes.HarnessClaudeCode, "pump seals", "", day0, "the pump seal leaks", "replace it"))
 	m.Close()
 	if err := sysunix.Mount("", disk, "", sysunix.MS_REMOUNT|sysunix.MS_RDONLY, ""); err != nil {
 		t.Skipf("cannot remount read-only: %v", err)

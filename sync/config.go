@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Files of the local side, in the memory directory's sync-state/: never in
@@ -67,7 +67,7 @@ func saveConfig(memDir string, c Config) error {
 	if err != nil {
 		return err
 	}
-	return memory.WriteFileAtomic(filepath.Join(localDir(memDir), configName), append(data, '\n'), 0o600)
+	return funes.WriteFileAtomic(filepath.Join(localDir(memDir), configName), append(data, '\n'), 0o600)
 }
 
 // machineInfo is machines/<id>/machine.json: how other machines name this one.
@@ -164,7 +164,7 @@ func addIgnore(folder string) error {
 		data = append(data, '\n')
 	}
 	data = append(data, "// Ireneo's files being written\n"+ignoreLine+"\n"...)
-	return memory.WriteFileAtomic(p, data, 0o644)
+	return funes.WriteFileAtomic(p, data, 0o644)
 }
 
 // within says whether p is dir or inside it.

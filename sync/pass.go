@@ -16,6 +16,7 @@ import (
 	gosync "sync"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -27,7 +28,7 @@ type Options struct {
 	Finder memory.SecretFinder
 	// Redact is the person's scrub-on-import hook, as a local import uses
 	// it, for the conversations other machines send. Nil: none.
-	Redact func(*memory.Session) map[string]int
+	Redact func(*funes.Session) map[string]int
 	// Now is the wall clock; nil is time.Now.
 	Now func() time.Time
 	// OnPass, if set, hears each pass of Run: its report and error.
@@ -59,7 +60,6 @@ type Engine struct {
 	// conflicts is how many entries the last replay found overriding
 	// another machine's different choice.
 	conflicts int
-	wake      chan struct{}
 }
 
 // Report says what one pass did.
@@ -103,7 +103,7 @@ func Open(m *memory.Memory, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	return &Engine{m: m, memDir: memDir, cfg: cfg, opts: opts, jw: journalWriter{memDir, cfg, opts.Now},
-		unlock: unlock, st: st, seen: map[string]bool{}, marks: map[string]int64{}, wake: make(chan struct{}, 1)}, nil
+		unlock: unlock, st: st, seen: map[string]bool{}, marks: map[string]int64{}}, nil
 }
 
 // Close lets another process run the engine.
@@ -335,7 +335,7 @@ func (e *Engine) scanFolder() (*scanned, error) {
 // readCopy reads a conversation file whole and checks it: one
 // conversation, every line whole, and the one its name says. Its record
 // is updated either way.
-func (e *Engine) readCopy(f *scanFile) (*memory.Session, error) {
+func (e *Engine) readCopy(f *scanFile) (*funes.Session, error) {
 	s, rec, err := readCopyFile(f.abs, f.c.conv)
 	rec.Redactions = 0
 	if f.rec != nil && f.rec.Hash == rec.Hash {
@@ -346,7 +346,7 @@ func (e *Engine) readCopy(f *scanFile) (*memory.Session, error) {
 	return s, err
 }
 
-func readCopyFile(path, conv string) (*memory.Session, *fileRecord, error) {
+func readCopyFile(path, conv string) (*funes.Session, *fileRecord, error) {
 	rec := &fileRecord{}
 	fh, err := os.Open(path)
 	if err != nil {
@@ -364,14 +364,14 @@ func readCopyFile(path, conv string) (*memory.Session, *fileRecord, error) {
 	}
 	sum := sha256.Sum256(data)
 	rec.Hash, rec.Bytes = hex.EncodeToString(sum[:]), int64(len(data))
-	bad := func(why string) (*memory.Session, *fileRecord, error) {
+	bad := func(why string) (*funes.Session, *fileRecord, error) {
 		rec.Bad = why
 		return nil, rec, errors.New(why)
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return bad("not whole: its last line has no end")
 	}
-	ss, rs, err := memory.ReadSessions(bytes.NewReader(data))
+	ss, rs, err := funes.ReadSessions(bytes.NewReader(data))
 	switch {
 	case err != nil:
 		return bad(err.Error())
@@ -698,7 +698,7 @@ func (e *Engine) redactCopy(f *scanFile, es []Entry, rep *Report) error {
 		return nil // unreadable: nothing to redact, and never imported
 	}
 	if secs, _ := redactEntries(s, es); len(secs) > 0 {
-		data, err := memory.MarshalSession(s)
+		data, err := funes.MarshalSession(s)
 		if err != nil {
 			return err
 		}
@@ -751,7 +751,7 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 		if _, gone := r.forgotten[h]; gone {
 			continue
 		}
-		var parsed map[*scanFile]*memory.Session
+		var parsed map[*scanFile]*funes.Session
 		var best *scanFile
 		for _, f := range sc.copies[h] {
 			if f.c.kind != kindConversation && f.c.kind != kindConflict {
@@ -763,7 +763,7 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 					continue
 				}
 				if parsed == nil {
-					parsed = map[*scanFile]*memory.Session{}
+					parsed = map[*scanFile]*funes.Session{}
 				}
 				parsed[f] = s
 			}
@@ -823,8 +823,8 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 // redactArriving is the import hook for copies from the folder: the
 // journals' redactions of that conversation first, then the person's own
 // scrub-on-import.
-func (e *Engine) redactArriving(r *replayed) func(*memory.Session) map[string]int {
-	return func(s *memory.Session) map[string]int {
+func (e *Engine) redactArriving(r *replayed) func(*funes.Session) map[string]int {
+	return func(s *funes.Session) map[string]int {
 		_, counts := redactEntries(s, r.redactions[memory.ConversationHash(s.Harness, s.ID)])
 		if e.opts.Redact != nil {
 			for rule, n := range e.opts.Redact(s) {
@@ -956,7 +956,7 @@ func (e *Engine) saveState() error {
 	if err != nil || bytes.Equal(data, e.saved) {
 		return err
 	}
-	if err := memory.WriteFileAtomic(filepath.Join(localDir(e.memDir), stateName), data, 0o600); err != nil {
+	if err := funes.WriteFileAtomic(filepath.Join(localDir(e.memDir), stateName), data, 0o600); err != nil {
 		return fmt.Errorf("sync state: %w", err)
 	}
 	e.saved = data

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/scrub"
 )
@@ -20,7 +21,7 @@ import (
 const minSecret = 4
 
 // textAt is the text at a span's place in s, and whether the place exists.
-func textAt(s *memory.Session, sp Span) (string, bool) {
+func textAt(s *funes.Session, sp Span) (string, bool) {
 	if sp.Turn == "" {
 		switch sp.Field {
 		case memory.FieldTitle:
@@ -54,7 +55,7 @@ func textAt(s *memory.Session, sp Span) (string, bool) {
 // secretsIn reads the secrets the spans name out of s: rule by secret.
 // A place whose text is not as long as it was (another version of the
 // text, or redacted already) gives nothing.
-func secretsIn(s *memory.Session, spans []Span) map[string]string {
+func secretsIn(s *funes.Session, spans []Span) map[string]string {
 	out := map[string]string{}
 	for _, sp := range spans {
 		text, ok := textAt(s, sp)
@@ -72,7 +73,7 @@ func secretsIn(s *memory.Session, spans []Span) map[string]string {
 // returns every secret they named in it (rule by secret) and the counts
 // per rule. Each entry's places are read in s as the entries before it
 // left it, as they were on the machine that made it.
-func redactEntries(s *memory.Session, entries []Entry) (map[string]string, map[string]int) {
+func redactEntries(s *funes.Session, entries []Entry) (map[string]string, map[string]int) {
 	all := map[string]string{}
 	var counts map[string]int
 	for _, e := range entries {
@@ -144,7 +145,7 @@ func (f literalFinder) RedactedText(rule string) string { return scrub.RedactedT
 // and the conversation as it is now, redacted) into a redact entry's
 // spans: each with the length its text had before. Project tags and the
 // audit log stay on this machine.
-func spansOf(s *memory.Session, findings []memory.ScrubFinding) []Span {
+func spansOf(s *funes.Session, findings []memory.ScrubFinding) []Span {
 	type place struct {
 		turn  string
 		block int

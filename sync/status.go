@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Status is what `ireneo sync status`, `ireneo status`, Settings and the
@@ -163,7 +163,7 @@ func saveStatus(memDir string, st Status) error {
 	if err != nil {
 		return err
 	}
-	return memory.WriteFileAtomic(filepath.Join(localDir(memDir), statusName), data, 0o600)
+	return funes.WriteFileAtomic(filepath.Join(localDir(memDir), statusName), data, 0o600)
 }
 
 // ReadStatus is the memory's sync status as the last pass left it (by
@@ -179,9 +179,23 @@ func ReadStatus(memDir string) (Status, error) {
 	if data, err := os.ReadFile(filepath.Join(localDir(memDir), statusName)); err == nil {
 		json.Unmarshal(data, &st)
 	}
-	if len(st.Machines) == 0 {
-		st.Machines = []MachineStatus{{ID: cfg.Machine, Name: cfg.Name, This: true}}
+	// Machines that joined since the last pass, by their subfolders.
+	known := map[string]bool{}
+	for _, m := range st.Machines {
+		known[m.ID] = true
 	}
+	if !known[cfg.Machine] {
+		st.Machines = append(st.Machines, MachineStatus{ID: cfg.Machine, Name: cfg.Name, This: true})
+		known[cfg.Machine] = true
+	}
+	if ents, err := os.ReadDir(filepath.Join(cfg.Folder, machinesDir)); err == nil {
+		for _, d := range ents {
+			if id := d.Name(); d.IsDir() && machineIDRe.MatchString(id) && !known[id] {
+				st.Machines = append(st.Machines, MachineStatus{ID: id, Name: machineName(cfg.Folder, id)})
+			}
+		}
+	}
+	sortMachines(st.Machines)
 	stt, err := loadState(memDir)
 	if err != nil {
 		return st, err

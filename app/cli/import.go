@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -23,7 +24,7 @@ func init() { register(newImportCmd) }
 
 // importRedactor, when set (by the scrub command's file), gives the import
 // its secret scrubber. --no-scrub skips it.
-var importRedactor func(g *globals) (func(*memory.Session) map[string]int, error)
+var importRedactor func(g *globals) (func(*funes.Session) map[string]int, error)
 
 func newImportCmd(g *globals) *cobra.Command {
 	var includeForgotten, detect, watch, noScrub bool

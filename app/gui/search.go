@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
@@ -433,7 +434,7 @@ func neighbourView(n recall.Neighbor) fyne.CanvasObject {
 	if k := plumbingKind(n.Role, n.Text); k != plumbing.Said {
 		return newMuted(fmt.Sprintf("%s, turn %d: %s", roleName(n.Role), n.Seq+1, k.Label()))
 	}
-	text := plumbing.SaidText(n.Role, memory.BlockText, "", n.Text)
+	text := plumbing.SaidText(n.Role, funes.BlockText, "", n.Text)
 	style := widget.RichTextStyleParagraph
 	style.TextStyle.Italic = true
 	style.ColorName = theme.ColorNamePlaceHolder
@@ -451,13 +452,13 @@ func neighbourView(n recall.Neighbor) fyne.CanvasObject {
 
 func roleName(r string) string {
 	switch r {
-	case memory.RoleUser:
+	case funes.RoleUser:
 		return "You"
-	case memory.RoleAssistant:
+	case funes.RoleAssistant:
 		return "Assistant"
-	case memory.RoleSystem:
+	case funes.RoleSystem:
 		return "System"
-	case memory.RoleTool:
+	case funes.RoleTool:
 		return "Tool"
 	}
 	return r
@@ -623,7 +624,7 @@ func (s *snippet) fit() {
 // came from: it is read as a tool's result (Ireneo's answers are known by
 // their content), then as a message (harness wrappers).
 func plumbingKind(role, text string) plumbing.Kind {
-	for _, bt := range []string{memory.BlockToolResult, memory.BlockText} {
+	for _, bt := range []string{funes.BlockToolResult, funes.BlockText} {
 		if k := wholeKind(plumbing.Classify(role, bt, "", text), text); k != plumbing.Said {
 			return k
 		}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -163,7 +164,7 @@ func (t *transcriptView) show(tr *memory.Transcript, m transcriptMark) {
 
 // passageBlock is the block of a turn that holds a passage (a chunk of
 // the turn's text), or -1 when none does (the first block is scrolled to).
-func passageBlock(turn memory.Turn, passage string) int {
+func passageBlock(turn funes.Turn, passage string) int {
 	probe := strings.TrimSpace(passage)
 	if r := []rune(probe); len(r) > 60 {
 		probe = string(r[:60])
