@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // rawHits lists where marker's bytes are in the database file and its
@@ -56,7 +58,7 @@ func TestForgetLeavesNoWordInFreeSpace(t *testing.T) {
 			marker := fmt.Sprintf("zqxmark%04d", seed)
 			var victim string
 			for round := 0; round < 12; round++ {
-				var ss []*Session
+				var ss []*funes.Session
 				for i := 0; i < 15; i++ {
 					var texts []string
 					for k := 0; k < 4; k++ {
@@ -67,7 +69,7 @@ func TestForgetLeavesNoWordInFreeSpace(t *testing.T) {
 						texts = append(texts, b.String())
 					}
 					id := fmt.Sprintf("%08x-%04x", r.Uint32(), r.Intn(1<<16))
-					s := conv(id, HarnessClaude, "title", "", day0, texts...)
+					s := conv(id, funes.HarnessClaude, "title", "", day0, texts...)
 					if round == 3 && i == 7 {
 						victim = id
 						s.Title = "secret " + marker
@@ -106,13 +108,13 @@ func TestZeroFreeSpaceLeavesOnlyZeros(t *testing.T) {
 	ctx := context.Background()
 	r := rand.New(rand.NewSource(5))
 	for round := 0; round < 6; round++ {
-		var ss []*Session
+		var ss []*funes.Session
 		for i := 0; i < 20; i++ {
 			var b strings.Builder
 			for w := 0; w < 50+r.Intn(200); w++ {
 				fmt.Fprintf(&b, "w%x ", r.Intn(1<<16))
 			}
-			ss = append(ss, conv(fmt.Sprintf("%x", r.Uint64()), HarnessCodex, "t", "", day0, b.String(), "ok"))
+			ss = append(ss, conv(fmt.Sprintf("%x", r.Uint64()), funes.HarnessCodex, "t", "", day0, b.String(), "ok"))
 		}
 		mustIngest(t, m, ss...)
 	}
