@@ -19,7 +19,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Cursor keeps its history in two places.
@@ -111,17 +111,17 @@ type cursorComposer struct {
 func cursorRole(raw json.RawMessage) string {
 	switch strings.Trim(string(bytes.TrimSpace(raw)), `"`) {
 	case "1", "user":
-		return memory.RoleUser
+		return funes.RoleUser
 	case "2", "ai", "assistant":
-		return memory.RoleAssistant
+		return funes.RoleAssistant
 	}
 	return ""
 }
 
 // cursorTurns maps bubbles to turns: a tool call closes the assistant's
 // turn and its result is a turn of its own.
-func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []memory.Turn {
-	var turns []memory.Turn
+func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []funes.Turn {
+	var turns []funes.Turn
 	last := start
 	for i, b := range bubbles {
 		role := cursorRole(b.Type)
@@ -140,9 +140,9 @@ func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []memory.Tu
 		if tid == "" {
 			tid = fmt.Sprintf("%s-%d", id, i)
 		}
-		var blocks []memory.Block
+		var blocks []funes.Block
 		if b.Thinking != nil {
-			blocks = addBlock(blocks, memory.BlockThinking, string(b.Thinking.Text), "")
+			blocks = addBlock(blocks, funes.BlockThinking, string(b.Thinking.Text), "")
 		}
 		text := string(b.Text)
 		if blank(text) {
@@ -151,9 +151,9 @@ func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []memory.Tu
 		if blank(text) && b.RichText != "" {
 			text = lexicalText(string(b.RichText))
 		}
-		blocks = addBlock(blocks, memory.BlockText, text, "")
+		blocks = addBlock(blocks, funes.BlockText, text, "")
 		for range b.Images {
-			blocks = append(blocks, memory.Block{Type: memory.BlockText, Text: "[image]"})
+			blocks = append(blocks, funes.Block{Type: funes.BlockText, Text: "[image]"})
 		}
 		if tool := b.Tool; tool != nil && !blank(string(tool.Name)) {
 			args := string(tool.RawArgs)
@@ -163,20 +163,20 @@ func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []memory.Tu
 			if blank(args) {
 				args = "{}"
 			}
-			blocks = append(blocks, memory.Block{Type: memory.BlockToolUse, Text: args, ToolName: string(tool.Name)})
-			turns = append(turns, memory.Turn{TurnUUID: tid, TS: ts, Role: role, Blocks: blocks})
+			blocks = append(blocks, funes.Block{Type: funes.BlockToolUse, Text: args, ToolName: string(tool.Name)})
+			turns = append(turns, funes.Turn{TurnUUID: tid, TS: ts, Role: role, Blocks: blocks})
 			out := string(tool.Result)
 			if blank(out) && tool.Status != "" {
 				out = "(" + string(tool.Status) + ")"
 			}
 			if !blank(out) {
-				turns = append(turns, memory.Turn{TurnUUID: tid + "-result", TS: ts, Role: memory.RoleTool,
-					Blocks: []memory.Block{{Type: memory.BlockToolResult, Text: out, ToolName: string(tool.Name)}}})
+				turns = append(turns, funes.Turn{TurnUUID: tid + "-result", TS: ts, Role: funes.RoleTool,
+					Blocks: []funes.Block{{Type: funes.BlockToolResult, Text: out, ToolName: string(tool.Name)}}})
 			}
 			continue
 		}
 		if len(blocks) > 0 {
-			turns = append(turns, memory.Turn{TurnUUID: tid, TS: ts, Role: role, Blocks: blocks})
+			turns = append(turns, funes.Turn{TurnUUID: tid, TS: ts, Role: role, Blocks: blocks})
 		}
 	}
 	return turns
@@ -219,11 +219,11 @@ func lexicalText(rich string) string {
 }
 
 // cursorSession builds one conversation, or nil.
-func cursorSession(id, title, folder string, turns []memory.Turn) *memory.Session {
+func cursorSession(id, title, folder string, turns []funes.Turn) *funes.Session {
 	if blank(id) || len(turns) == 0 {
 		return nil
 	}
-	s := &memory.Session{ID: id, Harness: memory.HarnessCursor, Workdir: folder, Turns: turns}
+	s := &funes.Session{ID: id, Harness: funes.HarnessCursor, Workdir: folder, Turns: turns}
 	dedupeTurnIDs(s)
 	number(s)
 	s.Project = repoProject(folder, "")
@@ -282,7 +282,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 		}
 		skipped++
 	}
-	emit := func(s *memory.Session) error {
+	emit := func(s *funes.Session) error {
 		if s == nil {
 			return nil
 		}
@@ -538,7 +538,7 @@ func ParseCursorTranscript(ctx context.Context, r io.Reader, name string, h Hand
 	id := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	_, parent := cursorTranscriptDirs(name)
 	br := bufio.NewReaderSize(r, 64<<10)
-	var turns []memory.Turn
+	var turns []funes.Turn
 	var st lineStats
 	head, _ := br.Peek(1)
 	if len(head) > 0 && head[0] == '{' {
@@ -566,7 +566,7 @@ func ParseCursorTranscript(ctx context.Context, r io.Reader, name string, h Hand
 	// each reply takes its prompt's.
 	var at time.Time
 	for i := range turns {
-		if turns[i].Role == memory.RoleUser {
+		if turns[i].Role == funes.RoleUser {
 			for _, b := range turns[i].Blocks {
 				if ts := cursorSentAt(b.Text); !ts.IsZero() {
 					at = ts
@@ -582,9 +582,9 @@ func ParseCursorTranscript(ctx context.Context, r io.Reader, name string, h Hand
 		for j := range turns[i].Blocks {
 			b := &turns[i].Blocks[j]
 			switch {
-			case b.Type == memory.BlockToolUse:
+			case b.Type == funes.BlockToolUse:
 				name2 = b.ToolName
-			case b.Type == memory.BlockToolResult && b.ToolName == "":
+			case b.Type == funes.BlockToolResult && b.ToolName == "":
 				b.ToolName = name2
 			}
 		}
@@ -592,7 +592,7 @@ func ParseCursorTranscript(ctx context.Context, r io.Reader, name string, h Hand
 	if h.Lookup != nil && len(turns) > 0 {
 		// The IDE's copy is known by its turns' ids, its bubbles'; a
 		// transcript's are <id>-<line>.
-		if stored, ok, err := h.Lookup.StoredSession(ctx, memory.HarnessCursor, id); err == nil && ok && len(stored.Turns) > 0 &&
+		if stored, ok, err := h.Lookup.StoredSession(ctx, funes.HarnessCursor, id); err == nil && ok && len(stored.Turns) > 0 &&
 			!strings.HasPrefix(stored.Turns[0].TurnUUID, id+"-") {
 			// The IDE's copy stands for it (unchanged), with its times.
 			return h.Session(stored)
@@ -613,7 +613,7 @@ func ParseCursorTranscript(ctx context.Context, r io.Reader, name string, h Hand
 }
 
 // cursorJSONLTurn reads one line of a .jsonl transcript.
-func cursorJSONLTurn(line []byte) (memory.Turn, string) {
+func cursorJSONLTurn(line []byte) (funes.Turn, string) {
 	var rec struct {
 		Role    looseString `json:"role"`
 		Message *struct {
@@ -622,21 +622,21 @@ func cursorJSONLTurn(line []byte) (memory.Turn, string) {
 		Error json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(line, &rec) != nil {
-		return memory.Turn{}, "not a JSON object"
+		return funes.Turn{}, "not a JSON object"
 	}
 	if rec.Message == nil {
 		// {type, status, error}: the agent stopped on an error.
 		if e := rawText(rec.Error); !blank(e) {
-			return memory.Turn{Role: memory.RoleSystem, Blocks: addBlock(nil, memory.BlockText, "Error: "+e, "")}, ""
+			return funes.Turn{Role: funes.RoleSystem, Blocks: addBlock(nil, funes.BlockText, "Error: "+e, "")}, ""
 		}
-		return memory.Turn{}, ""
+		return funes.Turn{}, ""
 	}
 	if rec.Role == "system" {
-		return memory.Turn{}, "" // the agent's instructions, not kept (as Codex's are not)
+		return funes.Turn{}, "" // the agent's instructions, not kept (as Codex's are not)
 	}
-	t := memory.Turn{Role: memory.RoleUser}
+	t := funes.Turn{Role: funes.RoleUser}
 	if rec.Role == "assistant" {
-		t.Role = memory.RoleAssistant
+		t.Role = funes.RoleAssistant
 	}
 	nd := &ccNode{role: t.Role}
 	(&ccParse{}).blocks(nd, rec.Message.Content)
@@ -650,8 +650,8 @@ var (
 )
 
 // cursorTextTurns parses a .txt transcript.
-func cursorTextTurns(id string, text string) []memory.Turn {
-	var turns []memory.Turn
+func cursorTextTurns(id string, text string) []funes.Turn {
+	var turns []funes.Turn
 	locs := cursorTurnLine.FindAllStringSubmatchIndex(text, -1)
 	for i, loc := range locs {
 		end := len(text)
@@ -662,17 +662,17 @@ func cursorTextTurns(id string, text string) []memory.Turn {
 		body := text[loc[1]:end]
 		tid := fmt.Sprintf("%s-%d", id, i)
 		if role == "user" {
-			if bs := addBlock(nil, memory.BlockText, strings.Trim(body, "\n"), ""); len(bs) > 0 {
-				turns = append(turns, memory.Turn{TurnUUID: tid, Role: memory.RoleUser, Blocks: bs})
+			if bs := addBlock(nil, funes.BlockText, strings.Trim(body, "\n"), ""); len(bs) > 0 {
+				turns = append(turns, funes.Turn{TurnUUID: tid, Role: funes.RoleUser, Blocks: bs})
 			}
 			continue
 		}
 		// An assistant section: text, with [Thinking], [Tool call] and
 		// [Tool result] markers starting lines.
-		cur := memory.Turn{TurnUUID: tid, Role: memory.RoleAssistant}
+		cur := funes.Turn{TurnUUID: tid, Role: funes.RoleAssistant}
 		seg := 0
 		marks := cursorMarker.FindAllStringSubmatchIndex(body, -1)
-		cur.Blocks = addBlock(cur.Blocks, memory.BlockText, strings.Trim(body[:firstIndex(marks, len(body))], "\n"), "")
+		cur.Blocks = addBlock(cur.Blocks, funes.BlockText, strings.Trim(body[:firstIndex(marks, len(body))], "\n"), "")
 		for j, m := range marks {
 			mend := len(body)
 			if j+1 < len(marks) {
@@ -681,19 +681,19 @@ func cursorTextTurns(id string, text string) []memory.Turn {
 			kind, rest := body[m[2]:m[3]], strings.Trim(body[m[1]:mend], "\n")
 			switch kind {
 			case "Thinking":
-				cur.Blocks = addBlock(cur.Blocks, memory.BlockThinking, rest, "")
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockThinking, rest, "")
 			case "Tool call":
 				name, args, _ := strings.Cut(rest, "\n")
-				cur.Blocks = append(cur.Blocks, memory.Block{Type: memory.BlockToolUse, Text: nonBlank(strings.Trim(args, "\n"), "{}"), ToolName: strings.TrimSpace(name)})
+				cur.Blocks = append(cur.Blocks, funes.Block{Type: funes.BlockToolUse, Text: nonBlank(strings.Trim(args, "\n"), "{}"), ToolName: strings.TrimSpace(name)})
 			case "Tool result":
 				name, out, _ := strings.Cut(rest, "\n")
 				if len(cur.Blocks) > 0 {
 					turns = append(turns, cur)
 				}
 				seg++
-				turns = append(turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-r%d", tid, seg), Role: memory.RoleTool,
-					Blocks: []memory.Block{{Type: memory.BlockToolResult, Text: nonBlank(strings.Trim(out, "\n"), "(no output)"), ToolName: strings.TrimSpace(name)}}})
-				cur = memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", tid, seg), Role: memory.RoleAssistant}
+				turns = append(turns, funes.Turn{TurnUUID: fmt.Sprintf("%s-r%d", tid, seg), Role: funes.RoleTool,
+					Blocks: []funes.Block{{Type: funes.BlockToolResult, Text: nonBlank(strings.Trim(out, "\n"), "(no output)"), ToolName: strings.TrimSpace(name)}}})
+				cur = funes.Turn{TurnUUID: fmt.Sprintf("%s-%d", tid, seg), Role: funes.RoleAssistant}
 			}
 		}
 		if len(cur.Blocks) > 0 {
@@ -723,7 +723,7 @@ var absPath = regexp.MustCompile(`(?:/|[A-Za-z]:\\)[^\s"'<>|*?]+`)
 // name encodes (projects/<folder with every / and . as ->/…): the longest
 // prefix of an absolute path the transcript mentions that encodes to it.
 // Only the file is read, so a re-import derives the same.
-func cursorTranscriptFolder(name string, turns []memory.Turn) string {
+func cursorTranscriptFolder(name string, turns []funes.Turn) string {
 	enc := cursorProjectDir(name)
 	if enc == "" {
 		return ""

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // testdata/cursor is hand-made (README): Cursor does not install here, and
@@ -35,17 +35,17 @@ func TestCursorGlobalDB(t *testing.T) {
 	}
 	s := sessionByID(t, p.sessions, cursorModern)
 	checkTurns(t, s, []want{
-		{"u1-7a1c", "2026-09-14T08:30:02.114Z", "user", []memory.Block{txt("Why does the K-2 pressure test fail on CI?")}},
-		{"a1-9f20", "", "assistant", []memory.Block{think("The test reads a fixture by a relative path.")}},
-		{"a2-1c33", "", "assistant", []memory.Block{use("run_terminal_cmd", `{"command":"go test ./k2/ -run Pressure","is_background":false}`)}},
-		{"a2-1c33-result", "", "tool", []memory.Block{result("run_terminal_cmd", `{"output":"--- FAIL: TestPressure (0.00s)\n    k2_test.go:14: open testdata/k2.json: no such file or directory\n","exitCode":1}`)}},
-		{"a3-55e0", "", "assistant", []memory.Block{txt("The fixture moved to `internal/k2/testdata`; the test still opens `testdata/k2.json`.")}},
-		{"u2-0b71", "2026-09-14T08:31:40Z", "user", []memory.Block{txt("Fix it and rerun")}},
-		{"a4-73aa", "", "assistant", []memory.Block{use("mcp_ireneo_recall", `{"query":"K-2 fixture moved"}`)}},
-		{"a4-73aa-result", "", "tool", []memory.Block{result("mcp_ireneo_recall", `[ireneo-result] Past conversations matching "K-2 fixture moved" (1 of 1):`)}},
-		{"a5-8d12", "", "assistant", []memory.Block{txt("Fixed the path; `go test ./k2/` passes.")}},
+		{"u1-7a1c", "2026-09-14T08:30:02.114Z", "user", []funes.Block{txt("Why does the K-2 pressure test fail on CI?")}},
+		{"a1-9f20", "", "assistant", []funes.Block{think("The test reads a fixture by a relative path.")}},
+		{"a2-1c33", "", "assistant", []funes.Block{use("run_terminal_cmd", `{"command":"go test ./k2/ -run Pressure","is_background":false}`)}},
+		{"a2-1c33-result", "", "tool", []funes.Block{result("run_terminal_cmd", `{"output":"--- FAIL: TestPressure (0.00s)\n    k2_test.go:14: open testdata/k2.json: no such file or directory\n","exitCode":1}`)}},
+		{"a3-55e0", "", "assistant", []funes.Block{txt("The fixture moved to `internal/k2/testdata`; the test still opens `testdata/k2.json`.")}},
+		{"u2-0b71", "2026-09-14T08:31:40Z", "user", []funes.Block{txt("Fix it and rerun")}},
+		{"a4-73aa", "", "assistant", []funes.Block{use("mcp_ireneo_recall", `{"query":"K-2 fixture moved"}`)}},
+		{"a4-73aa-result", "", "tool", []funes.Block{result("mcp_ireneo_recall", `[ireneo-result] Past conversations matching "K-2 fixture moved" (1 of 1):`)}},
+		{"a5-8d12", "", "assistant", []funes.Block{txt("Fixed the path; `go test ./k2/` passes.")}},
 	})
-	if s.Title != "K-2 pressure test on CI" || s.Workdir != "/home/ana/src/plant-control" || s.Project != "plant-control" || s.Harness != memory.HarnessCursor {
+	if s.Title != "K-2 pressure test on CI" || s.Workdir != "/home/ana/src/plant-control" || s.Project != "plant-control" || s.Harness != funes.HarnessCursor {
 		t.Errorf("title %q workdir %q project %q harness %s", s.Title, s.Workdir, s.Project, s.Harness)
 	}
 	sub := sessionByID(t, p.sessions, "d2e3f4a5-0000-4b6c-8d7e-9f0a1b2c3d4e")
@@ -70,8 +70,8 @@ func TestCursorWorkspaceDB(t *testing.T) {
 	}
 	tab := sessionByID(t, p.sessions, "f0e1d2c3-b4a5-4968-8776-655443322110")
 	checkTurns(t, tab, []want{
-		{"t1", "2024-04-05T06:53:20Z", "user", []memory.Block{txt("What does valve_timing() return?")}},
-		{"t2", "2024-04-05T06:53:20Z", "assistant", []memory.Block{txt("The opening angle in degrees.")}},
+		{"t1", "2024-04-05T06:53:20Z", "user", []funes.Block{txt("What does valve_timing() return?")}},
+		{"t2", "2024-04-05T06:53:20Z", "assistant", []funes.Block{txt("The opening angle in degrees.")}},
 	})
 	if tab.Title != "Valve timing" || tab.Project != "plant-control" {
 		t.Errorf("tab title %q project %q", tab.Title, tab.Project)
@@ -146,7 +146,7 @@ func TestCursorTranscriptDefersToIDE(t *testing.T) {
 	if err != nil || sum.Updated+sum.New != 0 || sum.Unchanged != 1 {
 		t.Fatalf("transcript after the IDE's copy: %v %+v", err, sum)
 	}
-	s, ok, _ := m.StoredSession(ctx, memory.HarnessCursor, cursorModern)
+	s, ok, _ := m.StoredSession(ctx, funes.HarnessCursor, cursorModern)
 	if !ok || len(s.Turns) != 9 {
 		t.Fatalf("stored: %v %d turns", ok, len(s.Turns))
 	}

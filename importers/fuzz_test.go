@@ -253,7 +253,7 @@ func FuzzCursorDB(f *testing.F) {
 			t.Fatal(err)
 		}
 		err := ParseCursorDB(context.Background(), nil, p, Handler{Path: p,
-			Session: func(s *memory.Session) error { checkSession(t, s); return nil }})
+			Session: func(s *funes.Session) error { checkSession(t, s); return nil }})
 		if err != nil && err.Error() == "" {
 			t.Fatal("an error with no message")
 		}
