@@ -140,7 +140,7 @@ func (e *Engine) Pass(ctx context.Context) (Report, error) {
 
 func (e *Engine) pass(ctx context.Context) (Report, error) {
 	var rep Report
-	if st, err := os.Stat(e.cfg.Folder); err != nil || !st.IsDir() {
+	if !folderThere(e.cfg.Folder) {
 		return rep, fmt.Errorf("sync folder %s is not there (is its disk attached?)", e.cfg.Folder)
 	}
 	if _, err := os.Stat(machineDir(e.cfg.Folder, e.cfg.Machine)); err != nil {
@@ -362,11 +362,18 @@ func readCopyFile(path, conv string) (*funes.Session, *fileRecord, error) {
 		rec.Bad = err.Error()
 		return nil, rec, err
 	}
+	s, err := parseCopy(data, conv, rec)
+	return s, rec, err
+}
+
+// parseCopy checks a conversation file's bytes (one conversation, every
+// line whole, the one its name says) and fills rec from them.
+func parseCopy(data []byte, conv string, rec *fileRecord) (*funes.Session, error) {
 	sum := sha256.Sum256(data)
 	rec.Hash, rec.Bytes = hex.EncodeToString(sum[:]), int64(len(data))
-	bad := func(why string) (*funes.Session, *fileRecord, error) {
+	bad := func(why string) (*funes.Session, error) {
 		rec.Bad = why
-		return nil, rec, errors.New(why)
+		return nil, errors.New(why)
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return bad("not whole: its last line has no end")
@@ -386,7 +393,7 @@ func readCopyFile(path, conv string) (*funes.Session, *fileRecord, error) {
 	}
 	s := ss[0]
 	rec.Turns, rec.Updated = len(s.Turns), unixOf(s.Updated())
-	return s, rec, nil
+	return s, nil
 }
 
 func unixOf(t time.Time) int64 {
@@ -727,9 +734,13 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 		hashes = append(hashes, h)
 	}
 	slices.Sort(hashes)
+	type offer struct {
+		f    *scanFile
+		held string // what the memory held ("-": nothing)
+	}
 	var (
 		b       *memory.Batch
-		offered int
+		offered = map[string]offer{} // conversation → the copy offered
 	)
 	commit := func() error {
 		if b == nil {
@@ -741,7 +752,17 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 			return fmt.Errorf("import from the sync folder: %w", err)
 		}
 		rep.Imported += ir.New + ir.Updated
-		offered = 0
+		// A copy the memory kept its own over (or refused) is not offered
+		// again until the memory's copy changes; one it took needs no mark.
+		for _, o := range ir.Sessions {
+			if of, ok := offered[memory.ConversationHash(o.Harness, o.SessionID)]; ok {
+				of.f.rec.Declined = of.held
+				if o.Outcome == memory.OutcomeNew || o.Outcome == memory.OutcomeUpdated {
+					of.f.rec.Declined = ""
+				}
+			}
+		}
+		clear(offered)
 		return e.saveState() // a kill after this commit does not read these files again
 	}
 	for _, h := range hashes {
@@ -809,9 +830,8 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 			best.rec.Bad = err.Error()
 			continue
 		}
-		best.rec.Declined = held // if memory keeps what it has, this copy is not offered again
-		offered++
-		if offered >= importBatch {
+		offered[h] = offer{best, held}
+		if len(offered) >= importBatch {
 			if err := commit(); err != nil {
 				return err
 			}

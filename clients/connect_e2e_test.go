@@ -1,4 +1,4 @@
-package mcpserver
+package clients
 
 import (
 	"bytes"
@@ -17,6 +17,9 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/tailscale/hujson"
+
+	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/mcpserver/mcptest"
 )
 
 // TestConnectWriteReachesTheMemory: for every client, `ireneo connect
@@ -26,8 +29,8 @@ import (
 // Claude Desktop starts it; the HTTP clients' URL and header reach the
 // person's `ireneo serve`.
 func TestConnectWriteReachesTheMemory(t *testing.T) {
-	bin := buildIreneo(t)
-	m := newFixtureMemory(t)
+	bin := mcptest.BuildIreneo(t)
+	m := mcptest.NewFixtureMemory(t)
 	home := t.TempDir()
 	person := []string{
 		"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8",
@@ -147,12 +150,12 @@ func TestConnectWriteReachesTheMemory(t *testing.T) {
 			defer c.Close()
 			ictx, icancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer icancel()
-			if _, err := c.Initialize(ictx, initRequest()); err != nil {
+			if _, err := c.Initialize(ictx, mcptest.InitRequest()); err != nil {
 				t.Fatalf("%s cannot connect with the config written: %v\n%s", name, err, data)
 			}
-			res := callTool(t, c, ToolRecall, map[string]any{"query": "MT-4471"})
-			if res.IsError || !strings.Contains(resultText(res), markerAlpha) {
-				t.Fatalf("%s does not reach the person's memory:\n%s", name, resultText(res))
+			res := mcptest.CallTool(t, c, mcpserver.ToolRecall, map[string]any{"query": "MT-4471"})
+			if res.IsError || !strings.Contains(mcptest.ResultText(res), mcptest.MarkerAlpha) {
+				t.Fatalf("%s does not reach the person's memory:\n%s", name, mcptest.ResultText(res))
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package mcpserver
+package clients
 
 import (
 	"encoding/json"

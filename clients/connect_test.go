@@ -1,4 +1,4 @@
-package mcpserver
+package clients
 
 import (
 	"bytes"
@@ -13,6 +13,9 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/tailscale/hujson"
+
+	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/mcpserver/mcptest"
 )
 
 func connectOpts(t *testing.T, url, token string) ConnectOptions {
@@ -50,7 +53,7 @@ func entryOf(t *testing.T, c *ClientConfig, data []byte) map[string]any {
 // working, authenticated connection to a real server; the stdio entry runs
 // `ireneo mcp`.
 func TestConnectConfigsWork(t *testing.T) {
-	ts := startTestServer(t, Options{})
+	ts := startTestServer(t, mcpserver.Options{})
 	for _, name := range Clients {
 		t.Run(name, func(t *testing.T) {
 			c, err := Connect(name, connectOpts(t, ts.url, ts.full))
@@ -86,11 +89,11 @@ func TestConnectConfigsWork(t *testing.T) {
 			if err := cl.Start(t.Context()); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := cl.Initialize(t.Context(), initRequest()); err != nil {
+			if _, err := cl.Initialize(t.Context(), mcptest.InitRequest()); err != nil {
 				t.Fatalf("a client configured this way cannot connect: %v", err)
 			}
-			if res := callTool(t, cl, ToolRecall, map[string]any{"query": "MT-4471"}); res.IsError {
-				t.Fatal(resultText(res))
+			if res := mcptest.CallTool(t, cl, mcpserver.ToolRecall, map[string]any{"query": "MT-4471"}); res.IsError {
+				t.Fatal(mcptest.ResultText(res))
 			}
 		})
 	}

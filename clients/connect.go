@@ -1,4 +1,4 @@
-package mcpserver
+package clients
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"github.com/tailscale/hujson"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/mcpserver"
 )
 
 // Clients Ireneo can connect, by the name `ireneo connect` takes.
@@ -44,7 +45,7 @@ const (
 // ConnectOptions says what to connect a client to. Zero fields take
 // defaults from the running user's environment.
 type ConnectOptions struct {
-	URL     string // the MCP endpoint; default URLFor(DefaultAddr)
+	URL     string // the MCP endpoint; default mcpserver.URLFor(mcpserver.DefaultAddr)
 	Token   string // the bearer secret, for HTTP clients
 	Command string // the ireneo binary, for stdio clients; default this executable
 	// MemoryDir is the memory the person uses. Stdio entries always pass it
@@ -87,7 +88,7 @@ type ClientConfig struct {
 // Connect builds the configuration for client.
 func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 	if o.URL == "" {
-		o.URL = URLFor(DefaultAddr)
+		o.URL = mcpserver.URLFor(mcpserver.DefaultAddr)
 	}
 	if o.Home == "" {
 		h, err := os.UserHomeDir()
