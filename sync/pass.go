@@ -865,19 +865,22 @@ const exportChunk = 500
 // is there (then this memory takes that one). A forgotten conversation is
 // never written.
 func (e *Engine) export(r *replayed, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
-	held := map[string]bool{}
+	held := map[string]bool{} // content hashes some machine's conversation file holds
 	best := map[string]copyMeta{}
 	for h, fs := range sc.copies {
 		for _, f := range fs {
 			if f.rec == nil || f.rec.Bad != "" || (f.c.kind != kindConversation && f.c.kind != kindConflict) {
 				continue
 			}
-			held[f.rec.Hash] = true
+			if f.c.kind == kindConversation {
+				held[f.rec.Hash] = true
+			}
 			if m, ok := best[h]; !ok || metaOfRecord(f.rec).better(m) {
 				best[h] = metaOfRecord(f.rec)
 			}
 		}
 	}
+	defer e.dropConflicts(local, sc, held, rep)
 	hashes := make([]string, 0, len(local))
 	for h := range local {
 		hashes = append(hashes, h)
@@ -926,6 +929,23 @@ func (e *Engine) export(r *replayed, local map[string]*memory.SyncConversation, 
 		}
 	}
 	return flush()
+}
+
+// dropConflicts erases the sync engine's conflict copies that hold nothing
+// more than a conversation file or this memory does: any machine may, and
+// the folder does not fill up with them.
+func (e *Engine) dropConflicts(local map[string]*memory.SyncConversation, sc *scanned, held map[string]bool, rep *Report) {
+	for h, fs := range sc.copies {
+		for _, f := range fs {
+			if f.c.kind != kindConflict || f.rec == nil {
+				continue
+			}
+			c := local[h]
+			if f.rec.Bad != "" || held[f.rec.Hash] || c != nil && !metaOfRecord(f.rec).better(metaOfLocal(c)) {
+				e.erase(f, sc, rep)
+			}
+		}
+	}
 }
 
 // applyChoices gives each conversation the tags and star the journals

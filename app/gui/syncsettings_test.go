@@ -18,6 +18,7 @@ import (
 // another machine's memory there, journals the choices made in the app,
 // shows the machines in the card and the tray, and stops syncing.
 func TestSyncCard(t *testing.T) {
+	setupPoll = 100 * time.Millisecond
 	m := newTestMemory(t)
 	u := newTestUI(t, m)
 	v, _ := syncPanels.Load(u)
@@ -80,6 +81,14 @@ func TestSyncCard(t *testing.T) {
 	if slices.Contains(u.tray.Items, p.tray) {
 		t.Fatal("the sync line is still in the tray after leaving")
 	}
+
+	// Set up again from the command line while the app runs: the app
+	// takes it up.
+	if _, err := memsync.SetUp(m.Dir(), folder, "laptop"); err != nil {
+		t.Fatal(err)
+	}
+	waitSync(t, u, p, func(st memsync.Status) bool { return st.Folder == folder && !st.LastPass.IsZero() && len(st.Machines) == 2 })
+	onUI(func() { p.halt(func() {}) })
 }
 
 // waitSync waits until the card shows a status that ok accepts.
