@@ -87,7 +87,9 @@ func TestSyncCard(t *testing.T) {
 	if _, err := memsync.SetUp(m.Dir(), folder, "laptop"); err != nil {
 		t.Fatal(err)
 	}
-	waitSync(t, u, p, func(st memsync.Status) bool { return st.Folder == folder && !st.LastPass.IsZero() && len(st.Machines) == 2 })
+	waitSync(t, u, p, func(st memsync.Status) bool {
+		return st.Folder == folder && !st.LastPass.IsZero() && len(st.Machines) == 2
+	})
 	onUI(func() { p.halt(func() {}) })
 }
 
