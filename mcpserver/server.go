@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -147,6 +148,8 @@ type Server struct {
 	liveSessions atomic.Int64
 	// refused logs refused HTTP requests for the person to see.
 	refused *refusals
+	// authFails spaces out the answers to wrong tokens.
+	authFails *authBackoff
 
 	defaults atomic.Pointer[recallDefaults]
 
@@ -168,6 +171,7 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 		secrets:      newAuditSecrets(opts.Secrets, opts.LazySecrets),
 		slots:        make(chan struct{}, opts.MaxConcurrent),
 		httpSessions: newSessionTable(),
+		authFails:    newAuthBackoff(),
 	}
 	s.httpSessions.drop = s.dropSessions
 	d := opts.recallDefaults()
@@ -182,7 +186,7 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 	// tools, not before answering it.
 	hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
 		s.secrets.warm()
-		go memory.CountTokens("warm up")
+		go o200k.Count("warm up")
 	})
 	hooks.AddOnRegisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(1) })
 	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(-1) })

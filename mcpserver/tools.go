@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -367,10 +368,10 @@ func sourceArg(s string) (string, error) {
 	switch s {
 	case "":
 		return "", nil
-	case memory.HarnessChatGPT, memory.HarnessClaude, memory.HarnessCodex, memory.HarnessClaudeCode:
+	case funes.HarnessChatGPT, funes.HarnessClaude, funes.HarnessCodex, funes.HarnessClaudeCode:
 		return s, nil
 	case "claude-code", "claudecode", "claude code":
-		return memory.HarnessClaudeCode, nil
+		return funes.HarnessClaudeCode, nil
 	}
 	return "", argErrorf("source %q is not one of chatgpt, claude, codex, claude_code", s)
 }

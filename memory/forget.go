@@ -219,6 +219,11 @@ func (m *Memory) Erase(ctx context.Context) error {
 }
 
 func (m *Memory) erase(ctx context.Context) (bool, error) {
+	vac, err := m.eraseOnce(ctx)
+	return vac, explainDisk(m.dir, err)
+}
+
+func (m *Memory) eraseOnce(ctx context.Context) (bool, error) {
 	m.writeMu.Lock()
 	defer m.writeMu.Unlock()
 	var pages, free int64

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/bench/lifelike"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/scrub"
@@ -44,7 +45,7 @@ func BenchmarkArrival10k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	var redact func(*memory.Session) map[string]int
+	var redact func(*funes.Session) map[string]int
 	if os.Getenv("IRENEO_BENCH_NOSCRUB") != "1" {
 		sc, err := scrub.New(nil)
 		if err != nil {

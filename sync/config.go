@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Files of the local side, in the memory directory's sync-state/: never in
@@ -68,7 +68,7 @@ func saveConfig(memDir string, c Config) error {
 	if err != nil {
 		return err
 	}
-	return memory.WriteFileAtomic(filepath.Join(localDir(memDir), configName), append(data, '\n'), 0o600)
+	return funes.WriteFileAtomic(filepath.Join(localDir(memDir), configName), append(data, '\n'), 0o600)
 }
 
 // machineInfo is machines/<id>/machine.json: how other machines name this one.
@@ -174,7 +174,7 @@ func addIgnore(folder string) error {
 		data = append(data, '\n')
 	}
 	data = append(data, "// Ireneo's files being written\n"+ignoreLine+"\n"...)
-	return memory.WriteFileAtomic(p, data, 0o644)
+	return funes.WriteFileAtomic(p, data, 0o644)
 }
 
 // within says whether p is dir or inside it.
@@ -207,7 +207,7 @@ func Leave(memDir string, removeFiles bool) (Config, error) {
 			return c, fmt.Errorf("remove this machine's subfolder: %w", err)
 		}
 	} else if data, err := json.Marshal(c); err == nil {
-		memory.WriteFileAtomic(filepath.Join(localDir(memDir), leftName), data, 0o600)
+		funes.WriteFileAtomic(filepath.Join(localDir(memDir), leftName), data, 0o600)
 	}
 	for _, n := range []string{configName, stateName, outboxName, journalLockName} {
 		if err := os.Remove(filepath.Join(localDir(memDir), n)); err != nil && !os.IsNotExist(err) {

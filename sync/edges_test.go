@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
@@ -21,18 +22,18 @@ func TestBadFilesChangeNothing(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
-	x := conv("x", memory.HarnessClaude, "Tea", "", "oolong or sencha", "both are fine")
-	y := conv("y", memory.HarnessClaude, "Coffee", "", "espresso or filter", "filter")
+	x := conv("x", funes.HarnessClaude, "Tea", "", "oolong or sencha", "both are fine")
+	y := conv("y", funes.HarnessClaude, "Coffee", "", "espresso or filter", "filter")
 	a.ingest(x, y)
 	a.pass()
 	am := a.eng.cfg.Machine
-	hx, hy := memory.ConversationHash(memory.HarnessClaude, "x"), memory.ConversationHash(memory.HarnessClaude, "y")
+	hx, hy := memory.ConversationHash(funes.HarnessClaude, "x"), memory.ConversationHash(funes.HarnessClaude, "y")
 	px, py := conversationPath(folder, am, hx), conversationPath(folder, am, hy)
 	whole, _ := readFile(t, px)
 	os.WriteFile(px, whole[:len(whole)-10], 0o600) // cut short
 	other, _ := readFile(t, py)
 	os.WriteFile(py, other, 0o600)
-	os.Rename(py, conversationPath(folder, am, memory.ConversationHash(memory.HarnessClaude, "z"))) // named for another
+	os.Rename(py, conversationPath(folder, am, memory.ConversationHash(funes.HarnessClaude, "z"))) // named for another
 	f, _ := os.OpenFile(journalPath(folder, am), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o600)
 	f.WriteString("not an entry\n{\"t\":1,\"op\":\"forget\",\"conv\":\"" + hy + "\"\n")
 	f.Close()
@@ -65,7 +66,7 @@ func TestRemovedSubfolderHeals(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
-	a.ingest(conv("x", memory.HarnessChatGPT, "Plants", "", "water the ficus weekly", "ok"))
+	a.ingest(conv("x", funes.HarnessChatGPT, "Plants", "", "water the ficus weekly", "ok"))
 	a.pass()
 	b.pass()
 	if err := os.RemoveAll(machineDir(folder, a.eng.cfg.Machine)); err != nil {
@@ -92,7 +93,7 @@ func TestRevivedOnPurposeStays(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
-	x := conv("x", memory.HarnessClaude, "Old plan", "", "the old plan", "noted")
+	x := conv("x", funes.HarnessClaude, "Old plan", "", "the old plan", "noted")
 	a.ingest(x)
 	a.pass()
 	b.pass()
@@ -102,7 +103,7 @@ func TestRevivedOnPurposeStays(t *testing.T) {
 	if _, ok := b.info("x"); ok {
 		t.Fatal("b still holds it")
 	}
-	if rep, err := b.m.Ingest(ctx, []*memory.Session{x}, memory.IngestOptions{IncludeForgotten: true}); err != nil || rep.New != 1 {
+	if rep, err := b.m.Ingest(ctx, []*funes.Session{x}, memory.IngestOptions{IncludeForgotten: true}); err != nil || rep.New != 1 {
 		t.Fatalf("%v %+v", err, rep)
 	}
 	if rep := b.pass(); rep.Forgotten != 0 || rep.Exported != 0 {
@@ -129,7 +130,7 @@ func TestSecretProjectNameStaysHome(t *testing.T) {
 	a := newMachine(t, "a", folder)
 	a.obs = Attach(a.m, func() memory.SecretFinder { return finder })
 	b := newMachine(t, "b", folder)
-	a.ingest(conv("x", memory.HarnessClaude, "Deploy", "", "deploy it", "done"))
+	a.ingest(conv("x", funes.HarnessClaude, "Deploy", "", "deploy it", "done"))
 	secret := scrubtest.Shapes["github-pat"](5)
 	if err := a.m.Tag(ctx, "x", "deploy-"+secret, "ops"); err != nil {
 		t.Fatal(err)
@@ -160,7 +161,7 @@ func TestRenameReachesLaterArrivals(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
-	a.ingest(conv("x", memory.HarnessCodex, "Build", "ledger", "the build", "ok"))
+	a.ingest(conv("x", funes.HarnessCodex, "Build", "ledger", "the build", "ok"))
 	a.pass()
 	b.pass()
 	if err := b.m.RenameProject(ctx, "ledger", "ledgerline"); err != nil {
@@ -168,7 +169,7 @@ func TestRenameReachesLaterArrivals(t *testing.T) {
 	}
 	b.pass()
 	a.pass()
-	a.ingest(conv("y", memory.HarnessCodex, "Tests", "ledger", "the tests", "green"))
+	a.ingest(conv("y", funes.HarnessCodex, "Tests", "ledger", "the tests", "green"))
 	a.pass()
 	b.pass()
 	a.pass()
@@ -189,7 +190,7 @@ func TestOutboxWhileFolderAway(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
-	a.ingest(conv("x", memory.HarnessClaude, "Tea", "", "oolong", "yes"))
+	a.ingest(conv("x", funes.HarnessClaude, "Tea", "", "oolong", "yes"))
 	a.pass()
 	b.pass()
 	away := folder + ".away"
@@ -223,7 +224,7 @@ func TestEmptiedMemoryGetsAllBack(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
-	a.ingest(conv("x", memory.HarnessClaude, "Tea", "", "oolong", "yes"), conv("y", memory.HarnessClaude, "Coffee", "", "filter", "yes"))
+	a.ingest(conv("x", funes.HarnessClaude, "Tea", "", "oolong", "yes"), conv("y", funes.HarnessClaude, "Coffee", "", "filter", "yes"))
 	a.pass()
 	b.pass()
 	b.close()

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -93,14 +94,14 @@ func FuzzParseEntry(f *testing.F) {
 // reason, never half read; one it accepts holds the conversation its name
 // says, whole.
 func FuzzReadCopy(f *testing.F) {
-	s := conv("x", memory.HarnessClaude, "Tea", "", "oolong or sencha", "both")
-	good, _ := memory.MarshalSession(s)
+	s := conv("x", funes.HarnessClaude, "Tea", "", "oolong or sencha", "both")
+	good, _ := funes.MarshalSession(s)
 	f.Add(good)
 	f.Add(good[:len(good)-1])
 	f.Add(good[:len(good)/2])
 	f.Add(append(append([]byte{}, good...), good...))
 	f.Add([]byte("{}\n"))
-	conv := memory.ConversationHash(memory.HarnessClaude, "x")
+	conv := memory.ConversationHash(funes.HarnessClaude, "x")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rec := &fileRecord{}
 		s, err := parseCopy(data, conv, rec)
@@ -110,7 +111,7 @@ func FuzzReadCopy(f *testing.F) {
 			}
 			return
 		}
-		if s.ID != "x" || s.Harness != memory.HarnessClaude || rec.Turns != len(s.Turns) || data[len(data)-1] != '\n' {
+		if s.ID != "x" || s.Harness != funes.HarnessClaude || rec.Turns != len(s.Turns) || data[len(data)-1] != '\n' {
 			t.Fatalf("accepted %q as %+v", data, rec)
 		}
 	})

@@ -17,6 +17,7 @@ import (
 	gosync "sync"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -28,7 +29,7 @@ type Options struct {
 	Finder memory.SecretFinder
 	// Redact is the person's scrub-on-import hook, as a local import uses
 	// it, for the conversations other machines send. Nil: none.
-	Redact func(*memory.Session) map[string]int
+	Redact func(*funes.Session) map[string]int
 	// Now is the wall clock; nil is time.Now.
 	Now func() time.Time
 	// OnPass, if set, hears each pass of Run: its report and error.
@@ -342,7 +343,7 @@ func (e *Engine) scanFolder() (*scanned, error) {
 // readCopy reads a conversation file whole and checks it: one
 // conversation, every line whole, and the one its name says. Its record
 // is updated either way.
-func (e *Engine) readCopy(f *scanFile) (*memory.Session, error) {
+func (e *Engine) readCopy(f *scanFile) (*funes.Session, error) {
 	s, rec, err := readCopyFile(f.abs, f.c.conv)
 	rec.Redactions = 0
 	if f.rec != nil && f.rec.Hash == rec.Hash {
@@ -353,7 +354,7 @@ func (e *Engine) readCopy(f *scanFile) (*memory.Session, error) {
 	return s, err
 }
 
-func readCopyFile(path, conv string) (*memory.Session, *fileRecord, error) {
+func readCopyFile(path, conv string) (*funes.Session, *fileRecord, error) {
 	rec := &fileRecord{}
 	fh, err := os.Open(path)
 	if err != nil {
@@ -375,17 +376,17 @@ func readCopyFile(path, conv string) (*memory.Session, *fileRecord, error) {
 
 // parseCopy checks a conversation file's bytes (one conversation, every
 // line whole, the one its name says) and fills rec from them.
-func parseCopy(data []byte, conv string, rec *fileRecord) (*memory.Session, error) {
+func parseCopy(data []byte, conv string, rec *fileRecord) (*funes.Session, error) {
 	sum := sha256.Sum256(data)
 	rec.Hash, rec.Bytes = hex.EncodeToString(sum[:]), int64(len(data))
-	bad := func(why string) (*memory.Session, error) {
+	bad := func(why string) (*funes.Session, error) {
 		rec.Bad = why
 		return nil, errors.New(why)
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return bad("not whole: its last line has no end")
 	}
-	ss, rs, err := memory.ReadSessions(bytes.NewReader(data))
+	ss, rs, err := funes.ReadSessions(bytes.NewReader(data))
 	switch {
 	case err != nil:
 		return bad(err.Error())
@@ -658,7 +659,7 @@ func (e *Engine) applyRedactions(ctx context.Context, r *replayed, local map[str
 			continue
 		}
 		secrets := map[string]string{}
-		var stored *memory.Session
+		var stored *funes.Session
 		c := local[h]
 		if c != nil {
 			if mark := e.st.Redacted[h]; mark.N < len(es) || mark.Hash != c.Hash {
@@ -670,7 +671,7 @@ func (e *Engine) applyRedactions(ctx context.Context, r *replayed, local map[str
 		}
 		type copyOf struct {
 			f *scanFile
-			s *memory.Session
+			s *funes.Session
 		}
 		var copies []copyOf
 		for _, f := range sc.named[h] {
@@ -704,12 +705,12 @@ func (e *Engine) applyRedactions(ctx context.Context, r *replayed, local map[str
 
 // redactedCopy reads the secrets the entries name out of a copy, the
 // entries applied in order to it in memory.
-func redactedCopy(s *memory.Session, es []Entry, finder memory.SecretFinder) map[string]string {
+func redactedCopy(s *funes.Session, es []Entry, finder memory.SecretFinder) map[string]string {
 	clone := *s
-	clone.Turns = make([]memory.Turn, len(s.Turns))
+	clone.Turns = make([]funes.Turn, len(s.Turns))
 	for i, t := range s.Turns {
 		clone.Turns[i] = t
-		clone.Turns[i].Blocks = append([]memory.Block(nil), t.Blocks...)
+		clone.Turns[i].Blocks = append([]funes.Block(nil), t.Blocks...)
 	}
 	secs, _ := redactEntries(&clone, es, finder)
 	return secs
@@ -747,9 +748,9 @@ func (e *Engine) redactStored(ctx context.Context, c *memory.SyncConversation, s
 // redactCopy redacts the secrets from one copy in the folder, in place,
 // whichever machine's: the redacted copy is what its own machine writes
 // too.
-func (e *Engine) redactCopy(f *scanFile, s *memory.Session, secrets map[string]string, n int, rep *Report) error {
+func (e *Engine) redactCopy(f *scanFile, s *funes.Session, secrets map[string]string, n int, rep *Report) error {
 	if len(secrets) > 0 && len(memory.RedactSession(literalFinder(secrets), s)) > 0 {
-		data, err := memory.MarshalSession(s)
+		data, err := funes.MarshalSession(s)
 		if err != nil {
 			return err
 		}
@@ -816,7 +817,7 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 		if _, gone := r.forgotten[h]; gone {
 			continue
 		}
-		var parsed map[*scanFile]*memory.Session
+		var parsed map[*scanFile]*funes.Session
 		var best *scanFile
 		for _, f := range sc.copies[h] {
 			if f.c.kind != kindConversation && f.c.kind != kindConflict {
@@ -828,7 +829,7 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 					continue
 				}
 				if parsed == nil {
-					parsed = map[*scanFile]*memory.Session{}
+					parsed = map[*scanFile]*funes.Session{}
 				}
 				parsed[f] = s
 			}
@@ -887,8 +888,8 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 // redactArriving is the import hook for copies from the folder: the
 // journals' redactions of that conversation first, then the person's own
 // scrub-on-import.
-func (e *Engine) redactArriving(r *replayed) func(*memory.Session) map[string]int {
-	return func(s *memory.Session) map[string]int {
+func (e *Engine) redactArriving(r *replayed) func(*funes.Session) map[string]int {
+	return func(s *funes.Session) map[string]int {
 		_, counts := redactEntries(s, r.redactions[memory.ConversationHash(s.Harness, s.ID)], e.opts.Finder)
 		if e.opts.Redact != nil {
 			for rule, n := range e.opts.Redact(s) {
@@ -1040,7 +1041,7 @@ func (e *Engine) saveState() error {
 	if err != nil || bytes.Equal(data, e.saved) {
 		return err
 	}
-	if err := memory.WriteFileAtomic(filepath.Join(localDir(e.memDir), stateName), data, 0o600); err != nil {
+	if err := funes.WriteFileAtomic(filepath.Join(localDir(e.memDir), stateName), data, 0o600); err != nil {
 		return fmt.Errorf("sync state: %w", err)
 	}
 	e.saved = data

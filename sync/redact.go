@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/scrub"
 )
@@ -20,7 +21,7 @@ import (
 const minSecret = 4
 
 // textAt is the text at a span's place in s, and whether the place exists.
-func textAt(s *memory.Session, sp Span) (string, bool) {
+func textAt(s *funes.Session, sp Span) (string, bool) {
 	if sp.Turn == "" {
 		switch sp.Field {
 		case memory.FieldTitle:
@@ -55,7 +56,7 @@ func textAt(s *memory.Session, sp Span) (string, bool) {
 // place whose text is not as long as it was (another version of the text)
 // is searched with the person's finder, for that rule, when it has it;
 // else it gives nothing, as a text redacted already does.
-func secretsIn(s *memory.Session, spans []Span, finder memory.SecretFinder) map[string]string {
+func secretsIn(s *funes.Session, spans []Span, finder memory.SecretFinder) map[string]string {
 	out := map[string]string{}
 	add := func(sec, rule string) {
 		if len(sec) >= minSecret && !strings.Contains(sec, "[REDACTED:") {
@@ -84,7 +85,7 @@ func secretsIn(s *memory.Session, spans []Span, finder memory.SecretFinder) map[
 // per rule. Each entry's places are read in s as the entries before it
 // left it, as they were on the machine that made it; finder (the
 // person's, may be nil) looks in a place whose text differs.
-func redactEntries(s *memory.Session, entries []Entry, finder memory.SecretFinder) (map[string]string, map[string]int) {
+func redactEntries(s *funes.Session, entries []Entry, finder memory.SecretFinder) (map[string]string, map[string]int) {
 	all := map[string]string{}
 	var counts map[string]int
 	for _, e := range entries {
@@ -156,7 +157,7 @@ func (f literalFinder) RedactedText(rule string) string { return scrub.RedactedT
 // and the conversation as it is now, redacted) into a redact entry's
 // spans: each with the length its text had before. Project tags and the
 // audit log stay on this machine.
-func spansOf(s *memory.Session, findings []memory.ScrubFinding) []Span {
+func spansOf(s *funes.Session, findings []memory.ScrubFinding) []Span {
 	type place struct {
 		turn  string
 		block int

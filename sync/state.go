@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // state is what this machine remembers between passes, in the memory
@@ -118,7 +118,7 @@ func loadClock(memDir string) (Clock, error) {
 
 func saveClock(memDir string, c Clock) error {
 	data, _ := json.Marshal(c)
-	return memory.WriteFileAtomic(filepath.Join(localDir(memDir), clockName), data, 0o600)
+	return funes.WriteFileAtomic(filepath.Join(localDir(memDir), clockName), data, 0o600)
 }
 
 // observeClock moves the local clock past c, under the journal lock.

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Status is what `ireneo sync status`, `ireneo status`, Settings and the
@@ -170,7 +170,7 @@ func saveStatus(memDir string, st Status) error {
 	if err != nil {
 		return err
 	}
-	return memory.WriteFileAtomic(filepath.Join(localDir(memDir), statusName), data, 0o600)
+	return funes.WriteFileAtomic(filepath.Join(localDir(memDir), statusName), data, 0o600)
 }
 
 // ReadStatus is the memory's sync status as the last pass left it (by

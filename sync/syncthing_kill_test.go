@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -62,12 +63,12 @@ func (c *child) kill() {
 
 // bulky is n conversations of about 60 kB each, every one with a word of
 // its own.
-func bulky(prefix string, n int) []*memory.Session {
+func bulky(prefix string, n int) []*funes.Session {
 	filler := strings.Repeat("the quarterly ledger reconciliation ran long again because the export job timed out; ", 120)
-	var out []*memory.Session
+	var out []*funes.Session
 	for i := 0; i < n; i++ {
 		id := fmt.Sprintf("%s-%04d", prefix, i)
-		out = append(out, conv(id, memory.HarnessChatGPT, "Ledger "+id, "", fmt.Sprintf("about %sword%04d: %s", prefix, i, filler), "noted: "+filler, "and one more thing", "yes"))
+		out = append(out, conv(id, funes.HarnessChatGPT, "Ledger "+id, "", fmt.Sprintf("about %sword%04d: %s", prefix, i, filler), "noted: "+filler, "and one more thing", "yes"))
 	}
 	return out
 }

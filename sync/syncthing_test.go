@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/scrub"
@@ -23,7 +24,7 @@ func TestSyncthingTwoMachinesThenAThird(t *testing.T) {
 	ctx := context.Background()
 	a := newHost(t, "a")
 	b := newHost(t, "b", a)
-	a.ingest(conv("heron", memory.HarnessClaude, "Heron migration", "atlas", "how do we move the heronbase cluster to the new racks", "drain heronbase first, then move it"))
+	a.ingest(conv("heron", funes.HarnessClaude, "Heron migration", "atlas", "how do we move the heronbase cluster to the new racks", "drain heronbase first, then move it"))
 	eventually(t, "b should find what a imported", func() (bool, string) {
 		return b.finds("heronbase racks", "heron"), "recall on b does not find it"
 	})
@@ -38,7 +39,7 @@ func TestSyncthingTwoMachinesThenAThird(t *testing.T) {
 	if err := a.m.Star(ctx, "heron", true); err != nil {
 		t.Fatal(err)
 	}
-	a.ingest(conv("later", memory.HarnessChatGPT, "Sourdough", "", "my sourdough starter smells of acetone", "feed it more often"))
+	a.ingest(conv("later", funes.HarnessChatGPT, "Sourdough", "", "my sourdough starter smells of acetone", "feed it more often"))
 	time.Sleep(2 * time.Second) // a's engine exports while b is away
 	b.up()
 	eventually(t, "b should show the star made while it was off", b.has("heron", func(s memory.SessionInfo) bool { return s.Starred }))
@@ -111,7 +112,7 @@ func TestSyncthingForgetWhileAway(t *testing.T) {
 	if _, err := importers.Run(ctx, a.m, []string{log}, importers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	a.ingest(conv("keep", memory.HarnessClaude, "Tea", "", "an unrelated talk about oolong", "oolong is good"))
+	a.ingest(conv("keep", funes.HarnessClaude, "Tea", "", "an unrelated talk about oolong", "oolong is good"))
 	eventually(t, "b should hold both", func() (bool, string) {
 		_, x := b.info(session)
 		_, y := b.info("keep")
@@ -124,7 +125,7 @@ func TestSyncthingForgetWhileAway(t *testing.T) {
 	a.down()
 	// What Syncthing leaves beside a file when it is stopped while writing
 	// one, or when two machines changed it at once.
-	h := memory.ConversationHash(memory.HarnessClaudeCode, session)
+	h := memory.ConversationHash(funes.HarnessClaudeCode, session)
 	mine := conversationPath(a.folder, a.cfg().Machine, h)
 	data, _ := readFile(t, mine)
 	writeOld(t, filepath.Join(filepath.Dir(mine), ".syncthing."+h+".funes.jsonl.tmp"), data)
@@ -178,7 +179,7 @@ func TestSyncthingConflictingTagsConverge(t *testing.T) {
 	ctx := context.Background()
 	a := newHost(t, "a")
 	b := newHost(t, "b", a)
-	a.ingest(conv("budget", memory.HarnessChatGPT, "Budget", "home", "the household budget for june", "rent, food, savings"))
+	a.ingest(conv("budget", funes.HarnessChatGPT, "Budget", "home", "the household budget for june", "rent, food, savings"))
 	eventually(t, "b should hold it", b.has("budget", nil))
 	pause := func(on bool) {
 		a.st.rest(http.MethodPatch, "/rest/config/devices/"+b.st.id, map[string]any{"paused": on}, nil)
@@ -249,7 +250,7 @@ func TestSyncthingScrubTravels(t *testing.T) {
 			"versioning": map[string]any{"type": "simple", "params": map[string]string{"keep": "5", "cleanoutDays": "0"}}}, nil)
 	}
 	secret := scrubtest.Shapes["github-pat"](91)
-	a.ingest(conv("deploy", memory.HarnessClaude, "Deploy", "", "my token is "+secret+" for the deploy", "rotate "+secret+" now", "done"))
+	a.ingest(conv("deploy", funes.HarnessClaude, "Deploy", "", "my token is "+secret+" for the deploy", "rotate "+secret+" now", "done"))
 	eventually(t, "b should hold it", func() (bool, string) {
 		return len(grepFiles(t, secret, b.dir, b.folder)) >= 2, "not yet in b's memory and folder"
 	})

@@ -98,7 +98,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(g.stderr, "  %-10s  %s  %s (%d turns)\n", memory.Day(tr.Session.Updated), tr.Session.Source, orDash(tr.Session.Title), tr.Session.Turns)
+					fmt.Fprintf(g.stderr, "  %-10s  %s  %s (%d turns)\n", memory.Day(tr.Session.Updated), tr.Session.Source, answer.Terminal(orDash(tr.Session.Title)), tr.Session.Turns)
 				}
 				fmt.Fprintf(g.stderr, "Forget %s? This cannot be undone. [y/N] ", plural(len(args), "conversation", "conversations"))
 				answer, _ := bufio.NewReader(g.stdin).ReadString('\n')
@@ -174,7 +174,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			m, err := g.open()
 			if err != nil {
-				return err
+				return g.statusUnopened(err)
 			}
 			defer m.Close()
 			st, err := m.Status(c.Context())
