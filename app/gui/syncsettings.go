@@ -195,7 +195,32 @@ func (p *syncPanel) show(st *memsync.Status) {
 	p.setupBox.Hide()
 	p.runBox.Show()
 	p.status.SetText(syncStatusText(*st))
+	p.tray.ChildMenu = syncTrayMenu(*st, func() { p.u.show(); p.u.showScreen(screenSettings) })
 	p.setTray(traySync + syncTrayText(*st))
+}
+
+// syncTrayMenu is the sync line's submenu: each machine and when it last
+// changed, the conflicts resolved, and the way to Settings.
+func syncTrayMenu(st memsync.Status, open func()) *fyne.Menu {
+	var items []*fyne.MenuItem
+	for _, m := range st.Machines {
+		last := "no change yet"
+		if !m.LastChange.IsZero() {
+			last = "last change " + stamp(m.LastChange)
+		}
+		label := m.Name + ": " + last
+		if m.This {
+			label = m.Name + " (this one): " + last
+		}
+		it := fyne.NewMenuItem(label, nil)
+		it.Disabled = true
+		items = append(items, it)
+	}
+	resolved := fyne.NewMenuItem("Resolved: "+plural(st.ConflictsResolved, "conflicting choice", "conflicting choices")+", "+
+		plural(st.CopiesMerged, "conversation in several copies", "conversations in several copies"), nil)
+	resolved.Disabled = true
+	items = append(items, fyne.NewMenuItemSeparator(), resolved, fyne.NewMenuItem("Sync settings…", open))
+	return fyne.NewMenu("", items...)
 }
 
 // setTray shows label in the tray menu, above its last separator and

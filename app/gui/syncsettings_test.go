@@ -70,6 +70,16 @@ func TestSyncCard(t *testing.T) {
 	if !strings.HasPrefix(p.tray.Label, traySync+"2 machines") || !slices.Contains(u.tray.Items, p.tray) {
 		t.Fatalf("tray says %q", p.tray.Label)
 	}
+	var sub []string
+	onUI(func() {
+		for _, it := range p.tray.ChildMenu.Items {
+			sub = append(sub, it.Label)
+		}
+	})
+	if len(sub) != 5 || !strings.HasPrefix(sub[0], "laptop (this one): last change ") || !strings.HasPrefix(sub[1], "desktop: ") ||
+		!strings.HasPrefix(sub[3], "Resolved: 0 conflicting choices") {
+		t.Fatalf("tray submenu %q", sub)
+	}
 
 	onUI(func() { test.Tap(p.leaveBtn) })
 	tapDialogButton(t, u, "Stop syncing")
