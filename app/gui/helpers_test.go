@@ -90,7 +90,10 @@ func fixtureSessions() []*funes.Session {
 // as they do on the real driver's event loop.
 var uiMu sync.Mutex
 
-func init() { fyneDo = onUI }
+func init() {
+	fyneDo = onUI
+	memoryPollEvery = 0 // tests change the memory behind the window; TestListsFollowTheMemory turns it on
+}
 
 // onUI runs fn as on the UI goroutine: no background report runs meanwhile.
 // Tests use it for calls that start background work and go on touching

@@ -418,6 +418,7 @@ func (u *ui) start(hidden bool) {
 		u.show()
 	}
 	u.restartWatch()
+	u.followMemory()
 	if u.set.ServerAutostart {
 		u.startServer()
 	}
