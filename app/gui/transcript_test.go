@@ -606,7 +606,7 @@ func TestMarksWrapLikePlainText(t *testing.T) {
 // bold header, its cells in columns; paragraphs have space between them.
 func TestMarkdownTableAndParagraphs(t *testing.T) {
 	m := newTestMemory(t)
-	if _, err := m.Ingest(context.Background(), []*memory.Session{markdownSession()}, memory.IngestOptions{}); err != nil {
+	if _, err := m.Ingest(context.Background(), []*funes.Session{markdownSession()}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	u := newTestUI(t, m)
