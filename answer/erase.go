@@ -116,14 +116,24 @@ func erase(text string, gone Gone, passages []string, depth int) (string, int) {
 			if len(cliAnswers(text)) > 1 {
 				return eraseCLI(text, gone, passages) // `cat x.json && ireneo get …`
 			}
+			// `ireneo get --json x; go test`: the answer, then the shell's.
+			if end := jsonValueEnd(text); end > 0 && end < len(text) {
+				if out, n := erase(text[:end], gone, passages, depth+1); n > 0 {
+					return out + text[end:], n
+				}
+			}
 			return text, 0
 		}
 		var edits []spans.Edit
 		n := walkJSON([]byte(text), 0, gone, passages, depth, &edits)
 		if len(edits) == 1 && edits[0].End-edits[0].Start == len(t) {
 			// The whole answer went (a get's): what is left stays
-			// structured, and known for Ireneo's by its marker.
+			// structured, and known for Ireneo's by its marker, indented
+			// as the CLI's were (so known after other output too).
 			edits[0].With = forgottenAnswerJSON
+			if strings.HasPrefix(t, "{\n") {
+				edits[0].With = forgottenAnswerCLI
+			}
 		}
 		return spans.Replace(text, edits), n
 	}
@@ -142,8 +152,12 @@ func erase(text string, gone Gone, passages []string, depth int) (string, int) {
 // object was, so the answer stays valid JSON.
 var forgottenJSON = strconv.Quote(ForgottenText)
 
-// forgottenAnswerJSON replaces a structured answer that went whole.
-var forgottenAnswerJSON = `{"` + MarkerField + `":` + strconv.Quote(Marker) + `,"text":` + forgottenJSON + `}`
+// forgottenAnswerJSON replaces a structured answer that went whole;
+// forgottenAnswerCLI one the CLI printed, indented.
+var (
+	forgottenAnswerJSON = `{"` + MarkerField + `":` + strconv.Quote(Marker) + `,"text":` + forgottenJSON + `}`
+	forgottenAnswerCLI  = markerJSONLine + Marker + `",` + "\n" + `  "text": ` + forgottenJSON + "\n}"
+)
 
 // walkJSON finds the quotes in one JSON value (raw, at offset base of the
 // text) and adds their edits, in order; it returns how many it found.
@@ -204,6 +218,16 @@ func walkJSON(raw []byte, base int, gone Gone, passages []string, depth int, edi
 		return n
 	}
 	return 0
+}
+
+// jsonValueEnd is where the JSON value text begins with ends, or 0.
+func jsonValueEnd(text string) int {
+	dec := json.NewDecoder(strings.NewReader(text))
+	var v json.RawMessage
+	if dec.Decode(&v) != nil {
+		return 0
+	}
+	return int(dec.InputOffset())
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

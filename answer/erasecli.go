@@ -234,20 +234,15 @@ func eraseCLI(text string, gone Gone, passages []string) (string, int) {
 			out.WriteString(a)
 			continue
 		}
-		for _, line := range strings.SplitAfter(a, "\n") {
-			bare := strings.TrimRight(line, "\n")
-			if source, sid, ok := readCLISessionLine(bare); ok && gone(source, sid) {
-				n++
-				out.WriteString(cliIndent + ForgottenText + line[len(bare):])
-				continue
+		e, k := eraseLines(a, gone, func(line string) (string, string, string, bool) {
+			if source, sid, ok := readCLISessionLine(line); ok {
+				return source, sid, cliIndent + ForgottenText, true
 			}
-			if source, sid, ok := readForgotLine(bare); ok && gone(source, sid) {
-				n++
-				out.WriteString(forgotHead + ForgottenText + line[len(bare):])
-				continue
-			}
-			out.WriteString(line)
-		}
+			source, sid, ok := readForgotLine(line)
+			return source, sid, forgotHead + ForgottenText, ok
+		})
+		out.WriteString(e)
+		n += k
 	}
 	if n == 0 {
 		return text, 0

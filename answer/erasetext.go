@@ -27,19 +27,30 @@ func eraseText(text string, gone Gone, passages []string) (string, int) {
 		return Marker + " " + ForgottenText + "\n", 1
 	case strings.HasPrefix(body, recallHead+`"`):
 		return eraseRecallHits(text, gone, passages)
+	case isScanText(body):
+		return eraseScan(text, gone)
 	case !sessionsHeader.MatchString(body):
 		return eraseCLI(text, gone, passages)
 	}
+	return eraseLines(text, gone, func(line string) (string, string, string, bool) {
+		source, sid, ok := readSessionLine(line)
+		return source, sid, sessionLineHead + ForgottenText, ok
+	})
+}
+
+// eraseLines replaces each line of text that names a gone conversation
+// (read says which, and what stands in its place) and keeps its line end.
+func eraseLines(text string, gone Gone, read func(line string) (source, sid, with string, ok bool)) (string, int) {
 	var (
 		out strings.Builder
 		n   int
 	)
 	out.Grow(len(text))
 	for _, line := range strings.SplitAfter(text, "\n") {
-		bare := strings.TrimSuffix(line, "\n")
-		if source, sid, ok := readSessionLine(bare); ok && gone(source, sid) {
+		bare := strings.TrimRight(line, "\n")
+		if source, sid, with, ok := read(bare); ok && gone(source, sid) {
 			n++
-			out.WriteString(sessionLineHead + ForgottenText + line[len(bare):])
+			out.WriteString(with + line[len(bare):])
 			continue
 		}
 		out.WriteString(line)

@@ -28,12 +28,12 @@ type RestoreOptions struct {
 	// Merge adds the archive to a memory that has conversations, the way
 	// an import does: forgotten conversations stay forgotten, a changed
 	// one is replaced by the import rules, nothing is duplicated, and the
-	// settings are kept unless SaveSettings.
+	// settings are kept.
 	Merge bool
 	// Redact, if set, scrubs each conversation a merge imports.
 	Redact func(*funes.Session) map[string]int
-	// SaveSettings writes the archive's settings after the restore or
-	// merge; nil leaves the settings alone. The settings file is
+	// SaveSettings writes the archive's settings after a restore into an
+	// empty memory (not a merge); nil leaves the settings alone. The settings file is
 	// every memory's, so a restore into a scratch folder must not take it
 	// unless the person asks (a backup with scrub on import off turned
 	// redaction off for the main memory).
@@ -290,12 +290,6 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 	}
 	if opts.Current != nil {
 		sum.SettingsChanges = SettingsDiff(*opts.Current, a.Settings)
-	}
-	if opts.SaveSettings != nil {
-		if err := opts.SaveSettings(a.Settings); err != nil {
-			return sum, fmt.Errorf("merge: conversations merged, settings not: %w", err)
-		}
-		sum.Settings = true
 	}
 	return sum, nil
 }

@@ -346,7 +346,7 @@ func TestAgentsRecallCopiesStayOutOfRecall(t *testing.T) {
 // plumbing knows Ireneo's tools by name and argument shape without
 // importing this package: its list must be the tools' real arguments.
 func TestPlumbingKnowsTheTools(t *testing.T) {
-	for tool, args := range map[string]any{ToolRecall: RecallArgs{}, ToolGet: GetArgs{}, ToolSessions: SessionsArgs{}, ToolListProjects: ListProjectsArgs{}} {
+	for tool, args := range map[string]any{ToolRecall: RecallArgs{}, ToolGet: GetArgs{}, ToolSessions: SessionsArgs{}, ToolListProjects: ListProjectsArgs{}, ToolScan: ScanArgs{}, ToolInsights: InsightsArgs{}} {
 		var names, required []string
 		rt := reflect.TypeOf(args)
 		for i := range rt.NumField() {

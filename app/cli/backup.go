@@ -126,6 +126,13 @@ the settings the backup holds differently; --settings takes them too, and
 			}
 			sum, err := a.Restore(ctx, m, opts)
 			line.clear()
+			if err == nil && merge && withSettings {
+				// A merge keeps the settings; asked for, they are taken after it.
+				if err = save(a.Settings); err != nil {
+					err = fmt.Errorf("merge: conversations merged, settings not: %w", err)
+				}
+				sum.Settings = err == nil
+			}
 			if errors.Is(err, backup.ErrNotEmpty) {
 				return usagef("%v (--merge)", err)
 			}
