@@ -10,66 +10,41 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// hydrate loads the text, projects and neighbours of the ranked hits, all
-// in one read (memory.ShownTurns).
-func hydrate(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, ranked []candidate, tn Tuning) ([]Hit, error) {
+// hydrate reads the text, receipts, projects and neighbours of the ranked
+// hits from the snapshot, all in one read (memory.RecallSnapshot.Shown), and
+// shows each turn's chunk that covers most of the query's terms.
+func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedTerm, ranked []candidate) ([]Hit, error) {
 	hits := make([]Hit, 0, len(ranked))
 	if len(ranked) == 0 {
 		return hits, nil
-	}
-	terms, err := coverageTerms(ctx, m, plan)
-	if err != nil {
-		return nil, err
 	}
 	keys := make([]memory.TurnKey, len(ranked))
 	for i, c := range ranked {
 		keys[i] = c.turn()
 	}
-	shown, err := m.ShownTurns(ctx, keys, !tn.NoNeighbors)
+	shown, err := snap.Shown(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
 	for _, c := range ranked {
 		st := shown[c.turn()]
 		if st == nil {
-			if c.unnamed {
-				return nil, fmt.Errorf("recall: turn %d of conversation %d is gone from the index", c.seq, c.sess)
-			}
-			return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, c.sid)
-		}
-		if c.unnamed {
-			// The engine's candidates carry what ranking needs; the
-			// receipts of the few shown are read here.
-			c.harness, c.sid, c.title, c.uuid = st.Harness, st.SessionID, st.Title, st.TurnUUID
+			return nil, fmt.Errorf("recall: turn %d of conversation %d is gone from the index", c.seq, c.sess)
 		}
 		h := Hit{
-			SessionID: c.sid, TurnUUID: c.uuid, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
-			Source: c.harness, Title: c.title, Score: round4(c.score),
+			SessionID: st.SessionID, TurnUUID: st.TurnUUID, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
+			Source: st.Harness, Title: st.Title, Score: round4(c.score),
 			Signals: Signals{BM25: round4(-c.bm25), Recency: round4(c.rec)},
-			chunk:   c.chunk, sess: c.sess, Projects: st.Projects,
+			sess:    c.sess, Projects: st.Projects,
 		}
 		if c.starred {
 			h.Signals.Importance = 1
 		}
-		h.Text, h.textTokens = c.body, c.tokens
-		if c.chunk == 0 {
-			// A candidate is a turn: show its chunk that covers most of the query.
-			ch := shownChunk(st.Chunks, terms)
-			if ch.ID == 0 {
-				return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, c.sid)
-			}
-			h.chunk, h.Text, h.textTokens = ch.ID, ch.Body, ch.Tokens
-		} else if h.Text == "" {
-			texts, err := m.ChunkTexts(ctx, []int64{c.chunk})
-			if err != nil {
-				return nil, err
-			}
-			t, ok := texts[c.chunk]
-			if !ok {
-				return nil, fmt.Errorf("recall: chunk %d of %s is gone from the index", c.chunk, c.sid)
-			}
-			h.Text = t
+		ch := shownChunk(st.Chunks, terms)
+		if ch.ID == 0 {
+			return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, st.SessionID)
 		}
+		h.chunk, h.Text, h.textTokens = ch.ID, ch.Body, ch.Tokens
 		h.Neighbors = make([]Neighbor, len(st.Neighbours))
 		for i, p := range st.Neighbours {
 			h.Neighbors[i] = Neighbor{Seq: p.Seq, Role: p.Role, Text: p.Text}

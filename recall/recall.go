@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"errors"
-	"sort"
 	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
@@ -38,6 +37,10 @@ type Options struct {
 	Scope []string
 	// Tuning overrides the ranking pipeline, for ablations; nil is the default.
 	Tuning *Tuning
+	// CheckExact also scores every match of the engine's query and fails
+	// if its pruning changed the top-k: the bench's proof, on every
+	// question it asks. It slows recall down; never set it in production.
+	CheckExact bool
 }
 
 // Result is what recall returns: a context block for agents and the
@@ -68,7 +71,7 @@ type Hit struct {
 	Tokens    int        `json:"tokens"`
 	Truncated bool       `json:"truncated,omitempty"`
 
-	chunk      int64
+	chunk      int64 // the chunk shown
 	sess       int64
 	textTokens int // o200k tokens of Text as stored, 0 if unknown
 }
@@ -90,15 +93,12 @@ type Signals struct {
 // ErrEmptyQuery is returned for a query with nothing to search for.
 var ErrEmptyQuery = errors.New("empty query")
 
-// candidate is one chunk on its way through the ranking stages.
+// candidate is one turn on its way through the ranking stages.
 type candidate struct {
-	chunk, sess     int64 // chunk: the chunk shown, 0 until hydrate picks one
+	sess            int64 // the conversation's row id
 	seq             int
 	bm25            float64            // the engine's BM25F score negated: lower is better, as FTS5's bm25() was
 	fields          []engine.FieldMask // per engine query term: the turn's fields that hold it
-	unnamed         bool               // harness, sid, title and uuid are read by hydrate
-	harness, sid    string
-	title, uuid     string
 	role            string
 	ts              int64
 	starred         bool
@@ -106,35 +106,57 @@ type candidate struct {
 	cov             float64
 	stopCov         float64 // the share of the question's stopwords it holds
 	stopIDF         float64 // the IDF of the question's stopwords it holds
-	tokens          int     // the chunk's own o200k count, stored at import
 	turnChunks      int     // chunks in the candidate's turn, when asked for
-	body            string  // filled by cover
+	body            string  // its searched text, when a stage asked for it
 }
 
 func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, Seq: c.seq} }
 
 // Recall finds the passages of m that best answer a query, within a token
-// budget.
+// budget. The road, top down, enters memory three times:
+//
+//  1. plan the query (plan.go), reading nothing;
+//  2. memory.ReadCandidates opens one read snapshot of the memory and
+//     reads the engine's candidates with what the ranking stages weigh
+//     them by (the words' rarity, the turns' text) — memory, once;
+//  3. the ranking stages: coverage (coverage.go), meaning (semantic.go),
+//     the score and the list (rank.go);
+//  4. the snapshot's Shown reads the turns shown (hydrate.go) — twice;
+//  5. the budget and the context block;
+//  6. the snapshot closes — three times.
 func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
-	g, err := gather(ctx, m, o)
+	r := newRun(o)
+	if !r.et.searched() {
+		return nil, ErrEmptyQuery
+	}
+	snap, err := m.ReadCandidates(ctx, r.readQuery())
 	if err != nil {
 		return nil, err
 	}
-	return present(ctx, m, g)
+	defer snap.Close()
+	r.gather(snap)
+	return r.present(ctx, snap)
 }
 
-// gathered is a request's candidates with what ranking them needs.
-type gathered struct {
-	o     Options
-	tn    Tuning
-	plan  memory.QueryPlan
-	cands []candidate
-	tie   float64
+// run is one recall on its way down the road: the request, the tuning it is
+// ranked by with the stages this query takes, its plan, and its candidates
+// once read.
+type run struct {
+	o    Options
+	tn   Tuning
+	plan Plan
+	et   engineTerms
+	// stops: the stopword stages run; cover: coverage is computed; vectors:
+	// the semantic stage runs.
+	stops, cover, vectors bool
+	tie                   float64        // the newest-first share among ties (TieShare, TieShareRecent)
+	terms                 []weightedTerm // the query's words and identifiers weighed by rarity
+	cands                 []candidate
 }
 
-// gather plans the query, asks the engine for candidates and fills in the
-// signals ranking reads of them.
-func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error) {
+// newRun plans a request: its defaults, its query's plan and engine terms,
+// and which stages its query takes.
+func newRun(o Options) *run {
 	tn := DefaultTuning
 	if o.Tuning != nil {
 		tn = *o.Tuning
@@ -149,16 +171,11 @@ func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error)
 	if rs := []rune(o.Query); len(rs) > memory.MaxQueryRunes {
 		o.Query = string(rs[:memory.MaxQueryRunes])
 	}
-	plan := memory.PlanQuery(o.Query, !tn.NoStopwords)
+	plan := planQuery(o.Query, !tn.NoStopwords)
 	if tn.KeepStopsOver > 0 && !tn.NoStopwords && len(plan.IDs) == 0 && len(plan.All) > tn.KeepStopsOver {
 		// A long paraphrase: its function words ("I", "my") tell a person's
 		// own telling apart from replies about it, as they do for plain BM25.
-		plan = memory.PlanQuery(o.Query, false)
-	}
-	if tn.PostingShare > 0 && len(plan.Terms) > 1 {
-		if err := pruneCommon(ctx, m, &plan, tn.PostingShare); err != nil {
-			return nil, err
-		}
+		plan = planQuery(o.Query, false)
 	}
 	// The stopword stages, and the engine's probes they need, only for
 	// short questions (StopMaxTerms).
@@ -170,103 +187,68 @@ func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error)
 	// 8 hits are) and every hit up to the page's end (paging goes on past
 	// the pool).
 	tn.Candidates = max(tn.Candidates, 4*o.K, o.K+max(o.Offset, 0))
-	cands, err := fetchCandidates(ctx, m, plan, o, tn)
-	if err != nil {
-		return nil, err
-	}
 	if n := len(plan.All) + len(plan.IDs); tn.CoverMaxTerms > 0 && n > tn.CoverMaxTerms ||
 		len(plan.IDs) == 0 && tn.CoverMaxPlain > 0 && n > tn.CoverMaxPlain {
 		tn.CoverPower = 0
 	}
-	stops := tn.StopWeight > 0 || tn.StopAdd > 0
-	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || stops {
-		if err := cover(ctx, m, plan, engineTerms(plan, tn), cands, stops); err != nil {
-			return nil, err
-		}
-	}
-	if err := semantic(ctx, m, o.Query, cands, tn); err != nil {
-		return nil, err
-	}
+	r := &run{o: o, tn: tn, plan: plan}
+	r.stops = tn.StopWeight > 0 || tn.StopAdd > 0
+	r.cover = tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || r.stops
+	r.vectors = tn.VectorWeight > 0 && !asksWhen(o.Query)
+	r.et = plan.engineTerms(!tn.NoIDs, tn.DateWeight > 0, tn.StopWeight > 0 || tn.StopAdd > 0 && !tn.StopFromText)
 	// Newest-first among equals is for repeated reports of one thing: a
 	// question about an identified thing, or one that asks for the latest.
-	tie := 0.0
 	switch {
 	case plan.Recent:
-		tie = tn.TieShareRecent
+		r.tie = tn.TieShareRecent
 	case len(plan.IDs) > 0:
-		tie = tn.TieShare
+		r.tie = tn.TieShare
 	}
-	if tn.TurnLenPower > 0 {
-		if err := turnChunks(ctx, m, cands); err != nil {
-			return nil, err
-		}
-	}
-	return &gathered{o: o, tn: tn, plan: plan, cands: cands, tie: tie}, nil
+	return r
 }
 
-// present ranks the gathered candidates and shows the best: hydrated, fit
-// to the budget, and rendered as the context block.
-func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error) {
-	o := g.o
+// gather fills in, from the snapshot's candidates, the signals ranking
+// reads of them: coverage of the query and its stopwords, and meaning.
+func (r *run) gather(snap *memory.RecallSnapshot) {
+	r.cands = make([]candidate, len(snap.Candidates))
+	for i, c := range snap.Candidates {
+		r.cands[i] = candidate{
+			sess: c.Sess, seq: c.Seq, bm25: c.BM25, role: c.Role, ts: c.TS, starred: c.Starred,
+			fields: c.Fields, body: c.Text, turnChunks: c.Chunks,
+		}
+	}
+	r.terms = coverageTerms(snap, r.plan)
+	if r.cover {
+		var stopTerms []weightedTerm
+		if r.stops {
+			stopTerms = weighWords(snap, r.plan.Stops)
+		}
+		cover(r.cands, r.terms, stopTerms, r.et)
+	}
+	if r.vectors {
+		semantic(r.o.Query, r.cands, snap.Around, r.tn)
+	}
+}
+
+// present ranks the gathered candidates and shows the best: read from the
+// snapshot, fit to the budget, and rendered as the context block.
+func (r *run) present(ctx context.Context, snap *memory.RecallSnapshot) (*Result, error) {
+	o := r.o
 	res := &Result{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
-	tn := g.tn
-	speaker := g.plan.Speaker
+	tn := r.tn
+	speaker := r.plan.Speaker
 	if tn.FirstPerson > 0 && (speaker == memory.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
 		speaker, tn.SpeakerWeight = memory.RoleUser, tn.FirstPerson
 	}
-	ranked := rank(g.cands, o.K+max(o.Offset, 0), tn, g.tie, speaker)
+	ranked := rank(r.cands, o.K+max(o.Offset, 0), tn, r.tie, speaker)
 	ranked = ranked[min(max(o.Offset, 0), len(ranked)):]
-	hits, err := hydrate(ctx, m, g.plan, ranked, g.tn)
+	hits, err := hydrate(ctx, snap, r.terms, ranked)
 	if err != nil {
 		return nil, err
 	}
 	fitBudget(res, hits, o.Budget)
 	res.ContextBlock = contextBlock(o.Query, res)
 	return res, nil
-}
-
-// pruneCommon keeps the query's rarest words while the chunks they match
-// stay under share of the index: a word in a third of all chunks costs
-// FTS5 a third of the index to score and says little about relevance.
-func pruneCommon(ctx context.Context, m *memory.Memory, p *memory.QueryPlan, share float64) error {
-	df, _, total, err := m.TermFrequencies(ctx, p.Terms)
-	if err != nil {
-		return err
-	}
-	terms := append([]string(nil), p.Terms...)
-	sort.SliceStable(terms, func(i, j int) bool { return df[terms[i]] < df[terms[j]] })
-	limit := int(share * float64(total))
-	var kept []string
-	sum := 0
-	for _, t := range terms {
-		// A word found nowhere costs nothing; the rarest found word always stays.
-		if sum > 0 && sum+df[t] > limit && df[t]*100 > total {
-			continue
-		}
-		kept = append(kept, t)
-		sum += df[t]
-	}
-	p.Terms = kept
-	return nil
-}
-
-// turnChunks fills in how many chunks each candidate's turn was cut into.
-func turnChunks(ctx context.Context, m *memory.Memory, cands []candidate) error {
-	if len(cands) == 0 {
-		return nil
-	}
-	keys := make([]memory.TurnKey, len(cands))
-	for i, c := range cands {
-		keys[i] = c.turn()
-	}
-	n, err := m.TurnChunkCounts(ctx, keys)
-	if err != nil {
-		return err
-	}
-	for i := range cands {
-		cands[i].turnChunks = n[cands[i].turn()]
-	}
-	return nil
 }
 
 // firstPerson reports whether a question speaks of the person ("I", "my",

@@ -94,10 +94,6 @@ type Tuning struct {
 	// StopFromText looks for StopAdd's stopwords in the candidates' text
 	// rather than having the engine probe their long posting lists.
 	StopFromText bool
-	// PostingShare caps the query's words by cost: words are kept rarest
-	// first while their chunks together stay under this share of the index.
-	// 0 keeps every word.
-	PostingShare float64
 	VectorWeight float64 // the semantic stage's weight beside BM25 (semantic.go); 0 turns it off
 	// BM25 overrides the engine's k1 and per-field b (the field weights stay
 	// the *Weight knobs above); nil is engine.DefaultParams.

@@ -49,9 +49,6 @@ var stages = []stage{
 	{"stopwords", // stopwords and question words dropped from the query
 		func(t *recall.Tuning) { t.NoStopwords = false },
 		func(t *recall.Tuning) { t.NoStopwords = true }},
-	{"longq", // the commonest query words pruned by cost (dropped: see README)
-		func(t *recall.Tuning) { t.PostingShare = 0.03 },
-		func(t *recall.Tuning) { t.PostingShare = 0 }},
 	{"ctx", // the ±2 turns around a turn added to its score (dropped: see README)
 		func(t *recall.Tuning) { t.CtxWeight, t.CtxTurns = 0.1, 2 },
 		func(t *recall.Tuning) { t.CtxWeight = 0 }},

@@ -21,11 +21,9 @@ func TestEngineExactOnEveryQuestion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("asks every bench question twice")
 	}
-	recall.SetCheckExact(true)
-	defer recall.SetCheckExact(false)
 	ctx := context.Background()
 	root := filepath.Join("..", "..")
-	cfgs := []Config{Default()}
+	cfgs := []Config{{Name: DefaultName, Apply: func(o *recall.Options) { o.CheckExact = true }}}
 	if dir := dataDir(root, rhelm.DefaultDir); exists(dir) {
 		outs, err := RunRHELM(ctx, RHELMOptions{DataDir: dir, Configs: cfgs})
 		if err != nil {
