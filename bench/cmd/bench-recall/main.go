@@ -28,11 +28,14 @@ import (
 func main() {
 	var (
 		ns       = flag.String("n", "1000", "comma-separated history sizes (conversations) of the recalldata set")
-		sets     = flag.String("sets", "recalldata,realmem,lifelike,rhelm", "comma-separated evaluation sets: recalldata, realmem, lifelike, rhelm")
+		sets     = flag.String("sets", "recalldata,realmem,lifelike,rhelm,agentwork", "comma-separated evaluation sets: recalldata, realmem, lifelike, rhelm, agentwork")
 		llN      = flag.Int("lifelike-n", 1000, "conversations in the lifelike history")
 		llSeed   = flag.Int64("lifelike-seed", 1, "lifelike generator seed")
 		llQ      = flag.Int("lifelike-questions", 0, "lifelike questions asked per type (0 = all)")
 		cache    = flag.String("cache", "", "where imported lifelike memories are kept between runs (default: the user cache dir)")
+		awN      = flag.Int("agentwork-n", 10000, "conversations in the agentwork history")
+		awSeed   = flag.Int64("agentwork-seed", 1, "agentwork generator seed")
+		awQ      = flag.Int("agentwork-questions", 0, "agentwork questions asked per type (0 = all)")
 		rmDir    = flag.String("realmem", realmem.DefaultDir, "the RealMem persona files")
 		rmQ      = flag.Int("realmem-queries", 0, "RealMem queries asked per persona (0 = all)")
 		rhDir    = flag.String("rhelm", rhelm.DefaultDir, "the RHELM data set")
@@ -156,6 +159,13 @@ func main() {
 	}
 	if want[recallbench.SetLifelike] {
 		o, err := recallbench.RunLifelike(ctx, recallbench.LifelikeOptions{N: *llN, Seed: *llSeed, Cache: *cache, Configs: configs, Questions: *llQ, Log: logw})
+		if err != nil {
+			fail(err)
+		}
+		outs = append(outs, o...)
+	}
+	if want[recallbench.SetAgentwork] {
+		o, err := recallbench.RunAgentwork(ctx, recallbench.AgentworkOptions{N: *awN, Seed: *awSeed, Cache: *cache, Configs: configs, Questions: *awQ, Log: logw})
 		if err != nil {
 			fail(err)
 		}
