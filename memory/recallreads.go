@@ -37,6 +37,11 @@ type RecallQuery struct {
 	// CheckExact also scores every match and fails if the pruned top-k
 	// differs (the bench's proof of the engine's pruning).
 	CheckExact bool
+	// SpanSince and SpanUntil, when either is set, also read the best
+	// Query.K turns inside [SpanSince, SpanUntil) (within the filters
+	// above) and merge them into the candidates: the days a question
+	// names, whose turns may rank below the first K of all.
+	SpanSince, SpanUntil time.Time
 
 	// Words are the query's words whose index term and document frequency
 	// ranking weighs them by (RecallSnapshot.DF, Stems).
@@ -51,6 +56,8 @@ type RecallQuery struct {
 	// ChunkCounts reads how many chunks each candidate's turn was cut into
 	// (Candidate.Chunks).
 	ChunkCounts bool
+	// Previews reads each candidate's stored preview (Candidate.Preview).
+	Previews bool
 	// Show is the most turns Shown will be asked for (its statements are
 	// prepared before the snapshot takes its connection), and Neighbours
 	// whether it shows each with the previews of the turns around it.
@@ -72,6 +79,10 @@ type Candidate struct {
 	Fields []engine.FieldMask
 	Text   string // its searched text, when asked (RecallQuery.TextBytes)
 	Chunks int    // its searched chunks, when asked (RecallQuery.ChunkCounts)
+	// Preview is its preview as stored at import (the first previewRunes
+	// runes of what was said, on one line, "…" when cut), when asked
+	// (RecallQuery.Previews).
+	Preview string
 }
 
 // RecallSnapshot is one recall's read of the memory: the candidates and the
@@ -145,6 +156,11 @@ func (m *Memory) ReadCandidates(ctx context.Context, q RecallQuery) (_ *RecallSn
 			s.Candidates[i].Chunks = n[keys[i]]
 		}
 	}
+	if q.Previews {
+		if err := turnPreviews(ctx, s.tx, s.Candidates); err != nil {
+			return nil, fmt.Errorf("recall: candidates' previews: %w", err)
+		}
+	}
 	if q.Around > 0 {
 		if s.Around, err = turnsAround(ctx, s.tx, keys[:min(len(keys), max(q.AroundOf, 0))], q.Around); err != nil {
 			return nil, fmt.Errorf("recall: turns around candidates: %w", err)
@@ -161,8 +177,40 @@ func (s *RecallSnapshot) Close() {
 	}
 }
 
-// candidates asks the engine for the best turns in tx.
+// candidates asks the engine for the best turns in tx, and for the best
+// inside the query's span when it has one, best first.
 func (m *Memory) candidates(ctx context.Context, tx *sql.Tx, cq RecallQuery) ([]Candidate, error) {
+	cands, err := m.search(ctx, tx, cq)
+	if err != nil || cq.SpanSince.IsZero() && cq.SpanUntil.IsZero() {
+		return cands, err
+	}
+	sq := cq
+	if !cq.SpanSince.IsZero() && (sq.Since.IsZero() || cq.SpanSince.After(sq.Since)) {
+		sq.Since = cq.SpanSince
+	}
+	if !cq.SpanUntil.IsZero() && (sq.Until.IsZero() || cq.SpanUntil.Before(sq.Until)) {
+		sq.Until = cq.SpanUntil
+	}
+	in, err := m.search(ctx, tx, sq)
+	if err != nil {
+		return nil, err
+	}
+	have := make(map[TurnKey]bool, len(cands))
+	for _, c := range cands {
+		have[TurnKey{c.Sess, c.Seq}] = true
+	}
+	for _, c := range in {
+		if !have[TurnKey{c.Sess, c.Seq}] {
+			cands = append(cands, c)
+		}
+	}
+	// Best first; the order of equals as each search gave it.
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].BM25 < cands[j].BM25 })
+	return cands, nil
+}
+
+// search asks the engine for the best Query.K turns under the filters.
+func (m *Memory) search(ctx context.Context, tx *sql.Tx, cq RecallQuery) ([]Candidate, error) {
 	q := cq.Query
 	q.Cache = m.engCache
 	// The engine breaks ties by document id, which a restore or re-import
@@ -588,6 +636,36 @@ func turnsAround(ctx context.Context, q queryer, turns []TurnKey, n int) (map[Tu
 	return out, rows.Err()
 }
 
+// turnPreviews fills in each candidate's stored preview.
+func turnPreviews(ctx context.Context, q queryer, cs []Candidate) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	keys := make([]TurnKey, len(cs))
+	at := make(map[TurnKey]int, len(cs))
+	for i, c := range cs {
+		keys[i] = TurnKey{c.Sess, c.Seq}
+		at[keys[i]] = i
+	}
+	set, args := turnSet(keys)
+	rows, err := q.QueryContext(ctx, `SELECT sess, seq, preview FROM turns WHERE (sess, seq) IN (`+set+`)`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k TurnKey
+		var p string
+		if err := rows.Scan(&k.Sess, &k.Seq, &p); err != nil {
+			return err
+		}
+		if i, ok := at[k]; ok {
+			cs[i].Preview = p
+		}
+	}
+	return rows.Err()
+}
+
 // Preview is the short preview of one turn, as stored at import.
 type Preview struct {
 	Seq  int
@@ -598,12 +676,26 @@ type Preview struct {
 // ShownTurn is what a recalled turn is shown with.
 type ShownTurn struct {
 	TurnInfo
+	Role     string
+	TS       int64    // Unix seconds; 0 when undated
 	Projects []string // its conversation's, sorted; empty, not nil, when none
 	Chunks   []Chunk  // in order
 	// Neighbours are the previews of the turns just before and after it,
 	// in order, when asked for; empty previews are left out.
 	Neighbours []Preview
+	// Reply, for a turn Shown was asked the reply of, is the turn that
+	// answers it: the other speaker's (a person's or an assistant's) last
+	// turn that says something before the asker speaks again, within
+	// replyReach turns (an agent's steps end in its answer); nil when
+	// there is none.
+	Reply *ShownTurn
+	// ReplySeq is Reply's seq.
+	ReplySeq int
 }
+
+// replyReach is how many turns after a question its reply is looked for:
+// an agent's tool calls and their results come between the two.
+const replyReach = 6
 
 // shownQueries are Shown's three statements for a list of n turns (and as
 // many conversations): the turns with their neighbours, their chunks, and
@@ -617,7 +709,7 @@ func shownQueries(n int, neighbours bool) []string {
 		span = "t.seq BETWEEN k.column2 - 1 AND k.column2 + 1"
 	}
 	return []string{
-		`SELECT t.sess, t.seq, t.role, t.preview, t.turn_uuid FROM (` + set + `) k JOIN turns t ON t.sess = k.column1 AND ` + span,
+		`SELECT t.sess, t.seq, t.role, t.preview, t.turn_uuid, t.ts FROM (` + set + `) k JOIN turns t ON t.sess = k.column1 AND ` + span,
 		`SELECT sess, seq, id, body, tokens, searched FROM chunks WHERE (sess, seq) IN (` + set + `) ORDER BY sess, seq, block, part`,
 		`SELECT s.id, s.harness, s.session_id, s.title, p.project FROM sessions s
 		LEFT JOIN session_projects p ON p.harness = s.harness AND p.session_id = s.session_id
@@ -626,11 +718,12 @@ func shownQueries(n int, neighbours bool) []string {
 }
 
 // Shown reads what the given turns are shown with, in the snapshot, with
-// their neighbours' previews when the query asked (RecallQuery.Neighbours):
-// three queries for all of them (a query per turn and per part cost
-// hydrate 0.3 s of 300 bench-speed questions). A turn gone before the
-// snapshot is missing.
-func (s *RecallSnapshot) Shown(ctx context.Context, turns []TurnKey) (map[TurnKey]*ShownTurn, error) {
+// their neighbours' previews when the query asked (RecallQuery.Neighbours),
+// and the reply of each turn of replyOf: three queries for all of them (a
+// query per turn and per part cost hydrate 0.3 s of 300 bench-speed
+// questions), and one more for each reply. A turn gone before the snapshot
+// is missing.
+func (s *RecallSnapshot) Shown(ctx context.Context, turns []TurnKey, replyOf ...TurnKey) (map[TurnKey]*ShownTurn, error) {
 	neighbours := s.neighbours
 	out := make(map[TurnKey]*ShownTurn, len(turns))
 	if len(turns) == 0 {
@@ -638,6 +731,17 @@ func (s *RecallSnapshot) Shown(ctx context.Context, turns []TurnKey) (map[TurnKe
 	}
 	if s.tx == nil {
 		return nil, errors.New("recall: shown turns: the snapshot is closed")
+	}
+	replies := map[TurnKey]TurnKey{}
+	for _, k := range replyOf {
+		seq, err := replySeq(ctx, s.tx, k)
+		if err != nil {
+			return nil, fmt.Errorf("recall: reply: %w", err)
+		}
+		if seq >= 0 {
+			replies[k] = TurnKey{k.Sess, seq}
+			turns = append(turns, replies[k])
+		}
 	}
 	// Lists padded to one length, repeating their first item (which
 	// changes no IN), so the statements are prepared once per length, not
@@ -677,6 +781,7 @@ func (s *RecallSnapshot) Shown(ctx context.Context, turns []TurnKey) (map[TurnKe
 	ids = padList(ids, 1, n)
 	type row struct {
 		uuid    string
+		ts      int64
 		preview Preview
 	}
 	rowsOf := make(map[TurnKey]row, 3*len(turns))
@@ -687,7 +792,7 @@ func (s *RecallSnapshot) Shown(ctx context.Context, turns []TurnKey) (map[TurnKe
 	for rows.Next() {
 		var k TurnKey
 		var r row
-		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &r.uuid); err != nil {
+		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &r.uuid, &r.ts); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("recall: shown turns: %w", err)
 		}
@@ -703,7 +808,7 @@ func (s *RecallSnapshot) Shown(ctx context.Context, turns []TurnKey) (map[TurnKe
 		if !ok {
 			continue
 		}
-		st := &ShownTurn{TurnInfo: TurnInfo{TurnUUID: r.uuid}, Projects: []string{}}
+		st := &ShownTurn{TurnInfo: TurnInfo{TurnUUID: r.uuid}, Role: r.preview.Role, TS: r.ts, Projects: []string{}}
 		if neighbours {
 			for _, n := range []TurnKey{{k.Sess, k.Seq - 1}, {k.Sess, k.Seq + 1}} {
 				if p, ok := rowsOf[n]; ok && p.preview.Text != "" {
@@ -776,7 +881,50 @@ func (s *RecallSnapshot) Shown(ctx context.Context, turns []TurnKey) (map[TurnKe
 		}
 		st.Harness, st.SessionID, st.Title, st.Projects = c.harness, c.sid, c.title, c.projects
 	}
+	for k, rk := range replies {
+		if st := out[k]; st != nil && out[rk] != nil {
+			st.Reply, st.ReplySeq = out[rk], rk.Seq
+		}
+	}
 	return out, nil
+}
+
+// replySeq finds the seq of the turn that replies to turn k (ShownTurn's
+// Reply), -1 when there is none.
+func replySeq(ctx context.Context, q queryer, k TurnKey) (int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT t.seq, t.role,
+			EXISTS(SELECT 1 FROM chunks c WHERE c.sess = t.sess AND c.seq = t.seq AND c.searched)
+		FROM turns t WHERE t.sess = ? AND t.seq BETWEEN ? AND ? ORDER BY t.seq`, k.Sess, k.Seq, k.Seq+replyReach)
+	if err != nil {
+		return -1, err
+	}
+	defer rows.Close()
+	role, reply := "", -1
+	for rows.Next() {
+		var seq int
+		var r string
+		var said bool
+		if err := rows.Scan(&seq, &r, &said); err != nil {
+			return -1, err
+		}
+		switch {
+		case seq == k.Seq:
+			role = r
+			if role != RoleUser && role != RoleAssistant {
+				return -1, nil
+			}
+		case !said || r != RoleUser && r != RoleAssistant:
+			// a tool's output, or Ireneo's own traffic
+		case r == role || role == "":
+			return reply, rows.Err() // the asker speaks again
+		default:
+			reply = seq // the other's last word so far: an agent's steps end in its answer
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return -1, err
+	}
+	return reply, nil
 }
 
 // padLen is the length a list of n items is padded to: 8, 16, 32, …

@@ -15,15 +15,16 @@ import (
 func (r *run) readQuery() memory.RecallQuery {
 	o, tn := r.o, r.tn
 	q := memory.RecallQuery{
-		Query:  engine.Query{Terms: r.et.Terms, K: tn.Candidates},
+		Query:  engine.Query{Terms: r.et.Terms, K: r.depth},
 		Params: engineParams(tn),
-		Source: o.Source, Since: o.Since, Until: o.Until, Project: o.Project, ProjectOnly: o.ProjectOnly, Untagged: o.Untagged, Scope: o.Scope,
+		Source: o.Source, Since: r.since, Until: r.until, Project: o.Project, ProjectOnly: o.ProjectOnly, Untagged: o.Untagged, Scope: o.Scope,
 		CheckExact: o.CheckExact,
 		// Coverage weighs the content words always (hydrate picks the
 		// chunk shown by it), the stopwords when their stages run.
 		Words:       r.plan.All,
 		ChunkCounts: tn.TurnLenPower > 0,
-		Show:        o.K,
+		Previews:    tn.Echo > 0 && tn.Echo < 1 || tn.FoldCopies,
+		Show:        o.K + 3, // with the first hit, the one before the page and a reply (hydrate)
 		Neighbours:  !tn.NoNeighbors,
 	}
 	if r.stops {
@@ -32,6 +33,9 @@ func (r *run) readQuery() memory.RecallQuery {
 	// Stopwords the engine does not probe are looked for in the turns' text.
 	if r.cover && r.stops && len(r.et.Stop) == 0 || r.vectors {
 		q.TextBytes = turnTextBytes
+	}
+	if r.dated {
+		q.SpanSince, q.SpanUntil = r.spanFrom, r.spanTo
 	}
 	if r.vectors && semanticWindow > 0 {
 		q.Around, q.AroundOf = semanticWindow, semanticTop

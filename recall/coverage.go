@@ -2,6 +2,7 @@ package recall
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ireneo-app/ireneo/engine"
@@ -15,6 +16,7 @@ type weightedTerm struct {
 	word string // the word as asked: a porter stem is not always its prefix ("flaky", "flaki")
 	id   bool
 	idf  float64
+	alts []string // its other forms (verbForms), when the plan searches them
 }
 
 // coverageTerms weighs every content word of the query (the common ones
@@ -22,6 +24,11 @@ type weightedTerm struct {
 // frequency, as the snapshot read them.
 func coverageTerms(snap *memory.RecallSnapshot, p Plan) []weightedTerm {
 	out := weighWords(snap, p.All)
+	if p.forms {
+		for i := range out {
+			out[i].alts = verbForms[out[i].word]
+		}
+	}
 	for _, id := range p.IDs {
 		// Identifiers are rare by nature; weigh them as a word in ten chunks.
 		out = append(out, weightedTerm{stem: id, id: true, idf: idf(10, 10000)})
@@ -73,7 +80,7 @@ func coverage(text string, terms []weightedTerm) float64 {
 			continue
 		}
 		for _, w := range ws {
-			if w == t.stem || w == t.word || (len(t.stem) >= 3 && strings.HasPrefix(w, t.stem)) {
+			if w == t.stem || w == t.word || (len(t.stem) >= 3 && strings.HasPrefix(w, t.stem)) || slices.Contains(t.alts, w) {
 				got += t.idf
 				break
 			}
@@ -130,34 +137,42 @@ func cover(cands []candidate, terms, stopTerms []weightedTerm, et engineTerms) {
 			}
 			continue
 		}
-		c.cov = fieldCoverage(c.fields, terms, et.Word, et.ID)
+		c.cov = fieldCoverage(c.fields, terms, et)
 		if stopText {
 			c.stopCov = wordCoverage(c.body, stopTerms)
 			c.stopIDF = c.stopCov * stopAll
 		} else if len(stopTerms) > 0 {
-			c.stopCov = fieldCoverage(c.fields, stopTerms, et.Stop, nil)
+			c.stopCov = fieldCoverage(c.fields, stopTerms, engineTerms{Word: et.Stop})
 			c.stopIDF = c.stopCov * stopAll
 		}
 	}
 }
 
 // fieldCoverage is coverage from the engine's per-term fields: the share of
-// the query's weight whose terms the turn's text (a word) or identifiers
-// (an identifier) hold.
-func fieldCoverage(fields []engine.FieldMask, terms []weightedTerm, word, id map[string]int) float64 {
+// the query's weight whose terms the turn's text (a word, or one of its
+// forms) or identifiers (an identifier) hold.
+func fieldCoverage(fields []engine.FieldMask, terms []weightedTerm, et engineTerms) float64 {
 	if len(terms) == 0 {
 		return 1
 	}
+	has := func(at int, f engine.Field) bool { return at < len(fields) && fields[at].Has(f) }
 	var got, all float64
 	for _, t := range terms {
 		all += t.idf
-		at, ok := word[t.word]
-		f := engine.Body
 		if t.id {
-			at, ok = id[t.stem]
-			f = engine.IDs
+			if at, ok := et.ID[t.stem]; ok && has(at, engine.IDs) {
+				got += t.idf
+			}
+			continue
 		}
-		if ok && at < len(fields) && fields[at].Has(f) {
+		held := false
+		if at, ok := et.Word[t.word]; ok && has(at, engine.Body) {
+			held = true
+		}
+		for _, at := range et.Alt[t.word] {
+			held = held || has(at, engine.Body)
+		}
+		if held {
 			got += t.idf
 		}
 	}

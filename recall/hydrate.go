@@ -10,22 +10,38 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// hydrate reads the text, receipts, projects and neighbours of the ranked
-// hits from the snapshot, all in one read (memory.RecallSnapshot.Shown), and
-// shows each turn's chunk that covers most of the query's terms.
-func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedTerm, ranked []candidate) ([]Hit, error) {
+// hydrate reads the hits of ranked[off:] from the snapshot, with their
+// text, receipts, projects and neighbours, all in one read
+// (memory.RecallSnapshot.Shown), and shows each turn's chunk that covers
+// most of the query's terms. With follow, when the first hit asks
+// something its answer comes right after it (answers.go), and the list
+// moves down by one from there.
+func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedTerm, ranked []candidate, off int, follow bool) ([]Hit, error) {
 	hits := make([]Hit, 0, len(ranked))
-	if len(ranked) == 0 {
+	if off >= len(ranked) {
 		return hits, nil
 	}
-	keys := make([]memory.TurnKey, len(ranked))
-	for i, c := range ranked {
-		keys[i] = c.turn()
+	from := off
+	if follow && off > 0 {
+		from = off - 1 // the answer's place moves the page back by one
 	}
-	shown, err := snap.Shown(ctx, keys)
+	// The first hit always: whether it asks decides the list below it.
+	keys := []memory.TurnKey{ranked[0].turn()}
+	for _, c := range ranked[max(from, 1):] {
+		keys = append(keys, c.turn())
+	}
+	var replyOf []memory.TurnKey
+	if follow {
+		replyOf = keys[:1]
+	}
+	shown, err := snap.Shown(ctx, keys, replyOf...)
 	if err != nil {
 		return nil, err
 	}
+	if follow {
+		ranked = withAnswer(ranked, shown)
+	}
+	ranked = ranked[min(off, len(ranked)):]
 	for _, c := range ranked {
 		st := shown[c.turn()]
 		if st == nil {
@@ -35,7 +51,7 @@ func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedT
 			SessionID: st.SessionID, TurnUUID: st.TurnUUID, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
 			Source: st.Harness, Title: st.Title, Score: round4(c.score),
 			Signals: Signals{BM25: round4(-c.bm25), Recency: round4(c.rec)},
-			sess:    c.sess, Projects: st.Projects,
+			sess:    c.sess, Projects: st.Projects, Copies: c.copies,
 		}
 		if c.starred {
 			h.Signals.Importance = 1

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -24,6 +25,8 @@ type Plan struct {
 	// "what did I say", RoleAssistant for "what did you suggest"; "" if
 	// neither.
 	Speaker string
+	// forms: a content word also searches its verb forms (verbForms).
+	forms bool
 }
 
 // planQuery cuts the query to memory.MaxQueryRunes, takes out identifiers,
@@ -120,17 +123,44 @@ var (
 // fields the hits say hold each term).
 type engineTerms struct {
 	Terms []engine.QueryTerm
-	Word  map[string]int // content word (All) → term index
-	ID    map[string]int // identifier → term index
-	Stop  map[string]int // stopword → term index, when asked for
+	Word  map[string]int   // content word (All) → term index
+	Alt   map[string][]int // content word → its other forms' term indexes (verbForms)
+	ID    map[string]int   // identifier → term index
+	Stop  map[string]int   // stopword → term index, when asked for
 }
+
+// verbForms are English verbs whose forms the Porter stemmer does not join:
+// a question asks "what did I eat", the memory says "I ate". Each word
+// stands for the others of its group.
+var verbForms = func() map[string][]string {
+	m := map[string][]string{}
+	for _, g := range strings.Split(`eat ate eaten|buy bought|go went gone|make made|take took taken|see saw seen|get got gotten|
+		have had|think thought|bring brought|write wrote written|run ran|drink drank drunk|meet met|pay paid|leave left|find found|
+		give gave given|feel felt|keep kept|sell sold|send sent|spend spent|build built|teach taught|catch caught|choose chose chosen|
+		fly flew flown|drive drove driven|ride rode ridden|swim swam swum|sing sang sung|begin began begun|break broke broken|
+		wear wore worn|win won|lose lost|hear heard|hold held|sit sat|stand stood|understand understood|forget forgot forgotten|
+		fall fell fallen|grow grew grown|know knew known|throw threw thrown|draw drew drawn|hide hid hidden|bite bit bitten|
+		lend lent|bend bent|lead led|feed fed|sleep slept|sweep swept|weep wept|shoot shot|light lit|dig dug|hang hung|
+		seek sought|fight fought|sting stung|swing swung|steal stole stolen|speak spoke spoken|wake woke woken|freeze froze frozen|
+		choose chose|rise rose risen|shake shook shaken|forgive forgave forgiven|mistake mistook|overcome overcame|withdraw withdrew`, "|") {
+		ws := strings.Fields(g)
+		for _, w := range ws {
+			for _, o := range ws {
+				if o != w && !slices.Contains(m[w], o) {
+					m[w] = append(m[w], o)
+				}
+			}
+		}
+	}
+	return m
+}()
 
 // engineTerms renders the plan for the engine: content words searched in a
 // turn's text, its title and (when date) its date words; identifiers in
 // their own field (probed only, unless useIDs). Words pruned by cost, and
 // stopwords (when stops), only probe: the hits say whether they hold them.
 func (p Plan) engineTerms(useIDs, date, stops bool) engineTerms {
-	et := engineTerms{Word: map[string]int{}, ID: map[string]int{}, Stop: map[string]int{}}
+	et := engineTerms{Word: map[string]int{}, Alt: map[string][]int{}, ID: map[string]int{}, Stop: map[string]int{}}
 	words := engine.FieldMask(1<<engine.Body | 1<<engine.Title)
 	if date {
 		words |= 1 << engine.Date
@@ -143,6 +173,13 @@ func (p Plan) engineTerms(useIDs, date, stops bool) engineTerms {
 	for _, w := range p.Terms {
 		searched[w] = true
 		et.Word[w] = add(engine.Term(w), words, false)
+		if p.forms {
+			for _, f := range verbForms[w] {
+				if engine.Term(f) != engine.Term(w) {
+					et.Alt[w] = append(et.Alt[w], add(engine.Term(f), words, false))
+				}
+			}
+		}
 	}
 	for _, w := range p.All {
 		if !searched[w] {

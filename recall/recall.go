@@ -3,6 +3,7 @@ package recall
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
@@ -28,7 +29,11 @@ type Options struct {
 	Source   string // harness
 	Since    time.Time
 	Until    time.Time
-	K        int
+	// Now is the time of asking, which the question's dates resolve
+	// against ("last week", "in July": the latest July before it); zero is
+	// the clock's.
+	Now time.Time
+	K   int
 	// Offset skips the first hits of the ranking: the next page of a
 	// list (the GUI's "Show more"); each page is at most MaxK hits.
 	Offset int
@@ -70,6 +75,9 @@ type Hit struct {
 	Signals   Signals    `json:"signals"`
 	Tokens    int        `json:"tokens"`
 	Truncated bool       `json:"truncated,omitempty"`
+	// Copies counts the turns of other conversations that say the same
+	// (the same question asked again), shown once as this hit.
+	Copies int `json:"copies,omitempty"`
 
 	chunk      int64 // the chunk shown
 	sess       int64
@@ -106,8 +114,13 @@ type candidate struct {
 	cov             float64
 	stopCov         float64 // the share of the question's stopwords it holds
 	stopIDF         float64 // the IDF of the question's stopwords it holds
+	inSpan          bool    // inside the question's explicit span
+	when            float64 // how well its time fits the question's loose dates or order (0..1)
 	turnChunks      int     // chunks in the candidate's turn, when asked for
 	body            string  // its searched text, when a stage asked for it
+	preview         string  // its stored preview, when a stage asked for it
+	echo            bool    // it says nothing but the query's words
+	copies          int     // other conversations' turns of the same text, folded into it
 }
 
 func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, Seq: c.seq} }
@@ -133,6 +146,23 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.dated && !r.anyInSpan(snap) {
+		// Nothing in the question's days holds its words: those days'
+		// turns, searched for every word of it, when any does.
+		if wide := r.widened(); wide != nil {
+			ws, err := m.ReadCandidates(ctx, wide.readQuery())
+			if err != nil {
+				snap.Close()
+				return nil, err
+			}
+			if len(ws.Candidates) > 0 {
+				snap.Close()
+				snap, r = ws, wide
+			} else {
+				ws.Close()
+			}
+		}
+	}
 	defer snap.Close()
 	r.gather(snap)
 	return r.present(ctx, snap)
@@ -152,6 +182,11 @@ type run struct {
 	tie                   float64        // the newest-first share among ties (TieShare, TieShareRecent)
 	terms                 []weightedTerm // the query's words and identifiers weighed by rarity
 	cands                 []candidate
+	layer, depth          int       // the first layer of the engine's pool, and the deepest read
+	when                  when      // what the question says of time
+	since, until          time.Time // the request's span
+	spanFrom, spanTo      time.Time // the question's explicit span, when dated
+	dated                 bool
 }
 
 // newRun plans a request: its defaults, its query's plan and engine terms,
@@ -172,26 +207,37 @@ func newRun(o Options) *run {
 		o.Query = string(rs[:memory.MaxQueryRunes])
 	}
 	plan := planQuery(o.Query, !tn.NoStopwords)
+	plan.forms = tn.VerbForms
 	if tn.KeepStopsOver > 0 && !tn.NoStopwords && len(plan.IDs) == 0 && len(plan.All) > tn.KeepStopsOver {
 		// A long paraphrase: its function words ("I", "my") tell a person's
 		// own telling apart from replies about it, as they do for plain BM25.
 		plan = planQuery(o.Query, false)
+		plan.forms = tn.VerbForms
 	}
 	// The stopword stages, and the engine's probes they need, only for
 	// short questions (StopMaxTerms).
 	if n := len(plan.All) + len(plan.IDs); tn.StopMaxTerms > 0 && n > tn.StopMaxTerms {
 		tn.StopWeight, tn.StopAdd = 0, 0
 	}
-	// The engine's pool: the tuning's candidates, but at least 4 for each
-	// hit asked (a long list is ranked from as deep a pool as the default
-	// 8 hits are) and every hit up to the page's end (paging goes on past
-	// the pool).
-	tn.Candidates = max(tn.Candidates, 4*o.K, o.K+max(o.Offset, 0))
 	if n := len(plan.All) + len(plan.IDs); tn.CoverMaxTerms > 0 && n > tn.CoverMaxTerms ||
 		len(plan.IDs) == 0 && tn.CoverMaxPlain > 0 && n > tn.CoverMaxPlain {
 		tn.CoverPower = 0
 	}
-	r := &run{o: o, tn: tn, plan: plan}
+	r := &run{o: o, tn: tn, plan: plan, since: o.Since, until: o.Until}
+	if tn.Dates {
+		r.date()
+		plan = r.plan
+	}
+	// The engine's pool is ranked in layers of Candidates, 4·Candidates, …
+	// turns (each the top of the next): the hits come from the first
+	// layer's ranking, then each deeper layer's hits not yet listed follow.
+	// So a larger request's first hits are the smaller one's, and a page
+	// continues the pages before it. The snapshot reads the deepest layer
+	// the page's end can need: at least twice the hits up to it.
+	r.layer = max(tn.Candidates, 1)
+	for r.depth = r.layer; r.depth < 2*(o.K+max(o.Offset, 0)); {
+		r.depth *= 4
+	}
 	r.stops = tn.StopWeight > 0 || tn.StopAdd > 0
 	r.cover = tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || r.stops
 	r.vectors = tn.VectorWeight > 0 && !asksWhen(o.Query)
@@ -201,6 +247,8 @@ func newRun(o Options) *run {
 	switch {
 	case plan.Recent:
 		r.tie = tn.TieShareRecent
+	case r.when.order < 0:
+		r.tie = -tn.TieShareRecent // "the first time": oldest first among ties
 	case len(plan.IDs) > 0:
 		r.tie = tn.TieShare
 	}
@@ -214,7 +262,13 @@ func (r *run) gather(snap *memory.RecallSnapshot) {
 	for i, c := range snap.Candidates {
 		r.cands[i] = candidate{
 			sess: c.Sess, seq: c.Seq, bm25: c.BM25, role: c.Role, ts: c.TS, starred: c.Starred,
-			fields: c.Fields, body: c.Text, turnChunks: c.Chunks,
+			fields: c.Fields, body: c.Text, turnChunks: c.Chunks, preview: c.Preview,
+		}
+	}
+	if r.tn.Echo > 0 && r.tn.Echo < 1 {
+		stems := queryStems(r.o.Query)
+		for i := range r.cands {
+			r.cands[i].echo = echoes(r.cands[i].preview, stems)
 		}
 	}
 	r.terms = coverageTerms(snap, r.plan)
@@ -228,6 +282,9 @@ func (r *run) gather(snap *memory.RecallSnapshot) {
 	if r.vectors {
 		semantic(r.o.Query, r.cands, snap.Around, r.tn)
 	}
+	if r.tn.Dates {
+		r.timeSignals()
+	}
 }
 
 // present ranks the gathered candidates and shows the best: read from the
@@ -240,15 +297,109 @@ func (r *run) present(ctx context.Context, snap *memory.RecallSnapshot) (*Result
 	if tn.FirstPerson > 0 && (speaker == memory.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
 		speaker, tn.SpeakerWeight = memory.RoleUser, tn.FirstPerson
 	}
-	ranked := rank(r.cands, o.K+max(o.Offset, 0), tn, r.tie, speaker)
-	ranked = ranked[min(max(o.Offset, 0), len(ranked)):]
-	hits, err := hydrate(ctx, snap, r.terms, ranked)
+	ranked := r.rankLayers(o.K+max(o.Offset, 0), tn, speaker)
+	hits, err := hydrate(ctx, snap, r.terms, ranked, max(o.Offset, 0), tn.AnswerFollows)
 	if err != nil {
 		return nil, err
 	}
 	fitBudget(res, hits, o.Budget)
 	res.ContextBlock = contextBlock(o.Query, res)
 	return res, nil
+}
+
+// date reads the question's dates and order (when.go): an explicit span
+// joins its best turns to the candidates and favours them; "the first
+// time" orders ties oldest first, "most recently" newest first; the words
+// that said an order are no search terms.
+func (r *run) date() {
+	now := r.o.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	w := parseWhen(r.o.Query, now)
+	r.when = w
+	if w.filter && (!w.from.IsZero() || !w.to.IsZero()) {
+		r.spanFrom, r.spanTo, r.dated = w.from, w.to, true
+	}
+	if len(w.orderWords) > 0 {
+		r.plan.Terms, r.plan.All = without(r.plan.Terms, w.orderWords), without(r.plan.All, w.orderWords)
+	}
+	if w.order > 0 {
+		r.plan.Recent = true
+	}
+}
+
+func without(ws []string, drop map[string]bool) []string {
+	var out []string
+	for _, x := range ws {
+		if !drop[x] {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// inSpan reports whether a time is inside the question's explicit span.
+func (r *run) inSpan(ts int64) bool {
+	t := time.Unix(ts, 0)
+	return r.dated && ts != 0 && (r.spanFrom.IsZero() || !t.Before(r.spanFrom)) && (r.spanTo.IsZero() || t.Before(r.spanTo))
+}
+
+func (r *run) anyInSpan(snap *memory.RecallSnapshot) bool {
+	for _, c := range snap.Candidates {
+		if r.inSpan(c.TS) {
+			return true
+		}
+	}
+	return false
+}
+
+// widened is the run for the question's span alone, searched for every
+// word of the question, its function words too; nil when that searches
+// nothing more.
+func (r *run) widened() *run {
+	p := planQuery(r.o.Query, false)
+	p.forms = r.plan.forms
+	p.Terms = without(p.Terms, r.when.orderWords)
+	p.All = p.Terms
+	if len(p.Terms) <= len(r.plan.Terms) && len(p.IDs) == len(r.plan.IDs) {
+		return nil
+	}
+	w := *r
+	w.plan, w.stops, w.dated = p, false, false
+	w.since, w.until = r.o.Since, r.o.Until
+	if !r.spanFrom.IsZero() && (w.since.IsZero() || r.spanFrom.After(w.since)) {
+		w.since = r.spanFrom
+	}
+	if !r.spanTo.IsZero() && (w.until.IsZero() || r.spanTo.Before(w.until)) {
+		w.until = r.spanTo
+	}
+	w.et = p.engineTerms(!r.tn.NoIDs, r.tn.DateWeight > 0, false)
+	return &w
+}
+
+// rankLayers ranks the first need hits: the first layer of the pool, then
+// each deeper layer's hits not already listed (see newRun).
+func (r *run) rankLayers(need int, tn Tuning, speaker string) []candidate {
+	var out []candidate
+	listed := map[memory.TurnKey]bool{}
+	for size := r.layer; ; size *= 4 {
+		pool := slices.Clone(r.cands[:min(size, len(r.cands))]) // rank edits its pool
+		for _, c := range r.cands[len(pool):] {
+			if c.inSpan {
+				pool = append(pool, c) // the question's days are in every layer
+			}
+		}
+		for _, c := range rank(pool, min(len(pool), need+len(out)), tn, r.tie, speaker) {
+			if !listed[c.turn()] && len(out) < need {
+				listed[c.turn()] = true
+				out = append(out, c)
+			}
+		}
+		if len(out) >= need || size >= len(r.cands) {
+			return out
+		}
+	}
 }
 
 // firstPerson reports whether a question speaks of the person ("I", "my",

@@ -26,6 +26,7 @@ type AgentworkOptions struct {
 	Configs   []Config
 	Questions int // cap per type (0: all)
 	Log       io.Writer
+	Now       time.Time // the time of asking; zero is AgentworkNow
 }
 
 // AgentworkMemory returns the memory of agentwork's history of (n, seed),
@@ -134,7 +135,7 @@ func RunAgentwork(ctx context.Context, opts AgentworkOptions) ([]Outcome, error)
 		o.Values = agentworkScore(q, hits)
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, K: 3, Budget: recallBudget})
+			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, K: 3, Budget: recallBudget, Now: orNow(opts.Now, AgentworkNow)})
 			if err != nil {
 				return nil, err
 			}
