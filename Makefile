@@ -20,8 +20,13 @@ build: deps
 run: build
 	./$(BIN)
 
+# FUZZTIME bounds the engine's exactness fuzzing (pruned top-k = exhaustive)
+# that `make test` runs after the tests; its seeds run with the tests too.
+FUZZTIME ?= 20s
+
 test: deps lint
 	scripts/test-session.sh $(GO) test -tags "$(TAGS)" $(TESTFLAGS) ./...
+	$(GO) test -tags "$(TAGS)" ./engine -run '^$$' -fuzz '^FuzzSearchExact$$' -fuzztime $(FUZZTIME)
 
 # lint: formatting, a tidy go.mod, vet and staticcheck, on the whole tree.
 lint:

@@ -5,9 +5,11 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +17,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	_ "modernc.org/sqlite"
+
+	"github.com/ireneo-app/ireneo/capture"
 )
 
 // The capture hooks, run as Claude Code and Codex run them: the real binary,
@@ -28,7 +32,7 @@ var (
 )
 
 // ireneoBinary builds the real ireneo binary once per test run.
-func ireneoBinary(t *testing.T) string {
+func ireneoBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "ireneo-bin-")
@@ -64,14 +68,14 @@ const (
 // hookEnv is a home with Claude Code and Codex sessions, settings that have
 // hooks and a notify program of their own, and an empty memory.
 type hookEnv struct {
-	t              *testing.T
+	t              testing.TB
 	bin, home, mem string
 	env            []string
 	transcript     string
 	notifyMark     string
 }
 
-func newHookEnv(t *testing.T) *hookEnv {
+func newHookEnv(t testing.TB) *hookEnv {
 	t.Helper()
 	h := &hookEnv{t: t, bin: ireneoBinary(t), home: t.TempDir()}
 	h.mem = filepath.Join(h.home, "mem")
@@ -104,7 +108,7 @@ func newHookEnv(t *testing.T) *hookEnv {
 	return h
 }
 
-func copyFile(t *testing.T, from, to string) {
+func copyFile(t testing.TB, from, to string) {
 	t.Helper()
 	b, err := os.ReadFile(from)
 	if err != nil {
@@ -113,7 +117,7 @@ func copyFile(t *testing.T, from, to string) {
 	writeFile(t, to, string(b))
 }
 
-func writeFile(t *testing.T, path, text string) {
+func writeFile(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
@@ -390,4 +394,159 @@ func TestCodexNotifyRealBinary(t *testing.T) {
 	if c := h.counts(); c["codex"] != 1 || len(c) != 1 {
 		t.Fatalf("after malformed notifies: %v", c)
 	}
+}
+
+// burstStats is what a burst of hook fires started.
+type burstStats struct {
+	workers   int     // import processes started (hook work, or hook run before the queue)
+	atOnce    int     // most of them alive at once
+	peakRSSMB float64 // their largest summed resident set
+}
+
+// burst fires n hook commands, parallel at a time, with input(i) on
+// stdin, and watches /proc for the import processes they start until none
+// is left.
+func (h *hookEnv) burst(n, parallel int, argv []string, input func(i int) string) burstStats {
+	h.t.Helper()
+	var st burstStats
+	seen := map[int]bool{}
+	stop := make(chan struct{})
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		for {
+			alive, rss := importProcs(h.mem, seen)
+			st.atOnce = max(st.atOnce, alive)
+			st.peakRSSMB = max(st.peakRSSMB, rss)
+			select {
+			case <-stop:
+				if alive == 0 {
+					return
+				}
+			default:
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}()
+	sem := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for i := range n {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			cmd := exec.Command(argv[0], argv[1:]...)
+			cmd.Env = h.env
+			cmd.Stdin = strings.NewReader(input(i))
+			cmd.Run()
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-watched
+	st.workers = len(seen)
+	return st
+}
+
+// importProcs counts the live import processes of the memory (adding
+// their pids to seen) and sums their resident sets, in MB.
+func importProcs(mem string, seen map[int]bool) (int, float64) {
+	ents, _ := os.ReadDir("/proc")
+	alive, kb := 0, 0.0
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cl, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil || !bytes.Contains(cl, []byte(mem+"\x00")) ||
+			!bytes.Contains(cl, []byte("hook\x00work")) && !bytes.Contains(cl, []byte("hook\x00run")) {
+			continue
+		}
+		alive++
+		seen[pid] = true
+		status, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+		for _, l := range strings.Split(string(status), "\n") {
+			if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+				v, _ := strconv.ParseFloat(f[1], 64)
+				kb += v
+			}
+		}
+	}
+	return alive, kb / 1024
+}
+
+// TestHookBurstBounded: hundreds of Stop fires of one session, and
+// SessionEnd fires of many, start no more than a few import processes,
+// never more than capture.MaxWorkers at once (1,000 fires once forked
+// 1,000 detached importers, 102 at once, 8.1 GB), and every session lands.
+func TestHookBurstBounded(t *testing.T) {
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("no /proc to count processes in")
+	}
+	h := newHookEnv(t)
+	h.ok("--memory", h.mem, "connect", "claude-code", "--write", "--hooks", "--token-store", "file")
+	st := h.burst(150, 32, h.claudeHookCommand("Stop"), func(int) string {
+		return ccInput("Stop", h.transcript, `,"stop_hook_active":false`)
+	})
+	// One import a throttle window (2 s here) while the fires last, each
+	// by a worker that ends when the queue is empty: about one worker an
+	// import (one exiting as the next starts), never more than
+	// MaxWorkers alive.
+	imports := len(h.log())
+	t.Logf("150 Stop fires of one session: %+v, %d imports", st, imports)
+	if st.atOnce > capture.MaxWorkers || st.workers > imports+capture.MaxWorkers {
+		t.Errorf("150 Stop fires of one session started %d import processes, %d at once, for %d imports; want at most %d, %d at once",
+			st.workers, st.atOnce, imports, imports+capture.MaxWorkers, capture.MaxWorkers)
+	}
+	if c := h.counts(); c["claude_code"] != 1 {
+		t.Fatalf("after the Stop burst: %v", c)
+	}
+
+	// Many sessions ending at once: each lands, through a few workers.
+	src, _ := os.ReadFile(h.transcript)
+	const sessions = 20
+	paths := make([]string, sessions)
+	for i := range paths {
+		id := fmt.Sprintf("7d0c1a2b-3c4d-4e5f-8a9b-%012d", i)
+		paths[i] = filepath.Join(filepath.Dir(h.transcript), id+".jsonl")
+		writeFile(t, paths[i], strings.ReplaceAll(string(src), ccSession, id))
+	}
+	st = h.burst(sessions, 16, h.claudeHookCommand("SessionEnd"), func(i int) string {
+		id := fmt.Sprintf("7d0c1a2b-3c4d-4e5f-8a9b-%012d", i)
+		return strings.ReplaceAll(ccInput("SessionEnd", paths[i], `,"reason":"exit"`), ccSession, id)
+	})
+	t.Logf("%d SessionEnd fires of as many sessions: %+v", sessions, st)
+	if st.atOnce > capture.MaxWorkers {
+		t.Errorf("%d SessionEnd fires ran %d imports at once, want at most %d", sessions, st.atOnce, capture.MaxWorkers)
+	}
+	if c := h.counts(); c["claude_code"] != 1+sessions {
+		t.Fatalf("after the SessionEnd burst: %v, want %d Claude Code sessions", c, 1+sessions)
+	}
+}
+
+// BenchmarkHookBurst: 1,000 Stop fires of one session, 100 at a time, as
+// the reliability review fired them, with the import processes they start
+// counted and their summed RSS at its peak. IRENEO_BENCH_BIN runs another
+// build (one before the queue, for the floor):
+//
+//	go test . -run '^$' -bench HookBurst -benchtime 1x
+func BenchmarkHookBurst(b *testing.B) {
+	h := newHookEnv(b)
+	if bin := os.Getenv("IRENEO_BENCH_BIN"); bin != "" {
+		h.bin = bin
+	}
+	h.ok("--memory", h.mem, "connect", "claude-code", "--write", "--hooks", "--token-store", "file")
+	argv := h.claudeHookCommand("Stop") // the binary that connected
+	var st burstStats
+	for range b.N {
+		st = h.burst(1000, 100, argv, func(int) string {
+			return ccInput("Stop", h.transcript, `,"stop_hook_active":false`)
+		})
+	}
+	b.ReportMetric(float64(st.workers), "importers")
+	b.ReportMetric(float64(st.atOnce), "at-once")
+	b.ReportMetric(st.peakRSSMB, "peak-MB")
+	b.ReportMetric(float64(len(h.log())), "imports")
 }

@@ -1,7 +1,6 @@
 package capture
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,35 +54,6 @@ func TestParseCodexAndFindRollout(t *testing.T) {
 	}
 }
 
-// TestWaitForTurn: a session imported within the window waits for the
-// window's end; a second event meanwhile leaves it to the first.
-func TestWaitForTurn(t *testing.T) {
-	dir := t.TempDir()
-	e := Event{Harness: Codex, Name: "agent-turn-complete", SessionID: "t1"}
-	now := time.Now()
-	if ok, err := waitForTurn(context.Background(), dir, e, time.Hour, time.Now); !ok || err != nil {
-		t.Fatalf("first event: %v %v", ok, err)
-	}
-	markImported(dir, e, now)
-	done := make(chan bool, 1)
-	go func() {
-		ok, _ := waitForTurn(context.Background(), dir, e, 300*time.Millisecond, time.Now)
-		done <- ok
-	}()
-	for {
-		if _, err := os.Stat(pendingPath(filepath.Join(dir, DirName), e)); err == nil {
-			break
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if ok, err := waitForTurn(context.Background(), dir, e, 300*time.Millisecond, time.Now); ok || err != nil {
-		t.Fatalf("a second event while one waits: %v %v", ok, err)
-	}
-	if !<-done {
-		t.Fatal("the waiting event gave up")
-	}
-}
-
 func TestLogKeepsErrorsApart(t *testing.T) {
 	dir := t.TempDir()
 	Log(dir, time.Now(), "claude-code SessionEnd session a: imported 1 new")
@@ -91,5 +61,26 @@ func TestLogKeepsErrorsApart(t *testing.T) {
 	lines, err := ReadLog(dir, 10)
 	if err != nil || len(lines) != 2 || lines[0].Error || !lines[1].Error {
 		t.Fatalf("%+v %v", lines, err)
+	}
+}
+
+// TestLogFallsBack: when the memory folder cannot be written, the line
+// goes to the fallback log, which ReadLog reads too; when neither can be
+// written, Log says so.
+func TestLogFallsBack(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(blocker, nil, 0o600)
+	mem := filepath.Join(blocker, "mem") // under a file: nothing can be made there
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	if err := Log(mem, time.Now(), "claude-code SessionEnd session s1 %sread-only file system", ErrorMark); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := ReadLog(mem, 10)
+	if err != nil || len(lines) != 1 || !lines[0].Error || lines[0].File != FallbackLogPath(mem) {
+		t.Fatalf("%+v %v", lines, err)
+	}
+	t.Setenv("XDG_STATE_HOME", filepath.Join(blocker, "state"))
+	if err := Log(mem, time.Now(), "lost"); err == nil {
+		t.Fatal("Log wrote nowhere and said nothing")
 	}
 }

@@ -27,8 +27,13 @@ func tryLock(path string) (release func(), err error) {
 	return func() { os.Remove(path) }, nil
 }
 
+// lockFile is not needed here: nothing is handed to a detached child.
+func lockFile(string) (*os.File, error) { return nil, errors.ErrUnsupported }
+
 // Detach is a no-op here; the hook runs its import in the foreground.
 func Detach(*exec.Cmd) {}
 
 // CanDetach says whether Detach makes a process that outlives its parent.
 const CanDetach = false
+
+func relock(*os.File) bool { return false }

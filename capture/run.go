@@ -9,43 +9,35 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// Throttle is how far apart a throttled event's imports of one session are.
+// Throttle is how far apart a throttled event's imports of one session
+// are: a queued one waits until a throttle after the last one began.
 const Throttle = time.Minute
 
-// ImportTimeout bounds one hook import, waits included. It runs detached,
-// so it holds up no one; it only keeps a stuck import from lingering.
+// ImportTimeout bounds one hook import, waits for locks included. It runs
+// detached, so it holds up no one; it only keeps a stuck import from
+// lingering.
 const ImportTimeout = 5 * time.Minute
 
 // Options are what an import needs besides the event.
 type Options struct {
 	MemoryDir string
 	CodexHome string // where Codex keeps its sessions; "" means ~/.codex
-	Redact    func(*memory.Session) map[string]int
+	Redact    func(*funes.Session) map[string]int
 	Throttle  time.Duration // 0 means Throttle
 	Now       func() time.Time
 }
 
-// Import imports the session e names into the memory, once its turn comes
-// (see waitForTurn), one import of a session at a time. It returns what
-// the import did; the caller logs it.
-func Import(ctx context.Context, e Event, o Options) (importers.Summary, error) {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Throttle == 0 {
-		o.Throttle = Throttle
-	}
-	if err := checkID(e.SessionID); err != nil {
-		return importers.Summary{}, fmt.Errorf("session id: %w", err)
-	}
-	if e.Transcript != "" {
-		if err := checkTranscript(e.Transcript); err != nil {
-			return importers.Summary{}, fmt.Errorf("transcript: %w", err)
-		}
+// importEvent imports the session e names into the memory, one import of
+// a session at a time (a lock file per session). It returns what the
+// import did; the worker's caller logs it.
+func importEvent(ctx context.Context, e Event, o Options) (importers.Summary, error) {
+	if err := checkEvent(e); err != nil {
+		return importers.Summary{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, ImportTimeout)
 	defer cancel()
@@ -53,12 +45,6 @@ func Import(ctx context.Context, e Event, o Options) (importers.Summary, error) 
 	// start an empty one in silence.
 	if _, err := os.Stat(filepath.Join(o.MemoryDir, memory.DBName)); err != nil {
 		return importers.Summary{}, fmt.Errorf("no memory at %s (looked for %s); run `ireneo connect %s --write --hooks` again from the memory you use", o.MemoryDir, memory.DBName, e.Harness)
-	}
-	if e.Throttled() {
-		turn, err := waitForTurn(ctx, o.MemoryDir, e, o.Throttle, o.Now)
-		if err != nil || !turn {
-			return importers.Summary{}, err
-		}
 	}
 	if e.Harness == Codex && e.Transcript == "" {
 		home := o.CodexHome

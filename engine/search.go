@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync/atomic"
 )
 
 // FieldParams are one field's BM25F weight and length normalisation b.
@@ -692,6 +693,7 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 	if query.K <= 0 {
 		return nil, nil
 	}
+	exhaustiveRuns.Add(1)
 	s, cs, err := open(ctx, q, query, p)
 	defer s.close()
 	if err != nil {
@@ -734,6 +736,12 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 	}
 	return top.sorted(), nil
 }
+
+var exhaustiveRuns atomic.Int64
+
+// ExhaustiveSearches is how many exhaustive searches this process ran: the
+// proof that a bench asking with the exactness check on compared something.
+func ExhaustiveSearches() int64 { return exhaustiveRuns.Load() }
 
 // Docs calls fn with every document that holds term in one of fields, in
 // ascending order, until fn returns false.

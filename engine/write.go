@@ -32,6 +32,9 @@ type Writer struct {
 	lenSum   [NumFields]int64
 	dirty    bool
 	stmts    map[string]*sql.Stmt // batched statements by text
+	// blockSize is how many postings a full block holds: BlockSize, less
+	// in tests, so a few documents make many blocks.
+	blockSize int
 }
 
 // flushAt is how many buffered postings make Add flush by itself: a bound on
@@ -46,7 +49,7 @@ func NewWriter(ctx context.Context, tx *sql.Tx) (*Writer, error) {
 	if err := Create(ctx, tx); err != nil {
 		return nil, err
 	}
-	return &Writer{ctx: ctx, tx: tx, buf: map[string][]posting{}, stmts: map[string]*sql.Stmt{}}, nil
+	return &Writer{ctx: ctx, tx: tx, buf: map[string][]posting{}, stmts: map[string]*sql.Stmt{}, blockSize: BlockSize}, nil
 }
 
 // Close releases the writer's statements; it does not flush.
@@ -385,10 +388,10 @@ type changes struct {
 }
 
 // cut writes full blocks of ps to ch and returns their metas and the rest.
-func cut(ch *changes, t string, ps []posting, full bool) ([]blockMeta, []posting) {
+func cut(ch *changes, t string, ps []posting, full bool, size int) ([]blockMeta, []posting) {
 	var metas []blockMeta
-	for len(ps) >= BlockSize || (full && len(ps) > 0) {
-		n := min(len(ps), BlockSize)
+	for len(ps) >= size || (full && len(ps) > 0) {
+		n := min(len(ps), size)
 		ch.blocks = append(ch.blocks, t, int64(ps[n-1].doc), encodeBlock(nil, ps[:n]))
 		metas = append(metas, metaOf(ps[:n]))
 		ps = ps[n:]
@@ -483,11 +486,11 @@ func (w *Writer) appendTerms(terms []string) error {
 				}
 			}
 		}
-		if len(merged) >= BlockSize {
+		if len(merged) >= w.blockSize {
 			if _, err := r.blocks(); err != nil {
 				return err
 			}
-			metas, rest := cut(&ch, t, merged, false)
+			metas, rest := cut(&ch, t, merged, false, w.blockSize)
 			r.skips = append(r.skips, metas...)
 			merged = rest
 		}
@@ -645,7 +648,7 @@ func (w *Writer) removeFromTerms(terms []string, byTerm map[string][]uint64) err
 			}
 			removed += len(ps) - len(kept)
 			ch.delBlock = append(ch.delBlock, [2]any{t, int64(b.last)})
-			m, _ := cut(&ch, t, kept, true)
+			m, _ := cut(&ch, t, kept, true, w.blockSize)
 			skips = append(skips, m...)
 		}
 		if hit[len(r.skips)] {

@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -139,8 +140,16 @@ type Server struct {
 	slots   chan struct{} // one per running tool call
 	// sessions are the Streamable HTTP sessions issued, by token.
 	httpSessions *sessionTable
+	// mcpHTTP is the transport the current Handler serves, told to let go
+	// of each session the table drops.
+	mcpHTTP atomic.Pointer[server.StreamableHTTPServer]
+	// liveSessions counts the sessions mcp-go holds (registered, not yet
+	// unregistered), for tests and benchmarks of the bounds.
+	liveSessions atomic.Int64
 	// refused logs refused HTTP requests for the person to see.
 	refused *refusals
+	// authFails spaces out the answers to wrong tokens.
+	authFails *authBackoff
 
 	defaults atomic.Pointer[recallDefaults]
 
@@ -162,7 +171,9 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 		secrets:      newAuditSecrets(opts.Secrets, opts.LazySecrets),
 		slots:        make(chan struct{}, opts.MaxConcurrent),
 		httpSessions: newSessionTable(),
+		authFails:    newAuthBackoff(),
 	}
+	s.httpSessions.drop = s.dropSessions
 	d := opts.recallDefaults()
 	s.defaults.Store(&d)
 	s.refused = newRefusals(s.audit)
@@ -175,8 +186,10 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 	// tools, not before answering it.
 	hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
 		s.secrets.warm()
-		go memory.CountTokens("warm up")
+		go o200k.Count("warm up")
 	})
+	hooks.AddOnRegisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(1) })
+	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(-1) })
 	mopts := []server.ServerOption{
 		server.WithHooks(hooks),
 		server.WithToolCapabilities(false),
@@ -204,10 +217,37 @@ func (s *Server) Handler(port string) http.Handler {
 		// this also lets Stop finish without waiting on idle streams.
 		server.WithDisableStreaming(true),
 	)
+	s.mcpHTTP.Store(mcpHTTP)
 	mux := http.NewServeMux()
 	mux.Handle(EndpointPath, s.guard(port, mcpHTTP))
 	return mux
 }
+
+// dropSessions makes mcp-go let go of sessions the session table dropped:
+// a DELETE of each, as a client ending it sends, to the transport (which
+// frees its own state and the server's), and the server's registration in
+// case the transport that opened it is an earlier Handler's.
+func (s *Server) dropSessions(ids []string) {
+	h := s.mcpHTTP.Load()
+	for _, id := range ids {
+		if h != nil {
+			r, err := http.NewRequest(http.MethodDelete, "http://127.0.0.1"+EndpointPath, nil)
+			if err == nil {
+				r.Header.Set(server.HeaderKeySessionID, id)
+				h.ServeHTTP(discardResponse{}, r)
+			}
+		}
+		s.mcp.UnregisterSession(context.Background(), id)
+	}
+}
+
+// discardResponse is a ResponseWriter for the server's own requests to
+// mcp-go, whose answers nobody reads.
+type discardResponse struct{}
+
+func (discardResponse) Header() http.Header         { return http.Header{} }
+func (discardResponse) Write(b []byte) (int, error) { return len(b), nil }
+func (discardResponse) WriteHeader(int)             {}
 
 // Start listens on addr (DefaultAddr if empty), which must be loopback,
 // and serves in the background until Stop.

@@ -19,11 +19,21 @@ import (
 // 404, and a request without one gets 400. Requests of the 2026-07-28
 // protocol are stateless and carry no session.
 
-// Session table bounds: ids idle this long are forgotten, and the table
-// never holds more than maxHTTPSessions (the longest idle go first).
+// Session table bounds. mcp-go keeps a session's state (about 10 KB) from
+// its initialize until a DELETE, and most clients never send one (30,000
+// initializes took serve from 45 MB to 359 MB), so the table decides how
+// long a session lives and tells mcp-go to let go of each one it drops
+// (drop): one idle for sessionIdle, the least recently seen of a token that
+// opens more than maxSessionsPerToken, and the least recently seen of all
+// beyond maxHTTPSessions. A client whose session was dropped gets 404 and,
+// as the transport's spec says it must, initializes again.
 const (
-	sessionIdle     = 24 * time.Hour
-	maxHTTPSessions = 10000
+	sessionIdle         = 8 * time.Hour
+	maxSessionsPerToken = 64
+	maxHTTPSessions     = 1024
+	// sessionSweepEvery is how often a request also looks for idle
+	// sessions (a scan of at most maxHTTPSessions entries).
+	sessionSweepEvery = time.Minute
 )
 
 type sessionEntry struct {
@@ -32,62 +42,119 @@ type sessionEntry struct {
 }
 
 type sessionTable struct {
-	mu  sync.Mutex
-	ids map[string]*sessionEntry
-	now func() time.Time
+	mu        sync.Mutex
+	ids       map[string]*sessionEntry
+	owned     map[string]int // sessions per owner
+	lastSweep time.Time
+	now       func() time.Time
+	// drop, if set, frees what the MCP library holds of sessions the table
+	// dropped; it is called without mu held.
+	drop func(ids []string)
 }
 
 func newSessionTable() *sessionTable {
-	return &sessionTable{ids: map[string]*sessionEntry{}, now: time.Now}
+	return &sessionTable{ids: map[string]*sessionEntry{}, owned: map[string]int{}, now: time.Now}
 }
 
-// open records a session id issued to owner.
-func (t *sessionTable) open(id, owner string) {
+// Len is how many sessions the table holds.
+func (t *sessionTable) Len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	now := t.now()
-	if len(t.ids) >= maxHTTPSessions {
-		t.evict(now)
-	}
-	t.ids[id] = &sessionEntry{owner: owner, lastSeen: now}
+	return len(t.ids)
 }
 
-// evict drops idle sessions, and if none are idle, the least recently seen.
-func (t *sessionTable) evict(now time.Time) {
+// open records a session id issued to owner, dropping others to stay
+// within the bounds.
+func (t *sessionTable) open(id, owner string) {
+	t.mu.Lock()
+	now := t.now()
+	dropped := t.sweep(now, nil)
+	if t.owned[owner] >= maxSessionsPerToken {
+		dropped = t.evictOldest(owner, dropped)
+	}
+	if len(t.ids) >= maxHTTPSessions {
+		dropped = t.evictOldest("", dropped)
+	}
+	if _, ok := t.ids[id]; !ok {
+		t.owned[owner]++
+	}
+	t.ids[id] = &sessionEntry{owner: owner, lastSeen: now}
+	t.mu.Unlock()
+	t.release(dropped)
+}
+
+// remove deletes id; t.mu is held.
+func (t *sessionTable) remove(id string, e *sessionEntry) {
+	delete(t.ids, id)
+	if t.owned[e.owner]--; t.owned[e.owner] <= 0 {
+		delete(t.owned, e.owner)
+	}
+}
+
+// sweep drops sessions idle longer than sessionIdle, at most once every
+// sessionSweepEvery; t.mu is held.
+func (t *sessionTable) sweep(now time.Time, dropped []string) []string {
+	if now.Sub(t.lastSweep) < sessionSweepEvery {
+		return dropped
+	}
+	t.lastSweep = now
+	for id, e := range t.ids {
+		if now.Sub(e.lastSeen) > sessionIdle {
+			t.remove(id, e)
+			dropped = append(dropped, id)
+		}
+	}
+	return dropped
+}
+
+// evictOldest drops the least recently seen session of owner ("" for any
+// owner); t.mu is held.
+func (t *sessionTable) evictOldest(owner string, dropped []string) []string {
 	var oldest string
 	var oldestSeen time.Time
 	for id, e := range t.ids {
-		if now.Sub(e.lastSeen) > sessionIdle {
-			delete(t.ids, id)
+		if owner != "" && e.owner != owner {
 			continue
 		}
 		if oldest == "" || e.lastSeen.Before(oldestSeen) {
 			oldest, oldestSeen = id, e.lastSeen
 		}
 	}
-	if len(t.ids) >= maxHTTPSessions && oldest != "" {
-		delete(t.ids, oldest)
+	if oldest == "" {
+		return dropped
+	}
+	t.remove(oldest, t.ids[oldest])
+	return append(dropped, oldest)
+}
+
+func (t *sessionTable) release(ids []string) {
+	if len(ids) > 0 && t.drop != nil {
+		t.drop(ids)
 	}
 }
 
 // use reports whether id is a live session of owner, and marks it seen.
 func (t *sessionTable) use(id, owner string) bool {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	e, ok := t.ids[id]
-	if !ok || e.owner != owner {
-		return false
-	}
 	now := t.now()
-	if now.Sub(e.lastSeen) > sessionIdle {
-		delete(t.ids, id)
-		return false
+	dropped := t.sweep(now, nil)
+	e, ok := t.ids[id]
+	live := ok && e.owner == owner
+	if live && now.Sub(e.lastSeen) > sessionIdle {
+		t.remove(id, e)
+		dropped = append(dropped, id)
+		live = false
 	}
-	e.lastSeen = now
-	return true
+	if live {
+		e.lastSeen = now
+	}
+	t.mu.Unlock()
+	t.release(dropped)
+	return live
 }
 
-// end ends owner's session id, reporting whether there was one.
+// end ends owner's session id, reporting whether there was one. The
+// request that ends it goes on to mcp-go, which lets go of it itself.
 func (t *sessionTable) end(id, owner string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -95,7 +162,7 @@ func (t *sessionTable) end(id, owner string) bool {
 	if !ok || e.owner != owner {
 		return false
 	}
-	delete(t.ids, id)
+	t.remove(id, e)
 	return true
 }
 

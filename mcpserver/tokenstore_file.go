@@ -12,7 +12,7 @@ import (
 
 	"github.com/adrg/xdg"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // FileStoreWarning is what the CLI and GUI show whenever the file token
@@ -64,7 +64,7 @@ func (f *FileTokenStore) save(m map[string]string) error {
 	if err != nil {
 		return fmt.Errorf("token file %s: %w", f.Path, err)
 	}
-	if err := memory.WriteFileAtomic(f.Path, append(data, '\n'), 0o600); err != nil {
+	if err := funes.WriteFileAtomic(f.Path, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("token file %s: %w", f.Path, err)
 	}
 	return nil

@@ -12,8 +12,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -358,8 +358,8 @@ func (s *Server) listProjects(ctx context.Context, c Caller, _ ListProjectsArgs)
 	if err != nil {
 		return answer{}, err
 	}
-	res := ProjectsResult{Marker: plumbing.ResultMarker, Projects: nonNil(ps), Untagged: untagged}
-	return answer{result: mcp.NewToolResultStructured(res, projectsText(res)), hits: len(ps)}, nil
+	res, text := buildProjects(ps, untagged)
+	return answer{result: mcp.NewToolResultStructured(res, text), hits: len(ps)}, nil
 }
 
 // sourceArg checks a source name, accepting the spellings people use.
@@ -368,10 +368,10 @@ func sourceArg(s string) (string, error) {
 	switch s {
 	case "":
 		return "", nil
-	case memory.HarnessChatGPT, memory.HarnessClaude, memory.HarnessCodex, memory.HarnessClaudeCode:
+	case funes.HarnessChatGPT, funes.HarnessClaude, funes.HarnessCodex, funes.HarnessClaudeCode:
 		return s, nil
 	case "claude-code", "claudecode", "claude code":
-		return memory.HarnessClaudeCode, nil
+		return funes.HarnessClaudeCode, nil
 	}
 	return "", argErrorf("source %q is not one of chatgpt, claude, codex, claude_code", s)
 }

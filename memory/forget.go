@@ -130,6 +130,7 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 		if err != nil {
 			return rep, fmt.Errorf("forget %s: %w", ref.sid, err)
 		}
+		m.reported(ctx, Choice{Kind: ChoiceForget, Harness: ref.harness, SessionID: ref.sid}, nil)
 		if ref.path != "" {
 			path := filepath.Join(m.dir, ref.path)
 			err := shred(path)
@@ -218,6 +219,11 @@ func (m *Memory) Erase(ctx context.Context) error {
 }
 
 func (m *Memory) erase(ctx context.Context) (bool, error) {
+	vac, err := m.eraseOnce(ctx)
+	return vac, explainDisk(m.dir, err)
+}
+
+func (m *Memory) eraseOnce(ctx context.Context) (bool, error) {
 	m.writeMu.Lock()
 	defer m.writeMu.Unlock()
 	var pages, free int64

@@ -63,12 +63,12 @@ func cleanProject(p string) (string, error) {
 
 // Tag adds projects to a conversation.
 func (m *Memory) Tag(ctx context.Context, sessionID string, projects ...string) error {
-	return m.editTags(ctx, sessionID, projects, `INSERT OR IGNORE INTO session_projects(harness,session_id,project) VALUES(?,?,?)`)
+	return m.reported(ctx, Choice{Kind: ChoiceTag, SessionID: sessionID, Projects: projects}, m.editTags(ctx, sessionID, projects, `INSERT OR IGNORE INTO session_projects(harness,session_id,project) VALUES(?,?,?)`))
 }
 
 // Untag removes projects from a conversation.
 func (m *Memory) Untag(ctx context.Context, sessionID string, projects ...string) error {
-	return m.editTags(ctx, sessionID, projects, `DELETE FROM session_projects WHERE harness=? AND session_id=? AND project=?`)
+	return m.reported(ctx, Choice{Kind: ChoiceUntag, SessionID: sessionID, Projects: projects}, m.editTags(ctx, sessionID, projects, `DELETE FROM session_projects WHERE harness=? AND session_id=? AND project=?`))
 }
 
 func (m *Memory) editTags(ctx context.Context, sessionID string, projects []string, q string) error {
@@ -95,6 +95,10 @@ func (m *Memory) editTags(ctx context.Context, sessionID string, projects []stri
 
 // RenameProject renames a project, merging it into another of that name.
 func (m *Memory) RenameProject(ctx context.Context, from, to string) error {
+	return m.reported(ctx, Choice{Kind: ChoiceRename, From: from, To: to}, m.renameProject(ctx, from, to))
+}
+
+func (m *Memory) renameProject(ctx context.Context, from, to string) error {
 	to, err := cleanProject(to)
 	if err != nil {
 		return err
@@ -121,7 +125,7 @@ func (m *Memory) RenameProject(ctx context.Context, from, to string) error {
 
 // Star marks a conversation as important, or clears the mark.
 func (m *Memory) Star(ctx context.Context, sessionID string, on bool) error {
-	return m.withTx(ctx, func(tx *sql.Tx) error {
+	return m.reported(ctx, Choice{Kind: starKind(on), SessionID: sessionID}, m.withTx(ctx, func(tx *sql.Tx) error {
 		ref, err := m.findSession(ctx, tx, sessionID, nil)
 		if err != nil {
 			return err
@@ -133,5 +137,5 @@ func (m *Memory) Star(ctx context.Context, sessionID string, on bool) error {
 		_, err = tx.ExecContext(ctx, `INSERT INTO stars(harness,session_id,starred) VALUES(?,?,1)
 			ON CONFLICT DO UPDATE SET starred=1`, ref.harness, ref.sid)
 		return err
-	})
+	}))
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // The recall pipeline's reads (package recall). A recall reads the memory
@@ -910,10 +911,10 @@ func replySeq(ctx context.Context, q queryer, k TurnKey) (int, error) {
 		switch {
 		case seq == k.Seq:
 			role = r
-			if role != RoleUser && role != RoleAssistant {
+			if role != funes.RoleUser && role != funes.RoleAssistant {
 				return -1, nil
 			}
-		case !said || r != RoleUser && r != RoleAssistant:
+		case !said || r != funes.RoleUser && r != funes.RoleAssistant:
 			// a tool's output, or Ireneo's own traffic
 		case r == role || role == "":
 			return reply, rows.Err() // the asker speaks again

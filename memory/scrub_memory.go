@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // ScrubOptions says what a scrub covers.
@@ -182,6 +184,7 @@ func (m *Memory) ScrubApply(ctx context.Context, o ScrubOptions) (ScrubReport, e
 	if err := m.commitScrub(ctx, batch, olds, tags, edits); err != nil {
 		return ScrubReport{}, err
 	}
+	m.reportRedactions(ctx, rep.Findings)
 	if err := m.RecordScrub(ctx, rep.Redacted); err != nil {
 		return rep, err
 	}
@@ -303,8 +306,8 @@ type sessionScan struct {
 	ref      sessionRef
 	findings []ScrubFinding // to report (and redact, when applying)
 	tally    scrubTally
-	sess     *Session  // redacted copy; nil if nothing changed
-	tagEdits []tagEdit // project tags to rename
+	sess     *funes.Session // redacted copy; nil if nothing changed
+	tagEdits []tagEdit      // project tags to rename
 	counts   map[string]int
 	err      error
 }

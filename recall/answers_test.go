@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -13,22 +14,22 @@ import (
 func TestAnswerFollowsMatchingQuestion(t *testing.T) {
 	m := openTest(t)
 	ctx := context.Background()
-	agent := conv("agent", memory.HarnessClaudeCode, "Volunteer notes", "", day0.AddDate(0, 1, 0),
+	agent := conv("agent", funes.HarnessClaudeCode, "Volunteer notes", "", day0.AddDate(0, 1, 0),
 		"Which charity runs the coding workshops at the library on Saturdays?")
 	agent.Turns = append(agent.Turns,
-		memory.Turn{TurnUUID: "agent-t1", Seq: 1, TS: day0.AddDate(0, 1, 0), Role: memory.RoleAssistant, Blocks: []memory.Block{
-			{Type: memory.BlockText, Text: "Let me look in the notes."}, {Type: memory.BlockToolUse, Text: `{"command":"rg -i saturday notes/"}`, ToolName: "Bash"}}},
-		memory.Turn{TurnUUID: "agent-t2", Seq: 2, TS: day0.AddDate(0, 1, 0), Role: memory.RoleTool, Blocks: []memory.Block{
-			{Type: memory.BlockToolResult, Text: "notes/2026-02.md: Brightside Trust, ages 9-14, room B", ToolName: "Bash"}}},
-		memory.Turn{TurnUUID: "agent-t3", Seq: 3, TS: day0.AddDate(0, 1, 0), Role: memory.RoleAssistant, Blocks: []memory.Block{
-			{Type: memory.BlockText, Text: "Brightside Trust: ages nine to fourteen, in room B."}}})
+		funes.Turn{TurnUUID: "agent-t1", Seq: 1, TS: day0.AddDate(0, 1, 0), Role: funes.RoleAssistant, Blocks: []funes.Block{
+			{Type: funes.BlockText, Text: "Let me look in the notes."}, {Type: funes.BlockToolUse, Text: `{"command":"rg -i saturday notes/"}`, ToolName: "Bash"}}},
+		funes.Turn{TurnUUID: "agent-t2", Seq: 2, TS: day0.AddDate(0, 1, 0), Role: funes.RoleTool, Blocks: []funes.Block{
+			{Type: funes.BlockToolResult, Text: "notes/2026-02.md: Brightside Trust, ages 9-14, room B", ToolName: "Bash"}}},
+		funes.Turn{TurnUUID: "agent-t3", Seq: 3, TS: day0.AddDate(0, 1, 0), Role: funes.RoleAssistant, Blocks: []funes.Block{
+			{Type: funes.BlockText, Text: "Brightside Trust: ages nine to fourteen, in room B."}}})
 	mustIngest(t, m,
-		conv("people", memory.HarnessChatGPT, "Catching up", "", day0,
+		conv("people", funes.HarnessChatGPT, "Catching up", "", day0,
 			"Melanie said the community center started new programs for the kids. What kind of programs are they making?",
 			"Mostly pottery and a junior robotics club on Tuesdays; Caroline signed up her son already.",
 			"That sounds lovely, I'll ask about it."),
 		agent,
-		conv("other", memory.HarnessClaude, "Kids", "", day0, "The kids liked the programs at camp.", "Good to hear."))
+		conv("other", funes.HarnessClaude, "Kids", "", day0, "The kids liked the programs at camp.", "Good to hear."))
 	mustIngest(t, m, background(60)...)
 	for _, c := range []struct{ q, question, answer string }{
 		{"what kind of programs is the community center making for kids?", "people-t0", "people-t1"},

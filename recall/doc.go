@@ -23,10 +23,10 @@
 //  4. hydrate (hydrate.go): the snapshot's Shown reads the hits' text,
 //     receipts, projects and neighbouring-turn previews — the second trip,
 //     in the same snapshot, so a turn forgotten meanwhile is still whole;
-//  5. budget (hydrate.go): hits in rank order while they fit the tokens;
-//  6. context block (block.go): dated, sourced, verbatim passages with a
-//     receipt each, beside the structured hits;
-//  7. the snapshot closes — the third trip.
+//  5. budget and context block (package answer, FitRecall): hits in rank
+//     order while they fit the tokens, rendered as dated, sourced,
+//     verbatim passages with a receipt each, beside the structured hits;
+//  6. the snapshot closes — the third trip.
 //
 // A request's stages and constants are one value (run, from Options and
 // its Tuning); no package state changes what a recall does.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 func TestEchoesTable(t *testing.T) {
@@ -33,11 +33,11 @@ func TestEchoesTable(t *testing.T) {
 func TestAnswerBeatsEarlierCopiesOfTheQuestion(t *testing.T) {
 	m := openTest(t)
 	q := "what port does the heron migration use?"
-	ss := []*memory.Session{conv("plan", memory.HarnessClaude, "Heron migration", "", day0,
+	ss := []*funes.Session{conv("plan", funes.HarnessClaude, "Heron migration", "", day0,
 		"Let's settle the details of the heron migration before Friday.", "Sure. The heron migration uses port 6412, and it runs after the backup window.")}
 	ss = append(ss, background(120)...)
 	for i := range 3 {
-		ss = append(ss, conv(fmt.Sprintf("ask-%d", i), memory.HarnessClaudeCode, "", "", day0.Add(time.Duration(10+i)*24*time.Hour),
+		ss = append(ss, conv(fmt.Sprintf("ask-%d", i), funes.HarnessClaudeCode, "", "", day0.Add(time.Duration(10+i)*24*time.Hour),
 			q, "Recall found nothing useful."))
 	}
 	mustIngest(t, m, ss...)
@@ -74,12 +74,12 @@ func TestAnswerBeatsEarlierCopiesOfTheQuestion(t *testing.T) {
 // background is n conversations of everyday work talk, so words weigh as
 // they do in a real memory: the question's function words are everywhere,
 // its content words in a few.
-func background(n int) []*memory.Session {
-	var out []*memory.Session
+func background(n int) []*funes.Session {
+	var out []*funes.Session
 	topics := []string{"the billing export", "a flaky test", "the release notes", "the staging database", "our on-call rota", "the port forwarding on my laptop", "the data migration for the reports"}
 	for i := range n {
 		tp := topics[i%len(topics)]
-		out = append(out, conv(fmt.Sprintf("bg-%03d", i), memory.HarnessChatGPT, "Work", "", day0.Add(time.Duration(i)*time.Hour),
+		out = append(out, conv(fmt.Sprintf("bg-%03d", i), funes.HarnessChatGPT, "Work", "", day0.Add(time.Duration(i)*time.Hour),
 			fmt.Sprintf("What does the team use for %s, and what should I check first?", tp),
 			fmt.Sprintf("For %s the usual first step is to look at what changed last; then check the logs and what the dashboards show.", tp)))
 	}

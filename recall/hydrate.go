@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
@@ -50,8 +49,8 @@ func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedT
 		h := Hit{
 			SessionID: st.SessionID, TurnUUID: st.TurnUUID, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
 			Source: st.Harness, Title: st.Title, Score: round4(c.score),
-			Signals: Signals{BM25: round4(-c.bm25), Recency: round4(c.rec)},
-			sess:    c.sess, Projects: st.Projects, Copies: c.copies,
+			Signals:  Signals{BM25: round4(-c.bm25), Recency: round4(c.rec)},
+			Projects: st.Projects, Copies: c.copies,
 		}
 		if c.starred {
 			h.Signals.Importance = 1
@@ -60,7 +59,7 @@ func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedT
 		if ch.ID == 0 {
 			return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, st.SessionID)
 		}
-		h.chunk, h.Text, h.textTokens = ch.ID, ch.Body, ch.Tokens
+		h.Text, h.TextTokens = ch.Body, ch.Tokens
 		h.Neighbors = make([]Neighbor, len(st.Neighbours))
 		for i, p := range st.Neighbours {
 			h.Neighbors[i] = Neighbor{Seq: p.Seq, Role: p.Role, Text: p.Text}
@@ -106,74 +105,6 @@ func shownChunk(chunks []memory.Chunk, terms []weightedTerm) memory.Chunk {
 		}
 	}
 	return chunks[best]
-}
-
-// minTrimTokens is the least room worth filling with a shortened passage.
-const minTrimTokens = 48
-
-// fitBudget adds hits in rank order while they fit. A hit that doesn't fit
-// loses its neighbours, then is shortened, if enough room is left to be
-// useful; after the first hit that can't fit, the rest are cut.
-func fitBudget(res *Result, hits []Hit, budget int) {
-	for i, h := range hits {
-		left := budget - res.TotalTokens
-		h.Tokens = entryTokens(len(res.Hits)+1, h)
-		if h.Tokens > left && left >= minTrimTokens {
-			h.Neighbors = []Neighbor{}
-			h.Tokens = entryTokens(len(res.Hits)+1, h)
-			for h.Tokens > left && len(h.Text) > 0 {
-				over := h.Tokens - left
-				keep := len(h.Text) - max(over*4, len(h.Text)/8)
-				if keep <= 0 {
-					h.Text = ""
-					break
-				}
-				next := trimTo(h.Text, keep)
-				if len(next) >= len(h.Text) {
-					// trimTo's " …" outweighs a cut of a few bytes: without
-					// this the loop never ends (a short text one token over).
-					h.Text = ""
-					break
-				}
-				h.Text = next
-				h.Truncated = true
-				h.textTokens = 0
-				h.Tokens = entryTokens(len(res.Hits)+1, h)
-			}
-		}
-		if h.Tokens > left || h.Text == "" {
-			res.Cut = len(hits) - i
-			return
-		}
-		res.Hits = append(res.Hits, h)
-		res.TotalTokens += h.Tokens
-	}
-}
-
-// entryTokens counts a hit's entry in the context block. The passage's own
-// count was stored at import, so only the frame around it is counted here;
-// a token of slack per seam keeps the sum from ever undercounting the whole.
-func entryTokens(n int, h Hit) int {
-	if h.textTokens == 0 {
-		return memory.CountTokens(hitEntry(n, h))
-	}
-	h.Text = ""
-	return memory.CountTokens(hitEntry(n, h)) + h.textTokens + 2
-}
-
-// trimTo cuts s to at most n bytes at a word boundary and marks the cut.
-func trimTo(s string, n int) string {
-	if n >= len(s) {
-		return s
-	}
-	for n > 0 && (s[n]&0xC0) == 0x80 {
-		n--
-	}
-	cut := s[:n]
-	if i := strings.LastIndexAny(cut, " \n"); i > n/2 {
-		cut = cut[:i]
-	}
-	return cut + " …"
 }
 
 // fromUnix reads a stored time back as UTC; 0 is the zero time.

@@ -6,6 +6,7 @@ import (
 	"unicode"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -98,9 +99,9 @@ func speakerOf(q string) string {
 	}
 	switch {
 	case user && !asst:
-		return memory.RoleUser
+		return funes.RoleUser
 	case asst && !user:
-		return memory.RoleAssistant
+		return funes.RoleAssistant
 	}
 	return ""
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/bench/agentwork"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -27,8 +28,8 @@ func TestFirstHitsDoNotDependOnK(t *testing.T) {
 	}
 	defer m.Close()
 	d := agentwork.Generate(agentwork.Config{N: 400, Seed: 7, PerType: 15})
-	var batch []*memory.Session
-	if err := d.Sessions(func(s *memory.Session) error {
+	var batch []*funes.Session
+	if err := d.Sessions(func(s *funes.Session) error {
 		batch = append(batch, s)
 		return nil
 	}); err != nil {

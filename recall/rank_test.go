@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -66,13 +67,13 @@ func TestRankTable(t *testing.T) {
 		k       int
 		want    []int64
 	}{
-		{"bm25 and coverage", []candidate{c(1, 0, -10, 0.5, memory.RoleUser, 0), c(2, 0, -8, 1, memory.RoleUser, 0)}, 0, "", 2, []int64{200, 100}},
-		{"one hit per turn", []candidate{c(1, 0, -10, 1, memory.RoleUser, 0), c(1, 0, -9, 1, memory.RoleUser, 0)}, 0, "", 5, []int64{100}},
-		{"diversity", []candidate{c(1, 0, -10, 1, memory.RoleUser, 0), c(1, 1, -9.9, 1, memory.RoleUser, 0), c(2, 0, -6, 1, memory.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
-		{"speaker favoured", []candidate{c(1, 0, -10, 1, memory.RoleAssistant, 0), c(2, 0, -9, 1, memory.RoleUser, 0)}, 0, memory.RoleUser, 2, []int64{200, 100}},
-		{"no speaker, no favour", []candidate{c(1, 0, -10, 1, memory.RoleAssistant, 0), c(2, 0, -9, 1, memory.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
-		{"newest first among ties", []candidate{c(1, 0, -10, 1, memory.RoleUser, 1*day), c(2, 0, -9, 1, memory.RoleUser, 9*day), c(3, 0, -2, 1, memory.RoleUser, 20*day)}, 0.7, "", 3, []int64{200, 100, 300}},
-		{"ties off", []candidate{c(1, 0, -10, 1, memory.RoleUser, 1*day), c(2, 0, -9, 1, memory.RoleUser, 9*day)}, 0, "", 2, []int64{100, 200}},
+		{"bm25 and coverage", []candidate{c(1, 0, -10, 0.5, funes.RoleUser, 0), c(2, 0, -8, 1, funes.RoleUser, 0)}, 0, "", 2, []int64{200, 100}},
+		{"one hit per turn", []candidate{c(1, 0, -10, 1, funes.RoleUser, 0), c(1, 0, -9, 1, funes.RoleUser, 0)}, 0, "", 5, []int64{100}},
+		{"diversity", []candidate{c(1, 0, -10, 1, funes.RoleUser, 0), c(1, 1, -9.9, 1, funes.RoleUser, 0), c(2, 0, -6, 1, funes.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
+		{"speaker favoured", []candidate{c(1, 0, -10, 1, funes.RoleAssistant, 0), c(2, 0, -9, 1, funes.RoleUser, 0)}, 0, funes.RoleUser, 2, []int64{200, 100}},
+		{"no speaker, no favour", []candidate{c(1, 0, -10, 1, funes.RoleAssistant, 0), c(2, 0, -9, 1, funes.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
+		{"newest first among ties", []candidate{c(1, 0, -10, 1, funes.RoleUser, 1*day), c(2, 0, -9, 1, funes.RoleUser, 9*day), c(3, 0, -2, 1, funes.RoleUser, 20*day)}, 0.7, "", 3, []int64{200, 100, 300}},
+		{"ties off", []candidate{c(1, 0, -10, 1, funes.RoleUser, 1*day), c(2, 0, -9, 1, funes.RoleUser, 9*day)}, 0, "", 2, []int64{100, 200}},
 		{"empty", nil, 0, "", 3, nil},
 	}
 	for _, tc := range cases {
@@ -89,7 +90,7 @@ func TestRankConversationSignals(t *testing.T) {
 	base := DefaultTuning
 	base.HalfLifeDays, base.CoverPower, base.SameSession, base.SessionWeight = 0, 0, 1, 0
 	c := func(sess int64, seq int, bm25, stopCov float64) candidate {
-		return candidate{sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: memory.RoleUser}
+		return candidate{sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: funes.RoleUser}
 	}
 	first := func(tn Tuning, cs []candidate) int64 { return rank(cs, 3, tn, 0, "")[0].id() }
 	// One strong turn alone against a slightly weaker one whose
@@ -147,7 +148,7 @@ func TestSessionCover(t *testing.T) {
 	tn.HalfLifeDays, tn.SameSession, tn.SameExchange = 0, 1, 0
 	tn.SessionWeight, tn.SessionTurns, tn.CoverPower = 0.5, 2, 2
 	c := func(sess int64, seq int, bm25, cov float64) candidate {
-		return candidate{sess: sess, seq: seq, bm25: bm25, cov: cov, role: memory.RoleUser}
+		return candidate{sess: sess, seq: seq, bm25: bm25, cov: cov, role: funes.RoleUser}
 	}
 	// Conversation 1: the fact, alone. Conversation 2: a weaker fact and a
 	// small-talk turn that matches a common word strongly but covers little.
@@ -158,38 +159,6 @@ func TestSessionCover(t *testing.T) {
 	tn.SessionCover = true
 	if got := rank(cs, 3, tn, 0, "")[0].id(); got != 100 {
 		t.Errorf("with SessionCover the small talk lifts nothing: got %d", got)
-	}
-}
-
-func TestFitBudgetTable(t *testing.T) {
-	hit := func(seq int, text string) Hit {
-		return Hit{SessionID: "s", TurnUUID: "u", Seq: seq, TS: time.Unix(0, 0), Role: memory.RoleUser, Source: "chatgpt", Text: text,
-			Neighbors: []Neighbor{{Seq: seq + 1, Role: memory.RoleAssistant, Text: "a neighbour"}}}
-	}
-	long := strings.Repeat("word ", 400)
-	one := entryTokens(1, hit(0, "short"))
-	for _, c := range []struct {
-		name      string
-		hits      []Hit
-		budget    int
-		wantHits  int
-		wantCut   int
-		truncated bool
-	}{
-		{"all fit", []Hit{hit(0, "short"), hit(2, "short too")}, 2000, 2, 0, false},
-		{"second cut when too little room is left to trim into", []Hit{hit(0, "short"), hit(2, long)}, one + minTrimTokens - 1, 1, 1, false},
-		{"long one trimmed into the room left", []Hit{hit(0, long)}, 200, 1, 0, true},
-		{"nothing fits", []Hit{hit(0, long)}, 20, 0, 1, false},
-	} {
-		res := &Result{Budget: c.budget}
-		fitBudget(res, c.hits, c.budget)
-		if len(res.Hits) != c.wantHits || res.Cut != c.wantCut || res.TotalTokens > c.budget {
-			t.Errorf("%s: %d hits, %d cut, %d tokens of %d; want %d hits, %d cut", c.name, len(res.Hits), res.Cut, res.TotalTokens, c.budget, c.wantHits, c.wantCut)
-			continue
-		}
-		if c.truncated && (!res.Hits[0].Truncated || len(res.Hits[0].Neighbors) != 0) {
-			t.Errorf("%s: want the passage trimmed and its neighbours dropped: %+v", c.name, res.Hits[0])
-		}
 	}
 }
 
@@ -259,7 +228,7 @@ func TestRankGroupsAndExchanges(t *testing.T) {
 	}
 	// Conversation 1 has two strong turns, conversation 2 one a little
 	// weaker than the second of them.
-	cs := []candidate{c(1, 0, -10, memory.RoleUser), c(1, 4, -9, memory.RoleUser), c(2, 0, -8, memory.RoleUser), c(3, 0, -3, memory.RoleUser)}
+	cs := []candidate{c(1, 0, -10, funes.RoleUser), c(1, 4, -9, funes.RoleUser), c(2, 0, -8, funes.RoleUser), c(3, 0, -3, funes.RoleUser)}
 	if got := order(base, cs, 3); !reflect.DeepEqual(got, []int64{100, 200, 104}) {
 		t.Errorf("diversity alone: %v, want the second conversation before the first's second turn", got)
 	}
@@ -276,38 +245,9 @@ func TestRankGroupsAndExchanges(t *testing.T) {
 	// the same conversation is another hit.
 	ex := base
 	ex.SameSession, ex.OneHitPerExchange = 1, true
-	pair := []candidate{c(1, 2, -10, memory.RoleUser), c(1, 3, -9.5, memory.RoleAssistant), c(1, 5, -9, memory.RoleAssistant), c(2, 0, -5, memory.RoleUser)}
+	pair := []candidate{c(1, 2, -10, funes.RoleUser), c(1, 3, -9.5, funes.RoleAssistant), c(1, 5, -9, funes.RoleAssistant), c(2, 0, -5, funes.RoleUser)}
 	if got := order(ex, pair, 3); !reflect.DeepEqual(got, []int64{102, 105, 200}) {
 		t.Errorf("one hit per exchange: %v, want the reply at seq 3 folded into its message", got)
-	}
-}
-
-// fitBudget ends for every budget, even when a short text is a token over
-// and trimming it would only swap its tail for " …" (it used to loop
-// forever there: the MCP tool error in bench-speed).
-func TestFitBudgetEndsOnShortTexts(t *testing.T) {
-	h := Hit{SessionID: "01a10282-1d20-7ed5-b81e-1d7704244d73", TurnUUID: "01a10282-1d20-7ed5-b81e-1d7704244d73-0",
-		Role: "user", Source: "codex", Title: "Meeting notes on the logging setup for beacon, for the record: we…",
-		Projects: []string{"beacon"}, Neighbors: []Neighbor{}}
-	for _, text := range []string{"ok", "the logging setup", "structured JSON logs with ids", "x y z w v u t s r q p o n m"} {
-		for budget := minTrimTokens; budget < 200; budget++ {
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				hh := h
-				hh.Text = text
-				res := &Result{Budget: budget, Hits: []Hit{}}
-				fitBudget(res, []Hit{hh, hh}, budget)
-				if res.TotalTokens > budget {
-					t.Errorf("budget %d: %d tokens", budget, res.TotalTokens)
-				}
-			}()
-			select {
-			case <-done:
-			case <-time.After(5 * time.Second):
-				t.Fatalf("fitBudget(%q, %d) does not end", text, budget)
-			}
-		}
 	}
 }
 
@@ -385,11 +325,11 @@ func TestFirstPersonFavoursTheirTurn(t *testing.T) {
 	first := func(tn Tuning) string { return topHit(t, m, q, tn).Role }
 	tn := DefaultTuning
 	tn.FirstPerson = 0
-	if got := first(tn); got != memory.RoleAssistant {
+	if got := first(tn); got != funes.RoleAssistant {
 		t.Fatalf("control: without FirstPerson the reply that repeats the question's words leads, got %s", got)
 	}
 	tn.FirstPerson = DefaultTuning.FirstPerson
-	if got := first(tn); got != memory.RoleUser {
+	if got := first(tn); got != funes.RoleUser {
 		t.Errorf("FirstPerson: want the person's own message first, got %s", got)
 	}
 	// Asked for the assistant's words, the stage stays out: the same
@@ -421,9 +361,9 @@ func TestFirstPersonKeepsBetterReply(t *testing.T) {
 	tn.HalfLifeDays, tn.SessionWeight, tn.CoverPower = 0, 0, 0
 	tn.SpeakerWeight = 1
 	cands := []candidate{
-		{sess: 1, seq: 1, bm25: -8, cov: 1, role: memory.RoleAssistant}, // the fix, in the reply
-		{sess: 1, seq: 0, bm25: -5, cov: 1, role: memory.RoleUser},
-		{sess: 2, seq: 1, bm25: -6, cov: 1, role: memory.RoleAssistant},
+		{sess: 1, seq: 1, bm25: -8, cov: 1, role: funes.RoleAssistant}, // the fix, in the reply
+		{sess: 1, seq: 0, bm25: -5, cov: 1, role: funes.RoleUser},
+		{sess: 2, seq: 1, bm25: -6, cov: 1, role: funes.RoleAssistant},
 	}
 	order := func(speaker string, cs []candidate) []int64 {
 		var out []int64
@@ -432,13 +372,13 @@ func TestFirstPersonKeepsBetterReply(t *testing.T) {
 		}
 		return out
 	}
-	if got, want := order(memory.RoleUser, cands), []int64{100, 101, 201}; !reflect.DeepEqual(got, want) {
+	if got, want := order(funes.RoleUser, cands), []int64{100, 101, 201}; !reflect.DeepEqual(got, want) {
 		t.Errorf("favoured: got %v, want %v (the better reply right after its message)", got, want)
 	}
 	// A reply that matched worse than its message takes the exchange discount.
 	worse := append([]candidate(nil), cands...)
 	worse[0].bm25 = -3
-	if got, want := order(memory.RoleUser, worse), []int64{100, 201, 101}; !reflect.DeepEqual(got, want) {
+	if got, want := order(funes.RoleUser, worse), []int64{100, 201, 101}; !reflect.DeepEqual(got, want) {
 		t.Errorf("favoured, weaker reply: got %v, want %v", got, want)
 	}
 	if got, want := order("", cands), []int64{101, 201, 100}; !reflect.DeepEqual(got, want) {

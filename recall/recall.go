@@ -6,8 +6,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 )
 
 // Recall defaults.
@@ -49,54 +52,18 @@ type Options struct {
 }
 
 // Result is what recall returns: a context block for agents and the
-// structured hits behind it.
-type Result struct {
-	Query        string `json:"query"`
-	ContextBlock string `json:"context_block"`
-	TotalTokens  int    `json:"total_tokens"`
-	Budget       int    `json:"budget"`
-	Cut          int    `json:"cut"`
-	Hits         []Hit  `json:"hits"`
-}
+// structured hits behind it (package answer owns it, its rendering and the
+// budget that fits it).
+type Result = answer.RecallResult
 
 // Hit is one recalled passage with its receipt.
-type Hit struct {
-	SessionID string     `json:"session_id"`
-	TurnUUID  string     `json:"turn_uuid"`
-	Seq       int        `json:"seq"`
-	TS        time.Time  `json:"ts"`
-	Role      string     `json:"role"`
-	Source    string     `json:"source"`
-	Title     string     `json:"title"`
-	Projects  []string   `json:"projects"`
-	Text      string     `json:"text"`
-	Neighbors []Neighbor `json:"neighbors"`
-	Score     float64    `json:"score"`
-	Signals   Signals    `json:"signals"`
-	Tokens    int        `json:"tokens"`
-	Truncated bool       `json:"truncated,omitempty"`
-	// Copies counts the turns of other conversations that say the same
-	// (the same question asked again), shown once as this hit.
-	Copies int `json:"copies,omitempty"`
-
-	chunk      int64 // the chunk shown
-	sess       int64
-	textTokens int // o200k tokens of Text as stored, 0 if unknown
-}
+type Hit = answer.Hit
 
 // Neighbor is a short preview of the turn before or after a hit.
-type Neighbor struct {
-	Seq  int    `json:"seq"`
-	Role string `json:"role"`
-	Text string `json:"text"`
-}
+type Neighbor = answer.Neighbor
 
 // Signals are the parts of a hit's score.
-type Signals struct {
-	BM25       float64 `json:"bm25"`
-	Recency    float64 `json:"recency"`
-	Importance float64 `json:"importance"`
-}
+type Signals = answer.Signals
 
 // ErrEmptyQuery is returned for a query with nothing to search for.
 var ErrEmptyQuery = errors.New("empty query")
@@ -135,8 +102,11 @@ func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, S
 //  3. the ranking stages: coverage (coverage.go), meaning (semantic.go),
 //     the score and the list (rank.go);
 //  4. the snapshot's Shown reads the turns shown (hydrate.go) — twice;
-//  5. the budget and the context block;
+//  5. the budget and the context block (package answer);
 //  6. the snapshot closes — three times.
+//
+// One case reads more: a question naming days none of whose turns holds
+// its words reads those days again for all its words (when.go, widened).
 func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	r := newRun(o)
 	if !r.et.searched() {
@@ -291,20 +261,17 @@ func (r *run) gather(snap *memory.RecallSnapshot) {
 // snapshot, fit to the budget, and rendered as the context block.
 func (r *run) present(ctx context.Context, snap *memory.RecallSnapshot) (*Result, error) {
 	o := r.o
-	res := &Result{Query: o.Query, Budget: o.Budget, Hits: []Hit{}}
 	tn := r.tn
 	speaker := r.plan.Speaker
-	if tn.FirstPerson > 0 && (speaker == memory.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
-		speaker, tn.SpeakerWeight = memory.RoleUser, tn.FirstPerson
+	if tn.FirstPerson > 0 && (speaker == funes.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
+		speaker, tn.SpeakerWeight = funes.RoleUser, tn.FirstPerson
 	}
 	ranked := r.rankLayers(o.K+max(o.Offset, 0), tn, speaker)
 	hits, err := hydrate(ctx, snap, r.terms, ranked, max(o.Offset, 0), tn.AnswerFollows)
 	if err != nil {
 		return nil, err
 	}
-	fitBudget(res, hits, o.Budget)
-	res.ContextBlock = contextBlock(o.Query, res)
-	return res, nil
+	return answer.FitRecall(o.Query, hits, o.Budget, o200k.Count), nil
 }
 
 // date reads the question's dates and order (when.go): an explicit span

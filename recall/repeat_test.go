@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
@@ -37,7 +38,7 @@ const (
 var heronDay0 = time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
 
 func TestRepeatedQuestionFindsTheAnswer(t *testing.T) {
-	for _, client := range []string{memory.HarnessClaudeCode, memory.HarnessCodex} {
+	for _, client := range []string{funes.HarnessClaudeCode, funes.HarnessCodex} {
 		t.Run(client, func(t *testing.T) {
 			ctx := context.Background()
 			m, err := memory.Open(t.TempDir())
@@ -61,7 +62,7 @@ func TestRepeatedQuestionFindsTheAnswer(t *testing.T) {
 				}
 				at := heronDay0.AddDate(0, 0, 7*(i+1))
 				var path string
-				if client == memory.HarnessCodex {
+				if client == funes.HarnessCodex {
 					path = codexSession(t, dir, i+1, heronAsk, q, answer, said, at)
 				} else {
 					path = claudeCodeSession(t, dir, i+1, heronAsk, q, answer, said, at)
@@ -105,22 +106,22 @@ func TestRepeatedQuestionFindsTheAnswer(t *testing.T) {
 
 // heronMemory is the conversation that settled the port, among other
 // work talk that shares the question's words.
-func heronMemory() []*memory.Session {
-	turn := func(id string, seq int, at time.Time, role, text string) memory.Turn {
-		return memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, seq), Seq: seq, TS: at, Role: role, Blocks: []memory.Block{{Type: memory.BlockText, Text: text}}}
+func heronMemory() []*funes.Session {
+	turn := func(id string, seq int, at time.Time, role, text string) funes.Turn {
+		return funes.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, seq), Seq: seq, TS: at, Role: role, Blocks: []funes.Block{{Type: funes.BlockText, Text: text}}}
 	}
-	ss := []*memory.Session{{ID: "heron-plan", Harness: memory.HarnessClaude, Title: "Heron migration", Turns: []memory.Turn{
-		turn("heron-plan", 0, heronDay0, memory.RoleUser, "Let's settle the details of the heron migration before Friday: the window, the port and who watches it."),
-		turn("heron-plan", 1, heronDay0.Add(time.Minute), memory.RoleAssistant, "Here is the plan. The heron migration uses port 6412, it runs after the nightly backup, and Ines watches the first hour."),
+	ss := []*funes.Session{{ID: "heron-plan", Harness: funes.HarnessClaude, Title: "Heron migration", Turns: []funes.Turn{
+		turn("heron-plan", 0, heronDay0, funes.RoleUser, "Let's settle the details of the heron migration before Friday: the window, the port and who watches it."),
+		turn("heron-plan", 1, heronDay0.Add(time.Minute), funes.RoleAssistant, "Here is the plan. The heron migration uses port 6412, it runs after the nightly backup, and Ines watches the first hour."),
 	}}}
 	topics := []string{"the billing export", "a flaky test", "the release notes", "the staging database", "the on-call rota",
 		"the port forwarding on my laptop", "the data migration for the reports", "which port the metrics agent listens on"}
 	for i := range 160 {
 		id, at := fmt.Sprintf("work-%03d", i), heronDay0.AddDate(0, 0, -60).Add(time.Duration(i)*7*time.Hour)
 		tp := topics[i%len(topics)]
-		ss = append(ss, &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: "Work", Turns: []memory.Turn{
-			turn(id, 0, at, memory.RoleUser, fmt.Sprintf("What does the team use for %s, and what should I check first?", tp)),
-			turn(id, 1, at.Add(time.Minute), memory.RoleAssistant, fmt.Sprintf("For %s the usual first step is to see what changed last, then check the logs and the dashboards.", tp)),
+		ss = append(ss, &funes.Session{ID: id, Harness: funes.HarnessChatGPT, Title: "Work", Turns: []funes.Turn{
+			turn(id, 0, at, funes.RoleUser, fmt.Sprintf("What does the team use for %s, and what should I check first?", tp)),
+			turn(id, 1, at.Add(time.Minute), funes.RoleAssistant, fmt.Sprintf("For %s the usual first step is to see what changed last, then check the logs and the dashboards.", tp)),
 		}})
 	}
 	return ss

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/wordvec"
 )
@@ -125,7 +126,7 @@ func turnsAround(around map[memory.TurnKey][]string, c candidate, n int) (before
 		var b strings.Builder
 		for _, body := range around[k] {
 			if b.Len() < semanticWindowBytes {
-				b.WriteString(trimTo(body, semanticWindowBytes-b.Len()))
+				b.WriteString(answer.Shorten(body, semanticWindowBytes-b.Len()))
 				b.WriteByte('\n')
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 func TestParseWhenTable(t *testing.T) {
@@ -62,31 +62,31 @@ func TestDatesInTheQuestion(t *testing.T) {
 	ctx := context.Background()
 	now := time.Date(2026, 6, 10, 18, 0, 0, 0, time.UTC)
 	meals := []string{"a bowl of ramen", "a mushroom risotto with a green salad", "fish tacos", "a lentil soup", "a cheese omelette", "a chickpea curry"}
-	var ss []*memory.Session
+	var ss []*funes.Session
 	for i := range 60 {
 		d := time.Date(2026, 4, 1, 19, 30, 0, 0, time.UTC).AddDate(0, 0, i)
 		meal := meals[i%len(meals)]
 		if d.Month() == time.May && d.Day() == 8 {
 			meal = "a saffron paella with prawns"
 		}
-		ss = append(ss, conv(fmt.Sprintf("food-%02d", i), memory.HarnessChatGPT, "Food log", "", d,
+		ss = append(ss, conv(fmt.Sprintf("food-%02d", i), funes.HarnessChatGPT, "Food log", "", d,
 			fmt.Sprintf("Food log: tonight I ate %s. Can you estimate the calories?", meal), "Roughly 650 kcal, depending on the portion."))
 	}
 	// The same day a year before, and a turn that only mentions the date.
 	ss = append(ss,
-		conv("food-2025", memory.HarnessChatGPT, "Food log", "", time.Date(2025, 5, 8, 19, 0, 0, 0, time.UTC),
+		conv("food-2025", funes.HarnessChatGPT, "Food log", "", time.Date(2025, 5, 8, 19, 0, 0, 0, time.UTC),
 			"Food log: tonight I ate a pizza. Can you estimate the calories?", "About 900 kcal."),
-		conv("plans", memory.HarnessClaude, "Plans", "", time.Date(2026, 5, 20, 9, 0, 0, 0, time.UTC),
+		conv("plans", funes.HarnessClaude, "Plans", "", time.Date(2026, 5, 20, 9, 0, 0, 0, time.UTC),
 			"What should I eat before the race on 8 May next year?", "Something light and familiar."),
-		conv("sourdough-1", memory.HarnessClaude, "Baking", "", time.Date(2026, 2, 3, 9, 0, 0, 0, time.UTC),
+		conv("sourdough-1", funes.HarnessClaude, "Baking", "", time.Date(2026, 2, 3, 9, 0, 0, 0, time.UTC),
 			"I baked sourdough for the first try today: dense crumb, flat loaf.", "Give the dough a longer bulk rise next time."),
-		conv("sourdough-2", memory.HarnessClaude, "Baking", "", time.Date(2026, 5, 3, 9, 0, 0, 0, time.UTC),
+		conv("sourdough-2", funes.HarnessClaude, "Baking", "", time.Date(2026, 5, 3, 9, 0, 0, 0, time.UTC),
 			"I baked sourdough again today: open crumb, good oven spring.", "That longer bulk rise paid off."),
-		conv("move", memory.HarnessChatGPT, "Moving", "", time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC),
+		conv("move", funes.HarnessChatGPT, "Moving", "", time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC),
 			"The move to the new flat is done, finally.", "Congratulations on the move!"),
-		conv("after", memory.HarnessChatGPT, "Flat", "", time.Date(2026, 3, 16, 9, 0, 0, 0, time.UTC),
+		conv("after", funes.HarnessChatGPT, "Flat", "", time.Date(2026, 3, 16, 9, 0, 0, 0, time.UTC),
 			"What happened with the internet: the router from the move was dead, so I bought a new one.", "Good call."),
-		conv("later", memory.HarnessChatGPT, "Flat", "", time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC),
+		conv("later", funes.HarnessChatGPT, "Flat", "", time.Date(2026, 5, 16, 9, 0, 0, 0, time.UTC),
 			"What happened with the heating in the flat: the plumber fixed a valve.", "Glad it is warm again."))
 	mustIngest(t, m, ss...)
 	for _, c := range []struct{ q, want string }{

@@ -166,7 +166,9 @@ func (r *pairRule) mayMatch(text string) bool {
 // appendSecrets adds every token of the secret's shape within pairReach of
 // the id at text[idStart:idEnd].
 func (r *pairRule) appendSecrets(ms []Match, text string, idStart, idEnd int) []Match {
-	lo, hi := max(0, idStart-pairReach), min(len(text), idEnd+pairReach)
+	// The window reaches a whole secret's length further back, so one
+	// that ends within reach before the id is whole in it.
+	lo, hi := max(0, idStart-pairReach-r.maxLen), min(len(text), idEnd+pairReach)
 	for i := lo; i < hi; {
 		if !r.inAlphabet(text[i]) {
 			i++
@@ -178,7 +180,7 @@ func (r *pairRule) appendSecrets(ms []Match, text string, idStart, idEnd int) []
 		}
 		whole := i > lo || lo == 0 || !r.inAlphabet(text[lo-1]) // a token that starts before the window is not whole in it
 		switch {
-		case !whole:
+		case !whole, j <= idStart && idStart-j > pairReach:
 		case j <= idStart || i >= idEnd:
 			if r.isSecret(text, i, j, true, true) {
 				ms = append(ms, Match{Rule: r.secretRule, Start: i, End: j})
@@ -235,7 +237,27 @@ func (r *pairRule) isSecret(text string, i, j int, left, right bool) bool {
 	if cut {
 		minEntropy = min(minEntropy, 3.0) // few characters have less
 	}
-	return shannonEntropy(tok) >= minEntropy && !looksFake(tok)
+	// A name made of words (ReadTheDeploymentNotesBeforeRotatingKeys) has
+	// the length and the classes, and English letters' entropy too.
+	return shannonEntropy(tok) >= minEntropy && !looksFake(tok) && !camelName(tok) && !wordName(tok)
+}
+
+// wordName reports a run of letters only, a quarter or fewer of them
+// capitals, as in a name made of words. A random secret of 40 base64
+// characters has no digit nor '+' or '/' once in 400, and half its letters
+// are capitals.
+func wordName(tok string) bool {
+	upper := 0
+	for i := 0; i < len(tok); i++ {
+		switch c := tok[i]; {
+		case 'A' <= c && c <= 'Z':
+			upper++
+		case 'a' <= c && c <= 'z':
+		default:
+			return false
+		}
+	}
+	return 4*upper <= len(tok)
 }
 
 // A title is cut short with "…" (importers keep a first message's first

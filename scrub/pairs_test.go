@@ -260,3 +260,61 @@ func TestAWSPairLayouts(t *testing.T) {
 		}
 	}
 }
+
+// TestPairReachEdge: a secret half is found up to pairReach bytes from its
+// id, on either side, and not past it; an .env paste with comments
+// between the two lines keeps them in reach.
+func TestPairReachEdge(t *testing.T) {
+	sc := newTestScrubber(t)
+	id, sec := fake("aws-id", 41), fake("aws-secret", 42)
+	// filler is n bytes of words with no secret in them, ending in a space.
+	filler := func(n int) string {
+		const words = "Nothing to see here, just words. "
+		f := strings.Repeat(words, n/len(words)+1)[:n-1]
+		return f + " "
+	}
+	idRule := map[string]string{"aws-access-token": id}
+	both := map[string]string{"aws-access-token": id, RuleAWSSecretKey: sec}
+	for _, c := range []struct {
+		gap  int
+		want map[string]string
+	}{{390, both}, {420, idRule}} {
+		after := id + " " + filler(c.gap-1) + sec + " end"
+		if got := strings.Index(after, sec) - len(id); got != c.gap {
+			t.Fatalf("the gap after the id is %d, want %d", got, c.gap)
+		}
+		findsExactly(t, sc, after, c.want)
+		before := "start " + sec + " " + filler(c.gap-1) + id
+		if got := strings.Index(before, id) - strings.Index(before, sec) - len(sec); got != c.gap {
+			t.Fatalf("the gap before the id is %d, want %d", got, c.gap)
+		}
+		findsExactly(t, sc, before, c.want)
+	}
+	env := "# AWS credentials for the deploy bot\n" +
+		"AWS_ACCESS_KEY_ID=" + id + "\n" +
+		"# rotated on 2026-03-01 by ana; ask in #infra before changing anything here\n" +
+		"# the old pair was revoked the same day\n\n" +
+		"AWS_DEFAULT_REGION=eu-west-1\n" +
+		"# the secret half, as the console showed it once\n" +
+		"AWS_SECRET_ACCESS_KEY=" + sec + "\n"
+	findsExactly(t, sc, env, both)
+}
+
+// TestPairSecretShape: beside a key id, a run with the secret's length and
+// classes is not its secret when it is a name made of words or has a
+// low entropy (the base64 of "aaa…"): the shape checks hold, not the
+// length alone.
+func TestPairSecretShape(t *testing.T) {
+	sc := newTestScrubber(t)
+	id := fake("aws-id", 43)
+	idRule := map[string]string{"aws-access-token": id}
+	for _, w := range []string{
+		"ReadTheDeploymentNotesBeforeRotatingKeys", // camel case: runs of one kind are long
+		strings.Repeat("YWFh", 10),                 // 2 bits a character
+	} {
+		if len(w) != 40 {
+			t.Fatalf("%q is %d characters, not the secret's 40", w, len(w))
+		}
+		findsExactly(t, sc, "key "+id+" was made by "+w+" yesterday", idRule)
+	}
+}

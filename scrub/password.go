@@ -86,9 +86,10 @@ func mayHoldPasswordKeyword(text string) bool {
 
 // passwordAfter finds the value a keyword at p introduces, if any.
 func passwordAfter(text, low string, p int, k string) (int, int, bool) {
-	// The keyword stands alone, or ends a name: DB_PASSWORD, "password".
+	// The keyword stands alone, or ends a name: DB_PASSWORD, "password",
+	// $PlainPassword, dbPass, PGPASSWORD.
 	if p > 0 {
-		if r, _ := utf8.DecodeLastRuneInString(low[:p]); isWordRune(r) && r != '_' {
+		if r, _ := utf8.DecodeLastRuneInString(low[:p]); isWordRune(r) && r != '_' && !nameEndsAt(text, p, k) {
 			return 0, 0, false
 		}
 	}
@@ -97,6 +98,10 @@ func passwordAfter(text, low string, p int, k string) (int, int, bool) {
 		if r, _ := utf8.DecodeRuneInString(low[i:]); isWordRune(r) {
 			return 0, 0, false // passwords, passed, passenger
 		}
+	}
+	kEnd := i
+	if p > 0 && text[p-1] == '<' && i < len(text) && text[i] == '>' {
+		return xmlPasswordAt(text, i+1) // <Password>…</Password>
 	}
 	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
 		i++ // a JSON or YAML key ("password": "…"), or "password's"
@@ -115,9 +120,17 @@ func passwordAfter(text, low string, p int, k string) (int, int, bool) {
 		symbolic, i = true, i+2
 	case strings.HasPrefix(text[i:], "→"):
 		symbolic, i = true, i+len("→")
+	case k == "pass" || k == "pw":
+		return 0, 0, false
+	case i < len(text) && text[i] == '(':
+		// A call with a literal: set_password("…"), setPassword('…').
+		if st, en := valueAt(text, i+1); en > st && en-st < len(text)-i && isQuoteRune(text, i+1) && passwordShaped(text[st:en]) {
+			return st, en, true
+		}
+		return 0, 0, false
 	default:
-		if k == "pass" || k == "pw" {
-			return 0, 0, false
+		if st, en, ok := passwordBesideKeyword(text, low, p, kEnd); ok {
+			return st, en, true
 		}
 		j, ok := linkAfter(low, i)
 		if !ok {
@@ -142,6 +155,136 @@ func passwordAfter(text, low string, p int, k string) (int, int, bool) {
 		return 0, 0, false
 	}
 	return st, en, true
+}
+
+// nameEndsAt reports that the keyword k at text[p:] ends a longer name
+// at a case change, as variables are named: $PlainPassword, adminPwd,
+// PGPASSWORD. ("compass" and "bypass" are words: the keyword is not
+// capitalised there.)
+func nameEndsAt(text string, p int, k string) bool {
+	// "Pass" ends names that are not passwords' (OnePass, RenderPass).
+	if k == "pass" || k == "pw" || p+len(k) > len(text) || !isASCIILetter(text[p]) || text[p] > 'Z' {
+		return false
+	}
+	prev := text[p-1]
+	switch {
+	case 'a' <= prev && prev <= 'z' || isDigit(prev):
+		return true // camelCase
+	case 'A' <= prev && prev <= 'Z' && len(k) >= 6:
+		// ALL CAPS: the keyword too, and the name is a variable's
+		// (PGPASSWORD; a short keyword ends other names: OLDPWD).
+		for j := p; j < p+len(k); j++ {
+			if 'a' <= text[j] && text[j] <= 'z' {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// passwordQualifiers may stand before a keyword whose value follows it
+// with nothing between: "the generated password Snoppy23", "log in with
+// password Hx8!k2mz". Elsewhere "password X" is as often a heading or a
+// field's name as a password.
+var passwordQualifiers = map[string]bool{
+	"generated": true, "temporary": true, "temp": true, "new": true, "initial": true, "default": true,
+	"random": true, "with": true, "using": true, "admin": true, "root": true,
+}
+
+// passwordBesideKeyword finds a value right after a keyword at p (whose
+// end is at i) with only blanks between: a quoted one with no space in
+// it ("the generated password "Snoppy23"", SQL's PASSWORD '…', -Password
+// "…"), or an unquoted one after a flag (--password X) or a qualifier
+// ("with password X").
+func passwordBesideKeyword(text, low string, p, i int) (int, int, bool) {
+	j := skipBlanks(text, i)
+	if j == i || j >= len(text) {
+		return 0, 0, false
+	}
+	st, en := valueAt(text, j)
+	if en <= st || !passwordShaped(text[st:en]) {
+		return 0, 0, false
+	}
+	if isQuoteRune(text, j) {
+		return st, en, !strings.ContainsAny(text[st:en], " \t")
+	}
+	if isFlagName(text, p) || passwordQualifiers[wordBefore(low, p)] {
+		return st, en, true
+	}
+	return 0, 0, false
+}
+
+// isQuoteRune reports an opening quote at text[i].
+func isQuoteRune(text string, i int) bool {
+	if i >= len(text) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(text[i:])
+	return valueQuotes[r] != 0
+}
+
+// isFlagName reports a keyword at p inside a command-line flag: --password,
+// -Password, -AccountPassword.
+func isFlagName(text string, p int) bool {
+	s := p
+	for s > 0 && (isTokenByte(text[s-1]) || text[s-1] == '_') {
+		s--
+	}
+	return s > 0 && text[s-1] == '-' && (s == 1 || text[s-2] == ' ' || text[s-2] == '-' || text[s-2] == '\t')
+}
+
+// wordBefore is the word before p, skipping an article: "the generated
+// password" gives "generated", "with the password" gives "with".
+func wordBefore(low string, p int) string {
+	for n := 0; n < 2; n++ {
+		e := p
+		for e > 0 && (low[e-1] == ' ' || low[e-1] == '\t' || low[e-1] == '*') {
+			e--
+		}
+		if e == p && n == 0 && p > 0 {
+			return "" // not a separate word
+		}
+		s := e
+		for s > 0 && (isASCIILetter(low[s-1]) || low[s-1] == '-') {
+			s--
+		}
+		w := low[s:e]
+		if w != "the" && w != "a" && w != "an" && w != "this" && w != "that" {
+			return w
+		}
+		p = s
+	}
+	return ""
+}
+
+// xmlPasswordAt is the value of a <Password> element whose content starts
+// at i: its text, or the text of the <Value> inside it (Windows' unattend
+// files).
+func xmlPasswordAt(text string, i int) (int, int, bool) {
+	i = skipSpaceNL(text, i)
+	if low := asciiLower(text[i:min(len(text), i+7)]); low == "<value>" {
+		i = skipSpaceNL(text, i+7)
+	}
+	e := strings.IndexByte(text[i:min(len(text), i+maxPasswordLen+1)], '<')
+	if e <= 0 {
+		return 0, 0, false
+	}
+	st, en := i, i+e
+	for en > st && isRegexpSpace(text[en-1]) {
+		en--
+	}
+	if en <= st || strings.ContainsAny(text[st:en], "\n\r") || !passwordShaped(text[st:en]) {
+		return 0, 0, false
+	}
+	return st, en, true
+}
+
+func skipSpaceNL(text string, i int) int {
+	for i < len(text) && isRegexpSpace(text[i]) {
+		i++
+	}
+	return i
 }
 
 // linkAfter reads "is"/"was" (or a scope phrase, then one) at i and returns
@@ -239,8 +382,10 @@ func valueAt(text string, i int) (int, int) {
 }
 
 var (
-	dottedName = regexp.MustCompile(`^[A-Za-z_]\w*(?:\.\w+)+$`)
-	emailLike  = regexp.MustCompile(`^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$`)
+	hexLiteral  = regexp.MustCompile(`^0[xX][0-9a-fA-F]+$`) // a constant in code: PPPIOCSPASS = 0x40087447
+	labelWordRe = regexp.MustCompile(`(?i)\b(?:password|passwort|passwd|passphrase|pwd|pass|pw)\b`)
+	dottedName  = regexp.MustCompile(`^[A-Za-z_]\w*(?:\.\w+)+$`)
+	emailLike   = regexp.MustCompile(`^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$`)
 	// Validation rules, as in Laravel's 'password' => 'required|min:8'.
 	ruleList = regexp.MustCompile(`^[A-Za-z_]+(?::[\w,]+)?(?:\|[A-Za-z_]+(?::[\w,]+)?)+$`)
 )
@@ -251,11 +396,14 @@ func passwordShaped(v string) bool {
 	if utf8.RuneCountInString(v) < 6 || isPlaceholder(v) {
 		return false
 	}
+	if strings.ContainsAny(v, " \t") && mayHoldPasswordKeyword(v) && labelWordRe.MatchString(v) {
+		return false // a label: "New password 2", "Wi-Fi password (guest)"
+	}
 	switch {
 	case strings.ContainsAny(v, "([{") || strings.Contains(v, "://"),
 		strings.HasPrefix(v, "/") || strings.HasPrefix(v, "~/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../"),
 		strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "\\"),
-		dottedName.MatchString(v), emailLike.MatchString(v), ruleList.MatchString(v):
+		dottedName.MatchString(v), emailLike.MatchString(v), ruleList.MatchString(v), hexLiteral.MatchString(v):
 		return false
 	}
 	var letter, digit, symbol bool
@@ -267,8 +415,10 @@ func passwordShaped(v string) bool {
 			digit = true
 		case isWordRune(r):
 			letter = true
-		case r == '-' || r == '.' || r == '/':
-			// joiners in words, dates and versions, not a password's symbol
+		case r == '-' || r == '.' || r == '/' || r == ' ':
+			// joiners in words, dates and versions, not a password's
+			// symbol; a space alone makes a phrase ("Confirm password"),
+			// not a passphrase
 		default:
 			symbol = true
 		}

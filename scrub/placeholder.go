@@ -30,7 +30,8 @@ var (
 // isPlaceholder reports whether a found value is a documentation
 // placeholder rather than a secret.
 func isPlaceholder(v string) bool {
-	v = strings.TrimSpace(v)
+	// A placeholder may end like a sentence: "YourPassword123!".
+	v = strings.TrimRight(strings.TrimSpace(v), "!")
 	if v == "" {
 		return true
 	}

@@ -49,6 +49,7 @@ func benchBlocks() ([]string, int64) {
 // goroutine and on every CPU. The floor, in the same run, is one
 // lowercasing pass over the same blocks (what any keyword search costs);
 // "rule=password" is the password-in-words rule alone, to show its share,
+// "rule=command-password" the passwords given to commands,
 // and likewise the secret-in-words rule, the pair and shaped rules, and the
 // copy gitleaks reads with punctuation after long words spaced.
 func BenchmarkScrubScan(b *testing.B) {
@@ -73,6 +74,7 @@ func BenchmarkScrubScan(b *testing.B) {
 	}
 	run("floor=lowercase", 1, func(t string) int { floorSink = asciiLower(t); return 0 })
 	run("rule=password", 1, func(t string) int { return len(appendPasswords(nil, t)) })
+	run("rule=command-password", 1, func(t string) int { return len(appendCommandPasswords(nil, t)) })
 	run("rule=secret-in-words", 1, func(t string) int { return len(appendSecretsInWords(nil, t)) })
 	run("rule=pairs+shaped", 1, func(t string) int { return len(appendShapedSecrets(appendPairs(nil, t), t)) })
 	run("punct-copy", 1, func(t string) int { floorSink = spaceTrailingPunct(t); return 0 })

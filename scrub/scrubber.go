@@ -1,6 +1,8 @@
 // Package scrub finds secrets in text: API keys, tokens, private keys,
 // credential pairs (an AWS secret access key beside its key id), keys and
-// passwords given in URLs and in sentences, and the person's own patterns.
+// passwords given in URLs, in sentences, in code and to commands
+// (ConvertTo-SecureString, mysql -p, sshpass), and the person's own
+// patterns.
 // It owns detection only — gitleaks' rules and how they are run cheaply,
 // Ireneo's own rules, what counts as a documentation placeholder rather
 // than a secret — and knows nothing of conversations, files or SQLite.
@@ -48,8 +50,9 @@ const (
 	// RuleURLPassword finds a password in a URL such as
 	// postgres://app:PASSWORD@db/prod.
 	RuleURLPassword = "url-password"
-	// RulePassword finds a password given in words: "my password is …",
-	// "pwd: …", "password = …".
+	// RulePassword finds a password given in words or assigned in code:
+	// "my password is …", "pwd: …", "$PlainPassword = "…"", "the
+	// generated password "…"", <Password>…</Password>.
 	RulePassword = "password"
 	// RuleSecret finds a key or token given in words: "my secret key …",
 	// "the api key is …", "token: …".
@@ -58,7 +61,7 @@ const (
 
 // builtinRules are Ireneo's own rule ids, beside gitleaks'.
 var builtinRules = []string{
-	RuleURLPassword, RulePassword, RuleSecret,
+	RuleURLPassword, RulePassword, RuleCommandPassword, RuleSecret,
 	RuleAWSSecretKey, RuleAWSSessionToken, RuleAlibabaSecret, RuleTencentSecretID, RuleTencentSecretKey,
 	RuleTwilioAuthToken, RuleTwilioAPISecret, RuleGoogleOAuthSecret,
 }
@@ -178,6 +181,7 @@ func (s *Scrubber) scanChunk(text string) []Match {
 	ms = appendPairs(ms, text)
 	ms = appendShapedSecrets(ms, text)
 	ms = appendPasswords(ms, text)
+	ms = appendCommandPasswords(ms, text)
 	ms = appendSecretsInWords(ms, text)
 	ms = s.appendUserMatches(ms, text)
 	if len(ms) == 0 {

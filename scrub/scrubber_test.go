@@ -152,6 +152,12 @@ func FuzzScan(f *testing.F) {
 	f.Add(fake("twilio-sid", 3) + "\n" + fake("twilio-token", 4) + "\n" + fake("tencent-id", 5) + " " + fake("tencent-secret", 6))
 	f.Add("token: " + fake("alnum-32", 7) + "/ireneo. the api key is " + fake("b64-40", 8) + "!")
 	f.Add(fake("aws-session", 9)[:120] + "== " + fake("google-secret", 10) + ".")
+	// Passwords in code and given to commands (issue 32).
+	for _, s := range []string{`$PlainPassword = "Snoppy23"`, `the generated password "Snoppy23".`, "<Password>\n <Value>Ab12cd!</Value>",
+		`ConvertTo-SecureString -String 'x9!` + "\n" + `' -AsPlainText`, "mysql -uroot -p'Q1!x' -e", "sshpass -p ", "net user \"a b\" Zz9!zz /add",
+		"IDENTIFIED WITH caching_sha2_password BY 'Q1w2e3!r'", "echo 'u:Zz9!zz' | sudo chpasswd", "redis-cli -a", "set_password(\"", "PGPASSWORD="} {
+		f.Add(s)
+	}
 	sc, err := New(testPatterns)
 	if err != nil {
 		f.Fatal(err)

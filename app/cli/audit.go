@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 func init() { register(newAuditCmd) }
@@ -36,28 +33,18 @@ func newAuditCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// Marked as Ireneo's answers are (recall.go): the arguments
-			// are agents' queries, which an agent running this through
-			// its shell must not bring back into the index as its words.
+			// An answer (package answer's, marked): the arguments are
+			// agents' queries, which an agent running this through its
+			// shell must not bring back into the index as its words.
+			out := make([]answer.AuditEntry, len(es))
+			for i, e := range es {
+				out[i] = answer.AuditEntry{ID: e.ID, TS: e.TS, Client: e.Client, Tool: e.Tool, Args: e.Args, Hits: e.Hits, Duration: e.Duration, Outcome: e.Outcome}
+			}
 			if asJSON {
-				out := make([]markedAuditEntry, len(es))
-				for i, e := range es {
-					out[i] = markedAuditEntry{plumbing.ResultMarker, e}
-				}
-				return printJSON(g.stdout, out)
+				return printAnswer(g.stdout, answer.CLIAuditJSON(out))
 			}
-			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
-			if len(es) == 0 {
-				fmt.Fprintln(g.stdout, "No calls recorded.")
-				return nil
-			}
-			tw := tabwriter.NewWriter(g.stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "TIME\tCLIENT\tTOOL\tOUTCOME\tHITS\tMS\tARGUMENTS")
-			for _, e := range es {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.1f\t%s\n", e.TS.Local().Format("2006-01-02 15:04:05"), e.Client, e.Tool,
-					e.Outcome, e.Hits, float64(e.Duration.Microseconds())/1000, clipArgs(e.Args, 80))
-			}
-			return tw.Flush()
+			_, err = fmt.Fprint(g.stdout, answer.CLIAudit(out))
+			return err
 		},
 	}
 	f := c.Flags()
@@ -67,33 +54,4 @@ func newAuditCmd(g *globals) *cobra.Command {
 	f.IntVar(&q.Limit, "limit", 100, "at most this many calls")
 	f.BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
-}
-
-// markedAuditEntry is an entry of audit's --json answer: the entry's own
-// fields and the marker, each entry carrying it so the answer stays the
-// array it always was.
-type markedAuditEntry struct {
-	Marker string
-	memory.AuditEntry
-}
-
-func (e markedAuditEntry) MarshalJSON() ([]byte, error) {
-	inner, err := json.Marshal(e.AuditEntry)
-	if err != nil || len(inner) < 2 || inner[0] != '{' {
-		return inner, err
-	}
-	mk, _ := json.Marshal(map[string]string{plumbing.MarkerField: e.Marker})
-	if string(inner) == "{}" {
-		return mk, nil
-	}
-	return append(append(mk[:len(mk)-1:len(mk)-1], ','), inner[1:]...), nil
-}
-
-// clipArgs shortens s to n runes for a table cell.
-func clipArgs(s string, n int) string {
-	s = strings.ReplaceAll(s, "\n", " ")
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/plumbing"
 )
 
 func init() {
@@ -98,7 +98,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(g.stderr, "  %-10s  %s  %s (%d turns)\n", memory.Day(tr.Session.Updated), tr.Session.Source, orDash(tr.Session.Title), tr.Session.Turns)
+					fmt.Fprintf(g.stderr, "  %-10s  %s  %s (%d turns)\n", memory.Day(tr.Session.Updated), tr.Session.Source, answer.Terminal(orDash(tr.Session.Title)), tr.Session.Turns)
 				}
 				fmt.Fprintf(g.stderr, "Forget %s? This cannot be undone. [y/N] ", plural(len(args), "conversation", "conversations"))
 				answer, _ := bufio.NewReader(g.stdin).ReadString('\n')
@@ -110,36 +110,32 @@ func newForgetCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// Marked as Ireneo's answers are (recall.go): it names the
-			// forgotten conversations, whose titles an agent running it
-			// through its shell must not bring back into the index.
+			// An answer (package answer's, marked): it names the forgotten
+			// conversations, whose titles an agent running it through its
+			// shell must not bring back into the index.
+			r := forgetAnswer(rep)
 			if asJSON {
-				return printJSON(g.stdout, struct {
-					Marker string `json:"marker"`
-					memory.ForgetReport
-				}{plumbing.ResultMarker, rep})
+				return printAnswer(g.stdout, answer.CLIForgetJSON(&r))
 			}
-			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
-			for _, s := range rep.Sessions {
-				fmt.Fprintf(g.stdout, "forgot %s %s %q: %d turns, %d bytes, file %s erased\n", s.Source, s.SessionID, s.Title, s.Turns, s.Bytes, s.File)
-			}
-			fmt.Fprintf(g.stdout, "erased %s and their index rows; freed pages zeroed, search index merged, WAL truncated", plural(rep.Files, "file", "files"))
-			if rep.Vacuumed {
-				fmt.Fprint(g.stdout, ", database vacuumed")
-			}
-			fmt.Fprintln(g.stdout, ". A tombstone keeps a re-import from bringing them back (import --include-forgotten overrides).")
-			if rep.Quotes > 0 {
-				fmt.Fprintf(g.stdout, "erased %s of them from %s (Ireneo's answers kept in agents' transcripts).\n",
-					plural(rep.Quotes, "quote", "quotes"), plural(rep.Quoting, "other conversation", "other conversations"))
-			} else {
-				fmt.Fprintln(g.stdout, "No other conversation kept a quote of them in Ireneo's answers.")
-			}
+			fmt.Fprint(g.stdout, answer.CLIForget(&r))
 			return nil
 		},
 	}
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return c
+}
+
+// forgetAnswer is rep as forget's answer gives it.
+func forgetAnswer(rep memory.ForgetReport) answer.ForgetReport {
+	r := answer.ForgetReport{Files: rep.Files, Quoting: rep.Quoting, Quotes: rep.Quotes, Vacuumed: rep.Vacuumed}
+	if rep.Sessions != nil {
+		r.Sessions = make([]answer.ForgottenSession, len(rep.Sessions))
+	}
+	for i, s := range rep.Sessions {
+		r.Sessions[i] = answer.ForgottenSession{SessionID: s.SessionID, Source: s.Source, Title: s.Title, Turns: s.Turns, Bytes: s.Bytes, File: s.File}
+	}
+	return r
 }
 
 func newReindexCmd(g *globals) *cobra.Command {
@@ -178,7 +174,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			m, err := g.open()
 			if err != nil {
-				return err
+				return g.statusUnopened(err)
 			}
 			defer m.Close()
 			st, err := m.Status(c.Context())
@@ -190,7 +186,8 @@ func newStatusCmd(g *globals) *cobra.Command {
 				return printJSON(g.stdout, struct {
 					memory.Status
 					Capture captureStatus `json:"capture"`
-				}{st, cs})
+					Sync    any           `json:"sync"`
+				}{st, cs, syncStatusOf(m.Dir())})
 			}
 			fmt.Fprintf(g.stdout, "memory:        %s\n", st.Dir)
 			fmt.Fprintf(g.stdout, "conversations: %d (%d turns, %d tokens)\n", st.Conversations, st.Turns, st.Tokens)
@@ -206,6 +203,9 @@ func newStatusCmd(g *globals) *cobra.Command {
 				fmt.Fprintln(g.stdout, "last import:   never")
 			}
 			printCaptureStatus(g.stdout, cs)
+			if ss := syncStatusOf(m.Dir()); ss != nil {
+				printSyncStatus(g.stdout, *ss)
+			}
 			return nil
 		},
 	}

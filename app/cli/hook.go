@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,10 +19,12 @@ import (
 
 func init() { register(newHookCmd) }
 
-// The hook commands are what `connect --hooks` installs. They always exit
-// 0 and print nothing: a harness shows a hook's output to the person, and a
+// The hook commands are what `connect --hooks` installs. They exit 0 and
+// print nothing: a harness shows a hook's output to the person, and a
 // failing hook may hold up their session. What goes wrong is in the log
-// `ireneo status` shows.
+// `ireneo status` shows, or its fallback outside the memory folder; only
+// when neither can be written (a full disk) does a hook exit 1 with the
+// problem on stderr, which Claude Code shows without stopping.
 
 func newHookCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
@@ -32,7 +36,7 @@ func newHookCmd(g *globals) *cobra.Command {
 			"them. The import runs in the background; the hook returns at once, prints nothing and always\n" +
 			"exits 0. Problems go to " + filepath.Join("MEMORY", capture.DirName, capture.LogName) + ", which `ireneo status` shows.",
 	}
-	c.AddCommand(newHookClaudeCodeCmd(g), newHookCodexCmd(g), newHookRunCmd(g))
+	c.AddCommand(newHookClaudeCodeCmd(g), newHookCodexCmd(g), newHookWorkCmd(g), newHookRunCmd(g))
 	return c
 }
 
@@ -44,11 +48,9 @@ func newHookClaudeCodeCmd(g *globals) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			e, err := capture.ParseClaudeCode(g.stdin)
 			if err != nil {
-				g.hookLog("claude-code hook "+errorWord+"%v (nothing imported)", err)
-				return nil
+				return g.hookLog("claude-code hook "+errorWord+"%v (nothing imported)", err)
 			}
-			g.startHookImport(c.Context(), e)
-			return nil
+			return g.startHookImport(c.Context(), e)
 		},
 	}
 }
@@ -60,20 +62,18 @@ func newHookCodexCmd(g *globals) *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				g.hookLog("codex notify " + errorWord + "no JSON argument (nothing imported)")
-				return nil
+				return g.hookLog("codex notify " + errorWord + "no JSON argument (nothing imported)")
 			}
 			payload := args[len(args)-1]
+			var lost error
 			if chain := args[:len(args)-1]; len(chain) > 0 {
-				g.runChained(chain, payload)
+				lost = g.runChained(chain, payload)
 			}
 			e, err := capture.ParseCodex(payload)
 			if err != nil {
-				g.hookLog("codex notify "+errorWord+"%v (nothing imported)", err)
-				return nil
+				return errors.Join(lost, g.hookLog("codex notify "+errorWord+"%v (nothing imported)", err))
 			}
-			g.startHookImport(c.Context(), e)
-			return nil
+			return errors.Join(lost, g.startHookImport(c.Context(), e))
 		},
 	}
 }
@@ -84,45 +84,72 @@ const envHookThrottle = "IRENEO_HOOK_THROTTLE"
 // errorWord marks a log line as a failure.
 const errorWord = capture.ErrorMark
 
-// hookLog writes one line to the memory's hook log.
-func (g *globals) hookLog(format string, args ...any) {
-	capture.Log(g.cfg.MemoryDir, time.Now(), format, args...)
+// hookLog writes one line to the memory's hook log, or its fallback. When
+// neither can be written (a full disk) the line is the error the hook
+// command returns: it exits 1 with it on stderr, which Claude Code shows
+// the person and carries on past. A detached worker has no stderr, and
+// drops it.
+func (g *globals) hookLog(format string, args ...any) error {
+	if err := capture.Log(g.cfg.MemoryDir, time.Now(), format, args...); err != nil {
+		return fmt.Errorf("%s (%v)", fmt.Sprintf(format, args...), err)
+	}
+	return nil
 }
 
 // runChained starts the notify program Ireneo's hook replaced, with the
 // same JSON, and does not wait for it.
-func (g *globals) runChained(chain []string, payload string) {
+func (g *globals) runChained(chain []string, payload string) error {
 	cmd := exec.Command(chain[0], append(chain[1:], payload)...)
 	if err := cmd.Start(); err != nil {
-		g.hookLog("codex notify "+errorWord+"the earlier notify program %s did not start: %v", chain[0], err)
-		return
+		return g.hookLog("codex notify "+errorWord+"the earlier notify program %s did not start: %v", chain[0], err)
 	}
 	cmd.Process.Release()
+	return nil
 }
 
-// startHookImport hands the import to a detached `ireneo hook run`, so the
-// hook returns at once; where processes cannot be detached it imports here.
-func (g *globals) startHookImport(ctx context.Context, e capture.Event) {
-	args := []string{"--memory", g.cfg.MemoryDir, "hook", "run", "--harness", e.Harness, "--event", e.Name, "--session", e.SessionID}
-	if e.Transcript != "" {
-		args = append(args, "--transcript", e.Transcript)
+// startHookImport queues the session's import and, unless a worker is
+// alive to take it in, hands the queue to a detached `ireneo hook work`
+// holding a free worker slot, so the hook returns at once and at most
+// capture.MaxWorkers imports run. A fire whose session is queued already,
+// or a throttled one, starts nothing while a worker is alive. Where
+// processes cannot be detached it works here.
+func (g *globals) startHookImport(ctx context.Context, e capture.Event) error {
+	queued, err := capture.Enqueue(g.cfg.MemoryDir, e)
+	if err != nil {
+		return g.hookLog("%s %s session %s "+errorWord+"%v (nothing imported)", e.Harness, e.Name, e.SessionID, err)
+	}
+	// A throttled fire waits for its session's window anyway, and any live
+	// worker takes it in then; one whose session is queued already joins
+	// that entry. Only an unthrottled fire (a session ending) asks for
+	// another worker beside the live ones.
+	if (!queued || e.Throttled()) && capture.AnyWorker(g.cfg.MemoryDir) {
+		return nil
+	}
+	slot, err := capture.TakeSlot(g.cfg.MemoryDir)
+	if err != nil {
+		return g.hookLog("%s %s session %s "+errorWord+"cannot start the import: %v", e.Harness, e.Name, e.SessionID, err)
+	}
+	if slot == nil {
+		return nil // every worker is busy; one of them takes the queue in
 	}
 	exe, err := os.Executable()
-	if err != nil || !capture.CanDetach {
-		g.hookImport(ctx, e)
-		return
+	if err != nil || !capture.CanDetach || slot.File() == nil {
+		g.hookWork(ctx, slot)
+		return nil
 	}
-	cmd := exec.Command(exe, args...)
+	defer slot.Release() // the child holds the lock now, through its copy
+	cmd := exec.Command(exe, "--memory", g.cfg.MemoryDir, "hook", "work", "--slot", strconv.Itoa(slot.N()))
+	cmd.ExtraFiles = []*os.File{slot.File()} // fd 3
 	capture.Detach(cmd)
 	if err := cmd.Start(); err != nil {
-		g.hookLog("%s %s session %s "+errorWord+"cannot start the import: %v", e.Harness, e.Name, e.SessionID, err)
-		return
+		return g.hookLog("%s %s session %s "+errorWord+"cannot start the import: %v", e.Harness, e.Name, e.SessionID, err)
 	}
 	cmd.Process.Release()
+	return nil
 }
 
-// hookImport imports one session and logs what happened.
-func (g *globals) hookImport(ctx context.Context, e capture.Event) {
+// hookWork imports the queued sessions, holding slot, and logs each.
+func (g *globals) hookWork(ctx context.Context, slot *capture.Slot) {
 	o := capture.Options{MemoryDir: g.cfg.MemoryDir, CodexHome: g.cfg.CodexHome}
 	// Tests space throttled imports seconds apart, not a minute.
 	if d, err := time.ParseDuration(os.Getenv(envHookThrottle)); err == nil && d > 0 {
@@ -131,20 +158,22 @@ func (g *globals) hookImport(ctx context.Context, e capture.Event) {
 	if importRedactor != nil {
 		red, err := importRedactor(g)
 		if err != nil {
-			g.hookLog("%s %s session %s "+errorWord+"%v (nothing imported)", e.Harness, e.Name, e.SessionID, err)
+			slot.Release()
+			g.hookLog("hook "+errorWord+"%v (nothing imported)", err)
 			return
 		}
 		o.Redact = red
 	}
-	sum, err := capture.Import(ctx, e, o)
-	switch {
-	case err != nil:
-		g.hookLog("%s %s session %s "+errorWord+"%v", e.Harness, e.Name, e.SessionID, err)
-	case sum.Inputs == 0:
-		// A throttled event whose reply another waiting import takes in.
-	default:
-		g.hookLog("%s %s session %s: %s", e.Harness, e.Name, e.SessionID, summaryLine(sum))
-	}
+	capture.Work(ctx, o, slot, func(e capture.Event, sum importers.Summary, err error) {
+		switch {
+		case err != nil && e.SessionID == "":
+			g.hookLog("hook "+errorWord+"%v", err)
+		case err != nil:
+			g.hookLog("%s %s session %s "+errorWord+"%v", e.Harness, e.Name, e.SessionID, err)
+		default:
+			g.hookLog("%s %s session %s: %s", e.Harness, e.Name, e.SessionID, summaryLine(sum))
+		}
+	})
 }
 
 func summaryLine(s importers.Summary) string {
@@ -152,10 +181,39 @@ func summaryLine(s importers.Summary) string {
 	if s.Forgotten > 0 {
 		parts = append(parts, fmt.Sprintf("%d skipped as forgotten", s.Forgotten))
 	}
+	if s.UnreadableLines > 0 {
+		parts = append(parts, plural(s.UnreadableLines, "line", "lines")+" could not be read")
+	}
 	return "imported " + strings.Join(parts, ", ")
 }
 
-// newHookRunCmd is the detached import a hook starts.
+// newHookWorkCmd is the detached worker a hook starts, with its slot's
+// lock file as fd 3.
+func newHookWorkCmd(g *globals) *cobra.Command {
+	var n int
+	c := &cobra.Command{
+		Use:    "work",
+		Short:  "Import the queued hook sessions, as a hook's background process does",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			slot := capture.AdoptSlot(g.cfg.MemoryDir, n, os.NewFile(3, "slot"))
+			if slot == nil {
+				var err error
+				if slot, err = capture.TakeSlot(g.cfg.MemoryDir); err != nil || slot == nil {
+					return nil // every slot is held: their workers take the queue in
+				}
+			}
+			g.hookWork(c.Context(), slot)
+			return nil
+		},
+	}
+	c.Flags().IntVar(&n, "slot", -1, "the worker slot whose lock is fd 3")
+	return c
+}
+
+// newHookRunCmd imports one session: what hooks of earlier versions
+// started detached. It queues the session and works if a slot is free.
 func newHookRunCmd(g *globals) *cobra.Command {
 	var e capture.Event
 	c := &cobra.Command{
@@ -164,11 +222,13 @@ func newHookRunCmd(g *globals) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			if e.Harness != capture.ClaudeCode && e.Harness != capture.Codex {
-				g.hookLog("hook run "+errorWord+"unknown harness %q", e.Harness)
+			if _, err := capture.Enqueue(g.cfg.MemoryDir, e); err != nil {
+				g.hookLog("hook run "+errorWord+"%v (nothing imported)", err)
 				return nil
 			}
-			g.hookImport(c.Context(), e)
+			if slot, err := capture.TakeSlot(g.cfg.MemoryDir); err == nil && slot != nil {
+				g.hookWork(c.Context(), slot)
+			}
 			return nil
 		},
 	}

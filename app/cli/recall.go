@@ -3,33 +3,30 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
-// Every answer here that quotes the memory carries plumbing.ResultMarker,
-// as the MCP server's do: an agent that runs the CLI through a shell has
-// the output in its transcript, and the marker is how a later import knows
-// it for Ireneo's (kept out of the index, so the memory does not feed on
-// itself) and how forget finds the quotes in it. Text answers begin with
-// it (get's header line; a line of its own above sessions' and projects'
-// tables), JSON ones carry it in their "marker" field.
+// Every answer here is package answer's (text and --json): it carries the
+// marker as the MCP server's answers do, since an agent that runs the CLI
+// through a shell has the output in its transcript, and the marker is how
+// a later import knows it for Ireneo's (kept out of the index, so the
+// memory does not feed on itself) and how forget finds the quotes in it.
 
-// markedTranscript is get's --json answer: the transcript with the marker.
-type markedTranscript struct {
-	Marker string `json:"marker"`
-	*memory.Transcript
-}
-
-// oneLine keeps a title on its line, so the header and table lines stay
-// whole for a reader and for forget, which finds the session id on them.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+// printAnswer writes a --json answer.
+func printAnswer(w io.Writer, v any) error {
+	b, err := answer.CLIJSON(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 func init() {
@@ -80,9 +77,9 @@ func newRecallCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return printJSON(g.stdout, res)
+				return printAnswer(g.stdout, res)
 			}
-			fmt.Fprint(g.stdout, res.ContextBlock)
+			fmt.Fprint(g.stdout, answer.CLIRecall(res))
 			return nil
 		},
 	}
@@ -123,41 +120,17 @@ func newGetCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			w := tr.Window()
 			if asJSON {
-				return printJSON(g.stdout, markedTranscript{plumbing.ResultMarker, tr})
+				return printAnswer(g.stdout, answer.CLIGetJSON(&w))
 			}
-			s := tr.Session
-			fmt.Fprintf(g.stdout, "%s %s · %s · %s\n", plumbing.ResultMarker, oneLine(orDash(s.Title)), s.Source, s.SessionID)
-			if len(s.Projects) > 0 {
-				fmt.Fprintf(g.stdout, "projects: %s\n", strings.Join(s.Projects, ", "))
-			}
-			for _, t := range tr.Turns {
-				mark := " "
-				if t.Seq == tr.Focus {
-					mark = ">"
-				}
-				fmt.Fprintf(g.stdout, "\n%s [%d] %s %s (%s)\n", mark, t.Seq, t.TS.UTC().Format("2006-01-02 15:04"), t.Role, t.TurnUUID)
-				for _, b := range t.Blocks {
-					if b.Type != memory.BlockText {
-						name := b.Type
-						if b.ToolName != "" {
-							name += " " + b.ToolName
-						}
-						fmt.Fprintf(g.stdout, "  ‹%s›\n", name)
-					}
-					fmt.Fprintln(g.stdout, indent(b.Text, "  "))
-				}
-			}
+			fmt.Fprint(g.stdout, answer.CLIGet(&w))
 			return nil
 		},
 	}
 	c.Flags().IntVar(&window, "window", 0, "turns either side of TURN_UUID (default 2 with a turn, whole conversation without)")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
-}
-
-func indent(s, pre string) string {
-	return pre + strings.ReplaceAll(s, "\n", "\n"+pre)
 }
 
 func newSessionsCmd(g *globals) *cobra.Command {
@@ -185,22 +158,14 @@ func newSessionsCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			cs := make([]answer.Conversation, len(list))
+			for i, si := range list {
+				cs[i] = si.Conversation()
+			}
 			if asJSON {
-				if list == nil {
-					list = []memory.SessionInfo{}
-				}
-				return printJSON(g.stdout, map[string]any{plumbing.MarkerField: plumbing.ResultMarker, "total": total, "sessions": list})
+				return printAnswer(g.stdout, answer.CLISessionsJSON(cs, total))
 			}
-			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
-			for _, s := range list {
-				star := " "
-				if s.Starred {
-					star = "*"
-				}
-				fmt.Fprintf(g.stdout, "%s %-10s  %-11s %-40s %3d turns  %s  [%s]\n", star, memory.Day(s.Updated), s.Source, s.SessionID,
-					s.Turns, oneLine(orDash(s.Title)), strings.Join(s.Projects, ", "))
-			}
-			fmt.Fprintf(g.stdout, "%s of %d\n", plural(len(list), "conversation", "conversations"), total)
+			fmt.Fprint(g.stdout, answer.CLISessions(cs, total))
 			return nil
 		},
 	}
@@ -235,13 +200,9 @@ func newProjectsCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return printJSON(g.stdout, map[string]any{plumbing.MarkerField: plumbing.ResultMarker, "projects": ps, "untagged": untagged})
+				return printAnswer(g.stdout, answer.CLIProjectsJSON(memory.ProjectCounts(ps), untagged))
 			}
-			fmt.Fprintln(g.stdout, plumbing.ResultMarker)
-			for _, p := range ps {
-				fmt.Fprintf(g.stdout, "%6d  %s\n", p.Count, p.Name)
-			}
-			fmt.Fprintf(g.stdout, "%6d  (untagged)\n", untagged)
+			fmt.Fprint(g.stdout, answer.CLIProjects(memory.ProjectCounts(ps), untagged))
 			return nil
 		},
 	}

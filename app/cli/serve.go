@@ -62,6 +62,7 @@ func newServeCmd(g *globals) *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			defer g.syncBeside(ctx, m)()
 			<-ctx.Done()
 			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
@@ -85,7 +86,7 @@ func TestConnectLockedKeyring(t *testing.T) {
 	if b := findButtons(u, "Reveal"); len(b) != 1 || !b[0].Disabled() {
 		t.Fatalf("Reveal for a locked secret: %v", b)
 	}
-	if !c.writeBtn[mcpserver.ClientClaudeCode].Disabled() || !c.copyBtn[mcpserver.ClientClaudeCode].Disabled() {
+	if !c.writeBtn[clients.ClientClaudeCode].Disabled() || !c.copyBtn[clients.ClientClaudeCode].Disabled() {
 		t.Fatal("Copy or Write is on for a client whose secret is locked")
 	}
 	if !c.keyringBanner.Visible() {
@@ -142,12 +143,12 @@ func TestConnectSaysWhyStopped(t *testing.T) {
 	if u.connect.toggle.Text != "Start server" || u.connect.toggle.Disabled() {
 		t.Fatal("no Start server to try again")
 	}
-	for _, client := range []string{mcpserver.ClientClaudeCode, mcpserver.ClientCursor} {
+	for _, client := range []string{clients.ClientClaudeCode, clients.ClientCursor} {
 		if !u.connect.copyBtn[client].Disabled() || !u.connect.writeBtn[client].Disabled() {
 			t.Fatalf("%s with no token has Copy or Write on", client)
 		}
 	}
-	if !u.connect.hooks[mcpserver.ClientClaudeCode].Checked {
+	if !u.connect.hooks[clients.ClientClaudeCode].Checked {
 		t.Fatal("the capture hooks box is not ticked by default")
 	}
 	capture(t, u, "connect-server-stopped")

@@ -84,7 +84,7 @@ func (s *settingsScreen) content() fyne.CanvasObject {
 	form.Items[2].HintText = "How many passages an agent's recall returns unless it asks otherwise."
 	form.Items[3].HintText = "The most tokens one recall returns unless the agent asks otherwise."
 	memHead := widget.NewLabelWithStyle("Memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	body := container.NewVBox(form, container.NewHBox(s.save), widget.NewSeparator(), memHead, s.memInfo, widget.NewSeparator(), s.u.backup.content())
+	body := container.NewVBox(form, container.NewHBox(s.save), widget.NewSeparator(), memHead, s.memInfo, widget.NewSeparator(), s.u.backup.content(), s.syncCard())
 	return container.NewVScroll(container.NewPadded(body))
 }
 
@@ -223,6 +223,9 @@ func (s *settingsScreen) apply() {
 			if next.WatchEnabled != prev.WatchEnabled || !slices.Equal(next.WatchFolders, prev.WatchFolders) ||
 				next.ScrubOnImport != prev.ScrubOnImport || !slices.Equal(next.UserPatterns, prev.UserPatterns) {
 				s.u.restartWatch()
+			}
+			if !slices.Equal(next.UserPatterns, prev.UserPatterns) {
+				s.u.setSecretPatterns(next.UserPatterns)
 			}
 			s.u.imp.refresh()
 			s.u.connect.showServer()

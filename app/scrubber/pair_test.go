@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,24 +65,11 @@ func writeDeploySession(t *testing.T) (path, keyID, secret string) {
 	return path, keyID, secret
 }
 
-// filesHolding lists the files under dir that hold marker.
+// filesHolding lists the files under dir that hold marker, in any case
+// (the index keeps terms lowercased).
 func filesHolding(t *testing.T, dir, marker string) []string {
 	t.Helper()
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(data, []byte(marker)) {
-			rel, _ := filepath.Rel(dir, p)
-			out = append(out, rel)
-		}
-		return nil
-	})
+	out, err := scrubtest.FilesHolding(dir, marker)
 	if err != nil {
 		t.Fatal(err)
 	}

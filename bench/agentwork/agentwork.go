@@ -22,7 +22,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Question types: the question's form (a terse agent query, or a sentence)
@@ -186,9 +186,9 @@ func Generate(cfg Config) *Dataset {
 	for i := range d.convs {
 		c := &d.convs[i]
 		c.start = day0.Add(time.Duration(r.Int64N(int64(425 * 24 * time.Hour)))).Truncate(time.Minute)
-		c.harness = pick(r, []string{memory.HarnessChatGPT, memory.HarnessChatGPT, memory.HarnessChatGPT,
-			memory.HarnessClaude, memory.HarnessClaude, memory.HarnessClaude,
-			memory.HarnessClaudeCode, memory.HarnessClaudeCode, memory.HarnessCodex, memory.HarnessCodex})
+		c.harness = pick(r, []string{funes.HarnessChatGPT, funes.HarnessChatGPT, funes.HarnessChatGPT,
+			funes.HarnessClaude, funes.HarnessClaude, funes.HarnessClaude,
+			funes.HarnessClaudeCode, funes.HarnessClaudeCode, funes.HarnessCodex, funes.HarnessCodex})
 		c.id = fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", r.Uint32(), r.IntN(1<<16), r.IntN(1<<12), r.IntN(1<<12), r.Uint64()&(1<<48-1))
 		c.svc = pick(r, services)
 		c.kind = kindWork
@@ -293,7 +293,7 @@ func planFacts(r *rand.Rand, n int) []*fact {
 func (d *Dataset) N() int { return len(d.convs) }
 
 // Sessions renders every conversation, in order, and hands each to fn.
-func (d *Dataset) Sessions(fn func(*memory.Session) error) error {
+func (d *Dataset) Sessions(fn func(*funes.Session) error) error {
 	for i := range d.convs {
 		s, _ := d.render(i)
 		if err := fn(s); err != nil {
@@ -307,36 +307,36 @@ func turnUUID(sid string, seq int) string { return fmt.Sprintf("%s-t%03d", sid, 
 
 // render makes conversation i from its own seed, and says which turn states
 // its fact (-1 if none).
-func (d *Dataset) render(i int) (*memory.Session, int) {
+func (d *Dataset) render(i int) (*funes.Session, int) {
 	c := d.convs[i]
 	r := rand.New(rand.NewPCG(uint64(d.cfg.Seed), uint64(i)+1))
-	s := &memory.Session{ID: c.id, Harness: c.harness}
-	agent := c.harness == memory.HarnessClaudeCode || c.harness == memory.HarnessCodex
+	s := &funes.Session{ID: c.id, Harness: c.harness}
+	agent := c.harness == funes.HarnessClaudeCode || c.harness == funes.HarnessCodex
 	if agent {
 		s.Workdir = "/home/dev/src/" + c.svc
 	}
 	at := c.start
-	add := func(role string, blocks ...memory.Block) int {
+	add := func(role string, blocks ...funes.Block) int {
 		seq := len(s.Turns)
-		s.Turns = append(s.Turns, memory.Turn{TurnUUID: turnUUID(c.id, seq), Seq: seq, TS: at, Role: role, Blocks: blocks})
+		s.Turns = append(s.Turns, funes.Turn{TurnUUID: turnUUID(c.id, seq), Seq: seq, TS: at, Role: role, Blocks: blocks})
 		at = at.Add(time.Duration(20+r.IntN(300)) * time.Second)
 		return seq
 	}
-	text := func(t string) memory.Block { return memory.Block{Type: memory.BlockText, Text: t} }
+	text := func(t string) funes.Block { return funes.Block{Type: funes.BlockText, Text: t} }
 	gold := -1
 	switch c.kind {
 	case kindSmallTalk:
 		s.Title = "Everyday questions"
 		for range 1 + r.IntN(3) {
-			add(memory.RoleUser, text(pick(r, smallTalk)))
-			add(memory.RoleAssistant, text(paragraph(r, "the recipe", 2)+"\n\n"+paragraph(r, "the plan", 3)))
+			add(funes.RoleUser, text(pick(r, smallTalk)))
+			add(funes.RoleAssistant, text(paragraph(r, "the recipe", 2)+"\n\n"+paragraph(r, "the plan", 3)))
 		}
 		return s, gold
 	case kindStatus:
 		s.Title = "Weekly status"
-		add(memory.RoleUser, text("Can you turn my notes into a short status update for the team?\n\nCarry-over: "+strings.Join(c.mention, ", ")+
+		add(funes.RoleUser, text("Can you turn my notes into a short status update for the team?\n\nCarry-over: "+strings.Join(c.mention, ", ")+
 			". Also "+pick(r, people)+" is out on Friday and the "+c.svc+" on-call rotation changes."))
-		add(memory.RoleAssistant, text("**Status**\n\n- Still open: "+strings.Join(c.mention, "; ")+".\n- On-call for "+c.svc+" moves to "+pick(r, people)+
+		add(funes.RoleAssistant, text("**Status**\n\n- Still open: "+strings.Join(c.mention, "; ")+".\n- On-call for "+c.svc+" moves to "+pick(r, people)+
 			" next week.\n- "+pick(r, people)+" is out on Friday.\n\nWant me to add the dashboards' links?"))
 		return s, gold
 	}
@@ -358,10 +358,10 @@ func (d *Dataset) render(i int) (*memory.Session, int) {
 		}
 		if f != nil && !f.buried && r.IntN(2) == 0 {
 			// The person states it, then asks on.
-			gold = add(memory.RoleUser, text("For the record, before I forget: "+f.said()+"\n\n"+ask))
+			gold = add(funes.RoleUser, text("For the record, before I forget: "+f.said()+"\n\n"+ask))
 			f = nil
 		} else {
-			add(memory.RoleUser, text(ask))
+			add(funes.RoleUser, text(ask))
 		}
 		if agent {
 			for range r.IntN(4) {
@@ -369,7 +369,7 @@ func (d *Dataset) render(i int) (*memory.Session, int) {
 			}
 		}
 		if f != nil && !f.buried {
-			gold = add(memory.RoleAssistant, text("From what we found earlier: "+f.said()+" "+sentence(r, c.svc)))
+			gold = add(funes.RoleAssistant, text("From what we found earlier: "+f.said()+" "+sentence(r, c.svc)))
 			continue
 		}
 		size := replySize(r)
@@ -381,7 +381,7 @@ func (d *Dataset) render(i int) (*memory.Session, int) {
 			size = max(size, 3000+r.IntN(3000))
 			insert = f.said()
 		}
-		seq := add(memory.RoleAssistant, text(longReply(r, c.svc, insert, size)))
+		seq := add(funes.RoleAssistant, text(longReply(r, c.svc, insert, size)))
 		if f != nil {
 			gold = seq
 		}
@@ -411,7 +411,7 @@ func userAsk(r *rand.Rand, c convPlan, paste bool) string {
 }
 
 // toolStep is one tool call of an agent session and its output.
-func toolStep(r *rand.Rand, c convPlan, add func(string, ...memory.Block) int) {
+func toolStep(r *rand.Rand, c convPlan, add func(string, ...funes.Block) int) {
 	pkg := pick(r, packages)
 	var tool, input, output string
 	switch r.IntN(3) {
@@ -423,12 +423,12 @@ func toolStep(r *rand.Rand, c convPlan, add func(string, ...memory.Block) int) {
 	default:
 		tool, input, output = "Grep", fmt.Sprintf(`{"pattern":"%s","path":"%s"}`, camel(pick(r, verbs), pick(r, nouns)), pkg), logLines(r, c.svc, 3+r.IntN(8))
 	}
-	if c.harness == memory.HarnessCodex {
+	if c.harness == funes.HarnessCodex {
 		tool = "shell"
 	}
-	add(memory.RoleAssistant, memory.Block{Type: memory.BlockText, Text: pick(r, []string{"Let me look at the code first.", "Running the tests.", "Checking where this is called."})},
-		memory.Block{Type: memory.BlockToolUse, Text: input, ToolName: tool})
-	add(memory.RoleTool, memory.Block{Type: memory.BlockToolResult, Text: output, ToolName: tool})
+	add(funes.RoleAssistant, funes.Block{Type: funes.BlockText, Text: pick(r, []string{"Let me look at the code first.", "Running the tests.", "Checking where this is called."})},
+		funes.Block{Type: funes.BlockToolUse, Text: input, ToolName: tool})
+	add(funes.RoleTool, funes.Block{Type: funes.BlockToolResult, Text: output, ToolName: tool})
 }
 
 // replySize draws an assistant reply's length in bytes: most a page or

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
-func render(t *testing.T, d *Dataset) map[string]*memory.Session {
+func render(t *testing.T, d *Dataset) map[string]*funes.Session {
 	t.Helper()
-	out := map[string]*memory.Session{}
-	if err := d.Sessions(func(s *memory.Session) error {
+	out := map[string]*funes.Session{}
+	if err := d.Sessions(func(s *funes.Session) error {
 		if out[s.ID] != nil {
 			return fmt.Errorf("session id %s twice", s.ID)
 		}
@@ -56,7 +56,7 @@ func TestGoldTurns(t *testing.T) {
 		if s == nil || s.Harness != q.Harness {
 			t.Fatalf("%s: no conversation %s/%s", q.ID, q.Harness, q.SessionID)
 		}
-		var gold *memory.Turn
+		var gold *funes.Turn
 		for i := range s.Turns {
 			if s.Turns[i].TurnUUID == q.TurnUUID {
 				gold = &s.Turns[i]
@@ -107,11 +107,11 @@ func TestSizeReport(t *testing.T) {
 	d := Generate(Config{N: n, Seed: 1})
 	var turns, bytes int
 	var per, asst []int
-	_ = d.Sessions(func(s *memory.Session) error {
+	_ = d.Sessions(func(s *funes.Session) error {
 		b := 0
 		for _, tn := range s.Turns {
 			b += len(tn.Text())
-			if tn.Role == memory.RoleAssistant {
+			if tn.Role == funes.RoleAssistant {
 				asst = append(asst, len(tn.Text()))
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/bench/agentwork"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -57,13 +58,13 @@ func AgentworkMemory(ctx context.Context, cache string, n int, seed int64, log i
 		if err != nil {
 			return nil, "", nil, err
 		}
-		var batch []*memory.Session
+		var batch []*funes.Session
 		flush := func() error {
 			_, err := m.Ingest(ctx, batch, memory.IngestOptions{})
 			batch = batch[:0]
 			return err
 		}
-		err = d.Sessions(func(s *memory.Session) error {
+		err = d.Sessions(func(s *funes.Session) error {
 			if batch = append(batch, s); len(batch) == 250 {
 				return flush()
 			}

@@ -8,9 +8,13 @@
 package scrubtest
 
 import (
+	"bytes"
 	"fmt"
+	"io/fs"
 	"maps"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -188,6 +192,10 @@ func (g *Gen) Block() string {
 	return b.String()
 }
 
+// pwWords are the words of "pw-word" passwords.
+var pwWords = [16]string{"Snoppy", "Tulip", "Falcon", "Marble", "Rocket", "Harbor", "Quartz", "Pepper",
+	"Sunset", "Maple", "Cobalt", "Willow", "Juniper", "Biscuit", "Lantern", "Otter"}
+
 // Hex is FakeRand over lowercase hex digits.
 const Hex = "0123456789abcdef"
 
@@ -237,12 +245,21 @@ var Shapes = map[string]func(seed uint64) string{
 	"jwt": func(s uint64) string {
 		return "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9" + "." + "eyJzdWIiOi" + FakeRand(s, 40, Alnum) + "." + FakeRand(s+1, 43, Alnum+"_-")
 	},
-	"b64-40":    func(s uint64) string { return FakeRand(s, 40, KeyBody) },
-	"alnum-32":  func(s uint64) string { return FakeRand(s, 32, Alnum) },
-	"alnum-24":  func(s uint64) string { return FakeRand(s, 24, Alnum) },
-	"hex-32":    func(s uint64) string { return FakeRand(s, 32, Hex) },
-	"hex-64":    func(s uint64) string { return FakeRand(s, 64, Hex) },
-	"password":  func(s uint64) string { return "Qz" + FakeRand(s, 8, Alnum) + "!7" },
+	"b64-40":   func(s uint64) string { return FakeRand(s, 40, KeyBody) },
+	"alnum-32": func(s uint64) string { return FakeRand(s, 32, Alnum) },
+	"alnum-24": func(s uint64) string { return FakeRand(s, 24, Alnum) },
+	"hex-32":   func(s uint64) string { return FakeRand(s, 32, Hex) },
+	"hex-64":   func(s uint64) string { return FakeRand(s, 64, Hex) },
+	"password": func(s uint64) string { return "Qz" + FakeRand(s, 8, Alnum) + "!7" },
+	// Passwords as people choose them: a word and digits ("Snoppy23"), and
+	// letters, digits and symbols mixed.
+	"pw-word": func(s uint64) string {
+		w := pwWords[rand.New(rand.NewPCG(s, 3)).IntN(len(pwWords))]
+		return w + FakeRand(s+1, 2, "0123456789")
+	},
+	"pw-sym": func(s uint64) string {
+		return FakeRand(s, 4, Alnum) + FakeRand(s+1, 1, "!@#%^&*") + FakeRand(s+2, 5, Alnum) + FakeRand(s+3, 1, "0123456789")
+	},
 	"linear":    func(s uint64) string { return "lin" + "_api_" + FakeRand(s, 40, Alnum) },
 	"notion":    func(s uint64) string { return "nt" + "n_" + FakeRand(s, 11, "0123456789") + FakeRand(s+1, 35, Alnum) },
 	"doppler":   func(s uint64) string { return "dp" + ".pt." + FakeRand(s, 43, Alnum) },
@@ -253,4 +270,27 @@ var Shapes = map[string]func(seed uint64) string{
 	"b32-32":    func(s uint64) string { return FakeRand(s, 32, Base32) },
 	"alnum-40":  func(s uint64) string { return FakeRand(s, 40, Alnum) },
 	"b64url-43": func(s uint64) string { return FakeRand(s, 43, Alnum+"_-") },
+}
+
+// FilesHolding lists the files under dir (relative to it) whose bytes hold
+// marker in any case: the full-text index keeps terms lowercased, so a
+// case-sensitive grep would miss a secret that is still there.
+func FilesHolding(dir, marker string) ([]string, error) {
+	low := bytes.ToLower([]byte(marker))
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(bytes.ToLower(data), low) {
+			rel, _ := filepath.Rel(dir, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	return out, err
 }

@@ -1,0 +1,191 @@
+package sync
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/scrub"
+)
+
+// A redaction travels as the place of each secret (a redact entry's
+// spans), never the secret. A machine that holds a copy of the
+// conversation reads the secret out of its own copy at that place — when
+// the text there is as long as the text was — and redacts it wherever that
+// copy holds it, with memory's own redaction (RedactSession, ScrubApply),
+// through a finder that finds just those secrets.
+
+// minSecret is the shortest secret redacted by its literal text: shorter
+// ones would match ordinary words elsewhere in the conversation.
+const minSecret = 4
+
+// textAt is the text at a span's place in s, and whether the place exists.
+func textAt(s *funes.Session, sp Span) (string, bool) {
+	if sp.Turn == "" {
+		switch sp.Field {
+		case memory.FieldTitle:
+			return s.Title, true
+		case memory.FieldWorkdir:
+			return s.Workdir, true
+		case memory.FieldProject:
+			return s.Project, true
+		}
+		return "", false
+	}
+	for _, t := range s.Turns {
+		if t.TurnUUID != sp.Turn {
+			continue
+		}
+		if sp.Block < 0 || sp.Block >= len(t.Blocks) {
+			return "", false
+		}
+		b := t.Blocks[sp.Block]
+		switch sp.Field {
+		case memory.FieldText:
+			return b.Text, true
+		case memory.FieldToolName:
+			return b.ToolName, true
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// secretsIn reads the secrets the spans name out of s: rule by secret.
+// A place whose text is not as long as it was (another version of the
+// text, or redacted already) gives nothing.
+func secretsIn(s *funes.Session, spans []Span) map[string]string {
+	out := map[string]string{}
+	for _, sp := range spans {
+		text, ok := textAt(s, sp)
+		if !ok || len(text) != sp.Len || sp.End > len(text) {
+			continue
+		}
+		if sec := text[sp.Start:sp.End]; len(sec) >= minSecret && !strings.Contains(sec, "[REDACTED:") {
+			out[sec] = sp.Rule
+		}
+	}
+	return out
+}
+
+// redactEntries applies redact entries, in their order, to s in place, and
+// returns every secret they named in it (rule by secret) and the counts
+// per rule. Each entry's places are read in s as the entries before it
+// left it, as they were on the machine that made it.
+func redactEntries(s *funes.Session, entries []Entry) (map[string]string, map[string]int) {
+	all := map[string]string{}
+	var counts map[string]int
+	for _, e := range entries {
+		secs := secretsIn(s, e.Spans)
+		if len(secs) == 0 {
+			continue
+		}
+		for k, v := range secs {
+			all[k] = v
+		}
+		for rule, n := range memory.RedactSession(literalFinder(secs), s) {
+			if counts == nil {
+				counts = map[string]int{}
+			}
+			counts[rule] += n
+		}
+	}
+	return all, counts
+}
+
+// literalFinder is a memory.SecretFinder that finds given secrets (rule by
+// secret) wherever they are, longest first where two overlap.
+type literalFinder map[string]string
+
+func (f literalFinder) FindSecrets(text string, found func(rule string, start, end int)) {
+	type match struct {
+		start, end int
+		rule       string
+	}
+	var ms []match
+	for sec, rule := range f {
+		for off := 0; ; {
+			i := strings.Index(text[off:], sec)
+			if i < 0 {
+				break
+			}
+			ms = append(ms, match{off + i, off + i + len(sec), rule})
+			off += i + len(sec)
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool {
+		if ms[i].start != ms[j].start {
+			return ms[i].start < ms[j].start
+		}
+		return ms[i].end > ms[j].end
+	})
+	last := 0
+	for _, m := range ms {
+		if m.start < last {
+			continue
+		}
+		found(m.rule, m.start, m.end)
+		last = m.end
+	}
+}
+
+func (f literalFinder) HasRule(rule string) bool {
+	for _, r := range f {
+		if r == rule {
+			return true
+		}
+	}
+	return false
+}
+
+func (f literalFinder) RedactedText(rule string) string { return scrub.RedactedText(rule) }
+
+// spansOf turns what a scrub redacted in one conversation (its findings,
+// and the conversation as it is now, redacted) into a redact entry's
+// spans: each with the length its text had before. Project tags and the
+// audit log stay on this machine.
+func spansOf(s *funes.Session, findings []memory.ScrubFinding) []Span {
+	type place struct {
+		turn  string
+		block int
+		field string
+	}
+	by := map[place][]memory.ScrubFinding{}
+	var order []place
+	for _, f := range findings {
+		switch f.Field {
+		case memory.FieldProjectTag, memory.FieldAudit:
+			continue
+		}
+		p := place{f.TurnUUID, f.Block, f.Field}
+		if by[p] == nil {
+			order = append(order, p)
+		}
+		by[p] = append(by[p], f)
+	}
+	var out []Span
+	for _, p := range order {
+		fs := by[p]
+		sp := Span{Turn: p.turn, Block: p.block, Field: p.field, Seq: fs[0].Seq}
+		if p.turn == "" {
+			sp.Block, sp.Seq = -1, -1
+		}
+		now, ok := textAt(s, sp)
+		if !ok {
+			continue
+		}
+		n := len(now)
+		for _, f := range fs {
+			n += f.End - f.Start - len(scrub.RedactedText(f.Rule))
+		}
+		for _, f := range fs {
+			x := sp
+			x.Rule, x.Start, x.End, x.Len = f.Rule, f.Start, f.End, n
+			if x.check() == nil {
+				out = append(out, x)
+			}
+		}
+	}
+	return out
+}
