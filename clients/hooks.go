@@ -136,11 +136,9 @@ func Hooks(client string, o ConnectOptions) (*HookConfig, error) {
 // replaced, and for Codex a notify program already set is chained to.
 func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 	res := WriteResult{Path: h.Path}
-	target := h.Path
-	if resolved, err := filepath.EvalSymlinks(h.Path); err == nil {
-		target = resolved
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return res, fmt.Errorf("follow %s: %w", h.Path, err)
+	target, err := hooksTarget(h.Path)
+	if err != nil {
+		return res, err
 	}
 	old, err := os.ReadFile(target)
 	exists := err == nil
@@ -148,11 +146,7 @@ func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 		return res, fmt.Errorf("read %s: %w", h.Path, err)
 	}
 	var out []byte
-	if h.Client == ClientCodex {
-		out, res.Replaced, err = mergeCodexNotify(old, h.Argv)
-	} else {
-		out, res.Replaced, err = mergeClaudeHooks(old, h.Command)
-	}
+	out, res.Replaced, err = h.merge(old)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w; add the hook by hand instead", h.Path, err)
 	}
@@ -175,6 +169,24 @@ func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 		return res, fmt.Errorf("write %s: %w", h.Path, err)
 	}
 	return res, nil
+}
+
+// hooksTarget is the file hooks at path are written to: a symlink's target.
+func hooksTarget(path string) (string, error) {
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		return resolved, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("follow %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// merge puts the hooks into the settings file's old bytes.
+func (h *HookConfig) merge(old []byte) ([]byte, bool, error) {
+	if h.Client == ClientCodex {
+		return mergeCodexNotify(old, h.Argv)
+	}
+	return mergeClaudeHooks(old, h.Command)
 }
 
 // isOurHookCommand tells Ireneo's hook command apart from anyone else's, in

@@ -34,8 +34,39 @@ func (k *KeyringStore) Probe(ctx context.Context) error {
 	}
 }
 
+// sessionBus connects to the session bus that is already there. It never
+// autolaunches one: godbus's ConnectSessionBus, given no address, runs
+// dbus-launch, whose dbus-daemon outlives the process that asked (each
+// `ireneo serve` on a box without a session bus left one running), and a
+// keyring on a bus nobody else uses would hold nothing anyway.
+func sessionBus() (*dbus.Conn, error) {
+	conn, err := dbus.SessionBusPrivateNoAutoStartup()
+	if err != nil {
+		return nil, err
+	}
+	if err := conn.Auth(nil); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	if err := conn.Hello(); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// requireSessionBus fails when there is no session bus to reach, before
+// go-keyring, whose own connection would autolaunch one, is called.
+func requireSessionBus() error {
+	conn, err := sessionBus()
+	if err != nil {
+		return err
+	}
+	return conn.Close()
+}
+
 func probeSecretService() error {
-	conn, err := dbus.ConnectSessionBus()
+	conn, err := sessionBus()
 	if err != nil {
 		return classifyKeyringError(err)
 	}

@@ -84,6 +84,7 @@ func classifyKeyringError(err error) error {
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "dbus-launch"), strings.Contains(msg, "DBUS_SESSION_BUS_ADDRESS"),
+		strings.Contains(msg, "address of session bus"),
 		strings.Contains(msg, "dial unix"), strings.Contains(msg, "connection refused"):
 		return &KeyringUnavailableError{
 			Kind:   KeyringNoBus,
@@ -134,7 +135,13 @@ func (k *KeyringStore) call(ctx context.Context, fn func() error) error {
 	ctx, cancel := context.WithTimeout(ctx, keyringTimeout)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- fn() }()
+	go func() {
+		if err := requireSessionBus(); err != nil {
+			done <- err
+			return
+		}
+		done <- fn()
+	}()
 	select {
 	case err := <-done:
 		return classifyKeyringError(err)

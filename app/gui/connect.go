@@ -614,15 +614,13 @@ func (c *connectScreen) writeConfig(client string, cfg *clients.ClientConfig) {
 	load(c.u, "write "+clientNames[client]+"'s config", func(context.Context) (written, error) {
 		var w written
 		var err error
-		if w.cfg, err = cfg.Write(time.Now()); err != nil {
-			return w, err
+		// One write when both go in one file (Codex's config.toml).
+		w.cfg, w.hooks, err = cfg.WriteWithHooks(hooks, time.Now())
+		var notHooks *clients.HooksNotWrittenError
+		if errors.As(err, &notHooks) {
+			return w, fmt.Errorf("the server entry is written, but not the capture hooks: %w", notHooks.Err)
 		}
-		if hooks != nil {
-			if w.hooks, err = hooks.Write(time.Now()); err != nil {
-				return w, fmt.Errorf("the server entry is written, but not the capture hooks: %w", err)
-			}
-		}
-		return w, nil
+		return w, err
 	}, func(w written) {
 		res := w.cfg
 		msg := "Written to " + res.Path + "."
