@@ -43,10 +43,11 @@ const erasePrefix = "erase-"
 
 // eraseJob is a journalled job this process runs.
 type eraseJob struct {
-	m    *Memory
-	op   string // its folder's name, in its rows
-	dir  string
-	lock *os.File
+	m     *Memory
+	op    string // its folder's name, in its rows
+	dir   string
+	lock  *os.File
+	links int // old-file links made in its folder (keepOld)
 }
 
 // eraseItem is one row of a job: a conversation it forgets, or a file it
@@ -383,7 +384,7 @@ func (m *Memory) finishForget(ctx context.Context, j *eraseJob, items []eraseIte
 		_, err := m.erase(ctx)
 		return 0, err
 	}
-	rep, err := m.forgetRefs(ctx, refs, nil)
+	rep, err := m.forgetRefs(withJob(ctx, j), refs, nil)
 	return len(rep.Sessions), err
 }
 
@@ -432,4 +433,39 @@ func shredLink(link, live string) error {
 		return err
 	}
 	return nil
+}
+
+// jobKey carries the erase job a step runs in, for the steps inside it
+// that keep old files (keepOld).
+type jobKey struct{}
+
+func withJob(ctx context.Context, j *eraseJob) context.Context {
+	return context.WithValue(ctx, jobKey{}, j)
+}
+
+// keepOld hard-links a file in src/ (rel) that a rewrite is about to
+// replace, so its blocks can be overwritten once the new file is in
+// place (shredKept): into the folder of the job ctx carries, where a dead
+// job's next finisher overwrites it too, or, outside a job, into .staging
+// (linkOld). It returns the link.
+func (m *Memory) keepOld(ctx context.Context, rel string) (string, error) {
+	j, _ := ctx.Value(jobKey{}).(*eraseJob)
+	if j == nil || j.lock == nil {
+		return m.linkOld(rel)
+	}
+	j.links++
+	l := filepath.Join(j.dir, oldLinkName(j.links, rel))
+	return l, os.Link(filepath.Join(m.dir, rel), l)
+}
+
+// shredKept overwrites and removes a link keepOld made, unless the file
+// was not replaced (then it only removes the link).
+func (m *Memory) shredKept(link string) {
+	if rel, ok := oldLinkTarget(filepath.Base(link)); ok && strings.HasPrefix(filepath.Base(filepath.Dir(link)), erasePrefix) {
+		if shredLink(link, filepath.Join(m.dir, rel)) != nil {
+			os.Remove(link)
+		}
+		return
+	}
+	shredOld(m.dir, link)
 }

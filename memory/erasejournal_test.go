@@ -193,3 +193,43 @@ func TestQueueForget(t *testing.T) {
 		t.Errorf("a queued forget of a conversation not stored yet let it in: %+v", r)
 	}
 }
+
+// TestForgetKilledWhileRewritingQuotes: a forget killed after it rewrote
+// an agent's transcript without the forgotten quotes, before it overwrote
+// the old file's bytes (kept by a hard link), leaves no copy of the quote
+// once the next open has finished it.
+func TestForgetKilledWhileRewritingQuotes(t *testing.T) {
+	dir := t.TempDir()
+	m, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustIngest(t, m,
+		conv("gone-1", funes.HarnessChatGPT, "Valve "+goneToken, "", day0, goneSaid, "Noted: "+goneToken+"."),
+		conv("kept-1", funes.HarnessChatGPT, "Pump", "", day0.AddDate(0, 0, 1), keptSaid),
+		agentSession("agent-1", mcpRecallText(quoteHits())))
+	m.Close()
+	runKilled(t, dir, "gone-1", "forget-quotes-committed")
+	links := 0
+	filepath.WalkDir(filepath.Join(dir, stagingDir), func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), oldLinkPrefix) {
+			links++
+		}
+		return nil
+	})
+	if links == 0 {
+		t.Fatal("the killed forget kept no old file in its folder: the kill came at another step")
+	}
+	m, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if _, err := m.findSession(context.Background(), m.db, "gone-1", nil); !errors.Is(err, ErrNotFound) {
+		t.Errorf("gone-1 is still stored: %v", err)
+	}
+	m.checkpoint(context.Background())
+	if found := forgottenIn(t, m, true); len(found) > 0 {
+		t.Errorf("the forgotten text is still in %v", found)
+	}
+}

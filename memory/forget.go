@@ -78,7 +78,7 @@ func (m *Memory) Forget(ctx context.Context, sessionIDs []string, progress func(
 	if err != nil {
 		return rep, fmt.Errorf("forget (nothing was forgotten): %w", err)
 	}
-	rep, err = m.forgetRefs(ctx, refs, progress)
+	rep, err = m.forgetRefs(withJob(ctx, job), refs, progress)
 	var none *nothingForgotten
 	switch {
 	case errors.As(err, &none):
