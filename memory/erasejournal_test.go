@@ -233,3 +233,19 @@ func TestForgetKilledWhileRewritingQuotes(t *testing.T) {
 		t.Errorf("the forgotten text is still in %v", found)
 	}
 }
+
+// TestForgetSameIDTwice: an id given twice is forgotten once ("sql: no
+// rows in result set" before).
+func TestForgetSameIDTwice(t *testing.T) {
+	dir, marker := killFixture(t)
+	m, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	rep, err := m.Forget(context.Background(), []string{"gone-1", "claude:gone-1"}, nil)
+	if err != nil || len(rep.Sessions) != 1 {
+		t.Fatalf("forget of one id twice: %+v %v", rep, err)
+	}
+	checkForgotten(t, m, "gone-1", marker)
+}

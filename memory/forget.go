@@ -174,6 +174,7 @@ func (m *Memory) strayFiles(harness, sid string) []sessionRef {
 // is finished. An error before anything changed is a nothingForgotten.
 func (m *Memory) forgetRefs(ctx context.Context, refs []sessionRef, progress func(done, total int)) (ForgetReport, error) {
 	var rep ForgetReport
+	refs = uniqueRefs(refs)
 	quoting, swept, err := m.eraseQuotesOf(ctx, refs, sweepMark{})
 	if err != nil {
 		return rep, &nothingForgotten{fmt.Errorf("forget: erase its quotes from other conversations (nothing was forgotten): %w", err)}
@@ -382,4 +383,19 @@ func (m *Memory) checkpoint(ctx context.Context) error {
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// uniqueRefs drops repeats of a conversation (an id given twice), keeping
+// the first.
+func uniqueRefs(refs []sessionRef) []sessionRef {
+	seen := map[[2]string]bool{}
+	out := refs[:0:0]
+	for _, r := range refs {
+		k := [2]string{r.harness, r.sid}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
