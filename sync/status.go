@@ -48,8 +48,10 @@ type MachineStatus struct {
 type Waiting struct {
 	InFlight   int `json:"in_flight"`  // files the sync engine is still writing
 	Unread     int `json:"unread"`     // conversation files new or changed since the last pass
-	Unreadable int `json:"unreadable"` // conversation files that cannot be read (named in no text)
-	Outbox     int `json:"outbox"`     // choices not yet in the journal: the folder was out of reach
+	Unreadable int `json:"unreadable"` // conversation files that cannot be read
+	// Problems names up to ten of them, each with what is wrong.
+	Problems []string `json:"problems,omitempty"`
+	Outbox   int      `json:"outbox"` // choices not yet in the journal: the folder was out of reach
 }
 
 // Up says whether nothing waits.
@@ -89,6 +91,7 @@ func (e *Engine) status(rep Report, err error) Status {
 		}
 		if rec.Bad != "" {
 			st.Waiting.Unreadable++
+			st.Waiting.Problems = append(st.Waiting.Problems, filepath.Join(e.cfg.Folder, filepath.FromSlash(rel))+": "+rec.Bad)
 			continue
 		}
 		m := machine(c.machine)
@@ -107,6 +110,10 @@ func (e *Engine) status(rep Report, err error) Status {
 		if len(hs) > 1 {
 			st.CopiesMerged++
 		}
+	}
+	slices.Sort(st.Waiting.Problems)
+	if len(st.Waiting.Problems) > 10 {
+		st.Waiting.Problems = st.Waiting.Problems[:10]
 	}
 	for _, m := range seen {
 		st.Machines = append(st.Machines, *m)

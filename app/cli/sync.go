@@ -232,7 +232,10 @@ func printSyncStatus(w io.Writer, st memsync.Status) {
 		fmt.Fprintf(w, "waiting:       %d file(s) arriving, %d not read yet, %d choice(s) not yet in the journal\n", wt.InFlight, wt.Unread, wt.Outbox)
 	}
 	if wt.Unreadable > 0 {
-		fmt.Fprintf(w, "unreadable:    %s (not whole, or not a conversation)\n", plural(wt.Unreadable, "file", "files"))
+		fmt.Fprintf(w, "unreadable:    %s, left as they are:\n", plural(wt.Unreadable, "file", "files"))
+		for _, p := range wt.Problems {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
 	}
 	fmt.Fprintf(w, "resolved:      %s, %s\n",
 		plural(st.ConflictsResolved, "conflicting choice", "conflicting choices"),

@@ -18,6 +18,7 @@ import (
 	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The connect screen: the MCP server's state, the access tokens (create,
@@ -60,7 +61,7 @@ type connectScreen struct {
 
 	// storeErr is the token store's problem, nil when it can be used;
 	// keyringBanner says so above the tokens, storeDialog is the one dialog.
-	storeErr      *mcpserver.KeyringUnavailableError
+	storeErr      *tokenstore.KeyringUnavailableError
 	keyringBanner *fyne.Container
 	keyringText   *widget.Label
 	storeDialog   dialog.Dialog
@@ -143,7 +144,7 @@ func (c *connectScreen) refresh() {
 		// Which secrets can be read, without a prompt: a locked store is
 		// not asked at all (asking raises the system's unlock prompt).
 		states := map[string]error{}
-		var probed *mcpserver.KeyringUnavailableError
+		var probed *tokenstore.KeyringUnavailableError
 		if locked == nil {
 			pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 			probed = keyringProblem(toks.Store().Probe(pctx))
@@ -176,7 +177,7 @@ func (c *connectScreen) refresh() {
 type tokenList struct {
 	list      []memory.AccessToken
 	secretErr map[string]error
-	storeErr  *mcpserver.KeyringUnavailableError // found while listing
+	storeErr  *tokenstore.KeyringUnavailableError // found while listing
 }
 
 // secretProblem says in a few words why a token's secret cannot be read.
@@ -187,7 +188,7 @@ func (c *connectScreen) secretProblem(name string) string {
 		return ""
 	case keyringProblem(err) != nil:
 		return "secret locked in the keyring"
-	case errors.Is(err, mcpserver.ErrSecretNotFound):
+	case errors.Is(err, tokenstore.ErrSecretNotFound):
 		return "secret not found in " + c.storeName() + ": revoke it and make a new one"
 	}
 	return "secret unreadable: " + err.Error()

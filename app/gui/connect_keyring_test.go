@@ -20,6 +20,7 @@ import (
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // findButtons returns the buttons with text in the window (dialogs left
@@ -40,14 +41,14 @@ func findButtons(u *ui, text string) []*widget.Button {
 // file makes tokens again and is remembered in the settings.
 func TestConnectLockedKeyring(t *testing.T) {
 	m := newTestMemory(t)
-	store := mcpserver.NewMemoryTokenStore()
+	store := tokenstore.NewMemoryTokenStore()
 	u := newTestUIWithStore(t, m, store)
 	c := u.connect
 	toks, _ := c.tokensAPI()
 	if _, _, err := toks.Create(context.Background(), "claude-code", nil); err != nil {
 		t.Fatal(err)
 	}
-	store.Err = &mcpserver.KeyringUnavailableError{Kind: mcpserver.KeyringLocked, Reason: "the keyring is locked", Fix: "pass --token-store file", Err: errors.New("IsLocked")}
+	store.Err = &tokenstore.KeyringUnavailableError{Kind: tokenstore.KeyringLocked, Reason: "the keyring is locked", Fix: "pass --token-store file", Err: errors.New("IsLocked")}
 	onUI(func() {
 		u.showScreen(screenConnect)
 		c.checkKeyring()
@@ -156,7 +157,7 @@ func TestConnectSaysWhyStopped(t *testing.T) {
 
 // newTestUIWithStore is newTestUI with a token store of the test's own and
 // a token file in the test's folder.
-func newTestUIWithStore(t *testing.T, m *memory.Memory, store mcpserver.TokenStore) *ui {
+func newTestUIWithStore(t *testing.T, m *memory.Memory, store tokenstore.TokenStore) *ui {
 	t.Helper()
 	root := testEnv(t)
 	a := test.NewTempApp(t)

@@ -56,6 +56,7 @@ func TestDialogsFromTheKeyboard(t *testing.T) {
 	f.query.SetText(phraseForget)
 	f.find()
 	waitIdle(t, u)
+	test.Tap(f.selectAll)
 	test.Tap(f.forgetButton)
 	if b, ok := u.win.Canvas().Focused().(*keyButton); !ok || b.Text != "Cancel" {
 		t.Fatalf("the Forget confirmation should open with Cancel focused, not %v", u.win.Canvas().Focused())

@@ -224,6 +224,9 @@ func (s *settingsScreen) apply() {
 				next.ScrubOnImport != prev.ScrubOnImport || !slices.Equal(next.UserPatterns, prev.UserPatterns) {
 				s.u.restartWatch()
 			}
+			if !slices.Equal(next.UserPatterns, prev.UserPatterns) {
+				s.u.setSecretPatterns(next.UserPatterns)
+			}
 			s.u.imp.refresh()
 			s.u.connect.showServer()
 			s.u.toast("Settings saved")

@@ -108,6 +108,11 @@ type ui struct {
 	watchDone        chan struct{} // closed when the last watcher has stopped
 	lastWatchRefresh time.Time
 
+	// secrets finds the secrets in what the window shows, to mask them.
+	secrets *shownSecrets
+	// turnCache holds the conversations Search's detail pane read last.
+	turnCache turnCache
+
 	// noTray is set when no tray shows the icon: closing the window quits.
 	noTray bool
 
@@ -122,8 +127,9 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 	if d.SaveSettings == nil {
 		d.SaveSettings = settings.Save
 	}
-	u := &ui{app: a, mem: m, deps: d, set: d.Settings}
+	u := &ui{app: a, mem: m, deps: d, set: d.Settings, secrets: newShownSecrets()}
 	u.ctx, u.cancel = context.WithCancel(context.Background())
+	u.setSecretPatterns(u.set.UserPatterns)
 	u.win = a.NewWindow("Ireneo")
 	u.win.SetIcon(appIcon)
 
@@ -345,6 +351,8 @@ func (u *ui) refreshAll() {
 
 // memoryChanged is called after an import, forget or scrub.
 func (u *ui) memoryChanged() {
+	u.turnCache.clear()
+	u.search.turns = nil
 	u.refreshAll()
 	u.search.rerun()
 }
@@ -410,6 +418,7 @@ func (u *ui) start(hidden bool) {
 		u.show()
 	}
 	u.restartWatch()
+	u.followMemory()
 	if u.set.ServerAutostart {
 		u.startServer()
 	}

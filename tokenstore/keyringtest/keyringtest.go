@@ -2,7 +2,8 @@
 
 // Package keyringtest locks and unlocks the gnome-keyring of a test session
 // (scripts/test-session.sh), so tests can run Ireneo against a real keyring
-// that is locked. It is imported by tests only.
+// that is locked, and skips the tests that need a real keyring when the run
+// has none (Require). It is imported by tests only.
 package keyringtest
 
 import (
