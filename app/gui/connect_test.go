@@ -51,11 +51,14 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	waitIdle(t, u)
 	capture(t, u, "connect-token-created")
 	secret := secretInDialog(t, u)
-	tapDialogButton(t, u, "Copy")
+	// Enter copies and closes.
+	typeKey(t, u, fyne.KeyReturn)
 	if got := u.app.Clipboard().Content(); got != secret {
-		t.Fatalf("Copy put %q on the clipboard", got)
+		t.Fatalf("Enter put %q on the clipboard", got)
 	}
-	tapDialogButton(t, u, "Close")
+	if u.win.Canvas().Overlays().Top() != nil && strings.Contains(overlayText(u), "created") {
+		t.Fatal("Enter left the token dialog open")
+	}
 	if toks := c.activeTokens(); len(toks) != 1 || toks[0] != "claude-code" {
 		t.Fatalf("active tokens %q", toks)
 	}
@@ -103,7 +106,10 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	if got := secretInDialog(t, u); got != secret {
 		t.Fatal("reveal shows another secret")
 	}
-	tapDialogButton(t, u, "Close")
+	typeKey(t, u, fyne.KeyEscape) // Escape closes it
+	if u.win.Canvas().Overlays().Top() != nil && strings.Contains(overlayText(u), "Anyone with this secret") {
+		t.Fatal("Escape left the Reveal dialog open")
+	}
 
 	// Revoke, through its confirmation.
 	c.confirmRevoke("claude-code")
