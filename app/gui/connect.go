@@ -419,7 +419,9 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 		mk := widget.NewButton("Create token", func() { c.createToken(client, "") })
 		top = container.NewHBox(widget.NewLabel("Token"), sel, mk)
 	} else {
-		top = layout.NewSpacer()
+		// Not a spacer: in the card's column it took up the height the
+		// other cards have and the tabs share (a blank band above the config).
+		top = newMuted("Claude Desktop starts Ireneo itself (ireneo mcp), so it needs no token.")
 	}
 	body := container.NewVBox(top, snippet, note)
 	if client == mcpserver.ClientClaudeCode || client == mcpserver.ClientCodex {

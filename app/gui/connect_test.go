@@ -79,6 +79,15 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	if strings.Contains(shown, secret) || !strings.Contains(shown, "Authorization") {
 		t.Fatalf("the card should show the config with the secret masked: %q", shown)
 	}
+	// Claude Desktop's card starts with its config, however tall the
+	// other cards grew with the token (a spacer there made a blank band).
+	c.clients.SelectIndex(0)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	relayout(u.win.Content())
+	if y := c.snippets[mcpserver.ClientClaudeDesktop].Position().Y; y > 60 {
+		t.Errorf("Claude Desktop's config starts %v down its card", y)
+	}
+	capture(t, u, "connect-claude-desktop")
 	c.clients.SelectIndex(1)
 	capture(t, u, "connect-tokens")
 	// Copy copies the exact config, secret included.
