@@ -185,11 +185,11 @@ func MCPGet(w *Window, scope []string, budget int, count Count) (*GetOutput, str
 }
 
 func earlierHint(id string, first TurnOut) string {
-	return fmt.Sprintf("%d earlier turn(s) not shown: call get with session_id %q and turn_uuid %q (turn %d) to read back.", first.Seq, id, first.TurnUUID, first.Seq)
+	return fmt.Sprintf("%d%s%q and turn_uuid %q (turn %d) to read back.", first.Seq, getEarlierMid, id, first.TurnUUID, first.Seq)
 }
 
 func laterHint(id string, last TurnOut, total int) string {
-	return fmt.Sprintf("%d later turn(s) not shown: call get with session_id %q and turn_uuid %q (turn %d) to read on.", total-1-last.Seq, id, last.TurnUUID, last.Seq)
+	return fmt.Sprintf("%d%s%q and turn_uuid %q (turn %d) to read on.", total-1-last.Seq, getLaterMid, id, last.TurnUUID, last.Seq)
 }
 
 func projectList(ps []string) string {
@@ -203,13 +203,13 @@ func projectList(ps []string) string {
 func getText(out *GetOutput) string {
 	var b strings.Builder
 	si := out.Session
-	fmt.Fprintf(&b, "%s Conversation %q (%s, %s to %s, projects: %s)\nsession_id: %s · %d turns\n",
-		Marker, si.Title, si.Source, si.Started, si.Updated, projectList(si.Projects), si.SessionID, si.Turns)
+	fmt.Fprintf(&b, "%s %s%q (%s, %s to %s, projects: %s)\n%s%s%s%d%s\n",
+		Marker, getHead, si.Title, si.Source, si.Started, si.Updated, projectList(si.Projects), getSessionID, si.SessionID, sep, si.Turns, getTurnsTail)
 	if len(out.Turns) == 0 {
-		b.WriteString("\n(no turns)\n")
+		b.WriteString("\n" + getNoTurns + "\n")
 		return b.String()
 	}
-	fmt.Fprintf(&b, "Showing turns %d to %d. %s\n", out.Turns[0].Seq, out.Turns[len(out.Turns)-1].Seq, out.Notice)
+	fmt.Fprintf(&b, "%s%d to %d. %s\n", getShowing, out.Turns[0].Seq, out.Turns[len(out.Turns)-1].Seq, out.Notice)
 	for _, t := range out.Turns {
 		b.WriteString("\n")
 		b.WriteString(turnBlock(t))
@@ -227,10 +227,10 @@ func getText(out *GetOutput) string {
 func turnBlock(t TurnOut) string {
 	mark := ""
 	if t.Focus {
-		mark = " ← the turn asked for"
+		mark = getFocusMark
 	}
 	if t.Truncated {
-		mark += " (shortened to fit the token budget)"
+		mark += getShortMark
 	}
-	return fmt.Sprintf("[turn %d · %s · %s · turn_uuid %s]%s\n%s\n", t.Seq, t.Date, t.Role, t.TurnUUID, mark, t.Text)
+	return fmt.Sprintf("%s%d%s%s%s%s%s%s]%s\n%s\n", getTurnHead, t.Seq, sep, t.Date, sep, t.Role, getTurnUUID, t.TurnUUID, mark, t.Text)
 }

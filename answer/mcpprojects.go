@@ -30,9 +30,9 @@ func MCPProjects(ps []ProjectCount, untagged int) (*ProjectsResult, string) {
 func projectsText(r *ProjectsResult) string {
 	var b strings.Builder
 	if len(r.Projects) == 0 {
-		b.WriteString(marked("No projects."))
+		b.WriteString(marked(projectsNone + "\n"))
 	} else {
-		b.WriteString(marked("Projects (conversations):\n"))
+		b.WriteString(marked(projectsHead + "\n"))
 		for _, p := range r.Projects {
 			fmt.Fprintf(&b, "- %s (%d)\n", p.Name, p.Count)
 		}

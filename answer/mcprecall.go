@@ -130,10 +130,10 @@ func MCPRecall(query string, res *RecallResult, scope []string, budget int, coun
 func recallNext(out *RecallOutput, hits bool) string {
 	var parts []string
 	if hits {
-		parts = append(parts, "To read around a hit, call get with its session_id and turn_uuid.")
+		parts = append(parts, readAroundHint)
 	}
 	if out.Cut > 0 {
-		parts = append(parts, fmt.Sprintf("%d more matching passage(s) did not fit the token budget of %d: call recall again with a larger token_budget or a narrower query.", out.Cut, out.TokenBudget))
+		parts = append(parts, fmt.Sprintf("%d%s%d%s", out.Cut, cutHintMid, out.TokenBudget, cutHintEnd))
 	}
 	return strings.Join(parts, " ")
 }
@@ -143,11 +143,9 @@ func recallText(out *RecallOutput) string {
 	var b strings.Builder
 	if len(out.Hits) == 0 {
 		if out.Cut > 0 {
-			fmt.Fprintf(&b, "%s Matches for %q exist but none fits in a budget of %d tokens; ask again with a larger token_budget.\n", Marker, out.Query, out.TokenBudget)
-		} else {
-			fmt.Fprintf(&b, "%s No past conversation matches %q. Nothing was found in memory; try other words, a key identifier, or say you don't know.\n", Marker, out.Query)
+			return marked(overBudget(out.Query, out.TokenBudget) + "\n")
 		}
-		return b.String()
+		return marked(noMatch(out.Query) + "\n")
 	}
 	b.WriteString(recallHeader(out, len(out.Hits)))
 	for i, h := range out.Hits {
@@ -161,7 +159,7 @@ func recallText(out *RecallOutput) string {
 }
 
 func recallHeader(out *RecallOutput, hits int) string {
-	return marked(fmt.Sprintf("Past conversations matching %q: %d passage(s), best first. %s\n", out.Query, hits, out.Notice))
+	return marked(fmt.Sprintf("%s%q: %d%s %s\n", recallHead, out.Query, hits, passagesMCP, out.Notice))
 }
 
 // recallFrameText is the text without its hits: what is left of the
@@ -177,20 +175,20 @@ func recallFrameText(out *RecallOutput, hits int) string {
 // hitText is one hit of the text content.
 func hitText(n int, h RecallHit) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%d] %s · %s", n, h.Date, h.Source)
+	fmt.Fprintf(&b, "[%d] %s%s%s", n, h.Date, sep, h.Source)
 	if h.Title != "" {
-		fmt.Fprintf(&b, " · %q", h.Title)
+		fmt.Fprintf(&b, "%s%q", sep, h.Title)
 	}
 	if len(h.Projects) > 0 {
-		fmt.Fprintf(&b, " · project: %s", strings.Join(h.Projects, ", "))
+		b.WriteString(projectsLabel + strings.Join(h.Projects, ", "))
 	}
-	fmt.Fprintf(&b, "\nreceipt: session_id=%s turn_uuid=%s\n", h.SessionID, h.TurnUUID)
+	fmt.Fprintf(&b, "\n%s%s%s%s\n", receiptHead, h.SessionID, receiptTurn, h.TurnUUID)
 	for _, p := range h.Before {
-		fmt.Fprintf(&b, "  (before) %s: %s\n", p.Role, p.Text)
+		fmt.Fprintf(&b, "%s%s: %s\n", beforeLabel, p.Role, p.Text)
 	}
 	fmt.Fprintf(&b, "%s: %s\n", h.Role, h.Text)
 	for _, p := range h.After {
-		fmt.Fprintf(&b, "  (after) %s: %s\n", p.Role, p.Text)
+		fmt.Fprintf(&b, "%s%s: %s\n", afterLabel, p.Role, p.Text)
 	}
 	return b.String()
 }

@@ -56,13 +56,13 @@ func sessionsText(r *SessionsResult) string {
 	var b strings.Builder
 	if len(r.Sessions) == 0 {
 		if r.Total > 0 {
-			fmt.Fprintf(&b, "%s No conversations at offset %d; %d match in all.\n", Marker, r.Offset, r.Total)
+			fmt.Fprintf(&b, "%s %s%d; %d match in all.\n", Marker, sessionsNoneAt, r.Offset, r.Total)
 		} else {
-			b.WriteString(marked("No conversations in memory match. Try fewer filters or other words.\n"))
+			b.WriteString(marked(sessionsNone + "\n"))
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%s %d conversation(s) match; showing %d to %d, newest first.\n\n", Marker, r.Total, r.Offset+1, r.Offset+len(r.Sessions))
+	fmt.Fprintf(&b, "%s %d%s%d to %d%s\n\n", Marker, r.Total, sessionsHeadMid, r.Offset+1, r.Offset+len(r.Sessions), sessionsHeadTail)
 	for _, si := range r.Sessions {
 		b.WriteString(sessionLine(si))
 	}
@@ -73,6 +73,6 @@ func sessionsText(r *SessionsResult) string {
 }
 
 func sessionLine(si SessionBrief) string {
-	return fmt.Sprintf("- %s · %s · %q · projects: %s · %d turns · session_id %s\n",
-		si.Updated, si.Source, si.Title, projectList(si.Projects), si.Turns, si.SessionID)
+	return fmt.Sprintf("%s%s%s%s%s%q%sprojects: %s%s%d%s%s%s\n",
+		sessionLineHead, si.Updated, sep, si.Source, sep, si.Title, sep, projectList(si.Projects), sep, si.Turns, getTurnsTail, sessionLineID, si.SessionID)
 }

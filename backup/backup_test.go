@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/bench/recalldata"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/settings"
@@ -41,9 +42,9 @@ func newFixture(t *testing.T) *fixture {
 	t.Setenv("IRENEO_CONFIG", filepath.Join(t.TempDir(), "config-a"))
 	d := recalldata.Generate(recalldata.Config{N: 200, Seed: 3, FactQuestions: 40, NoIDQuestions: 20, UpdateQuestions: 20})
 	ss := d.Sessions()
-	gone := &memory.Session{ID: "conv-forget", Harness: memory.HarnessClaude, Title: "Forget me", Turns: []memory.Turn{
-		{TurnUUID: "f0", Seq: 0, TS: time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC), Role: memory.RoleUser,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: "Tell me about " + forgetMarker}}},
+	gone := &funes.Session{ID: "conv-forget", Harness: funes.HarnessClaude, Title: "Forget me", Turns: []funes.Turn{
+		{TurnUUID: "f0", Seq: 0, TS: time.Date(2026, 2, 1, 9, 0, 0, 0, time.UTC), Role: funes.RoleUser,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: "Tell me about " + forgetMarker}}},
 	}}
 	dir := filepath.Join(t.TempDir(), "memory-a")
 	m, err := memory.Open(dir)
@@ -193,8 +194,8 @@ func TestRoundTrip(t *testing.T) {
 
 	// The tombstone travelled: importing the forgotten conversation again
 	// leaves it forgotten.
-	rep, err := m2.Ingest(ctx, []*memory.Session{{ID: "conv-forget", Harness: memory.HarnessClaude, Turns: []memory.Turn{
-		{TurnUUID: "f0", Seq: 0, Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: forgetMarker}}}}}}, memory.IngestOptions{})
+	rep, err := m2.Ingest(ctx, []*funes.Session{{ID: "conv-forget", Harness: funes.HarnessClaude, Turns: []funes.Turn{
+		{TurnUUID: "f0", Seq: 0, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: forgetMarker}}}}}}, memory.IngestOptions{})
 	if err != nil || rep.Forgotten != 1 {
 		t.Errorf("re-importing a forgotten conversation after restore: %+v %v", rep, err)
 	}
@@ -219,8 +220,8 @@ func TestMerge(t *testing.T) {
 	defer m2.Close()
 	d := recalldata.Generate(recalldata.Config{N: 200, Seed: 3, FactQuestions: 1, NoIDQuestions: 1, UpdateQuestions: 1})
 	ss := d.Sessions()
-	own := &memory.Session{ID: "own-1", Harness: memory.HarnessCodex, Turns: []memory.Turn{{TurnUUID: "o0", Role: memory.RoleUser, TS: time.Now().UTC(),
-		Blocks: []memory.Block{{Type: memory.BlockText, Text: "a conversation only the target has"}}}}}
+	own := &funes.Session{ID: "own-1", Harness: funes.HarnessCodex, Turns: []funes.Turn{{TurnUUID: "o0", Role: funes.RoleUser, TS: time.Now().UTC(),
+		Blocks: []funes.Block{{Type: funes.BlockText, Text: "a conversation only the target has"}}}}}
 	if _, err := m2.Ingest(ctx, append(ss[:10:10], own), memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -558,21 +559,21 @@ func TestMergeNewerWins(t *testing.T) {
 	ctx := context.Background()
 	t.Setenv("IRENEO_CONFIG", filepath.Join(t.TempDir(), "config"))
 	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
-	mk := func(turns int) *memory.Session {
-		s := &memory.Session{ID: "grows", Harness: memory.HarnessCodex, Title: "Grows"}
+	mk := func(turns int) *funes.Session {
+		s := &funes.Session{ID: "grows", Harness: funes.HarnessCodex, Title: "Grows"}
 		for i := 0; i < turns; i++ {
-			s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("t%d", i), Seq: i, TS: t0.Add(time.Duration(i) * time.Minute),
-				Role: []string{memory.RoleUser, memory.RoleAssistant}[i%2], Blocks: []memory.Block{{Type: memory.BlockText, Text: fmt.Sprintf("step %d", i)}}})
+			s.Turns = append(s.Turns, funes.Turn{TurnUUID: fmt.Sprintf("t%d", i), Seq: i, TS: t0.Add(time.Duration(i) * time.Minute),
+				Role: []string{funes.RoleUser, funes.RoleAssistant}[i%2], Blocks: []funes.Block{{Type: funes.BlockText, Text: fmt.Sprintf("step %d", i)}}})
 		}
 		return s
 	}
-	open := func(name string, s *memory.Session) *memory.Memory {
+	open := func(name string, s *funes.Session) *memory.Memory {
 		m, err := memory.Open(filepath.Join(t.TempDir(), name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { m.Close() })
-		if _, err := m.Ingest(ctx, []*memory.Session{s}, memory.IngestOptions{}); err != nil {
+		if _, err := m.Ingest(ctx, []*funes.Session{s}, memory.IngestOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		return m
@@ -614,11 +615,11 @@ func TestMergeNewerWins(t *testing.T) {
 func TestRestoreKeepsTargetForgetting(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	secret := &memory.Session{ID: "conv-secret", Harness: memory.HarnessChatGPT, Title: "Secret", Turns: []memory.Turn{
-		{TurnUUID: "s0", Seq: 0, TS: time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC), Role: memory.RoleUser,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: "the plan is " + forgetMarker + "-two"}}},
+	secret := &funes.Session{ID: "conv-secret", Harness: funes.HarnessChatGPT, Title: "Secret", Turns: []funes.Turn{
+		{TurnUUID: "s0", Seq: 0, TS: time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC), Role: funes.RoleUser,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: "the plan is " + forgetMarker + "-two"}}},
 	}}
-	if _, err := f.m.Ingest(ctx, []*memory.Session{secret}, memory.IngestOptions{}); err != nil {
+	if _, err := f.m.Ingest(ctx, []*funes.Session{secret}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.m.Tag(ctx, "conv-secret", "secret-project"); err != nil {
@@ -633,7 +634,7 @@ func TestRestoreKeepsTargetForgetting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m2.Close()
-	if _, err := m2.Ingest(ctx, []*memory.Session{secret}, memory.IngestOptions{}); err != nil {
+	if _, err := m2.Ingest(ctx, []*funes.Session{secret}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m2.Forget(ctx, []string{"conv-secret"}, nil); err != nil {

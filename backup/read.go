@@ -13,6 +13,7 @@ import (
 	"os"
 	"sort"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -231,7 +232,7 @@ func (a *Archive) checkConversations(entry string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	ss, _, rerr := memory.ReadSessions(rc)
+	ss, _, rerr := funes.ReadSessions(rc)
 	_, err = io.Copy(io.Discard, rc)
 	if cerr := rc.Close(); err == nil {
 		err = cerr

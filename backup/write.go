@@ -16,6 +16,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -165,7 +166,7 @@ func addConversationFile(ctx context.Context, m *memory.Memory, add func(string,
 	if err != nil {
 		return 0, "", err
 	}
-	ss, _, err := memory.ReadSessions(bytes.NewReader(data))
+	ss, _, err := funes.ReadSessions(bytes.NewReader(data))
 	if err != nil {
 		return 0, "not a funes jsonl file: " + err.Error(), nil
 	}

@@ -63,3 +63,24 @@ func TestLogKeepsErrorsApart(t *testing.T) {
 		t.Fatalf("%+v %v", lines, err)
 	}
 }
+
+// TestLogFallsBack: when the memory folder cannot be written, the line
+// goes to the fallback log, which ReadLog reads too; when neither can be
+// written, Log says so.
+func TestLogFallsBack(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "a-file")
+	os.WriteFile(blocker, nil, 0o600)
+	mem := filepath.Join(blocker, "mem") // under a file: nothing can be made there
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	if err := Log(mem, time.Now(), "claude-code SessionEnd session s1 %sread-only file system", ErrorMark); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := ReadLog(mem, 10)
+	if err != nil || len(lines) != 1 || !lines[0].Error || lines[0].File != FallbackLogPath(mem) {
+		t.Fatalf("%+v %v", lines, err)
+	}
+	t.Setenv("XDG_STATE_HOME", filepath.Join(blocker, "state"))
+	if err := Log(mem, time.Now(), "lost"); err == nil {
+		t.Fatal("Log wrote nowhere and said nothing")
+	}
+}

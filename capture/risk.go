@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -45,7 +46,7 @@ func SessionsAtRisk(ctx context.Context, m *memory.Memory, projects string, clea
 	r := Risk{CleanupDays: cleanupDays}
 	have := map[string]bool{}
 	for off := 0; ; off += 1000 {
-		list, _, err := m.Sessions(ctx, memory.SessionQuery{Source: memory.HarnessClaudeCode, Limit: 1000, Offset: off})
+		list, _, err := m.Sessions(ctx, memory.SessionQuery{Source: funes.HarnessClaudeCode, Limit: 1000, Offset: off})
 		if err != nil {
 			return r, err
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -26,7 +27,7 @@ const ImportTimeout = 5 * time.Minute
 type Options struct {
 	MemoryDir string
 	CodexHome string // where Codex keeps its sessions; "" means ~/.codex
-	Redact    func(*memory.Session) map[string]int
+	Redact    func(*funes.Session) map[string]int
 	Throttle  time.Duration // 0 means Throttle
 	Now       func() time.Time
 }

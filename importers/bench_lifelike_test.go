@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/bench/lifelike"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/scrub"
 )
@@ -59,7 +60,7 @@ func BenchmarkParseLifelike10k(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			err = parsers[in.Format](context.Background(), rc, in.Path, Handler{Session: func(*memory.Session) error { convs++; return nil }})
+			err = parsers[in.Format](context.Background(), rc, in.Path, Handler{Session: func(*funes.Session) error { convs++; return nil }})
 			rc.Close()
 			// As importGroup does: an empty transcript adds nothing and
 			// fails nothing.

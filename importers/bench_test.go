@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -50,7 +51,7 @@ func BenchmarkParseChatGPT10k(b *testing.B) {
 		resetPeakRSS()
 		cpu0 := cpuSeconds()
 		turns := 0
-		err = ParseChatGPT(context.Background(), f, path, Handler{Session: func(s *memory.Session) error {
+		err = ParseChatGPT(context.Background(), f, path, Handler{Session: func(s *funes.Session) error {
 			turns += len(s.Turns)
 			return nil
 		}})

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // ChatGPT "Export data": conversations.json (or the 2026 shards
@@ -131,7 +131,7 @@ func gptName(i int, c *gptConversation) string {
 }
 
 // chatGPTSession turns one conversation into a session, or says why not.
-func chatGPTSession(c *gptConversation) (*memory.Session, string) {
+func chatGPTSession(c *gptConversation) (*funes.Session, string) {
 	id := strings.TrimSpace(string(c.ConversationID))
 	if id == "" {
 		id = strings.TrimSpace(string(c.ID))
@@ -142,7 +142,7 @@ func chatGPTSession(c *gptConversation) (*memory.Session, string) {
 	if len(c.Mapping) == 0 {
 		return nil, "no messages (empty mapping)"
 	}
-	s := &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: strings.TrimSpace(string(c.Title))}
+	s := &funes.Session{ID: id, Harness: funes.HarnessChatGPT, Title: strings.TrimSpace(string(c.Title))}
 	last := c.CreateTime.Time
 	for _, n := range gptBranch(c) {
 		m := n.Message
@@ -161,7 +161,7 @@ func chatGPTSession(c *gptConversation) (*memory.Session, string) {
 			ts = last
 		}
 		last = ts
-		s.Turns = append(s.Turns, memory.Turn{
+		s.Turns = append(s.Turns, funes.Turn{
 			TurnUUID: strings.TrimSpace(string(m.ID)),
 			TS:       ts,
 			Role:     gptRole(m),
@@ -261,69 +261,69 @@ func gptHidden(m *gptMessage) bool {
 func gptRole(m *gptMessage) string {
 	switch m.Author.Role {
 	case "user":
-		return memory.RoleUser
+		return funes.RoleUser
 	case "assistant":
-		return memory.RoleAssistant
+		return funes.RoleAssistant
 	case "tool":
-		return memory.RoleTool
+		return funes.RoleTool
 	}
-	return memory.RoleSystem
+	return funes.RoleSystem
 }
 
 // gptBlocks maps a message's content to blocks. Text stays text; code the
 // model sends to a tool is a tool_use; tool output is a tool_result;
 // thoughts are thinking; images and audio become short placeholders.
-func gptBlocks(m *gptMessage) []memory.Block {
+func gptBlocks(m *gptMessage) []funes.Block {
 	c := m.Content
 	role := gptRole(m)
 	recipient := string(m.Recipient)
-	toTool := role == memory.RoleAssistant && recipient != "" && recipient != "all"
+	toTool := role == funes.RoleAssistant && recipient != "" && recipient != "all"
 	tool := string(m.Author.Name)
 	// plain is how this message's prose is kept: a call when it is addressed
 	// to a tool, a result when a tool wrote it, text otherwise.
-	plain := func(bs []memory.Block, text string) []memory.Block {
+	plain := func(bs []funes.Block, text string) []funes.Block {
 		text = stripCitations(text)
 		if toTool && strings.HasPrefix(recipient, "canmore.") {
 			text = canvasText(text)
 		}
 		switch {
 		case toTool:
-			return addBlock(bs, memory.BlockToolUse, text, recipient)
-		case role == memory.RoleTool:
-			return addBlock(bs, memory.BlockToolResult, text, tool)
+			return addBlock(bs, funes.BlockToolUse, text, recipient)
+		case role == funes.RoleTool:
+			return addBlock(bs, funes.BlockToolResult, text, tool)
 		}
-		return addBlock(bs, memory.BlockText, text, "")
+		return addBlock(bs, funes.BlockText, text, "")
 	}
-	var bs []memory.Block
+	var bs []funes.Block
 	switch c.ContentType {
 	case "code":
 		name := recipient
 		if name == "" || name == "all" {
 			name = string(c.Language)
 		}
-		bs = addBlock(bs, memory.BlockToolUse, string(c.Text), name)
+		bs = addBlock(bs, funes.BlockToolUse, string(c.Text), name)
 	case "execution_output":
-		bs = addBlock(bs, memory.BlockToolResult, string(c.Text), tool)
+		bs = addBlock(bs, funes.BlockToolResult, string(c.Text), tool)
 	case "tether_browsing_display":
 		text := string(c.Result)
 		if blank(text) {
 			text = string(c.Summary)
 		}
-		bs = addBlock(bs, memory.BlockToolResult, stripCitations(text), tool)
+		bs = addBlock(bs, funes.BlockToolResult, stripCitations(text), tool)
 	case "tether_quote", "sonic_webpage":
 		text := joinNonBlank("\n", string(c.Title), string(c.URL))
 		text = joinNonBlank("\n\n", text, string(c.Text))
-		bs = addBlock(bs, memory.BlockToolResult, stripCitations(text), tool)
+		bs = addBlock(bs, funes.BlockToolResult, stripCitations(text), tool)
 	case "thoughts":
 		for _, t := range c.Thoughts {
-			bs = addBlock(bs, memory.BlockThinking, stripCitations(joinNonBlank("\n\n", string(t.Summary), string(t.Content))), "")
+			bs = addBlock(bs, funes.BlockThinking, stripCitations(joinNonBlank("\n\n", string(t.Summary), string(t.Content))), "")
 		}
 	case "reasoning_recap":
-		bs = addBlock(bs, memory.BlockThinking, string(c.Content), "")
+		bs = addBlock(bs, funes.BlockThinking, string(c.Content), "")
 	default: // text, multimodal_text, system_error and kinds yet unseen
 		for _, p := range gptParts(c.Parts) {
 			if p.placeholder {
-				bs = addBlock(bs, memory.BlockText, p.text, "")
+				bs = addBlock(bs, funes.BlockText, p.text, "")
 			} else {
 				bs = plain(bs, p.text)
 			}
@@ -332,10 +332,10 @@ func gptBlocks(m *gptMessage) []memory.Block {
 			bs = plain(bs, string(c.Text))
 		}
 	}
-	if role == memory.RoleUser && m.Metadata != nil {
+	if role == funes.RoleUser && m.Metadata != nil {
 		for _, a := range m.Metadata.Attachments {
 			if !blank(string(a.Name)) {
-				bs = addBlock(bs, memory.BlockText, "[attachment: "+strings.TrimSpace(string(a.Name))+"]", "")
+				bs = addBlock(bs, funes.BlockText, "[attachment: "+strings.TrimSpace(string(a.Name))+"]", "")
 			}
 		}
 	}
@@ -435,7 +435,7 @@ func gptProject(c *gptConversation) string {
 
 // dedupeTurnIDs keeps turn ids unique within a session: a source id seen
 // twice gets a suffix rather than shadowing the first turn.
-func dedupeTurnIDs(s *memory.Session) {
+func dedupeTurnIDs(s *funes.Session) {
 	seen := make(map[string]bool, len(s.Turns))
 	for i := range s.Turns {
 		id := s.Turns[i].TurnUUID

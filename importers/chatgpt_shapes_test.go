@@ -3,7 +3,7 @@ package importers
 import (
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // A 2024 ChatGPT conversation with a browser result whose lines carry
@@ -26,10 +26,10 @@ func TestChatGPTCitationsAndCanvas(t *testing.T) {
 		t.Fatalf("err %v, %d sessions %v", p.err, len(p.sessions), p.skipped)
 	}
 	checkTurns(t, p.sessions[0], []want{
-		{"u1", "", "user", []memory.Block{txt("Which mountain is tallest? Then write fib in a canvas.")}},
-		{"b1", "", "tool", []memory.Block{result("browser", "L0: # 【0†Tallest mountains†example.com】\nL1: Everest is 8,849 m.")}},
-		{"a1", "", "assistant", []memory.Block{txt("Everest, at 8,849 m【10†source】.")}},
-		{"cv1", "", "assistant", []memory.Block{use("canmore.create_textdoc", "fib\n\ndef fib(n):\n    return n if n < 2 else fib(n-1) + fib(n-2)\n")}},
-		{"cv2", "", "assistant", []memory.Block{use("canmore.update_textdoc", "def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n")}},
+		{"u1", "", "user", []funes.Block{txt("Which mountain is tallest? Then write fib in a canvas.")}},
+		{"b1", "", "tool", []funes.Block{result("browser", "L0: # 【0†Tallest mountains†example.com】\nL1: Everest is 8,849 m.")}},
+		{"a1", "", "assistant", []funes.Block{txt("Everest, at 8,849 m【10†source】.")}},
+		{"cv1", "", "assistant", []funes.Block{use("canmore.create_textdoc", "fib\n\ndef fib(n):\n    return n if n < 2 else fib(n-1) + fib(n-2)\n")}},
+		{"cv2", "", "assistant", []funes.Block{use("canmore.update_textdoc", "def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n")}},
 	})
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -25,27 +25,27 @@ func TestChatGPTHandmade(t *testing.T) {
 	}
 
 	s := sessionByID(t, p.sessions, "conv-branch")
-	if s.Harness != memory.HarnessChatGPT || s.Title != "Branches and blocks" || s.Project != "" {
+	if s.Harness != funes.HarnessChatGPT || s.Title != "Branches and blocks" || s.Project != "" {
 		t.Errorf("session = %q %q %q", s.Harness, s.Title, s.Project)
 	}
 	// The branch is current_node's: the abandoned "OLD ANSWER" is not on it.
 	// Hidden system nodes, custom instructions, the empty placeholder, a
 	// tool node with null content and a message with null parts are left out.
 	checkTurns(t, s, []want{
-		{"u1", "2023-11-14T22:13:20Z", "user", []memory.Block{txt("What is the tallest mountain?"), txt("[attachment: notes.pdf]")}},
-		{"th1", "2023-11-14T22:13:45Z", "assistant", []memory.Block{think("Recall facts\n\nEverest is 8849 m.")}},
-		{"rr1", "2023-11-14T22:13:50Z", "assistant", []memory.Block{think("Thought for 7s")}},
+		{"u1", "2023-11-14T22:13:20Z", "user", []funes.Block{txt("What is the tallest mountain?"), txt("[attachment: notes.pdf]")}},
+		{"th1", "2023-11-14T22:13:45Z", "assistant", []funes.Block{think("Recall facts\n\nEverest is 8849 m.")}},
+		{"rr1", "2023-11-14T22:13:50Z", "assistant", []funes.Block{think("Thought for 7s")}},
 		// Citation markup stripped, entity kept by name; update_time earlier
 		// than create_time and a missing status are tolerated.
-		{"a2", "2023-11-14T22:14:00Z", "assistant", []memory.Block{txt("Mount Everest is the tallest. I like the Kia Optima.")}},
+		{"a2", "2023-11-14T22:14:00Z", "assistant", []funes.Block{txt("Mount Everest is the tallest. I like the Kia Optima.")}},
 		// No create_time: the previous turn's time. Image and audio become
 		// placeholders; the audio transcription is the person's words.
-		{"u2", "2023-11-14T22:14:00Z", "user", []memory.Block{txt("[image]"), txt("Draw it"), txt("spoken words here"), txt("[audio]")}},
-		{"c1", "2023-11-14T22:14:10Z", "assistant", []memory.Block{use("python", "print(8849)")}},
-		{"o1", "2023-11-14T22:14:11Z", "tool", []memory.Block{result("python", "8849")}},
-		{"img1", "2023-11-14T22:14:20Z", "tool", []memory.Block{txt("[generated image]")}},
-		{"cv1", "2023-11-14T22:14:30Z", "assistant", []memory.Block{use("canmore.create_textdoc", "doc\n\nCanvas body")}},
-		{"a3", "2023-11-14T22:15:00Z", "assistant", []memory.Block{txt("Done.")}},
+		{"u2", "2023-11-14T22:14:00Z", "user", []funes.Block{txt("[image]"), txt("Draw it"), txt("spoken words here"), txt("[audio]")}},
+		{"c1", "2023-11-14T22:14:10Z", "assistant", []funes.Block{use("python", "print(8849)")}},
+		{"o1", "2023-11-14T22:14:11Z", "tool", []funes.Block{result("python", "8849")}},
+		{"img1", "2023-11-14T22:14:20Z", "tool", []funes.Block{txt("[generated image]")}},
+		{"cv1", "2023-11-14T22:14:30Z", "assistant", []funes.Block{use("canmore.create_textdoc", "doc\n\nCanvas body")}},
+		{"a3", "2023-11-14T22:15:00Z", "assistant", []funes.Block{txt("Done.")}},
 	})
 	for _, tu := range s.Turns {
 		for _, b := range tu.Blocks {
@@ -62,8 +62,8 @@ func TestChatGPTHandmade(t *testing.T) {
 		t.Errorf("title %q project %q", s.Title, s.Project)
 	}
 	checkTurns(t, s, []want{
-		{"q", "", "user", []memory.Block{txt("Plan a trip to Lisbon next spring please")}},
-		{"aB", "", "assistant", []memory.Block{txt("Answer B")}},
+		{"q", "", "user", []funes.Block{txt("Plan a trip to Lisbon next spring please")}},
+		{"aB", "", "assistant", []funes.Block{txt("Answer B")}},
 	})
 
 	// A custom GPT is not a project; old-style citations are stripped.
@@ -72,8 +72,8 @@ func TestChatGPTHandmade(t *testing.T) {
 		t.Errorf("custom GPT project %q", s.Project)
 	}
 	checkTurns(t, s, []want{
-		{"h", "", "user", []memory.Block{txt("Hello GPT")}},
-		{"g", "", "assistant", []memory.Block{txt("Hi there【11†source】!")}},
+		{"h", "", "user", []funes.Block{txt("Hello GPT")}},
+		{"g", "", "assistant", []funes.Block{txt("Hi there【11†source】!")}},
 	})
 }
 

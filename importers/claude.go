@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Claude.ai data export: conversations.json is a list of conversations with
@@ -80,7 +80,7 @@ func ParseClaude(ctx context.Context, r io.Reader, name string, h Handler) error
 			}
 		}
 		why := ""
-		var s *memory.Session
+		var s *funes.Session
 		if bad != nil {
 			why = "wrong shape: " + describeTypeError(bad)
 		} else {
@@ -98,12 +98,12 @@ func ParseClaude(ctx context.Context, r io.Reader, name string, h Handler) error
 	return t.err("Claude")
 }
 
-func claudeSession(c *claudeConversation) (*memory.Session, string) {
+func claudeSession(c *claudeConversation) (*funes.Session, string) {
 	id := strings.TrimSpace(string(c.UUID))
 	if id == "" {
 		return nil, "no conversation uuid"
 	}
-	s := &memory.Session{ID: id, Harness: memory.HarnessClaude, Title: strings.TrimSpace(string(c.Name))}
+	s := &funes.Session{ID: id, Harness: funes.HarnessClaude, Title: strings.TrimSpace(string(c.Name))}
 	last := c.CreatedAt.Time
 	branch, tree := claudeBranch(c)
 	for _, m := range branch {
@@ -122,15 +122,15 @@ func claudeSession(c *claudeConversation) (*memory.Session, string) {
 			ts = last
 		}
 		last = ts
-		role := memory.RoleAssistant
+		role := funes.RoleAssistant
 		switch m.Sender {
 		case "human", "user":
-			role = memory.RoleUser
+			role = funes.RoleUser
 		case "assistant":
 		default:
-			role = memory.RoleSystem
+			role = funes.RoleSystem
 		}
-		s.Turns = append(s.Turns, memory.Turn{TurnUUID: strings.TrimSpace(string(m.UUID)), TS: ts, Role: role, Blocks: blocks})
+		s.Turns = append(s.Turns, funes.Turn{TurnUUID: strings.TrimSpace(string(m.UUID)), TS: ts, Role: role, Blocks: blocks})
 	}
 	if !tree {
 		// A flat export often stores chat_messages out of time order, and a
@@ -142,7 +142,7 @@ func claudeSession(c *claudeConversation) (*memory.Session, string) {
 			if !a.TS.Equal(b.TS) {
 				return a.TS.Before(b.TS)
 			}
-			return a.Role == memory.RoleUser && b.Role != memory.RoleUser
+			return a.Role == funes.RoleUser && b.Role != funes.RoleUser
 		})
 	}
 	if len(s.Turns) == 0 {
@@ -223,28 +223,28 @@ func claudeBranch(c *claudeConversation) (_ []*claudeMessage, tree bool) {
 
 // claudeBlocks maps a message's content. message.text is not used when
 // content exists: it glues the thinking onto the answer.
-func claudeBlocks(m *claudeMessage) []memory.Block {
-	var bs []memory.Block
+func claudeBlocks(m *claudeMessage) []funes.Block {
+	var bs []funes.Block
 	for _, b := range m.Content {
 		switch b.Type {
 		case "text":
-			bs = addBlock(bs, memory.BlockText, string(b.Text), "")
+			bs = addBlock(bs, funes.BlockText, string(b.Text), "")
 		case "thinking":
-			bs = addBlock(bs, memory.BlockThinking, string(b.Thinking), "")
+			bs = addBlock(bs, funes.BlockThinking, string(b.Thinking), "")
 		case "tool_use":
-			bs = addBlock(bs, memory.BlockToolUse, claudeToolInput(string(b.Name), b.Input), string(b.Name))
+			bs = addBlock(bs, funes.BlockToolUse, claudeToolInput(string(b.Name), b.Input), string(b.Name))
 		case "tool_result":
-			bs = addBlock(bs, memory.BlockToolResult, contentText(b.Content), string(b.Name))
+			bs = addBlock(bs, funes.BlockToolResult, contentText(b.Content), string(b.Name))
 		case "voice_note":
-			bs = addBlock(bs, memory.BlockText, joinNonBlank("\n\n", string(b.Title), string(b.Text)), "")
+			bs = addBlock(bs, funes.BlockText, joinNonBlank("\n\n", string(b.Title), string(b.Text)), "")
 		case "image":
-			bs = addBlock(bs, memory.BlockText, "[image]", "")
+			bs = addBlock(bs, funes.BlockText, "[image]", "")
 		default:
-			bs = addBlock(bs, memory.BlockText, string(b.Text), "")
+			bs = addBlock(bs, funes.BlockText, string(b.Text), "")
 		}
 	}
 	if len(bs) == 0 {
-		bs = addBlock(bs, memory.BlockText, string(m.Text), "") // old exports: text only
+		bs = addBlock(bs, funes.BlockText, string(m.Text), "") // old exports: text only
 	}
 	for _, a := range m.Attachments {
 		name := strings.TrimSpace(string(a.FileName))
@@ -252,10 +252,10 @@ func claudeBlocks(m *claudeMessage) []memory.Block {
 			name = "file"
 		}
 		if blank(string(a.ExtractedContent)) {
-			bs = addBlock(bs, memory.BlockText, "[attachment: "+name+"]", "")
+			bs = addBlock(bs, funes.BlockText, "[attachment: "+name+"]", "")
 			continue
 		}
-		bs = addBlock(bs, memory.BlockText, "[attachment: "+name+"]\n"+string(a.ExtractedContent), "")
+		bs = addBlock(bs, funes.BlockText, "[attachment: "+name+"]\n"+string(a.ExtractedContent), "")
 	}
 	for _, f := range m.Files {
 		name := strings.TrimSpace(string(f.FileName))
@@ -264,9 +264,9 @@ func claudeBlocks(m *claudeMessage) []memory.Block {
 			kind = "image"
 		}
 		if name == "" || name == kind {
-			bs = addBlock(bs, memory.BlockText, "["+kind+"]", "")
+			bs = addBlock(bs, funes.BlockText, "["+kind+"]", "")
 		} else {
-			bs = addBlock(bs, memory.BlockText, "["+kind+": "+name+"]", "")
+			bs = addBlock(bs, funes.BlockText, "["+kind+": "+name+"]", "")
 		}
 	}
 	return bs

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // A 2024 Claude.ai bulk export: chat_messages (no parent links) stored out
@@ -27,12 +27,12 @@ func TestClaudeTimeOrder(t *testing.T) {
 	}
 	s := p.sessions[0]
 	checkTurns(t, s, []want{
-		{"m-1", "2024-04-02T08:00:00Z", "user", []memory.Block{txt("When do I feed the starter?")}},
-		{"m-0", "2024-04-02T08:00:00Z", "assistant", []memory.Block{txt("Hello.")}},
-		{"m-2", "2024-04-02T08:10:00Z", "user", []memory.Block{txt("Evening or morning?")}},
-		{"m-3", "2024-04-02T08:10:00Z", "assistant", []memory.Block{txt("Feed it at 8 pm.")}},
-		{"m-4", "2024-04-02T08:20:00Z", "user", []memory.Block{txt("Thanks, and the bake?")}},
-		{"m-5", "2024-04-02T08:21:00Z", "assistant", []memory.Block{txt("Bake at 9 am.")}},
+		{"m-1", "2024-04-02T08:00:00Z", "user", []funes.Block{txt("When do I feed the starter?")}},
+		{"m-0", "2024-04-02T08:00:00Z", "assistant", []funes.Block{txt("Hello.")}},
+		{"m-2", "2024-04-02T08:10:00Z", "user", []funes.Block{txt("Evening or morning?")}},
+		{"m-3", "2024-04-02T08:10:00Z", "assistant", []funes.Block{txt("Feed it at 8 pm.")}},
+		{"m-4", "2024-04-02T08:20:00Z", "user", []funes.Block{txt("Thanks, and the bake?")}},
+		{"m-5", "2024-04-02T08:21:00Z", "assistant", []funes.Block{txt("Bake at 9 am.")}},
 	})
 	if !s.Started().Equal(time.Date(2024, 4, 2, 8, 0, 0, 0, time.UTC)) {
 		t.Errorf("started %v", s.Started())

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 func TestClaudeHandmade(t *testing.T) {
@@ -23,24 +23,24 @@ func TestClaudeHandmade(t *testing.T) {
 	// the answer); attachments' extracted content is a labelled text block;
 	// an artifact is kept as its title and content.
 	s := sessionByID(t, p.sessions, "c-1")
-	if s.Harness != memory.HarnessClaude || s.Title != "Thinking and tools" {
+	if s.Harness != funes.HarnessClaude || s.Title != "Thinking and tools" {
 		t.Errorf("session %q %q", s.Harness, s.Title)
 	}
 	checkTurns(t, s, []want{
-		{"m1", "2026-03-02T09:00:00.5Z", "user", []memory.Block{
+		{"m1", "2026-03-02T09:00:00.5Z", "user", []funes.Block{
 			txt("Summarize the attached file"),
 			txt("[attachment: report.txt]\nQuarterly revenue grew 12%."),
 			txt("[file: photo.png]"),
 		}},
-		{"m2", "2026-03-02T09:00:10Z", "assistant", []memory.Block{
+		{"m2", "2026-03-02T09:00:10Z", "assistant", []funes.Block{
 			think("I should read it."),
 			txt("The report says revenue grew."),
 			use("web_search", `{"query":"revenue growth"}`),
 			result("web_search", "Result one"),
 			txt("Confirmed."),
 		}},
-		{"m3", "2026-03-02T09:01:00Z", "user", []memory.Block{txt("Make an artifact")}},
-		{"m4", "2026-03-02T09:01:05Z", "assistant", []memory.Block{use("artifacts", "Plan\n\n# Plan\nStep 1")}},
+		{"m3", "2026-03-02T09:01:00Z", "user", []funes.Block{txt("Make an artifact")}},
+		{"m4", "2026-03-02T09:01:05Z", "assistant", []funes.Block{use("artifacts", "Plan\n\n# Plan\nStep 1")}},
 	})
 
 	// parent_message_uuid: the branch that reaches the last message; the
@@ -51,10 +51,10 @@ func TestClaudeHandmade(t *testing.T) {
 		t.Errorf("title %q", s.Title)
 	}
 	checkTurns(t, s, []want{
-		{"p1", "", "user", []memory.Block{txt("Which database should we use for the catalog?")}},
-		{"p3", "", "assistant", []memory.Block{txt("Use Postgres.")}},
-		{"p4", "", "user", []memory.Block{txt("Why Postgres?")}},
-		{"p5", "", "assistant", []memory.Block{txt("Because of concurrency.")}},
+		{"p1", "", "user", []funes.Block{txt("Which database should we use for the catalog?")}},
+		{"p3", "", "assistant", []funes.Block{txt("Use Postgres.")}},
+		{"p4", "", "user", []funes.Block{txt("Why Postgres?")}},
+		{"p5", "", "assistant", []funes.Block{txt("Because of concurrency.")}},
 	})
 
 	// Old exports: text when content is empty or missing; a missing
@@ -62,9 +62,9 @@ func TestClaudeHandmade(t *testing.T) {
 	// a bare placeholder; a voice note is text.
 	s = sessionByID(t, p.sessions, "c-3")
 	checkTurns(t, s, []want{
-		{"o1", "2024-05-01T08:01:00Z", "user", []memory.Block{txt("Old style text only")}},
-		{"o2", "2024-05-01T08:01:00Z", "assistant", []memory.Block{txt("Old answer"), txt("[file]")}},
-		{"o3", "2024-05-01T08:05:00Z", "user", []memory.Block{txt("Memo\n\nSpoken memo text")}},
+		{"o1", "2024-05-01T08:01:00Z", "user", []funes.Block{txt("Old style text only")}},
+		{"o2", "2024-05-01T08:01:00Z", "assistant", []funes.Block{txt("Old answer"), txt("[file]")}},
+		{"o3", "2024-05-01T08:05:00Z", "user", []funes.Block{txt("Memo\n\nSpoken memo text")}},
 	})
 }
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -86,7 +86,7 @@ type ccNode struct {
 	msgID     string
 	reqID     string
 	ts        time.Time
-	blocks    []memory.Block
+	blocks    []funes.Block
 	refs      []string // per block: a tool_use's id, a tool_result's tool_use_id
 	firstText string
 }
@@ -122,6 +122,7 @@ func ParseClaudeCode(ctx context.Context, r io.Reader, name string, h Handler) e
 	if len(ss) == 0 {
 		return st.emit(h, nil)
 	}
+	st.report(h)
 	for _, s := range ss {
 		if err := h.Session(s); err != nil {
 			return err
@@ -175,9 +176,9 @@ func (p *ccParse) line(n int, raw []byte) string {
 		nd.summary = bool(rec.IsCompactSummary)
 		nd.compact = nd.summary && !writesCompactionAgent(string(rec.Version))
 		nd.msgID = string(rec.Message.ID)
-		nd.role = memory.RoleUser
+		nd.role = funes.RoleUser
 		if rec.Type == "assistant" {
-			nd.role = memory.RoleAssistant
+			nd.role = funes.RoleAssistant
 		}
 		p.blocks(nd, rec.Message.Content)
 	}
@@ -190,7 +191,7 @@ func (p *ccParse) line(n int, raw []byte) string {
 func (p *ccParse) blocks(nd *ccNode, raw json.RawMessage) {
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
-		nd.blocks = addBlock(nil, memory.BlockText, s, "")
+		nd.blocks = addBlock(nil, funes.BlockText, s, "")
 		nd.firstText = s
 		return
 	}
@@ -210,33 +211,33 @@ func (p *ccParse) blocks(nd *ccNode, raw json.RawMessage) {
 			if nd.firstText == "" {
 				nd.firstText = string(b.Text)
 			}
-			nd.blocks = addBlock(nd.blocks, memory.BlockText, string(b.Text), "")
+			nd.blocks = addBlock(nd.blocks, funes.BlockText, string(b.Text), "")
 		case "thinking":
-			nd.blocks = addBlock(nd.blocks, memory.BlockThinking, string(b.Thinking), "")
+			nd.blocks = addBlock(nd.blocks, funes.BlockThinking, string(b.Thinking), "")
 		case "tool_use", "server_tool_use":
 			before := len(nd.blocks)
-			nd.blocks = addBlock(nd.blocks, memory.BlockToolUse, compactJSON(b.Input), string(b.Name))
+			nd.blocks = addBlock(nd.blocks, funes.BlockToolUse, compactJSON(b.Input), string(b.Name))
 			if len(nd.blocks) == before { // a call without input still names the tool
-				nd.blocks = append(nd.blocks, memory.Block{Type: memory.BlockToolUse, Text: "{}", ToolName: string(b.Name)})
+				nd.blocks = append(nd.blocks, funes.Block{Type: funes.BlockToolUse, Text: "{}", ToolName: string(b.Name)})
 			}
 			ref = string(b.ID)
 		case "tool_result":
-			nd.blocks = addBlock(nd.blocks, memory.BlockToolResult, contentText(b.Content), "")
+			nd.blocks = addBlock(nd.blocks, funes.BlockToolResult, contentText(b.Content), "")
 			ref = string(b.ToolUseID)
 		case "image":
-			nd.blocks = addBlock(nd.blocks, memory.BlockText, "[image]", "")
+			nd.blocks = addBlock(nd.blocks, funes.BlockText, "[image]", "")
 		case "document":
 			ph := "[document]"
 			if !blank(string(b.Title)) {
 				ph = "[document: " + strings.TrimSpace(string(b.Title)) + "]"
 			}
-			nd.blocks = addBlock(nd.blocks, memory.BlockText, ph, "")
+			nd.blocks = addBlock(nd.blocks, funes.BlockText, ph, "")
 		case "redacted_thinking":
 		default:
 			if strings.HasSuffix(string(b.Type), "_tool_result") {
-				nd.blocks = addBlock(nd.blocks, memory.BlockToolResult, contentText(b.Content), string(b.Type))
+				nd.blocks = addBlock(nd.blocks, funes.BlockToolResult, contentText(b.Content), string(b.Type))
 			} else {
-				nd.blocks = addBlock(nd.blocks, memory.BlockText, string(b.Text), "")
+				nd.blocks = addBlock(nd.blocks, funes.BlockText, string(b.Text), "")
 			}
 		}
 		for range len(nd.blocks) - n {
@@ -245,20 +246,20 @@ func (p *ccParse) blocks(nd *ccNode, raw json.RawMessage) {
 	}
 	// A user record of tool results only is the tools speaking, not the
 	// person; harness text beside them (a reminder) does not make it hers.
-	if nd.role == memory.RoleUser && len(nd.blocks) > 0 {
+	if nd.role == funes.RoleUser && len(nd.blocks) > 0 {
 		allResults, results := true, 0
 		for _, b := range nd.blocks {
 			switch {
-			case b.Type == memory.BlockToolResult:
+			case b.Type == funes.BlockToolResult:
 				results++
-			case b.Type == memory.BlockText && blank(plumbing.SaidText(nd.role, b.Type, b.ToolName, b.Text)):
+			case b.Type == funes.BlockText && blank(plumbing.SaidText(nd.role, b.Type, b.ToolName, b.Text)):
 			default:
 				allResults = false
 			}
 		}
 		allResults = allResults && results > 0
 		if allResults {
-			nd.role = memory.RoleTool
+			nd.role = funes.RoleTool
 		}
 	}
 }
@@ -387,7 +388,7 @@ func (p *ccParse) live(member func(*ccNode) bool) []*ccNode {
 // addCalls records the tool_use ids of nd's blocks.
 func (nd *ccNode) addCalls(calls map[string]bool) {
 	for i, b := range nd.blocks {
-		if b.Type == memory.BlockToolUse && i < len(nd.refs) && nd.refs[i] != "" {
+		if b.Type == funes.BlockToolUse && i < len(nd.refs) && nd.refs[i] != "" {
 			calls[nd.refs[i]] = true
 		}
 	}
@@ -400,11 +401,11 @@ func (nd *ccNode) sameCall(resp string, calls map[string]bool) bool {
 	switch {
 	case !nd.conv:
 		return true
-	case nd.role == memory.RoleAssistant:
+	case nd.role == funes.RoleAssistant:
 		return resp != "" && nd.msgID == resp
-	case nd.role == memory.RoleTool:
+	case nd.role == funes.RoleTool:
 		for i, b := range nd.blocks {
-			if b.Type == memory.BlockToolResult && i < len(nd.refs) && calls[nd.refs[i]] {
+			if b.Type == funes.BlockToolResult && i < len(nd.refs) && calls[nd.refs[i]] {
 				return true
 			}
 		}
@@ -424,7 +425,7 @@ const compactPrompt = "Your task is to create a detailed summary of the conversa
 // file holds its sub-agents inline, as isSidechain records each rooted at
 // the Task prompt, and each root becomes a sub-agent conversation linked to
 // the session the way 2.x files are (id <session>-agent-<id>).
-func (p *ccParse) sessions(ctx context.Context, name string, look Lookup) []*memory.Session {
+func (p *ccParse) sessions(ctx context.Context, name string, look Lookup) []*funes.Session {
 	stem := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
 	hasMain := false
 	for _, nd := range p.nodes {
@@ -445,9 +446,9 @@ func (p *ccParse) sessions(ctx context.Context, name string, look Lookup) []*mem
 		if s == nil {
 			return nil
 		}
-		return []*memory.Session{s}
+		return []*funes.Session{s}
 	}
-	var out []*memory.Session
+	var out []*funes.Session
 	mainID := p.mainID(name)
 	project := repoProject(p.cwd, p.branch)
 	mainChain := p.live(func(nd *ccNode) bool { return !nd.sidechain })
@@ -533,7 +534,7 @@ func (p *ccParse) copiesFrom(id string, pending func(string) bool) bool {
 // what importing the resumed file now would make of it: the same turns,
 // and a title taken from its first turns again unless it had another.
 // A conversation that would be left empty is left as it is.
-func (p *ccParse) rewritten(ctx context.Context, look Lookup) []*memory.Session {
+func (p *ccParse) rewritten(ctx context.Context, look Lookup) []*funes.Session {
 	if look == nil || len(p.rewrites) == 0 {
 		return nil
 	}
@@ -542,9 +543,9 @@ func (p *ccParse) rewritten(ctx context.Context, look Lookup) []*memory.Session 
 		owners = append(owners, o)
 	}
 	slices.Sort(owners)
-	var out []*memory.Session
+	var out []*funes.Session
 	for _, o := range owners {
-		s, ok, err := look.StoredSession(ctx, memory.HarnessClaudeCode, o)
+		s, ok, err := look.StoredSession(ctx, funes.HarnessClaudeCode, o)
 		if err != nil || !ok {
 			continue
 		}
@@ -574,7 +575,7 @@ func (p *ccParse) rewritten(ctx context.Context, look Lookup) []*memory.Session 
 // belongs to its parent's repository. Else the repository its records name.
 func (p *ccParse) parentProject(ctx context.Context, look Lookup) string {
 	if look != nil && p.sessionID != "" {
-		if proj, ok, err := look.Project(ctx, memory.HarnessClaudeCode, p.sessionID); err == nil && ok {
+		if proj, ok, err := look.Project(ctx, funes.HarnessClaudeCode, p.sessionID); err == nil && ok {
 			return proj
 		}
 	}
@@ -584,7 +585,7 @@ func (p *ccParse) parentProject(ctx context.Context, look Lookup) string {
 // agentSession builds a sub-agent's conversation. "Warmup" agents, which
 // Claude Code starts to fill a cache before the person types anything, are
 // not imported; a compaction agent is labelled as one.
-func (p *ccParse) agentSession(chain []*ccNode, id, project string) *memory.Session {
+func (p *ccParse) agentSession(chain []*ccNode, id, project string) *funes.Session {
 	first := firstConv(chain)
 	if first != nil && strings.TrimSpace(first.firstText) == "Warmup" {
 		return nil
@@ -597,7 +598,7 @@ func (p *ccParse) agentSession(chain []*ccNode, id, project string) *memory.Sess
 		(first != nil && strings.HasPrefix(strings.TrimSpace(first.firstText), compactPrompt))
 	if compaction && first != nil {
 		// The instruction is Claude Code's, not the person's.
-		first.role = memory.RoleSystem
+		first.role = funes.RoleSystem
 	}
 	s := p.build(context.Background(), nil, chain, sid, project)
 	if s == nil {
@@ -606,7 +607,7 @@ func (p *ccParse) agentSession(chain []*ccNode, id, project string) *memory.Sess
 	if compaction {
 		s.Title = "Compaction summary"
 		for _, t := range s.Turns {
-			if t.Role != memory.RoleAssistant {
+			if t.Role != funes.RoleAssistant {
 				continue
 			}
 			if txt := compactionText(t); txt != "" {
@@ -627,9 +628,9 @@ func (p *ccParse) agentSession(chain []*ccNode, id, project string) *memory.Sess
 // assistant turn (the model wrote it; the person did not). From 2.1 on the
 // compaction agent's own transcript holds the same summary, so the record
 // in the session is not kept twice.
-func (p *ccParse) compactionSession(nd *ccNode, mainID, project string) *memory.Session {
+func (p *ccParse) compactionSession(nd *ccNode, mainID, project string) *funes.Session {
 	c := *nd
-	c.skip, c.role = false, memory.RoleAssistant
+	c.skip, c.role = false, funes.RoleAssistant
 	s := p.build(context.Background(), nil, []*ccNode{&c}, mainID+"-compact-"+nd.uuid, project)
 	if s == nil {
 		return nil
@@ -672,9 +673,9 @@ func summaryBody(s string) string {
 var compactTags = regexp.MustCompile(`(?s)<analysis>.*?</analysis>|</?summary>`)
 
 // compactionText is a compaction summary's prose without its tags.
-func compactionText(t memory.Turn) string {
+func compactionText(t funes.Turn) string {
 	for _, b := range t.Blocks {
-		if b.Type == memory.BlockText {
+		if b.Type == funes.BlockText {
 			if s := strings.TrimSpace(compactTags.ReplaceAllString(b.Text, "")); s != "" {
 				return s
 			}
@@ -687,7 +688,7 @@ func compactionText(t memory.Turn) string {
 // set), records copied from another session by a resume are left out when
 // the memory already holds them there: a turn is kept once, where it first
 // happened.
-func (p *ccParse) build(ctx context.Context, look Lookup, chain []*ccNode, id, project string) *memory.Session {
+func (p *ccParse) build(ctx context.Context, look Lookup, chain []*ccNode, id, project string) *funes.Session {
 	if len(chain) == 0 || blank(id) {
 		return nil
 	}
@@ -695,7 +696,7 @@ func (p *ccParse) build(ctx context.Context, look Lookup, chain []*ccNode, id, p
 	if look != nil {
 		p.placeTurns(ctx, look, chain, id, copied)
 	}
-	s := &memory.Session{ID: id, Harness: memory.HarnessClaudeCode, Workdir: p.cwd, Project: project}
+	s := &funes.Session{ID: id, Harness: funes.HarnessClaudeCode, Workdir: p.cwd, Project: project}
 	byMsg := map[string]int{} // message.id → turn index, to merge split responses
 	toolNames := map[string]string{}
 	last := time.Time{}
@@ -703,7 +704,7 @@ func (p *ccParse) build(ctx context.Context, look Lookup, chain []*ccNode, id, p
 		if nd.skip || len(nd.blocks) == 0 || copied[nd.uuid] {
 			continue
 		}
-		blocks := append([]memory.Block(nil), nd.blocks...)
+		blocks := append([]funes.Block(nil), nd.blocks...)
 		for i := range blocks {
 			ref := ""
 			if i < len(nd.refs) {
@@ -711,9 +712,9 @@ func (p *ccParse) build(ctx context.Context, look Lookup, chain []*ccNode, id, p
 			}
 			switch {
 			case ref == "":
-			case blocks[i].Type == memory.BlockToolUse:
+			case blocks[i].Type == funes.BlockToolUse:
 				toolNames[ref] = blocks[i].ToolName
-			case blocks[i].Type == memory.BlockToolResult && blocks[i].ToolName == "":
+			case blocks[i].Type == funes.BlockToolResult && blocks[i].ToolName == "":
 				blocks[i].ToolName = toolNames[ref]
 			}
 		}
@@ -722,14 +723,14 @@ func (p *ccParse) build(ctx context.Context, look Lookup, chain []*ccNode, id, p
 			ts = last
 		}
 		last = ts
-		if nd.role == memory.RoleAssistant && nd.msgID != "" {
+		if nd.role == funes.RoleAssistant && nd.msgID != "" {
 			if ti, ok := byMsg[nd.msgID]; ok {
 				s.Turns[ti].Blocks = mergeBlocks(s.Turns[ti].Blocks, blocks)
 				continue
 			}
 			byMsg[nd.msgID] = len(s.Turns)
 		}
-		s.Turns = append(s.Turns, memory.Turn{TurnUUID: nd.uuid, TS: ts, Role: nd.role, Blocks: blocks})
+		s.Turns = append(s.Turns, funes.Turn{TurnUUID: nd.uuid, TS: ts, Role: nd.role, Blocks: blocks})
 	}
 	if len(s.Turns) == 0 {
 		return nil
@@ -772,7 +773,7 @@ func (p *ccParse) placeTurns(ctx context.Context, look Lookup, chain []*ccNode, 
 	if len(ids) == 0 {
 		return
 	}
-	owners, err := look.StoredTurns(ctx, memory.HarnessClaudeCode, id, ids)
+	owners, err := look.StoredTurns(ctx, funes.HarnessClaudeCode, id, ids)
 	if err != nil {
 		return // keep everything: a turn twice is better than none
 	}
@@ -801,13 +802,13 @@ var (
 // ccTitle titles a session by its first words; one that starts with a slash
 // command is titled by the command and its arguments ("/review 12"), not by
 // the <command-message> markup Claude Code records it as.
-func ccTitle(turns []memory.Turn) string {
+func ccTitle(turns []funes.Turn) string {
 	for _, t := range turns {
-		if t.Role != memory.RoleUser {
+		if t.Role != funes.RoleUser {
 			continue
 		}
 		for _, b := range t.Blocks {
-			if b.Type != memory.BlockText {
+			if b.Type != funes.BlockText {
 				continue
 			}
 			if m := commandName.FindStringSubmatch(b.Text); m != nil && m[1] != "" {
@@ -826,7 +827,7 @@ func ccTitle(turns []memory.Turn) string {
 
 func firstConv(chain []*ccNode) *ccNode {
 	for _, nd := range chain {
-		if nd.conv && nd.role == memory.RoleUser {
+		if nd.conv && nd.role == funes.RoleUser {
 			return nd
 		}
 	}
@@ -835,7 +836,7 @@ func firstConv(chain []*ccNode) *ccNode {
 
 // mergeBlocks appends the blocks of another line of the same API response,
 // dropping ones already there (a resumed session can repeat them).
-func mergeBlocks(have, add []memory.Block) []memory.Block {
+func mergeBlocks(have, add []funes.Block) []funes.Block {
 	for _, b := range add {
 		dup := false
 		for _, h := range have {

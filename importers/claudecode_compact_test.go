@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Compactions before Claude Code 2.1 (issue 12, item 6): the summary is a
@@ -26,16 +26,16 @@ func TestClaudeCode1xCompactionSummary(t *testing.T) {
 		t.Errorf("main: %s %q", main.ID, main.Title)
 	}
 	checkTurns(t, main, []want{
-		{"k-u1", "2026-04-02T08:00:00Z", "user", []memory.Block{txt("Why does ireneo watch miss files that rsync writes?")}},
-		{"k-a1", "2026-04-02T08:00:04Z", "assistant", []memory.Block{
+		{"k-u1", "2026-04-02T08:00:00Z", "user", []funes.Block{txt("Why does ireneo watch miss files that rsync writes?")}},
+		{"k-a1", "2026-04-02T08:00:04Z", "assistant", []funes.Block{
 			txt("rsync writes a temporary file and renames it into place; let me check the event mask."),
 			use("Grep", `{"pattern":"fsnotify\\.Write"}`)}},
-		{"k-r1", "2026-04-02T08:00:05Z", "tool", []memory.Block{result("Grep", "importers/watch.go:57: if ev.Op&fsnotify.Write == 0 {")}},
-		{"k-a2", "2026-04-02T08:00:09Z", "assistant", []memory.Block{txt("The watcher listens for Write only; a rename arrives as Create.")}},
-		{"k-m1", "2026-04-02T08:30:01Z", "user", []memory.Block{txt("<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args></command-args>")}},
-		{"k-m2", "2026-04-02T08:30:01.1Z", "user", []memory.Block{txt("<local-command-stdout>Compacted. ctrl+r to see full summary</local-command-stdout>")}},
-		{"k-u2", "2026-04-02T08:31:00Z", "user", []memory.Block{txt("Now add a test for it")}},
-		{"k-a3", "2026-04-02T08:31:06Z", "assistant", []memory.Block{txt("Added TestWatchRename: it renames a file into the watched folder.")}},
+		{"k-r1", "2026-04-02T08:00:05Z", "tool", []funes.Block{result("Grep", "importers/watch.go:57: if ev.Op&fsnotify.Write == 0 {")}},
+		{"k-a2", "2026-04-02T08:00:09Z", "assistant", []funes.Block{txt("The watcher listens for Write only; a rename arrives as Create.")}},
+		{"k-m1", "2026-04-02T08:30:01Z", "user", []funes.Block{txt("<command-name>/compact</command-name>\n            <command-message>compact</command-message>\n            <command-args></command-args>")}},
+		{"k-m2", "2026-04-02T08:30:01.1Z", "user", []funes.Block{txt("<local-command-stdout>Compacted. ctrl+r to see full summary</local-command-stdout>")}},
+		{"k-u2", "2026-04-02T08:31:00Z", "user", []funes.Block{txt("Now add a test for it")}},
+		{"k-a3", "2026-04-02T08:31:06Z", "assistant", []funes.Block{txt("Added TestWatchRename: it renames a file into the watched folder.")}},
 	})
 	sum := p.sessions[1]
 	if sum.ID != shapesCompact+"-compact-k-s1" || sum.Project != "ireneo" || sum.Workdir != "/home/ana/src/ireneo" {
@@ -45,7 +45,7 @@ func TestClaudeCode1xCompactionSummary(t *testing.T) {
 		t.Errorf("summary title %q, want %q", sum.Title, want)
 	}
 	checkTurns(t, sum, []want{
-		{"k-s1", "2026-04-02T08:30:00.5Z", "assistant", []memory.Block{txt("This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nAnalysis:\nThe user reported that the watcher misses files rsync writes; the cause is the event mask.\n\nSummary:\n1. Primary Request and Intent:\n   Make ireneo watch notice files that rsync renames into place.\n2. Key Technical Concepts:\n   - fsnotify Create and Rename events")}},
+		{"k-s1", "2026-04-02T08:30:00.5Z", "assistant", []funes.Block{txt("This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nAnalysis:\nThe user reported that the watcher misses files rsync writes; the cause is the event mask.\n\nSummary:\n1. Primary Request and Intent:\n   Make ireneo watch notice files that rsync renames into place.\n2. Key Technical Concepts:\n   - fsnotify Create and Rename events")}},
 	})
 }
 
@@ -81,15 +81,15 @@ func TestClaudeCodeRootedCompactionSummary(t *testing.T) {
 		t.Fatalf("err %v, %d sessions", p.err, len(p.sessions))
 	}
 	checkTurns(t, p.sessions[0], []want{
-		{"o-u1", "", "user", []memory.Block{txt("Rename the flag to --memory")}},
-		{"o-a1", "", "assistant", []memory.Block{txt("Renamed in main.go and the README.")}},
-		{"o-u2", "", "user", []memory.Block{txt("Update the man page too")}},
-		{"o-a2", "", "assistant", []memory.Block{txt("Updated ireneo.1.")}},
+		{"o-u1", "", "user", []funes.Block{txt("Rename the flag to --memory")}},
+		{"o-a1", "", "assistant", []funes.Block{txt("Renamed in main.go and the README.")}},
+		{"o-u2", "", "user", []funes.Block{txt("Update the man page too")}},
+		{"o-a2", "", "assistant", []funes.Block{txt("Updated ireneo.1.")}},
 	})
 	if s := p.sessions[1]; s.ID != id+"-compact-o-s1" || s.Title != "Compaction summary: The flag was renamed to --memory." {
 		t.Errorf("summary %s %q", s.ID, s.Title)
 	} else {
-		checkTurns(t, s, []want{{"o-s1", "2026-02-01T11:00:00Z", "assistant", []memory.Block{
+		checkTurns(t, s, []want{{"o-s1", "2026-02-01T11:00:00Z", "assistant", []funes.Block{
 			txt("This session is being continued from a previous conversation that ran out of context. The conversation is summarized below:\nThe flag was renamed to --memory.")}}})
 	}
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -140,7 +141,7 @@ func TestClaudeCodeResumeKeepsTurnsOnce(t *testing.T) {
 				t.Errorf("%+v", sum)
 			}
 			checkOnce(t, m, home)
-			if p, ok, err := m.Project(context.Background(), memory.HarnessClaudeCode, agentID); err != nil || !ok || p != "ireneo" {
+			if p, ok, err := m.Project(context.Background(), funes.HarnessClaudeCode, agentID); err != nil || !ok || p != "ireneo" {
 				t.Errorf("sub-agent's project %q %v %v", p, ok, err)
 			}
 			if sum := importAll(t, m, dir); sum.Unchanged != 4 || sum.New+sum.Updated != 0 {

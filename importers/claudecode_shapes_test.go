@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -28,18 +29,18 @@ func TestClaudeCodeParallelCalls(t *testing.T) {
 	}
 	s := p.sessions[0]
 	checkTurns(t, s, []want{
-		{"p-u1", "2026-06-02T09:00:00Z", "user", []memory.Block{txt("Find where the importer drops tool results")}},
-		{"p-a1", "2026-06-02T09:00:02.1Z", "assistant", []memory.Block{
+		{"p-u1", "2026-06-02T09:00:00Z", "user", []funes.Block{txt("Find where the importer drops tool results")}},
+		{"p-a1", "2026-06-02T09:00:02.1Z", "assistant", []funes.Block{
 			txt("I'll search three places at once."),
 			use("Grep", `{"pattern":"chain\\("}`),
 			use("Read", `{"file_path":"importers/claudecode.go"}`),
 			use("WebFetch", `{"url":"https://example.com/format"}`)}},
-		{"p-r2", "2026-06-02T09:00:03Z", "tool", []memory.Block{result("Read", "func (p *ccParse) chain() []*ccNode {")}},
-		{"p-r1", "2026-06-02T09:00:03.1Z", "tool", []memory.Block{result("Grep", "importers/claudecode.go:210: func (p *ccParse) chain()")}},
-		{"p-r3", "2026-06-02T09:00:04Z", "tool", []memory.Block{result("WebFetch", "Each tool_result is a child of its own tool_use.")}},
-		{"p-a2", "2026-06-02T09:00:06Z", "assistant", []memory.Block{txt("chain() follows only the newest leaf.")}},
-		{"p-u2", "2026-06-02T09:02:00Z", "user", []memory.Block{txt("Fix it in Go instead")}},
-		{"p-a3", "2026-06-02T09:02:04Z", "assistant", []memory.Block{txt("Fixed: every sibling of a parallel call is kept.")}},
+		{"p-r2", "2026-06-02T09:00:03Z", "tool", []funes.Block{result("Read", "func (p *ccParse) chain() []*ccNode {")}},
+		{"p-r1", "2026-06-02T09:00:03.1Z", "tool", []funes.Block{result("Grep", "importers/claudecode.go:210: func (p *ccParse) chain()")}},
+		{"p-r3", "2026-06-02T09:00:04Z", "tool", []funes.Block{result("WebFetch", "Each tool_result is a child of its own tool_use.")}},
+		{"p-a2", "2026-06-02T09:00:06Z", "assistant", []funes.Block{txt("chain() follows only the newest leaf.")}},
+		{"p-u2", "2026-06-02T09:02:00Z", "user", []funes.Block{txt("Fix it in Go instead")}},
+		{"p-a3", "2026-06-02T09:02:04Z", "assistant", []funes.Block{txt("Fixed: every sibling of a parallel call is kept.")}},
 	})
 	// A Claude Code worktree is its repository's project.
 	if s.Project != "ireneo" || s.Workdir != "/home/ana/src/ireneo/.claude/worktrees/fix-import" {
@@ -58,9 +59,9 @@ func TestClaudeCodeRealParallelSubagent(t *testing.T) {
 	for _, tu := range p.sessions[0].Turns {
 		for _, b := range tu.Blocks {
 			switch b.Type {
-			case memory.BlockToolUse:
+			case funes.BlockToolUse:
 				calls[b.ToolName]++
-			case memory.BlockToolResult:
+			case funes.BlockToolResult:
 				results++
 			}
 		}
@@ -88,32 +89,32 @@ func TestClaudeCodeInlineSubagents(t *testing.T) {
 		t.Errorf("main %q %q %q", main.ID, main.Title, main.Project)
 	}
 	checkTurns(t, main, []want{
-		{"o-u1", "", "user", []memory.Block{txt("<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>the importer docs</command-args>")}},
-		{"o-a1", "", "assistant", []memory.Block{txt("I'll send two agents."),
+		{"o-u1", "", "user", []funes.Block{txt("<command-message>review is running…</command-message>\n<command-name>/review</command-name>\n<command-args>the importer docs</command-args>")}},
+		{"o-a1", "", "assistant", []funes.Block{txt("I'll send two agents."),
 			use("Task", `{"description":"Read docs","prompt":"Summarise importers/doc.go"}`),
 			use("Task", `{"description":"Read formats","prompt":"Summarise EXPORT-FORMATS.md section 4"}`)}},
-		{"o-r1", "", "tool", []memory.Block{result("Task", "doc.go says what the package owns."), result("Task", "Section 4 describes sub-agent files.")}},
-		{"o-a2", "", "assistant", []memory.Block{txt("Both documents agree.")}},
+		{"o-r1", "", "tool", []funes.Block{result("Task", "doc.go says what the package owns."), result("Task", "Section 4 describes sub-agent files.")}},
+		{"o-a2", "", "assistant", []funes.Block{txt("Both documents agree.")}},
 	})
 	x := p.sessions[1]
 	if x.ID != shapes1x+"-agent-x-u1" || x.Title != "Sub-agent: Summarise importers/doc.go" || x.Project != "ireneo" {
 		t.Errorf("sub-agent %q %q %q", x.ID, x.Title, x.Project)
 	}
 	checkTurns(t, x, []want{
-		{"x-u1", "2026-03-10T14:00:04Z", "user", []memory.Block{txt("Summarise importers/doc.go")}},
-		{"x-a1", "", "assistant", []memory.Block{use("Read", `{"file_path":"importers/doc.go"}`)}},
-		{"x-r1", "", "tool", []memory.Block{result("Read", "// Package importers turns ...")}},
-		{"x-a2", "", "assistant", []memory.Block{txt("doc.go says what the package owns.")}},
+		{"x-u1", "2026-03-10T14:00:04Z", "user", []funes.Block{txt("Summarise importers/doc.go")}},
+		{"x-a1", "", "assistant", []funes.Block{use("Read", `{"file_path":"importers/doc.go"}`)}},
+		{"x-r1", "", "tool", []funes.Block{result("Read", "// Package importers turns ...")}},
+		{"x-a2", "", "assistant", []funes.Block{txt("doc.go says what the package owns.")}},
 	})
 	y := p.sessions[2]
 	if y.ID != shapes1x+"-agent-y-u1" || !strings.HasPrefix(y.Title, "Sub-agent: Summarise EXPORT-FORMATS.md") {
 		t.Errorf("sub-agent %q %q", y.ID, y.Title)
 	}
 	checkTurns(t, y, []want{
-		{"y-u1", "", "user", []memory.Block{txt("Summarise EXPORT-FORMATS.md section 4")}},
-		{"y-a1", "", "assistant", []memory.Block{use("Grep", `{"pattern":"## 4"}`)}},
-		{"y-r1", "", "tool", []memory.Block{result("Grep", "## 4. Claude Code transcripts")}},
-		{"y-a2", "", "assistant", []memory.Block{txt("Section 4 describes sub-agent files.")}},
+		{"y-u1", "", "user", []funes.Block{txt("Summarise EXPORT-FORMATS.md section 4")}},
+		{"y-a1", "", "assistant", []funes.Block{use("Grep", `{"pattern":"## 4"}`)}},
+		{"y-r1", "", "tool", []funes.Block{result("Grep", "## 4. Claude Code transcripts")}},
+		{"y-a2", "", "assistant", []funes.Block{txt("Section 4 describes sub-agent files.")}},
 	})
 }
 
@@ -128,7 +129,7 @@ func TestClaudeCodeCompactionAgent(t *testing.T) {
 	if s.ID != shapes2x+"-agent-acompact-7f3e21" || s.Title != "Compaction summary: 1. Primary Request: find where tool results are dropped." || s.Project != "ireneo" {
 		t.Errorf("%q %q %q", s.ID, s.Title, s.Project)
 	}
-	if len(s.Turns) != 2 || s.Turns[0].Role != memory.RoleSystem || s.Turns[1].Role != memory.RoleAssistant {
+	if len(s.Turns) != 2 || s.Turns[0].Role != funes.RoleSystem || s.Turns[1].Role != funes.RoleAssistant {
 		t.Errorf("turns %+v", s.Turns)
 	}
 }
@@ -143,14 +144,14 @@ func TestClaudeCodeSubagentProject(t *testing.T) {
 	}
 	m := newMemory(t)
 	ctx := context.Background()
-	parent := &memory.Session{ID: shapes2x, Harness: memory.HarnessClaudeCode, Title: "t", Project: "renamed-repo",
-		Turns: []memory.Turn{{TurnUUID: "p-u1", Role: memory.RoleUser, Blocks: []memory.Block{txt("hi")}}}}
-	if _, err := m.Ingest(ctx, []*memory.Session{parent}, memory.IngestOptions{}); err != nil {
+	parent := &funes.Session{ID: shapes2x, Harness: funes.HarnessClaudeCode, Title: "t", Project: "renamed-repo",
+		Turns: []funes.Turn{{TurnUUID: "p-u1", Role: funes.RoleUser, Blocks: []funes.Block{txt("hi")}}}}
+	if _, err := m.Ingest(ctx, []*funes.Session{parent}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	var got []*memory.Session
+	var got []*funes.Session
 	f := openFile(t, path)
-	err := ParseClaudeCode(ctx, f, path, Handler{Lookup: m, Session: func(s *memory.Session) error { got = append(got, s); return nil }})
+	err := ParseClaudeCode(ctx, f, path, Handler{Lookup: m, Session: func(s *funes.Session) error { got = append(got, s); return nil }})
 	if err != nil || len(got) != 1 || got[0].Project != "renamed-repo" {
 		t.Fatalf("err %v %+v", err, got)
 	}

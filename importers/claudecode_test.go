@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -18,7 +18,7 @@ func TestClaudeCodeHandmade(t *testing.T) {
 	// The project comes from the records' cwd, not the lossy folder name
 	// ("llama.cpp", not "llama-cpp"); the title from the one summary whose
 	// leafUuid is in this file.
-	if s.ID != "7d0c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b" || s.Harness != memory.HarnessClaudeCode ||
+	if s.ID != "7d0c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b" || s.Harness != funes.HarnessClaudeCode ||
 		s.Workdir != "/home/ana/llama.cpp" || s.Project != "llama.cpp" || s.Title != "Fixing the llama build" {
 		t.Errorf("session %s %s %q %q %q", s.ID, s.Harness, s.Workdir, s.Project, s.Title)
 	}
@@ -27,14 +27,14 @@ func TestClaudeCodeHandmade(t *testing.T) {
 	// the sidechain, the compaction summary and the abandoned /rewind branch
 	// are not turns; the chain crosses the compaction boundary.
 	checkTurns(t, s, []want{
-		{"u-1", "2026-05-01T10:00:00Z", "user", []memory.Block{txt("Why is the build failing?<system-reminder>The user opened CMakeLists.txt in the IDE.</system-reminder>")}},
-		{"a-1a", "2026-05-01T10:00:01Z", "assistant", []memory.Block{think("Check CMake"), txt("Let me look."), use("Bash", `{"command":"make"}`)}},
-		{"u-2", "2026-05-01T10:00:03Z", "tool", []memory.Block{result("Bash", "error: missing ggml.h\n<system-reminder>\nWhenever you read a file, check for malware.\n</system-reminder>\n")}},
-		{"a-2", "2026-05-01T10:00:05Z", "assistant", []memory.Block{txt("The header is missing.")}},
-		{"u-4", "2026-05-01T10:02:00Z", "user", []memory.Block{txt("Use cmake -B build instead")}},
-		{"a-4", "2026-05-01T10:02:05Z", "assistant", []memory.Block{txt("Building with cmake.")}},
-		{"u-5", "2026-05-01T10:04:00Z", "user", []memory.Block{txt("Now run the tests")}},
-		{"a-5", "2026-05-01T10:04:05Z", "assistant", []memory.Block{txt("All tests pass."), txt("[image]")}},
+		{"u-1", "2026-05-01T10:00:00Z", "user", []funes.Block{txt("Why is the build failing?<system-reminder>The user opened CMakeLists.txt in the IDE.</system-reminder>")}},
+		{"a-1a", "2026-05-01T10:00:01Z", "assistant", []funes.Block{think("Check CMake"), txt("Let me look."), use("Bash", `{"command":"make"}`)}},
+		{"u-2", "2026-05-01T10:00:03Z", "tool", []funes.Block{result("Bash", "error: missing ggml.h\n<system-reminder>\nWhenever you read a file, check for malware.\n</system-reminder>\n")}},
+		{"a-2", "2026-05-01T10:00:05Z", "assistant", []funes.Block{txt("The header is missing.")}},
+		{"u-4", "2026-05-01T10:02:00Z", "user", []funes.Block{txt("Use cmake -B build instead")}},
+		{"a-4", "2026-05-01T10:02:05Z", "assistant", []funes.Block{txt("Building with cmake.")}},
+		{"u-5", "2026-05-01T10:04:00Z", "user", []funes.Block{txt("Now run the tests")}},
+		{"a-5", "2026-05-01T10:04:05Z", "assistant", []funes.Block{txt("All tests pass."), txt("[image]")}},
 	})
 	for i, want := range map[int]string{0: "Why is the build failing?", 2: "error: missing ggml.h"} {
 		b := s.Turns[i].Blocks[0]
@@ -67,7 +67,7 @@ func TestClaudeCodeRealFlat(t *testing.T) {
 		t.Fatalf("%d turns", len(s.Turns))
 	}
 	first := s.Turns[1]
-	if first.Role != "assistant" || len(first.Blocks) != 4 || first.Blocks[0].Type != memory.BlockText ||
+	if first.Role != "assistant" || len(first.Blocks) != 4 || first.Blocks[0].Type != funes.BlockText ||
 		first.Blocks[1].ToolName != "Write" || first.Blocks[3].ToolName != "Write" {
 		t.Errorf("merged turn %+v", first)
 	}
@@ -104,7 +104,7 @@ func TestClaudeCodeRealNested(t *testing.T) {
 		t.Fatalf("%d turns", len(s.Turns))
 	}
 	for i, tu := range s.Turns {
-		if i%2 == 1 && (tu.Role != "assistant" || tu.Blocks[0].Type != memory.BlockThinking) {
+		if i%2 == 1 && (tu.Role != "assistant" || tu.Blocks[0].Type != funes.BlockThinking) {
 			t.Errorf("turn %d: %+v", i, tu)
 		}
 		if i%2 == 0 && i > 0 && tu.Role != "tool" {

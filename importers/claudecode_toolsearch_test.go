@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -26,12 +26,12 @@ func TestClaudeCodeToolSearchResult(t *testing.T) {
 	}
 	s := p.sessions[0]
 	checkTurns(t, s, []want{
-		{"ts-u1", "", "user", []memory.Block{txt("what did we decide about the K-2 compressor?")}},
-		{"ts-a1", "", "assistant", []memory.Block{use("ToolSearch", `{"query":"select:mcp__ireneo__recall","max_results":1}`)}},
-		{"ts-r1", "", "tool", []memory.Block{result("ToolSearch", "[tool_reference mcp__ireneo__recall]")}},
-		{"ts-a2", "", "assistant", []memory.Block{use("mcp__ireneo__recall", `{"query":"K-2 compressor decision"}`)}},
-		{"ts-r2", "", "tool", []memory.Block{result("mcp__ireneo__recall", "[ireneo-result] Past conversations matching \"K-2 compressor decision\"…")}},
-		{"ts-a3", "", "assistant", []memory.Block{txt("On 12 October you chose the two-stage K-2.")}},
+		{"ts-u1", "", "user", []funes.Block{txt("what did we decide about the K-2 compressor?")}},
+		{"ts-a1", "", "assistant", []funes.Block{use("ToolSearch", `{"query":"select:mcp__ireneo__recall","max_results":1}`)}},
+		{"ts-r1", "", "tool", []funes.Block{result("ToolSearch", "[tool_reference mcp__ireneo__recall]")}},
+		{"ts-a2", "", "assistant", []funes.Block{use("mcp__ireneo__recall", `{"query":"K-2 compressor decision"}`)}},
+		{"ts-r2", "", "tool", []funes.Block{result("mcp__ireneo__recall", "[ireneo-result] Past conversations matching \"K-2 compressor decision\"…")}},
+		{"ts-a3", "", "assistant", []funes.Block{txt("On 12 October you chose the two-stage K-2.")}},
 	})
 	// The loading of Ireneo's tool is the harness at work, not a recall:
 	// it stays searchable as any tool result; the recall and its answer

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Codex CLI rollouts: sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl.
@@ -109,7 +109,7 @@ type codexEntry struct {
 	seg  int
 	kind codexKind
 	ch   codexChannel
-	turn memory.Turn
+	turn funes.Turn
 	call string
 }
 
@@ -240,12 +240,12 @@ func (p *codexParse) dup(raw []byte) bool {
 	return false
 }
 
-func (p *codexParse) add(kind codexKind, ch codexChannel, ts time.Time, role string, call string, blocks []memory.Block) {
+func (p *codexParse) add(kind codexKind, ch codexChannel, ts time.Time, role string, call string, blocks []funes.Block) {
 	if len(blocks) == 0 {
 		return
 	}
 	p.entries = append(p.entries, codexEntry{seg: p.seg, kind: kind, ch: ch, call: call,
-		turn: memory.Turn{TS: ts, Role: role, Blocks: blocks}})
+		turn: funes.Turn{TS: ts, Role: role, Blocks: blocks}})
 }
 
 func (p *codexParse) item(it *codexItem, ts time.Time) {
@@ -254,7 +254,7 @@ func (p *codexParse) item(it *codexItem, ts time.Time) {
 		switch it.Role {
 		case "user":
 			texts := codexContentTexts(it.Content)
-			var bs []memory.Block
+			var bs []funes.Block
 			for _, t := range texts {
 				if cwd := envContextCwd(t); cwd != "" && p.cwd == "" {
 					p.cwd = cwd
@@ -262,18 +262,18 @@ func (p *codexParse) item(it *codexItem, ts time.Time) {
 				if isHarnessContext(t) {
 					// Kept as written, apart from the person's words: the
 					// index leaves it out (plumbing.Classify).
-					p.add(kindHarness, chResponse, ts, memory.RoleUser, "", addBlock(nil, memory.BlockText, t, ""))
+					p.add(kindHarness, chResponse, ts, funes.RoleUser, "", addBlock(nil, funes.BlockText, t, ""))
 					continue
 				}
-				bs = addBlock(bs, memory.BlockText, t, "")
+				bs = addBlock(bs, funes.BlockText, t, "")
 			}
-			p.add(kindUser, chResponse, ts, memory.RoleUser, "", bs)
+			p.add(kindUser, chResponse, ts, funes.RoleUser, "", bs)
 		case "assistant":
-			var bs []memory.Block
+			var bs []funes.Block
 			for _, t := range codexContentTexts(it.Content) {
-				bs = addBlock(bs, memory.BlockText, t, "")
+				bs = addBlock(bs, funes.BlockText, t, "")
 			}
-			p.add(kindAssistant, chResponse, ts, memory.RoleAssistant, "", bs)
+			p.add(kindAssistant, chResponse, ts, funes.RoleAssistant, "", bs)
 		}
 		// developer and system messages are harness instructions
 	case "reasoning":
@@ -281,29 +281,29 @@ func (p *codexParse) item(it *codexItem, ts time.Time) {
 		if len(texts) == 0 {
 			texts = codexContentTexts(it.Content) // raw reasoning, when recorded
 		}
-		p.add(kindReasoning, chResponse, ts, memory.RoleAssistant, "",
-			addBlock(nil, memory.BlockThinking, strings.Join(texts, "\n\n"), ""))
+		p.add(kindReasoning, chResponse, ts, funes.RoleAssistant, "",
+			addBlock(nil, funes.BlockThinking, strings.Join(texts, "\n\n"), ""))
 	case "function_call":
-		p.add(kindTool, chResponse, ts, memory.RoleAssistant, string(it.CallID),
-			addBlock(nil, memory.BlockToolUse, rawText(it.Arguments), string(it.Name)))
+		p.add(kindTool, chResponse, ts, funes.RoleAssistant, string(it.CallID),
+			addBlock(nil, funes.BlockToolUse, rawText(it.Arguments), string(it.Name)))
 	case "custom_tool_call":
-		p.add(kindTool, chResponse, ts, memory.RoleAssistant, string(it.CallID),
-			addBlock(nil, memory.BlockToolUse, rawText(it.Input), string(it.Name)))
+		p.add(kindTool, chResponse, ts, funes.RoleAssistant, string(it.CallID),
+			addBlock(nil, funes.BlockToolUse, rawText(it.Input), string(it.Name)))
 	case "local_shell_call":
 		var a struct {
 			Command []string `json:"command"`
 		}
 		json.Unmarshal(it.Action, &a)
-		p.add(kindTool, chResponse, ts, memory.RoleAssistant, string(it.CallID),
-			addBlock(nil, memory.BlockToolUse, strings.Join(a.Command, " "), "shell"))
+		p.add(kindTool, chResponse, ts, funes.RoleAssistant, string(it.CallID),
+			addBlock(nil, funes.BlockToolUse, strings.Join(a.Command, " "), "shell"))
 	case "web_search_call":
 		var a struct {
 			Query looseString `json:"query"`
 			URL   looseString `json:"url"`
 		}
 		json.Unmarshal(it.Action, &a)
-		p.add(kindTool, chResponse, ts, memory.RoleAssistant, "",
-			addBlock(nil, memory.BlockToolUse, joinNonBlank(" ", string(a.Query), string(a.URL)), "web_search"))
+		p.add(kindTool, chResponse, ts, funes.RoleAssistant, "",
+			addBlock(nil, funes.BlockToolUse, joinNonBlank(" ", string(a.Query), string(a.URL)), "web_search"))
 	case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
 		out := codexOutput(it.Output)
 		if blank(out) {
@@ -311,8 +311,8 @@ func (p *codexParse) item(it *codexItem, ts time.Time) {
 			// visible result, with its exit code when the output gives one.
 			out = noOutput(it.Output)
 		}
-		p.add(kindTool, chResponse, ts, memory.RoleTool, string(it.CallID),
-			addBlock(nil, memory.BlockToolResult, out, ""))
+		p.add(kindTool, chResponse, ts, funes.RoleTool, string(it.CallID),
+			addBlock(nil, funes.BlockToolResult, out, ""))
 	}
 	// ghost_snapshot, compaction and the like carry no conversation
 }
@@ -320,13 +320,13 @@ func (p *codexParse) item(it *codexItem, ts time.Time) {
 func (p *codexParse) event(ev *codexEvent, ts time.Time) {
 	switch ev.Type {
 	case "user_message":
-		bs := addBlock(nil, memory.BlockText, string(ev.Message), "")
+		bs := addBlock(nil, funes.BlockText, string(ev.Message), "")
 		bs = append(bs, imagePlaceholders(ev.Images, ev.LocalImages)...)
-		p.add(kindUser, chEvent, ts, memory.RoleUser, "", bs)
+		p.add(kindUser, chEvent, ts, funes.RoleUser, "", bs)
 	case "agent_message":
-		p.add(kindAssistant, chEvent, ts, memory.RoleAssistant, "", addBlock(nil, memory.BlockText, string(ev.Message), ""))
+		p.add(kindAssistant, chEvent, ts, funes.RoleAssistant, "", addBlock(nil, funes.BlockText, string(ev.Message), ""))
 	case "agent_reasoning":
-		p.add(kindReasoning, chEvent, ts, memory.RoleAssistant, "", addBlock(nil, memory.BlockThinking, string(ev.Text), ""))
+		p.add(kindReasoning, chEvent, ts, funes.RoleAssistant, "", addBlock(nil, funes.BlockThinking, string(ev.Text), ""))
 	case "item_completed":
 		p.completed(ev.Item, ts)
 	}
@@ -358,7 +358,7 @@ func (p *codexParse) completed(raw json.RawMessage, ts time.Time) {
 	id := string(it.ID)
 	switch it.Type {
 	case "UserMessage":
-		var bs []memory.Block
+		var bs []funes.Block
 		var parts []struct {
 			Type     looseString `json:"type"`
 			Text     looseString `json:"text"`
@@ -369,31 +369,31 @@ func (p *codexParse) completed(raw json.RawMessage, ts time.Time) {
 		for _, c := range parts {
 			switch c.Type {
 			case "text":
-				bs = addBlock(bs, memory.BlockText, string(c.Text), "")
+				bs = addBlock(bs, funes.BlockText, string(c.Text), "")
 			case "image", "local_image":
-				bs = addBlock(bs, memory.BlockText, "[image]", "")
+				bs = addBlock(bs, funes.BlockText, "[image]", "")
 			}
 		}
-		p.add(kindUser, chCompleted, ts, memory.RoleUser, "", bs)
+		p.add(kindUser, chCompleted, ts, funes.RoleUser, "", bs)
 	case "AgentMessage":
-		p.add(kindAssistant, chCompleted, ts, memory.RoleAssistant, "",
-			addBlock(nil, memory.BlockText, strings.Join(codexContentTexts(it.Content), "\n\n"), ""))
+		p.add(kindAssistant, chCompleted, ts, funes.RoleAssistant, "",
+			addBlock(nil, funes.BlockText, strings.Join(codexContentTexts(it.Content), "\n\n"), ""))
 	case "Reasoning":
 		texts := looseStrings(it.SummaryText)
 		if len(texts) == 0 {
 			texts = looseStrings(it.RawContent)
 		}
-		p.add(kindReasoning, chCompleted, ts, memory.RoleAssistant, "",
-			addBlock(nil, memory.BlockThinking, strings.Join(texts, "\n\n"), ""))
+		p.add(kindReasoning, chCompleted, ts, funes.RoleAssistant, "",
+			addBlock(nil, funes.BlockThinking, strings.Join(texts, "\n\n"), ""))
 	case "Plan":
-		p.add(kindAssistant, chCompleted, ts, memory.RoleAssistant, "", addBlock(nil, memory.BlockText, string(it.Text), ""))
+		p.add(kindAssistant, chCompleted, ts, funes.RoleAssistant, "", addBlock(nil, funes.BlockText, string(it.Text), ""))
 	case "CommandExecution":
 		var argv []string
 		cmd := rawText(it.Command)
 		if json.Unmarshal(it.Command, &argv) == nil {
 			cmd = strings.Join(argv, " ")
 		}
-		p.add(kindTool, chCompleted, ts, memory.RoleAssistant, id, addBlock(nil, memory.BlockToolUse, cmd, "shell"))
+		p.add(kindTool, chCompleted, ts, funes.RoleAssistant, id, addBlock(nil, funes.BlockToolUse, cmd, "shell"))
 		out := string(it.AggregatedOutput)
 		if blank(out) {
 			out = "(no output)"
@@ -401,27 +401,27 @@ func (p *codexParse) completed(raw json.RawMessage, ts time.Time) {
 				out = fmt.Sprintf("(no output; exit code %g)", it.ExitCode.V)
 			}
 		}
-		p.add(kindTool, chCompleted, ts, memory.RoleTool, id, addBlock(nil, memory.BlockToolResult, out, "shell"))
+		p.add(kindTool, chCompleted, ts, funes.RoleTool, id, addBlock(nil, funes.BlockToolResult, out, "shell"))
 	case "McpToolCall", "DynamicToolCall":
 		name := string(it.Tool)
 		if it.Server != "" {
 			name = string(it.Server) + "." + name
 		}
-		p.add(kindTool, chCompleted, ts, memory.RoleAssistant, id, addBlock(nil, memory.BlockToolUse, rawText(it.Arguments), name))
+		p.add(kindTool, chCompleted, ts, funes.RoleAssistant, id, addBlock(nil, funes.BlockToolUse, rawText(it.Arguments), name))
 		out := contentText(it.Result)
 		if out == "" {
 			out = rawText(it.Error)
 		}
-		p.add(kindTool, chCompleted, ts, memory.RoleTool, id, addBlock(nil, memory.BlockToolResult, out, name))
+		p.add(kindTool, chCompleted, ts, funes.RoleTool, id, addBlock(nil, funes.BlockToolResult, out, name))
 	case "WebSearch":
-		p.add(kindTool, chCompleted, ts, memory.RoleAssistant, id, addBlock(nil, memory.BlockToolUse, string(it.Query), "web_search"))
+		p.add(kindTool, chCompleted, ts, funes.RoleAssistant, id, addBlock(nil, funes.BlockToolUse, string(it.Query), "web_search"))
 	case "FileChange":
-		p.add(kindTool, chCompleted, ts, memory.RoleAssistant, id, addBlock(nil, memory.BlockToolUse, compactJSON(it.Changes), "apply_patch"))
+		p.add(kindTool, chCompleted, ts, funes.RoleAssistant, id, addBlock(nil, funes.BlockToolUse, compactJSON(it.Changes), "apply_patch"))
 	}
 }
 
 // session assembles the chosen channels into one session, or nil.
-func (p *codexParse) session(ctx context.Context, name string, look Lookup) *memory.Session {
+func (p *codexParse) session(ctx context.Context, name string, look Lookup) *funes.Session {
 	type key struct {
 		seg  int
 		kind codexKind
@@ -443,7 +443,7 @@ func (p *codexParse) session(ctx context.Context, name string, look Lookup) *mem
 			}
 		}
 	}
-	s := &memory.Session{ID: strings.TrimSpace(string(p.meta.ID)), Harness: memory.HarnessCodex}
+	s := &funes.Session{ID: strings.TrimSpace(string(p.meta.ID)), Harness: funes.HarnessCodex}
 	if s.ID == "" {
 		s.ID = codexIDFromName(name)
 	}
@@ -486,9 +486,9 @@ func (p *codexParse) session(ctx context.Context, name string, look Lookup) *mem
 		for i := range t.Blocks {
 			b := &t.Blocks[i]
 			switch {
-			case b.Type == memory.BlockToolUse && e.call != "":
+			case b.Type == funes.BlockToolUse && e.call != "":
 				toolNames[e.call] = b.ToolName
-			case b.Type == memory.BlockToolResult && b.ToolName == "":
+			case b.Type == funes.BlockToolResult && b.ToolName == "":
 				b.ToolName = toolNames[e.call]
 			}
 		}
@@ -512,7 +512,7 @@ func (p *codexParse) session(ctx context.Context, name string, look Lookup) *mem
 	}
 	if p.parent != "" && look != nil {
 		// A sub-agent belongs to the repository of the thread that spawned it.
-		if proj, ok, err := look.Project(ctx, memory.HarnessCodex, p.parent); err == nil && ok {
+		if proj, ok, err := look.Project(ctx, funes.HarnessCodex, p.parent); err == nil && ok {
 			s.Project = proj
 		}
 	}
@@ -662,13 +662,13 @@ func looseStrings(ls []looseString) []string {
 }
 
 // imagePlaceholders stands in for images attached to a prompt.
-func imagePlaceholders(lists ...json.RawMessage) []memory.Block {
-	var bs []memory.Block
+func imagePlaceholders(lists ...json.RawMessage) []funes.Block {
+	var bs []funes.Block
 	for _, raw := range lists {
 		var items []json.RawMessage
 		json.Unmarshal(raw, &items)
 		for range items {
-			bs = append(bs, memory.Block{Type: memory.BlockText, Text: "[image]"})
+			bs = append(bs, funes.Block{Type: funes.BlockText, Text: "[image]"})
 		}
 	}
 	return bs

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -27,12 +28,12 @@ func TestCodexFailedCallKeepsResult(t *testing.T) {
 	}
 	s := p.sessions[0]
 	checkTurns(t, s, []want{
-		{"", "2026-04-01T08:00:01Z", "user", []memory.Block{txt("Run the scrub tests")}},
-		{"", "", "assistant", []memory.Block{use("shell", `{"command":["bash","-lc","go test ./scrub/"]}`)}},
-		{"", "2026-04-01T08:00:09Z", "tool", []memory.Block{result("shell", "(no output; exit code 2)")}},
-		{"", "", "assistant", []memory.Block{use("apply_patch", "*** Begin Patch\n*** End Patch")}},
-		{"", "", "tool", []memory.Block{result("apply_patch", "(no output)")}},
-		{"", "", "assistant", []memory.Block{txt("The tests did not build.")}},
+		{"", "2026-04-01T08:00:01Z", "user", []funes.Block{txt("Run the scrub tests")}},
+		{"", "", "assistant", []funes.Block{use("shell", `{"command":["bash","-lc","go test ./scrub/"]}`)}},
+		{"", "2026-04-01T08:00:09Z", "tool", []funes.Block{result("shell", "(no output; exit code 2)")}},
+		{"", "", "assistant", []funes.Block{use("apply_patch", "*** Begin Patch\n*** End Patch")}},
+		{"", "", "tool", []funes.Block{result("apply_patch", "(no output)")}},
+		{"", "", "assistant", []funes.Block{txt("The tests did not build.")}},
 	})
 	// A worktree named <repo>-<branch> is its repository's project.
 	if s.Project != "ireneo" {
@@ -49,17 +50,17 @@ func TestCodexSubagentProject(t *testing.T) {
 `
 	ctx := context.Background()
 	m := newMemory(t)
-	var parent *memory.Session
-	parseFn := func(data string, look Lookup) *memory.Session {
-		var got *memory.Session
-		err := ParseCodex(ctx, strings.NewReader(data), "r.jsonl", Handler{Lookup: look, Session: func(s *memory.Session) error { got = s; return nil }})
+	var parent *funes.Session
+	parseFn := func(data string, look Lookup) *funes.Session {
+		var got *funes.Session
+		err := ParseCodex(ctx, strings.NewReader(data), "r.jsonl", Handler{Lookup: look, Session: func(s *funes.Session) error { got = s; return nil }})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
 	parent = parseFn(codexFailedCall, nil)
-	if _, err := m.Ingest(ctx, []*memory.Session{parent}, memory.IngestOptions{}); err != nil {
+	if _, err := m.Ingest(ctx, []*funes.Session{parent}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if s := parseFn(child, nil); s.Project != "docs" || !strings.HasPrefix(s.Title, "Sub-agent scout: ") {

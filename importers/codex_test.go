@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -17,7 +17,7 @@ func TestCodexEnvelope(t *testing.T) {
 		t.Fatalf("err %v, %d sessions", p.err, len(p.sessions))
 	}
 	s := p.sessions[0]
-	if s.ID != "0195a000-0000-7000-8000-000000000001" || s.Harness != memory.HarnessCodex ||
+	if s.ID != "0195a000-0000-7000-8000-000000000001" || s.Harness != funes.HarnessCodex ||
 		s.Workdir != "/home/ana/src/ireneo" || s.Project != "ireneo" || s.Title != "Fix the flaky test in store_test.go" {
 		t.Errorf("session %s %s %q %q %q", s.ID, s.Harness, s.Workdir, s.Project, s.Title)
 	}
@@ -31,19 +31,19 @@ func TestCodexEnvelope(t *testing.T) {
 	// encrypted-only reasoning, the replayed line and the truncated line add
 	// nothing; the call without output stays; the resumed segment follows.
 	checkTurns(t, s, []want{
-		{s.ID + "-context-1", "2026-03-01T09:00:00.2Z", "user", []memory.Block{txt("<user_instructions>Always write tests.</user_instructions>"),
+		{s.ID + "-context-1", "2026-03-01T09:00:00.2Z", "user", []funes.Block{txt("<user_instructions>Always write tests.</user_instructions>"),
 			txt("# AGENTS.md instructions for /home/ana/src/ireneo\n\nUse gofmt."), txt("<environment_context>\n  <cwd>/home/ana/src/ireneo</cwd>\n</environment_context>")}},
-		{id("0"), "2026-03-01T09:00:01Z", "user", []memory.Block{txt("Fix the flaky test in store_test.go")}},
-		{id("1"), "2026-03-01T09:00:02Z", "assistant", []memory.Block{think("Looking at the test")}},
-		{id("2"), "2026-03-01T09:00:03Z", "assistant", []memory.Block{txt("I'll run the tests first.")}},
-		{id("3"), "2026-03-01T09:00:04Z", "assistant", []memory.Block{use("shell", `{"command":["go","test","./..."]}`)}},
-		{id("4"), "2026-03-01T09:00:05Z", "tool", []memory.Block{result("shell", "ok  \tireneo/memory\t0.3s")}},
-		{id("5"), "2026-03-01T09:00:06Z", "assistant", []memory.Block{use("apply_patch", "*** Begin Patch\n*** Update File: store_test.go\n*** End Patch")}},
-		{id("6"), "2026-03-01T09:00:07Z", "tool", []memory.Block{result("apply_patch", "Success. Updated the following files:\nM store_test.go\n")}},
-		{id("7"), "2026-03-01T09:00:08Z", "assistant", []memory.Block{use("shell", `{"command":["go","test","-count=5","./..."]}`)}},
-		{id("8"), "2026-03-01T09:00:09Z", "assistant", []memory.Block{txt("Fixed: the test now waits for the WAL checkpoint.")}},
-		{id("9"), "2026-03-01T11:00:01Z", "user", []memory.Block{txt("Thanks! Also add a comment."), txt("[image]")}},
-		{id("10"), "2026-03-01T11:00:02Z", "assistant", []memory.Block{txt("Added.")}},
+		{id("0"), "2026-03-01T09:00:01Z", "user", []funes.Block{txt("Fix the flaky test in store_test.go")}},
+		{id("1"), "2026-03-01T09:00:02Z", "assistant", []funes.Block{think("Looking at the test")}},
+		{id("2"), "2026-03-01T09:00:03Z", "assistant", []funes.Block{txt("I'll run the tests first.")}},
+		{id("3"), "2026-03-01T09:00:04Z", "assistant", []funes.Block{use("shell", `{"command":["go","test","./..."]}`)}},
+		{id("4"), "2026-03-01T09:00:05Z", "tool", []funes.Block{result("shell", "ok  \tireneo/memory\t0.3s")}},
+		{id("5"), "2026-03-01T09:00:06Z", "assistant", []funes.Block{use("apply_patch", "*** Begin Patch\n*** Update File: store_test.go\n*** End Patch")}},
+		{id("6"), "2026-03-01T09:00:07Z", "tool", []funes.Block{result("apply_patch", "Success. Updated the following files:\nM store_test.go\n")}},
+		{id("7"), "2026-03-01T09:00:08Z", "assistant", []funes.Block{use("shell", `{"command":["go","test","-count=5","./..."]}`)}},
+		{id("8"), "2026-03-01T09:00:09Z", "assistant", []funes.Block{txt("Fixed: the test now waits for the WAL checkpoint.")}},
+		{id("9"), "2026-03-01T11:00:01Z", "user", []funes.Block{txt("Thanks! Also add a comment."), txt("[image]")}},
+		{id("10"), "2026-03-01T11:00:02Z", "assistant", []funes.Block{txt("Added.")}},
 	})
 	for _, b := range s.Turns[0].Blocks {
 		if said := plumbing.SaidText(s.Turns[0].Role, b.Type, b.ToolName, b.Text); said != "" {
@@ -58,11 +58,11 @@ func TestCodexPaginated(t *testing.T) {
 		t.Fatalf("err %v, %d sessions", p.err, len(p.sessions))
 	}
 	checkTurns(t, p.sessions[0], []want{
-		{"", "", "user", []memory.Block{txt("List the files")}},
-		{"", "", "assistant", []memory.Block{think("Need ls")}},
-		{"", "", "assistant", []memory.Block{use("shell", "ls")}},
-		{"", "", "tool", []memory.Block{result("shell", "a.go\nb.go")}},
-		{"", "", "assistant", []memory.Block{txt("Two files: a.go and b.go")}},
+		{"", "", "user", []funes.Block{txt("List the files")}},
+		{"", "", "assistant", []funes.Block{think("Need ls")}},
+		{"", "", "assistant", []funes.Block{use("shell", "ls")}},
+		{"", "", "tool", []funes.Block{result("shell", "a.go\nb.go")}},
+		{"", "", "assistant", []funes.Block{txt("Two files: a.go and b.go")}},
 	})
 }
 
@@ -80,12 +80,12 @@ func TestCodexLegacy(t *testing.T) {
 	}
 	at := "2025-08-11T07:00:00Z"
 	checkTurns(t, s, []want{
-		{"", at, "user", []memory.Block{txt("<environment_context>\n  <cwd>/home/ana/legacy-tool</cwd>\n  <approval_policy>on-request</approval_policy>\n</environment_context>")}},
-		{"", at, "user", []memory.Block{txt("Why does the build fail?")}},
-		{"", at, "assistant", []memory.Block{think("Check the Makefile")}},
-		{"", at, "assistant", []memory.Block{use("shell", `{"command":["make"]}`)}},
-		{"", at, "tool", []memory.Block{result("shell", "make: *** No rule to make target\n")}},
-		{"", at, "assistant", []memory.Block{txt("The Makefile has no default target.")}},
+		{"", at, "user", []funes.Block{txt("<environment_context>\n  <cwd>/home/ana/legacy-tool</cwd>\n  <approval_policy>on-request</approval_policy>\n</environment_context>")}},
+		{"", at, "user", []funes.Block{txt("Why does the build fail?")}},
+		{"", at, "assistant", []funes.Block{think("Check the Makefile")}},
+		{"", at, "assistant", []funes.Block{use("shell", `{"command":["make"]}`)}},
+		{"", at, "tool", []funes.Block{result("shell", "make: *** No rule to make target\n")}},
+		{"", at, "assistant", []funes.Block{txt("The Makefile has no default target.")}},
 	})
 }
 
@@ -95,8 +95,8 @@ func TestCodexReal(t *testing.T) {
 		last  string
 	}{
 		// Ends on a function_call with no output: an interrupted session.
-		"rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl": {4, memory.BlockToolUse},
-		"rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl": {23, memory.BlockText},
+		"rollout-2026-02-23T13-19-38-019c8a70-dda7-7f33-98ea-f30553347322.jsonl": {4, funes.BlockToolUse},
+		"rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl": {23, funes.BlockText},
 	} {
 		p := parseFile(t, ParseCodex, testdata("real", "codex", name))
 		if p.err != nil || len(p.sessions) != 1 {
@@ -111,13 +111,13 @@ func TestCodexReal(t *testing.T) {
 		// the prompt) are not imported.
 		users := 0
 		for _, tu := range s.Turns {
-			if tu.Role == memory.RoleUser {
+			if tu.Role == funes.RoleUser {
 				users++
 				if !strings.HasPrefix(tu.Blocks[0].Text, "[REDACTED_MESSAGE") {
 					t.Errorf("%s: user turn %q", name, tu.Blocks[0].Text)
 				}
 			}
-			if tu.Role == memory.RoleAssistant && tu.Blocks[0].Type == memory.BlockText &&
+			if tu.Role == funes.RoleAssistant && tu.Blocks[0].Type == funes.BlockText &&
 				strings.HasPrefix(tu.Blocks[0].Text, "[REDACTED_MESSAGE") {
 				t.Errorf("%s: agent_message event imported beside its response item", name)
 			}
@@ -158,13 +158,13 @@ func TestCodexEdges(t *testing.T) {
 	t.Run("output as content items", func(t *testing.T) {
 		out := `{"timestamp":"2026-01-01T00:00:02Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c","output":[{"type":"input_text","text":"line one"},{"type":"input_image","image_url":"data:"}]}}`
 		p := parseString(t, ParseCodex, "x.jsonl", meta+"\n"+user+"\n"+out+"\n")
-		if p.err != nil || fmtBlocks(p.sessions[0].Turns[1].Blocks) != fmtBlocks([]memory.Block{result("", "line one\n[image]")}) {
+		if p.err != nil || fmtBlocks(p.sessions[0].Turns[1].Blocks) != fmtBlocks([]funes.Block{result("", "line one\n[image]")}) {
 			t.Fatalf("%v %+v", p.err, p.sessions[0].Turns)
 		}
 	})
 }
 
-func fmtBlocks(bs []memory.Block) string {
+func fmtBlocks(bs []funes.Block) string {
 	var b strings.Builder
 	for _, x := range bs {
 		b.WriteString(x.Type + "/" + x.ToolName + ":" + x.Text + "|")

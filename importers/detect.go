@@ -26,6 +26,13 @@ const (
 	FormatCodex      Format = "codex"       // a Codex CLI rollout
 	FormatClaudeCode Format = "claude_code" // a Claude Code transcript
 	FormatFunes      Format = "funes"       // funes jsonl
+	FormatGeminiCLI  Format = "gemini_cli"  // a Gemini CLI session (JSONL, or the older whole JSON)
+	FormatCopilotCLI Format = "copilot_cli" // a GitHub Copilot CLI events.jsonl
+	FormatOpenCodeDB Format = "opencode_db" // opencode's SQLite database (1.2 on)
+	FormatOpenCode   Format = "opencode"    // `opencode export` JSON
+	FormatOpenCodeV1 Format = "opencode_v1" // a session of opencode's storage/ tree (1.1 and before)
+	FormatCursorDB   Format = "cursor_db"   // a Cursor state.vscdb
+	FormatCursor     Format = "cursor"      // a Cursor agent transcript (.jsonl, or the older .txt)
 
 	formatEmpty Format = "empty" // sniffing only: an export with no conversations
 )
@@ -36,6 +43,13 @@ var parsers = map[Format]parseFunc{
 	FormatCodex:      ParseCodex,
 	FormatClaudeCode: ParseClaudeCode,
 	FormatFunes:      ParseFunesJSONL,
+	FormatGeminiCLI:  ParseGeminiCLI,
+	FormatCopilotCLI: ParseCopilotCLI,
+	FormatOpenCodeDB: ParseOpenCodeDB,
+	FormatOpenCode:   ParseOpenCodeExport,
+	FormatOpenCodeV1: ParseOpenCodeStorage,
+	FormatCursorDB:   ParseCursorDB,
+	FormatCursor:     ParseCursorTranscript,
 }
 
 // Input is one importable file: a plain file, or an entry of an archive.
@@ -159,6 +173,13 @@ func detectFile(path string, fi os.FileInfo, inWalk bool) ([]Input, error) {
 			return detectZip(path, inWalk)
 		}
 	}
+	if bytes.HasPrefix(head, []byte(sqliteMagic[:len(head)])) && len(head) == 8 {
+		format, why, err := sniffDB(path)
+		if err != nil {
+			return nil, err
+		}
+		return []Input{{Path: path, Format: format, Size: fi.Size(), file: path, inWalk: inWalk, Why: why}}, nil
+	}
 	f, err = os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read: %w", unwrapPathErr(err))
@@ -273,6 +294,10 @@ func sniff(r io.Reader) (Format, string, error) {
 		return sniffArray(br)
 	case '{':
 		return sniffObjects(br)
+	case 'u':
+		if head, _ := br.Peek(64 << 10); looksLikeCursorTranscript(head) {
+			return FormatCursor, "a Cursor agent transcript (user: and <user_query>)", nil
+		}
 	}
 	return "", "", errUnknownFormat
 }
@@ -483,6 +508,20 @@ func classifyLine(keys map[string]bool, vals map[string]string, complete bool) (
 		return FormatCodex, "a Codex rollout (" + typ + " envelope)"
 	case keys["session_id"] && (keys["turn_uuid"] || keys["blocks"]):
 		return FormatFunes, "funes jsonl (session_id, turn_uuid)"
+	case keys["sessionId"] && keys["projectHash"]:
+		return FormatGeminiCLI, "a Gemini CLI session (sessionId, projectHash)"
+	case keys["role"] && keys["message"] && typ == "" && !keys["uuid"]:
+		return FormatCursor, "a Cursor agent transcript (role, message)"
+	case keys["info"] && keys["messages"]:
+		return FormatOpenCode, "an opencode export (info, messages)"
+	case keys["id"] && keys["projectID"] && keys["directory"] && keys["time"]:
+		return FormatOpenCodeV1, "an opencode session (storage/session)"
+	case keys["sessionID"] && (keys["messageID"] || keys["role"]):
+		return "", "" // an opencode message or part: read with its session
+	case keys["data"] && keys["id"] && copilotEvent(typ):
+		return FormatCopilotCLI, "a GitHub Copilot CLI session (" + typ + " event)"
+	case len(keys) == 1 && (keys["$set"] || keys["$rewindTo"]):
+		return FormatGeminiCLI, "a Gemini CLI session (a " + firstKey(keys) + " record)"
 	case keys["sessionId"] || keys["parentUuid"] || keys["leafUuid"] || (typ != "" && claudeCodeTypes[typ] && !keys["payload"] && !keys["role"]):
 		return FormatClaudeCode, "a Claude Code transcript (" + typ + " record)"
 	case vals["record_type"] != "":
@@ -493,6 +532,57 @@ func classifyLine(keys map[string]bool, vals map[string]string, complete bool) (
 		return FormatCodex, "a legacy Codex rollout (bare " + typ + ")"
 	}
 	return "", ""
+}
+
+// sniffDB recognises another app's SQLite database by its tables (and,
+// for Cursor's state.vscdb, its keys): the file is opened read-only.
+func sniffDB(path string) (Format, string, error) {
+	ctx := context.Background()
+	db, err := openForeignDB(ctx, path)
+	if err != nil {
+		return "", "", err
+	}
+	defer db.Close()
+	ts, err := tables(ctx, db)
+	if err != nil {
+		return "", "", err
+	}
+	switch {
+	case ts["session"] && ts["message"] && ts["part"]:
+		return FormatOpenCodeDB, "an opencode database (session, message, part)", nil
+	case ts["cursorDiskKV"] || ts["ItemTable"]:
+		// Every editor built on VS Code has an ItemTable; Cursor's hold its
+		// conversations' keys.
+		var n int
+		if ts["cursorDiskKV"] {
+			db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM cursorDiskKV WHERE key LIKE 'composerData:%' LIMIT 1)").Scan(&n)
+		}
+		if n == 0 && ts["ItemTable"] {
+			db.QueryRowContext(ctx, "SELECT count(*) FROM ItemTable WHERE key IN (?, ?)", cursorChatKey, cursorComposerKey).Scan(&n)
+		}
+		if n > 0 {
+			return FormatCursorDB, "a Cursor state.vscdb (composers, chat tabs)", nil
+		}
+	}
+	return "", "", errUnknownFormat
+}
+
+// copilotEvent reports an event type of Copilot CLI's events.jsonl.
+func copilotEvent(typ string) bool {
+	for _, p := range []string{"session.", "user.", "assistant.", "tool.", "subagent.", "hook.", "system."} {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return typ == "abort"
+}
+
+// firstKey is the one key of a one-key set.
+func firstKey(keys map[string]bool) string {
+	for k := range keys {
+		return k
+	}
+	return ""
 }
 
 // unwrapPathErr drops the path from an *fs.PathError: the caller names the

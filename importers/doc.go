@@ -1,6 +1,6 @@
 // Package importers turns the places a person's AI history lives — a ChatGPT
 // or Claude.ai data export, Codex CLI rollouts, Claude Code transcripts and
-// funes jsonl files — into verbatim memory.Session values, and imports them
+// funes jsonl files — into verbatim funes.Session values, and imports them
 // into a memory.
 //
 // It owns recognising an input by its content (Detect), reading archives

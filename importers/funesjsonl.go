@@ -6,16 +6,16 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // ParseFunesJSONL reads a funes jsonl file, as written by Ireneo or by
-// funes itself. Bad lines are skipped by memory.ReadSessions and reported
+// funes itself. Bad lines are skipped by funes.ReadSessions and reported
 // as one skip naming the first.
 func ParseFunesJSONL(ctx context.Context, r io.Reader, name string, h Handler) error {
 	cr := &countReader{ctx: ctx, r: r, progress: h.Progress}
-	sessions, st, err := memory.ReadSessions(cr)
-	if errors.Is(err, memory.ErrNoTurns) {
+	sessions, st, err := funes.ReadSessions(cr)
+	if errors.Is(err, funes.ErrNoTurns) {
 		if st.Bad > 0 {
 			return fmt.Errorf("no usable funes jsonl line (%d bad; %s)", st.Bad, st.FirstBad)
 		}
@@ -24,9 +24,7 @@ func ParseFunesJSONL(ctx context.Context, r io.Reader, name string, h Handler) e
 	if err != nil {
 		return err
 	}
-	if st.Bad > 0 {
-		h.skip(fmt.Sprintf("%d bad lines", st.Bad), st.FirstBad)
-	}
+	reportUnreadable(h, st.Bad, st.FirstBad)
 	for _, s := range sessions {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -47,7 +45,7 @@ func ParseFunesJSONL(ctx context.Context, r io.Reader, name string, h Handler) e
 // order with unique ids, UTC times, a title. Ireneo's own files are so
 // already; a hand-edited or foreign one may not be. It reports false when
 // no turn is left.
-func tidyFunes(s *memory.Session) bool {
+func tidyFunes(s *funes.Session) bool {
 	kept := s.Turns[:0]
 	for _, t := range s.Turns {
 		blocks := t.Blocks[:0]

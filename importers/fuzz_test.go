@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // seed adds every testdata file whose path contains one of subs, whole and
@@ -46,7 +46,7 @@ func seed(f *testing.F, subs ...string) {
 // and whatever it yields keeps the session invariants.
 func fuzzParse(t *testing.T, fn parseFunc, name string, data []byte) {
 	err := fn(context.Background(), bytes.NewReader(data), name, Handler{
-		Session: func(s *memory.Session) error {
+		Session: func(s *funes.Session) error {
 			checkSession(t, s)
 			for _, tu := range s.Turns {
 				for _, b := range tu.Blocks {
@@ -55,7 +55,7 @@ func fuzzParse(t *testing.T, fn parseFunc, name string, data []byte) {
 					}
 				}
 			}
-			if _, err := memory.MarshalSession(s); err != nil {
+			if _, err := funes.MarshalSession(s); err != nil {
 				t.Fatalf("session %s does not encode: %v", s.ID, err)
 			}
 			return nil
@@ -163,6 +163,99 @@ func FuzzUnquote(f *testing.F) {
 		}
 		if got, ok := unquote(data); ok && got != want {
 			t.Errorf("unquote(%q) = %q, json says %q", data, got, want)
+		}
+	})
+}
+
+func FuzzGeminiCLI(f *testing.F) {
+	seed(f, "gemini-cli")
+	f.Add([]byte(`{"sessionId":"s","projectHash":"h"}` + "\n" + `{"id":"a","type":"user","content":[{"functionResponse":{"id":"x"}}]}` + "\n" + `{"$rewindTo":"a"}` + "\n" + `{"$set":{"messages":[{"id":"b","type":"gemini","toolCalls":[{"id":"c","result":"r"}]}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzParse(t, ParseGeminiCLI, "session-2026-01-01T00-00-0195a000.jsonl", data)
+	})
+}
+
+func FuzzCopilotCLI(f *testing.F) {
+	seed(f, "copilot-cli")
+	f.Add([]byte(`{"type":"assistant.message","id":"a","agentId":"x","data":{"toolRequests":[{"toolCallId":"t","name":"n","arguments":null}]}}` + "\n" + `{"type":"tool.execution_complete","id":"b","data":{"toolCallId":"t","result":{"content":[1]},"error":"e"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, ParseCopilotCLI, "events.jsonl", data) })
+}
+
+func FuzzOpenCodeExport(f *testing.F) {
+	seed(f, "opencode/1.18/export-")
+	f.Add([]byte(`{"info":{"id":"ses_1","revert":{"messageID":"m","partID":"p"}},"messages":[{"info":{"id":"m","role":"assistant"},"parts":[{"id":"p","type":"tool","state":{}},{"type":"file","url":"data:x"}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzParse(t, ParseOpenCodeExport, "export.json", data) })
+}
+
+// FuzzOpenCodeStorage parses a session file of the 1.1 tree with the
+// sample's messages and parts beside it.
+func FuzzOpenCodeStorage(f *testing.F) {
+	seed(f, "opencode/1.1/storage/session/")
+	path, _ := filepath.Abs(testdata(opencodeV1Main))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		err := ParseOpenCodeStorage(context.Background(), bytes.NewReader(data), path, Handler{Path: path,
+			Session: func(s *funes.Session) error { checkSession(t, s); return nil }})
+		if err != nil && err.Error() == "" {
+			t.Fatal("an error with no message")
+		}
+	})
+}
+
+// FuzzOpenCodeDB opens damaged copies of the sample database: each is
+// read or refused with a reason, never a panic.
+func FuzzOpenCodeDB(f *testing.F) {
+	data, err := os.ReadFile(testdata(opencodeDB))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "opencode.db")
+		os.Remove(p + "-wal")
+		os.Remove(p + "-shm")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := ParseOpenCodeDB(context.Background(), nil, p, Handler{Path: p,
+			Session: func(s *funes.Session) error { checkSession(t, s); return nil }})
+		if err != nil && err.Error() == "" {
+			t.Fatal("an error with no message")
+		}
+	})
+}
+
+func FuzzCursorTranscript(f *testing.F) {
+	seed(f, "cursor/projects")
+	f.Add([]byte("user:\n<user_query>\nx\n</user_query>\nassistant:\n[Tool call] A\n[Tool result] A\n[Thinking]\n"))
+	f.Add([]byte(`{"role":"user","message":{"content":"<timestamp>Monday, Sep 21, 2026, 9:14 AM (UTC+99:99)</timestamp>"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzParse(t, ParseCursorTranscript, "/h/.cursor/projects/home-a-src-x/agent-transcripts/6b7c8d9e.jsonl", data)
+	})
+}
+
+// FuzzCursorDB opens damaged copies of the hand-made global database.
+func FuzzCursorDB(f *testing.F) {
+	data, err := os.ReadFile(testdata(cursorGlobal))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	dir := filepath.Join(f.TempDir(), "globalStorage")
+	os.MkdirAll(dir, 0o755)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "state.vscdb")
+		os.Remove(p + "-wal")
+		os.Remove(p + "-shm")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := ParseCursorDB(context.Background(), nil, p, Handler{Path: p,
+			Session: func(s *funes.Session) error { checkSession(t, s); return nil }})
+		if err != nil && err.Error() == "" {
+			t.Fatal("an error with no message")
 		}
 	})
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden .funes.jsonl outputs under testdata/golden")
@@ -173,8 +173,9 @@ func goldenOutput(t *testing.T, in Input) []byte {
 	var buf bytes.Buffer
 	var notes []string
 	err = parsers[in.Format](context.Background(), f, in.Path, Handler{
-		Session: func(s *memory.Session) error { return memory.WriteSession(&buf, s) },
+		Session: func(s *funes.Session) error { return funes.WriteSession(&buf, s) },
 		Skip:    func(what, why string) { notes = append(notes, "skipped "+what+": "+why) },
+		Path:    in.file,
 	})
 	if err != nil && !errors.Is(err, errNoConversation) {
 		notes = append(notes, "error: "+err.Error())

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -33,7 +34,7 @@ type groupCommit struct {
 type group struct {
 	held     []heldBatch
 	sessions int                            // conversations staged in held
-	convs    map[string]*memory.Session     // harness\x00id → held copy
+	convs    map[string]*funes.Session      // harness\x00id → held copy
 	turns    map[string]map[string][]string // harness → turn uuid → held session ids
 	done     chan struct{}                  // closed once committed
 	errs     []error                        // per batch, once done
@@ -54,14 +55,14 @@ func newGroupCommit(m *memory.Memory, sum *Summary, progress func(Progress)) *gr
 }
 
 func newGroup() *group {
-	return &group{convs: map[string]*memory.Session{}, turns: map[string]map[string][]string{}}
+	return &group{convs: map[string]*funes.Session{}, turns: map[string]map[string][]string{}}
 }
 
 func convKey(harness, id string) string { return harness + "\x00" + id }
 
 // add takes a parsed input's batch; staged are the conversations it will
 // store.
-func (g *groupCommit) add(ctx context.Context, b *memory.Batch, name string, skipped []Failure, staged []*memory.Session) error {
+func (g *groupCommit) add(ctx context.Context, b *memory.Batch, name string, skipped []Failure, staged []*funes.Session) error {
 	c := g.cur
 	c.held = append(c.held, heldBatch{b, name, skipped})
 	for _, s := range staged {
@@ -76,7 +77,7 @@ func (g *groupCommit) add(ctx context.Context, b *memory.Batch, name string, ski
 
 // hold notes a held conversation and its turns; a later copy of the same
 // conversation (in the same input) replaces the earlier.
-func (c *group) hold(s *memory.Session) {
+func (c *group) hold(s *funes.Session) {
 	k := convKey(s.Harness, s.ID)
 	byTurn := c.turns[s.Harness]
 	if byTurn == nil {
@@ -156,6 +157,9 @@ func (g *groupCommit) land(ctx context.Context) error {
 		}
 		g.sum.add(h.b.Report())
 		g.sum.Skipped = append(g.sum.Skipped, h.skipped...)
+		for _, f := range h.skipped {
+			g.sum.UnreadableLines += f.Lines
+		}
 	}
 	if g.progress != nil {
 		g.progress(Progress{Input: c.held[len(c.held)-1].name, Phase: PhaseCommit, Done: int64(c.sessions), Total: int64(c.sessions)})
@@ -218,7 +222,7 @@ func (g *groupCommit) StoredTurns(ctx context.Context, harness, except string, t
 // StoredSession stores what is held first when the conversation is held:
 // parsers ask for it rarely (a resumed session imported before its
 // original).
-func (g *groupCommit) StoredSession(ctx context.Context, harness, id string) (*memory.Session, bool, error) {
+func (g *groupCommit) StoredSession(ctx context.Context, harness, id string) (*funes.Session, bool, error) {
 	if g.holds(harness, id) {
 		if err := g.flush(ctx); err != nil {
 			return nil, false, err

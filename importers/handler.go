@@ -4,17 +4,20 @@ import (
 	"context"
 	"io"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Handler receives what a parser finds in one input.
 type Handler struct {
 	// Session is called with each conversation, in input order. An error
 	// stops the parse and is returned by it.
-	Session func(*memory.Session) error
+	Session func(*funes.Session) error
 	// Skip, if set, is told about a conversation that could not be read while
 	// the rest of the input can: what names it, reason says why.
 	Skip func(what, reason string)
+	// Unreadable, if set, is told how many lines of the input could not be
+	// read (and left out) while the rest could, and why the first could not.
+	Unreadable func(lines int, first string)
 	// Progress, if set, is told how many bytes of the input have been read.
 	Progress func(read int64)
 	// Lookup, if set, answers what the memory already holds, so a parser
@@ -25,6 +28,11 @@ type Handler struct {
 	// from such a conversation returns errDeferred, to be read again once
 	// the original is stored.
 	Pending func(id string) bool
+	// Path is the plain file being read, "" for an archive's entry. Only
+	// sources that keep one conversation in several files use it: a
+	// database (opened by path), opencode's storage tree, the small files
+	// Gemini CLI and Copilot CLI keep beside a session.
+	Path string
 }
 
 // Lookup is what a parser may ask of the memory it imports into.
@@ -35,7 +43,7 @@ type Lookup interface {
 	// holding it.
 	StoredTurns(ctx context.Context, harness, except string, turnIDs []string) (map[string][]string, error)
 	// StoredSession loads a stored conversation, and whether it is stored.
-	StoredSession(ctx context.Context, harness, id string) (*memory.Session, bool, error)
+	StoredSession(ctx context.Context, harness, id string) (*funes.Session, bool, error)
 	// Project returns a stored conversation's derived project.
 	Project(ctx context.Context, harness, id string) (project string, ok bool, err error)
 }

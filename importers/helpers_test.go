@@ -13,12 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
 // parsed is everything a parser reported for one input.
 type parsed struct {
-	sessions []*memory.Session
+	sessions []*funes.Session
 	skipped  []string
 	err      error
 }
@@ -32,8 +33,9 @@ func parseFile(t *testing.T, fn parseFunc, path string) parsed {
 	defer f.Close()
 	var p parsed
 	p.err = fn(context.Background(), f, path, Handler{
-		Session: func(s *memory.Session) error { p.sessions = append(p.sessions, s); return nil },
+		Session: func(s *funes.Session) error { p.sessions = append(p.sessions, s); return nil },
 		Skip:    func(what, why string) { p.skipped = append(p.skipped, what+": "+why) },
+		Path:    path,
 	})
 	for _, s := range p.sessions {
 		checkSession(t, s)
@@ -45,7 +47,7 @@ func parseString(t *testing.T, fn parseFunc, name, data string) parsed {
 	t.Helper()
 	var p parsed
 	p.err = fn(context.Background(), strings.NewReader(data), name, Handler{
-		Session: func(s *memory.Session) error { p.sessions = append(p.sessions, s); return nil },
+		Session: func(s *funes.Session) error { p.sessions = append(p.sessions, s); return nil },
 		Skip:    func(what, why string) { p.skipped = append(p.skipped, what+": "+why) },
 	})
 	for _, s := range p.sessions {
@@ -56,7 +58,7 @@ func parseString(t *testing.T, fn parseFunc, name, data string) parsed {
 
 // checkSession asserts what every parser promises: ids, seq 0..n-1, UTC
 // times, no blank blocks, unique turn ids.
-func checkSession(t testing.TB, s *memory.Session) {
+func checkSession(t testing.TB, s *funes.Session) {
 	t.Helper()
 	if s.ID == "" || s.Harness == "" || len(s.Turns) == 0 {
 		t.Fatalf("session %q/%q has %d turns", s.Harness, s.ID, len(s.Turns))
@@ -92,19 +94,19 @@ type want struct {
 	id     string // "" to skip the check
 	ts     string // RFC 3339, "" to skip the check
 	role   string
-	blocks []memory.Block
+	blocks []funes.Block
 }
 
-func txt(s string) memory.Block   { return memory.Block{Type: memory.BlockText, Text: s} }
-func think(s string) memory.Block { return memory.Block{Type: memory.BlockThinking, Text: s} }
-func use(tool, s string) memory.Block {
-	return memory.Block{Type: memory.BlockToolUse, Text: s, ToolName: tool}
+func txt(s string) funes.Block   { return funes.Block{Type: funes.BlockText, Text: s} }
+func think(s string) funes.Block { return funes.Block{Type: funes.BlockThinking, Text: s} }
+func use(tool, s string) funes.Block {
+	return funes.Block{Type: funes.BlockToolUse, Text: s, ToolName: tool}
 }
-func result(tool, s string) memory.Block {
-	return memory.Block{Type: memory.BlockToolResult, Text: s, ToolName: tool}
+func result(tool, s string) funes.Block {
+	return funes.Block{Type: funes.BlockToolResult, Text: s, ToolName: tool}
 }
 
-func checkTurns(t *testing.T, s *memory.Session, ws []want) {
+func checkTurns(t *testing.T, s *funes.Session, ws []want) {
 	t.Helper()
 	if len(s.Turns) != len(ws) {
 		for i, tu := range s.Turns {
@@ -129,7 +131,7 @@ func checkTurns(t *testing.T, s *memory.Session, ws []want) {
 	}
 }
 
-func sessionByID(t *testing.T, ss []*memory.Session, id string) *memory.Session {
+func sessionByID(t *testing.T, ss []*funes.Session, id string) *funes.Session {
 	t.Helper()
 	for _, s := range ss {
 		if s.ID == id {

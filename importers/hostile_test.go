@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // endless streams n bytes of 'a' without holding them: a hostile file
@@ -78,7 +78,7 @@ func TestHugeConversationRefusedWhileReading(t *testing.T) {
 		var err error
 		peak := heapPeak(func() {
 			r := io.MultiReader(strings.NewReader(c.head), src, strings.NewReader(c.tail))
-			err = c.fn(context.Background(), r, c.name, Handler{Session: func(*memory.Session) error { return nil }})
+			err = c.fn(context.Background(), r, c.name, Handler{Session: func(*funes.Session) error { return nil }})
 		})
 		t.Logf("%s: read %d MiB of %d, heap peak %d MiB, %v", c.name, src.read>>20, size>>20, peak>>20, err)
 		if err == nil || !strings.Contains(err.Error(), "larger than 120 MiB") {
@@ -103,13 +103,13 @@ func TestHugeLineSkippedWhileReading(t *testing.T) {
 	var err error
 	peak := heapPeak(func() {
 		r := io.MultiReader(strings.NewReader(`{"type":"user","uuid":"u","message":{"role":"user","content":"`), src, strings.NewReader(`"}}`+"\n"))
-		err = ParseClaudeCode(context.Background(), r, "s.jsonl", Handler{Session: func(*memory.Session) error { return nil }})
+		err = ParseClaudeCode(context.Background(), r, "s.jsonl", Handler{Session: func(*funes.Session) error { return nil }})
 	})
 	t.Logf("heap peak %d MiB, %v", peak>>20, err)
 	if err == nil || !strings.Contains(err.Error(), "longer than 64 MiB") {
 		t.Errorf("err %v", err)
 	}
-	if peak > 4*memory.MaxLineBytes {
+	if peak > 4*funes.MaxLineBytes {
 		t.Errorf("heap peaked at %d MiB", peak>>20)
 	}
 }

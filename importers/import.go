@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -17,7 +18,7 @@ type Options struct {
 	IncludeForgotten bool
 	// Redact, if set, edits each session before it is stored and returns
 	// its redactions per rule id.
-	Redact func(*memory.Session) map[string]int
+	Redact func(*funes.Session) map[string]int
 	// Progress, if set, is called as the import goes. It runs on the
 	// importing goroutine: keep it quick.
 	Progress func(Progress)
@@ -44,6 +45,9 @@ const (
 type Failure struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Lines counts the lines of the input this skip stands for, when what
+	// was left out is lines that could not be read.
+	Lines int `json:"lines,omitempty"`
 }
 
 // Summary says what an import did.
@@ -59,8 +63,12 @@ type Summary struct {
 	Failures []Failure `json:"failures,omitempty"`
 	// Skipped names conversations left out of inputs that were otherwise
 	// imported.
-	Skipped  []Failure      `json:"skipped,omitempty"`
-	Redacted map[string]int `json:"redacted,omitempty"`
+	Skipped []Failure `json:"skipped,omitempty"`
+	// UnreadableLines counts the lines of inputs that were imported but
+	// could not be read (not UTF-8, not JSON, over funes.MaxLineBytes):
+	// left out, each input's named in Skipped.
+	UnreadableLines int            `json:"unreadable_lines,omitempty"`
+	Redacted        map[string]int `json:"redacted,omitempty"`
 }
 
 func (s *Summary) fail(path string, err error) {
@@ -88,6 +96,7 @@ func (s *Summary) Merge(o Summary) {
 	s.Failed += o.Failed
 	s.Failures = append(s.Failures, o.Failures...)
 	s.Skipped = append(s.Skipped, o.Skipped...)
+	s.UnreadableLines += o.UnreadableLines
 	s.Redacted = mergeCounts(s.Redacted, o.Redacted)
 }
 
@@ -261,7 +270,7 @@ func importGroup(ctx context.Context, m *memory.Memory, gc *groupCommit, group [
 	var skipped []Failure
 	var allSkipped *Failure // an input none of whose conversations could be read
 	sessions := 0
-	var staged []*memory.Session
+	var staged []*funes.Session
 	var za *archive
 	if group[0].Archive != "" {
 		// One archive, opened and its directory read once for all its entries.
@@ -319,7 +328,7 @@ func importGroup(ctx context.Context, m *memory.Memory, gc *groupCommit, group [
 }
 
 // parseInput reads one input into the batch.
-func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *memory.Batch, gc *groupCommit, pending func(string) bool, sessions *int, skipped *[]Failure, staged *[]*memory.Session) error {
+func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *memory.Batch, gc *groupCommit, pending func(string) bool, sessions *int, skipped *[]Failure, staged *[]*funes.Session) error {
 	parse := parsers[in.Format]
 	if parse == nil {
 		return fmt.Errorf("no importer for format %q", in.Format)
@@ -336,7 +345,7 @@ func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *mem
 	}
 	defer rc.Close()
 	h := Handler{
-		Session: func(s *memory.Session) error {
+		Session: func(s *funes.Session) error {
 			if gc.holds(s.Harness, s.ID) {
 				// Held by an earlier input: store that first, so this
 				// copy is told apart from it as from any stored one.
@@ -356,8 +365,14 @@ func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *mem
 		Skip: func(what, reason string) {
 			*skipped = append(*skipped, Failure{Path: in.Path + ": " + what, Reason: reason})
 		},
+		Unreadable: func(lines int, first string) {
+			*skipped = append(*skipped, Failure{Path: in.Path + ": " + unreadableLines(lines), Reason: first, Lines: lines})
+		},
 		Lookup:  gc,
 		Pending: pending,
+	}
+	if in.Archive == "" {
+		h.Path = in.file
 	}
 	if opts.Progress != nil {
 		h.Progress = func(read int64) {

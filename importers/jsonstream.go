@@ -11,7 +11,7 @@ import (
 	"reflect"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // maxConversationBytes caps one conversation of a JSON export, so a
@@ -369,7 +369,7 @@ func (t *entryTally) skip(h Handler, what, why string) {
 	h.skip(what, why)
 }
 
-func (t *entryTally) emit(h Handler, s *memory.Session) error {
+func (t *entryTally) emit(h Handler, s *funes.Session) error {
 	t.sessions++
 	return h.Session(s)
 }

@@ -9,7 +9,7 @@ import (
 	"io"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // errNoConversation says an input was read to the end and held nothing to
@@ -30,10 +30,12 @@ func (st *lineStats) bad(n int, why string) {
 	}
 }
 
-// emit hands a JSONL file's one conversation to h. With none, the file is
-// an error: every line unreadable, or nothing to import.
-func (st *lineStats) emit(h Handler, s *memory.Session) error {
+// emit hands a JSONL file's one conversation to h, and the lines it
+// could not read. With none, the file is an error: every line unreadable,
+// or nothing to import.
+func (st *lineStats) emit(h Handler, s *funes.Session) error {
 	if s != nil {
+		st.report(h)
 		return h.Session(s)
 	}
 	if st.Lines > 0 && st.Bad == st.Lines {
@@ -42,9 +44,33 @@ func (st *lineStats) emit(h Handler, s *memory.Session) error {
 	return errNoConversation
 }
 
+// report tells h how many lines were left out as unreadable (an
+// invalid-UTF-8 line was dropped with no word in the summary).
+func (st *lineStats) report(h Handler) {
+	reportUnreadable(h, st.Bad, st.FirstBad)
+}
+
+func reportUnreadable(h Handler, bad int, first string) {
+	if bad == 0 {
+		return
+	}
+	if h.Unreadable != nil {
+		h.Unreadable(bad, first)
+		return
+	}
+	h.skip(unreadableLines(bad), first)
+}
+
+func unreadableLines(n int) string {
+	if n == 1 {
+		return "1 line could not be read"
+	}
+	return fmt.Sprintf("%d lines could not be read", n)
+}
+
 // readJSONLines calls fn with each line of a JSONL input that is worth
 // decoding. Blank lines, NUL-filled lines (a crash mid-write leaves them),
-// lines that are not UTF-8 and lines over memory.MaxLineBytes are skipped
+// lines that are not UTF-8 and lines over funes.MaxLineBytes are skipped
 // and counted, never fatal: transcripts are appended to while tools crash.
 // fn returns a reason when it cannot use a line, or "" when it can.
 func readJSONLines(ctx context.Context, r io.Reader, progress func(int64), fn func(n int, line []byte) string) (lineStats, error) {
@@ -58,7 +84,7 @@ func readJSONLines(ctx context.Context, r io.Reader, progress func(int64), fn fu
 		switch {
 		case tooLong:
 			st.Lines++
-			st.bad(n, fmt.Sprintf("longer than %d MiB", memory.MaxLineBytes>>20))
+			st.bad(n, fmt.Sprintf("longer than %d MiB", funes.MaxLineBytes>>20))
 		case len(line) == 0:
 		case !utf8.Valid(line):
 			st.Lines++
@@ -79,12 +105,12 @@ func readJSONLines(ctx context.Context, r io.Reader, progress func(int64), fn fu
 }
 
 // readLine returns the next line, reusing *buf. A line longer than
-// memory.MaxLineBytes is drained without being kept.
+// funes.MaxLineBytes is drained without being kept.
 func readLine(br *bufio.Reader, buf *[]byte) ([]byte, bool, error) {
 	b := (*buf)[:0]
 	for {
 		frag, err := br.ReadSlice('\n')
-		if len(b)+len(frag) > memory.MaxLineBytes {
+		if len(b)+len(frag) > funes.MaxLineBytes {
 			for err == bufio.ErrBufferFull {
 				_, err = br.ReadSlice('\n')
 			}

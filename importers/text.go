@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -83,11 +83,11 @@ func entityName(body string) string {
 func blank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // addBlock appends a block unless its text is blank.
-func addBlock(bs []memory.Block, typ, text, tool string) []memory.Block {
+func addBlock(bs []funes.Block, typ, text, tool string) []funes.Block {
 	if blank(text) {
 		return bs
 	}
-	return append(bs, memory.Block{Type: typ, Text: text, ToolName: tool})
+	return append(bs, funes.Block{Type: typ, Text: text, ToolName: tool})
 }
 
 // Title limits for titles made from the first user words.
@@ -101,14 +101,14 @@ const untitled = "Untitled conversation"
 
 // titleFrom makes a title from the first words of the first user text, for
 // sources that have none; failing that, from the first text of any turn.
-func titleFrom(turns []memory.Turn) string {
+func titleFrom(turns []funes.Turn) string {
 	for _, userOnly := range []bool{true, false} {
 		for _, t := range turns {
-			if userOnly && t.Role != memory.RoleUser {
+			if userOnly && t.Role != funes.RoleUser {
 				continue
 			}
 			for _, b := range t.Blocks {
-				if b.Type != memory.BlockText {
+				if b.Type != funes.BlockText {
 					continue
 				}
 				if said := plumbing.SaidText(t.Role, b.Type, b.ToolName, b.Text); !blank(said) && !isPlaceholder(said) {
@@ -158,7 +158,7 @@ func isPlaceholder(text string) bool {
 }
 
 // number assigns Seq 0..n-1 and fills missing turn ids as <session>-<seq>.
-func number(s *memory.Session) {
+func number(s *funes.Session) {
 	for i := range s.Turns {
 		s.Turns[i].Seq = i
 		if s.Turns[i].TurnUUID == "" {

@@ -75,18 +75,20 @@ func hostAllowed(hostHeader string, port string) bool {
 	return p == port && isLoopbackHostname(host)
 }
 
-// originAllowed reports whether an Origin header, if any, is a loopback
-// origin. Browsers send Origin on cross-site requests; an absent Origin is a
-// non-browser client.
-func originAllowed(origin string) bool {
+// originAllowed reports whether an Origin header, if any, is this
+// server's own: http, a loopback host, the port it listens on. Browsers
+// send Origin on cross-site requests; an absent Origin is a non-browser
+// client. A page another program serves on loopback (a dev server, a
+// package's docs) is as foreign as any web site.
+func originAllowed(origin, port string) bool {
 	if origin == "" {
 		return true
 	}
 	u, err := url.Parse(origin)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if err != nil || u.Scheme != "http" || u.Host == "" || u.Path != "" || u.User != nil {
 		return false // includes the opaque "null" origin
 	}
-	return isLoopbackHostname(u.Hostname())
+	return u.Port() == port && isLoopbackHostname(u.Hostname())
 }
 
 // portInUse reports whether a listen error means the port is taken.

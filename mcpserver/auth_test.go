@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // TestAuthMatrix is every refusal row of the design, over real HTTP.
@@ -42,7 +44,11 @@ func TestAuthMatrix(t *testing.T) {
 		{"evil origin", map[string]string{"Authorization": bearer(ts.full), "Origin": "https://evil.example"}, http.StatusForbidden},
 		{"evil origin, no token", map[string]string{"Origin": "http://evil.example:" + port}, http.StatusForbidden},
 		{"null origin", map[string]string{"Authorization": bearer(ts.full), "Origin": "null"}, http.StatusForbidden},
-		{"loopback origin", map[string]string{"Authorization": bearer(ts.full), "Origin": "http://localhost:6274"}, http.StatusOK},
+		{"own origin", map[string]string{"Authorization": bearer(ts.full), "Origin": "http://127.0.0.1:" + port}, http.StatusOK},
+		{"own origin by name", map[string]string{"Authorization": bearer(ts.full), "Origin": "http://localhost:" + port}, http.StatusOK},
+		{"loopback origin, other port", map[string]string{"Authorization": bearer(ts.full), "Origin": "http://localhost:6274"}, http.StatusForbidden},
+		{"loopback origin, no port", map[string]string{"Authorization": bearer(ts.full), "Origin": "http://127.0.0.1"}, http.StatusForbidden},
+		{"own port over https", map[string]string{"Authorization": bearer(ts.full), "Origin": "https://127.0.0.1:" + port}, http.StatusForbidden},
 		{"foreign host", map[string]string{"Authorization": bearer(ts.full), "Host": "evil.example:" + port}, http.StatusForbidden},
 		{"rebinding host without port", map[string]string{"Authorization": bearer(ts.full), "Host": "evil.example"}, http.StatusForbidden},
 		{"loopback host, other port", map[string]string{"Authorization": bearer(ts.full), "Host": "127.0.0.1:1"}, http.StatusForbidden},
@@ -140,7 +146,7 @@ func TestNormalizeAddr(t *testing.T) {
 }
 
 func TestStartRefusesNonLoopback(t *testing.T) {
-	s := New(newFixtureMemory(t), NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(newFixtureMemory(t), tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	defer s.Close()
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
 		if err := s.Start(addr); err == nil || !strings.Contains(err.Error(), "not a loopback address") {
@@ -159,7 +165,7 @@ func TestStartPortInUse(t *testing.T) {
 	}
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	s := New(newFixtureMemory(t), NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(newFixtureMemory(t), tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	defer s.Close()
 	err = s.Start(ln.Addr().String())
 	if !errors.Is(err, ErrPortInUse) || !strings.Contains(err.Error(), "port "+port+" is already in use") {

@@ -17,8 +17,10 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // benchVocab is a Zipf-drawn vocabulary: a few words everywhere, most rare,
@@ -46,7 +48,7 @@ var benchVocab = func() []string {
 // benchSessions makes n six-turn conversations, each hiding one fact with
 // an identifier among small talk, spread over a year and four sources, a
 // quarter of them in one of eight projects. Deterministic.
-func benchSessions(n int) []*memory.Session {
+func benchSessions(n int) []*funes.Session {
 	r := rand.New(rand.NewSource(1))
 	z := rand.NewZipf(r, 1.07, 2, uint64(len(benchVocab)-1))
 	pick := func(k int) string {
@@ -56,9 +58,9 @@ func benchSessions(n int) []*memory.Session {
 		}
 		return strings.Join(ws, " ")
 	}
-	harnesses := []string{memory.HarnessChatGPT, memory.HarnessClaude, memory.HarnessCodex, memory.HarnessClaudeCode}
+	harnesses := []string{funes.HarnessChatGPT, funes.HarnessClaude, funes.HarnessCodex, funes.HarnessClaudeCode}
 	base := time.Date(2025, 10, 1, 0, 0, 0, 0, time.UTC)
-	out := make([]*memory.Session, n)
+	out := make([]*funes.Session, n)
 	for i := range out {
 		id := fmt.Sprintf("bench-%05d", i)
 		ts := base.Add(time.Duration(r.Intn(365*24)) * time.Hour)
@@ -71,17 +73,17 @@ func benchSessions(n int) []*memory.Session {
 			"Thanks. " + pick(15) + ".",
 			"Anytime. " + pick(10) + ".",
 		}
-		s := &memory.Session{ID: id, Harness: harnesses[i%4], Title: pick(4)}
+		s := &funes.Session{ID: id, Harness: harnesses[i%4], Title: pick(4)}
 		if i%4 == 0 {
 			s.Project = fmt.Sprintf("project-%d", i%8)
 		}
 		for j, tx := range texts {
-			role := memory.RoleUser
+			role := funes.RoleUser
 			if j%2 == 1 {
-				role = memory.RoleAssistant
+				role = funes.RoleAssistant
 			}
-			s.Turns = append(s.Turns, memory.Turn{TurnUUID: id + "-" + strconv.Itoa(j), Seq: j, TS: ts.Add(time.Duration(j) * time.Minute),
-				Role: role, Blocks: []memory.Block{{Type: memory.BlockText, Text: tx}}})
+			s.Turns = append(s.Turns, funes.Turn{TurnUUID: id + "-" + strconv.Itoa(j), Seq: j, TS: ts.Add(time.Duration(j) * time.Minute),
+				Role: role, Blocks: []funes.Block{{Type: funes.BlockText, Text: tx}}})
 		}
 		out[i] = s
 	}
@@ -122,7 +124,7 @@ var benchQueries = []string{
 }
 
 func benchServer(b *testing.B, m *memory.Memory) (*Server, string) {
-	s := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	tok, _, err := s.Tokens().Create(context.Background(), fmt.Sprintf("bench-%d", time.Now().UnixNano()), nil)
 	if err != nil {
 		b.Fatal(err)

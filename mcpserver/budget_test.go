@@ -10,7 +10,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -21,18 +23,18 @@ func budgetMemory(t testing.TB) *memory.Memory {
 	t.Helper()
 	m := newFixtureMemory(t)
 	t0 := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
-	var ss []*memory.Session
+	var ss []*funes.Session
 	for i := range 40 {
-		s := &memory.Session{ID: fmt.Sprintf("conv-gasket-%02d", i), Harness: memory.HarnessClaude, Title: fmt.Sprintf("Gasket review %d", i), Project: "alpha"}
+		s := &funes.Session{ID: fmt.Sprintf("conv-gasket-%02d", i), Harness: funes.HarnessClaude, Title: fmt.Sprintf("Gasket review %d", i), Project: "alpha"}
 		for j := range 12 {
-			role := memory.RoleUser
+			role := funes.RoleUser
 			if j%2 == 1 {
-				role = memory.RoleAssistant
+				role = funes.RoleAssistant
 			}
 			text := fmt.Sprintf("Turn %d of review %d: the GASKET P-%03d seal <leaks> at 4 bar & 60 °C. %s", j, i, i*12+j,
 				strings.Repeat("We compared the \"EPDM\" and FKM compounds, the flange torque and the O-ring groove fill. ", 6+j%5))
-			s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("g%02d-%02d", i, j), Seq: j, TS: t0.AddDate(0, 0, i).Add(time.Duration(j) * time.Minute),
-				Role: role, Blocks: []memory.Block{{Type: memory.BlockText, Text: text}}})
+			s.Turns = append(s.Turns, funes.Turn{TurnUUID: fmt.Sprintf("g%02d-%02d", i, j), Seq: j, TS: t0.AddDate(0, 0, i).Add(time.Duration(j) * time.Minute),
+				Role: role, Blocks: []funes.Block{{Type: funes.BlockText, Text: text}}})
 		}
 		ss = append(ss, s)
 	}
@@ -50,7 +52,7 @@ func measure(t testing.TB, r *mcp.CallToolResult) (structuredTokens, textTokens 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return memory.CountTokens(string(b)), memory.CountTokens(resultText(r))
+	return o200k.Count(string(b)), o200k.Count(resultText(r))
 }
 
 // TestAnswersFitTheirBudget: what the model reads (structuredContent, or

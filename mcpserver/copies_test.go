@@ -15,10 +15,12 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The scenario of issue 20, end to end: facts said once; agents in Claude
@@ -51,20 +53,20 @@ func copiesMemory(t *testing.T) *memory.Memory {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { m.Close() })
-	var ss []*memory.Session
-	turn := func(id string, seq int, ts time.Time, role, text string) memory.Turn {
-		return memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, seq), Seq: seq, TS: ts, Role: role, Blocks: []memory.Block{{Type: memory.BlockText, Text: text}}}
+	var ss []*funes.Session
+	turn := func(id string, seq int, ts time.Time, role, text string) funes.Turn {
+		return funes.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, seq), Seq: seq, TS: ts, Role: role, Blocks: []funes.Block{{Type: funes.BlockText, Text: text}}}
 	}
 	for i, f := range copyFacts {
 		id, ts := fmt.Sprintf("fact-%d", i), copiesDay0.AddDate(0, 0, i)
-		ss = append(ss, &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: "Plant notes", Turns: []memory.Turn{
-			turn(id, 0, ts, memory.RoleUser, f.ask), turn(id, 1, ts.Add(time.Minute), memory.RoleAssistant, f.said)}})
+		ss = append(ss, &funes.Session{ID: id, Harness: funes.HarnessChatGPT, Title: "Plant notes", Turns: []funes.Turn{
+			turn(id, 0, ts, funes.RoleUser, f.ask), turn(id, 1, ts.Add(time.Minute), funes.RoleAssistant, f.said)}})
 	}
 	for i := range 12 {
 		id, ts := fmt.Sprintf("other-%d", i), copiesDay0.AddDate(0, 0, 5+i)
-		ss = append(ss, &memory.Session{ID: id, Harness: memory.HarnessClaude, Title: "Other work", Turns: []memory.Turn{
-			turn(id, 0, ts, memory.RoleUser, fmt.Sprintf("Can you review the compressor pricing sheet %d for the supplier meeting?", i)),
-			turn(id, 1, ts.Add(time.Minute), memory.RoleAssistant, "The firmware and valve numbers look fine; the owner of the sheet is still open to change.")}})
+		ss = append(ss, &funes.Session{ID: id, Harness: funes.HarnessClaude, Title: "Other work", Turns: []funes.Turn{
+			turn(id, 0, ts, funes.RoleUser, fmt.Sprintf("Can you review the compressor pricing sheet %d for the supplier meeting?", i)),
+			turn(id, 1, ts.Add(time.Minute), funes.RoleAssistant, "The firmware and valve numbers look fine; the owner of the sheet is still open to change.")}})
 	}
 	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
@@ -208,14 +210,14 @@ func writeFile(t *testing.T, path, data string) {
 // copyText reports whether a recalled passage is an agent's call to
 // Ireneo or Ireneo's answer (or harness plumbing), not anyone's words.
 func copyText(role, text string) bool {
-	return role == memory.RoleTool || strings.Contains(text, `{"query"`) || strings.Contains(text, "receipt: session_id=") ||
+	return role == funes.RoleTool || strings.Contains(text, `{"query"`) || strings.Contains(text, "receipt: session_id=") ||
 		strings.Contains(text, plumbing.ResultMarker) || strings.Contains(text, `"hits"`) || strings.Contains(text, "ZEPHYR")
 }
 
 func TestAgentsRecallCopiesStayOutOfRecall(t *testing.T) {
 	ctx := context.Background()
 	m := copiesMemory(t)
-	srv := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
+	srv := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
 	tok, _, err := srv.Tokens().Create(ctx, "agent", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -344,7 +346,7 @@ func TestAgentsRecallCopiesStayOutOfRecall(t *testing.T) {
 // plumbing knows Ireneo's tools by name and argument shape without
 // importing this package: its list must be the tools' real arguments.
 func TestPlumbingKnowsTheTools(t *testing.T) {
-	for tool, args := range map[string]any{ToolRecall: RecallArgs{}, ToolGet: GetArgs{}, ToolSessions: SessionsArgs{}, ToolListProjects: ListProjectsArgs{}} {
+	for tool, args := range map[string]any{ToolRecall: RecallArgs{}, ToolGet: GetArgs{}, ToolSessions: SessionsArgs{}, ToolListProjects: ListProjectsArgs{}, ToolScan: ScanArgs{}, ToolInsights: InsightsArgs{}} {
 		var names, required []string
 		rt := reflect.TypeOf(args)
 		for i := range rt.NumField() {

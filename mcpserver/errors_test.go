@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -20,10 +21,10 @@ func TestGetAmbiguousIDIsArgumentError(t *testing.T) {
 	}
 	defer m.Close()
 	ts := time.Date(2026, 10, 8, 9, 0, 0, 0, time.UTC)
-	var ss []*memory.Session
-	for _, h := range []string{memory.HarnessChatGPT, memory.HarnessClaude} {
-		ss = append(ss, &memory.Session{ID: "same-id", Harness: h, Title: h, Turns: []memory.Turn{{TurnUUID: h + "-0", TS: ts, Role: memory.RoleUser,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: "hello from " + h}}}}})
+	var ss []*funes.Session
+	for _, h := range []string{funes.HarnessChatGPT, funes.HarnessClaude} {
+		ss = append(ss, &funes.Session{ID: "same-id", Harness: h, Title: h, Turns: []funes.Turn{{TurnUUID: h + "-0", TS: ts, Role: funes.RoleUser,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: "hello from " + h}}}}})
 	}
 	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)

@@ -7,8 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/netip"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -43,11 +47,14 @@ func (s *Server) guard(port string, next http.Handler) http.Handler {
 			http.Error(w, fmt.Sprintf("forbidden: Host %q is not this loopback server", r.Host), http.StatusForbidden)
 			return
 		}
-		// A request may carry several Origin headers; each must be loopback.
+		// A request may carry several Origin headers; each must be this
+		// server's own (no client sends one: Claude Code, the inspector and
+		// the TypeScript SDK send none), so a page another program serves on
+		// loopback is refused too.
 		for _, o := range r.Header.Values("Origin") {
-			if !originAllowed(o) {
-				s.refused.note(r, http.StatusForbidden, "Origin is not loopback", o)
-				http.Error(w, fmt.Sprintf("forbidden: Origin %q is not loopback", o), http.StatusForbidden)
+			if !originAllowed(o, port) {
+				s.refused.note(r, http.StatusForbidden, "Origin is not this loopback server", o)
+				http.Error(w, fmt.Sprintf("forbidden: Origin %q is not this loopback server", o), http.StatusForbidden)
 				return
 			}
 		}
@@ -60,6 +67,11 @@ func (s *Server) guard(port string, next http.Handler) http.Handler {
 		c, err := s.tokens.Authenticate(r.Context(), bearer)
 		if errors.Is(err, ErrUnauthorized) {
 			s.refused.note(r, http.StatusUnauthorized, "unknown or revoked token", "")
+			// A wrong token's answer waits its turn, so guesses are answered
+			// no faster than authFailEvery each; a right one never waits.
+			if !s.authFails.wait(r.Context(), r.RemoteAddr) {
+				return // the client went away
+			}
 			unauthorized(w, "unknown or revoked token", `, error="invalid_token"`)
 			return
 		}
@@ -160,4 +172,83 @@ func bearerToken(h string) (string, bool) {
 	}
 	tok = strings.TrimSpace(tok)
 	return tok, tok != ""
+}
+
+// Wrong tokens were answered 4,800 times a second. Each source's wrong
+// tokens are now answered in turn: the first authFailBurst at once, then
+// one every authFailEvery, however many are sent at once (each waits for
+// the slot it reserved). A source is the client's address, with all of
+// 127.0.0.0/8 one source (any local program can send from any of it). Only
+// a wrong token waits, so a flood of them never keeps the right token's
+// owner out; they do wait on each other, as any guesser would.
+const (
+	authFailBurst = 5
+	authFailEvery = 100 * time.Millisecond
+	// authSources is when sources whose turn has come are forgotten (the
+	// server listens on loopback only, so there are few).
+	authSources = 256
+)
+
+type authBackoff struct {
+	mu   sync.Mutex
+	next map[string]time.Time // when a source's next wrong token may be answered
+	now  func() time.Time
+}
+
+func newAuthBackoff() *authBackoff {
+	return &authBackoff{next: map[string]time.Time{}, now: time.Now}
+}
+
+// reserve takes source's next turn and returns how long until it.
+func (b *authBackoff) reserve(source string) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.now()
+	if len(b.next) >= authSources {
+		for k, t := range b.next {
+			if t.Before(now) {
+				delete(b.next, k)
+			}
+		}
+	}
+	// A source idle long enough has its burst back.
+	t := b.next[source]
+	if floor := now.Add(-authFailBurst * authFailEvery); t.Before(floor) {
+		t = floor
+	}
+	t = t.Add(authFailEvery)
+	b.next[source] = t
+	return max(0, t.Sub(now))
+}
+
+// wait waits for the turn of a wrong token from remote (host:port); it
+// reports false if ctx ended first.
+func (b *authBackoff) wait(ctx context.Context, remote string) bool {
+	d := b.reserve(authSource(remote))
+	if d == 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// authSource is the source a remote address counts as.
+func authSource(remote string) string {
+	host, _, err := net.SplitHostPort(remote)
+	if err != nil {
+		host = remote
+	}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		if ip = ip.Unmap(); ip.Is4() && ip.IsLoopback() {
+			return "127.0.0.0/8"
+		}
+		return ip.String()
+	}
+	return host
 }

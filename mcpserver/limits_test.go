@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -143,15 +144,15 @@ func TestCallTimeout(t *testing.T) {
 func TestResultCap(t *testing.T) {
 	m := newFixtureMemory(t)
 	// One long conversation: 60 turns of about 1 KB.
-	long := &memory.Session{ID: "conv-long", Harness: memory.HarnessClaude, Title: "Long"}
+	long := &funes.Session{ID: "conv-long", Harness: funes.HarnessClaude, Title: "Long"}
 	t0 := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 60 {
-		long.Turns = append(long.Turns, memory.Turn{
-			TurnUUID: fmt.Sprintf("long-%d", i), Seq: i, TS: t0.Add(time.Duration(i) * time.Minute), Role: memory.RoleUser,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: fmt.Sprintf("turn %d LONGWORD %s", i, strings.Repeat("lorem ipsum ", 85))}},
+		long.Turns = append(long.Turns, funes.Turn{
+			TurnUUID: fmt.Sprintf("long-%d", i), Seq: i, TS: t0.Add(time.Duration(i) * time.Minute), Role: funes.RoleUser,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: fmt.Sprintf("turn %d LONGWORD %s", i, strings.Repeat("lorem ipsum ", 85))}},
 		})
 	}
-	if _, err := m.Ingest(context.Background(), []*memory.Session{long}, memory.IngestOptions{}); err != nil {
+	if _, err := m.Ingest(context.Background(), []*funes.Session{long}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	s := New(m, nil, Options{Logger: quietLogger(), MaxResultBytes: 8 << 10})

@@ -18,7 +18,9 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // Limits and their defaults.
@@ -147,6 +149,8 @@ type Server struct {
 	liveSessions atomic.Int64
 	// refused logs refused HTTP requests for the person to see.
 	refused *refusals
+	// authFails spaces out the answers to wrong tokens.
+	authFails *authBackoff
 
 	defaults atomic.Pointer[recallDefaults]
 
@@ -158,7 +162,7 @@ type Server struct {
 
 // New makes a Server over memory m. tokens holds the secrets that HTTP
 // clients present; it may be nil for a stdio-only server.
-func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
+func New(m *memory.Memory, tokens tokenstore.TokenStore, opts Options) *Server {
 	opts = opts.withDefaults()
 	s := &Server{
 		mem:          memoryBackend{m},
@@ -168,6 +172,7 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 		secrets:      newAuditSecrets(opts.Secrets, opts.LazySecrets),
 		slots:        make(chan struct{}, opts.MaxConcurrent),
 		httpSessions: newSessionTable(),
+		authFails:    newAuthBackoff(),
 	}
 	s.httpSessions.drop = s.dropSessions
 	d := opts.recallDefaults()
@@ -182,7 +187,7 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 	// tools, not before answering it.
 	hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
 		s.secrets.warm()
-		go memory.CountTokens("warm up")
+		go o200k.Count("warm up")
 	})
 	hooks.AddOnRegisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(1) })
 	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(-1) })

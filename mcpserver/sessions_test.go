@@ -115,7 +115,7 @@ func TestEveryOriginChecked(t *testing.T) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Authorization", bearer(ts.full))
-	req.Header.Add("Origin", "http://localhost:6274")
+	req.Header.Add("Origin", "http://"+ts.Addr())
 	req.Header.Add("Origin", "https://evil.example")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

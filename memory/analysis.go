@@ -3,6 +3,8 @@ package memory
 import (
 	"strings"
 	"unicode"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // MaxQueryRunes caps a recall query; longer input is cut, not refused.
@@ -188,9 +190,9 @@ func speakerOf(q string) string {
 	}
 	switch {
 	case user && !asst:
-		return RoleUser
+		return funes.RoleUser
 	case asst && !user:
-		return RoleAssistant
+		return funes.RoleAssistant
 	}
 	return ""
 }

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Table tests for query analysis: identifiers, the plan (content words,
@@ -41,9 +43,9 @@ func TestPlanQueryTable(t *testing.T) {
 			[]string{"work", "order", "raised", "leaking", "seal", "pump", "003"}, []string{"p003"}, false, ""},
 		{"what's the latest reject rate on line L-07", []string{"reject", "rate", "line", "07"}, []string{"l07"}, true, ""},
 		{"the of and", []string{"the", "of", "and"}, nil, false, ""}, // nothing but stopwords: keep them
-		{"what did I say about the sprint end date", []string{"sprint", "end", "date"}, nil, false, RoleUser},
-		{"what did you suggest for the kiln", []string{"suggest", "kiln"}, nil, false, RoleAssistant},
-		{"your advice on the kiln", []string{"advice", "kiln"}, nil, false, RoleAssistant},
+		{"what did I say about the sprint end date", []string{"sprint", "end", "date"}, nil, false, funes.RoleUser},
+		{"what did you suggest for the kiln", []string{"suggest", "kiln"}, nil, false, funes.RoleAssistant},
+		{"your advice on the kiln", []string{"advice", "kiln"}, nil, false, funes.RoleAssistant},
 		{"I said you suggested", []string{"suggested"}, nil, false, ""}, // both: neither
 		{"Vibration vibration VIBRATION", []string{"vibration"}, nil, false, ""},
 	} {

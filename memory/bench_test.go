@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // benchWords is a small vocabulary: common words recur across conversations,
@@ -44,7 +46,7 @@ var benchVocab = func() []string {
 
 // genSessions makes n conversations of six turns, each hiding one fact
 // with an identifier among small talk. Deterministic for a seed.
-func genSessions(n int, seed int64) []*Session {
+func genSessions(n int, seed int64) []*funes.Session {
 	r := rand.New(rand.NewSource(seed))
 	z := rand.NewZipf(r, 1.07, 2, uint64(len(benchVocab)-1))
 	pick := func(k int) string {
@@ -54,7 +56,7 @@ func genSessions(n int, seed int64) []*Session {
 		}
 		return strings.Join(ws, " ")
 	}
-	out := make([]*Session, n)
+	out := make([]*funes.Session, n)
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range out {
 		id := fmt.Sprintf("bench-%05d", i)
@@ -67,7 +69,7 @@ func genSessions(n int, seed int64) []*Session {
 			"Thanks. " + pick(15) + ".",
 			"Anytime. " + pick(10) + ".",
 		}
-		out[i] = conv(id, []string{HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode}[i%4], pick(4), "", start, texts...)
+		out[i] = conv(id, []string{funes.HarnessChatGPT, funes.HarnessClaude, funes.HarnessCodex, funes.HarnessClaudeCode}[i%4], pick(4), "", start, texts...)
 	}
 	return out
 }
@@ -107,7 +109,7 @@ func percentile(ds []time.Duration, p float64) time.Duration {
 func BenchmarkImportFunes10k(b *testing.B) {
 	src := b.TempDir()
 	for _, s := range genSessions(benchImportN, 2) {
-		data, _ := MarshalSession(s)
+		data, _ := funes.MarshalSession(s)
 		os.WriteFile(filepath.Join(src, s.ID+".funes.jsonl"), data, 0o600)
 	}
 	files, _ := filepath.Glob(filepath.Join(src, "*.funes.jsonl"))
@@ -124,7 +126,7 @@ func BenchmarkImportFunes10k(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ss, _, err := ReadSessions(fh)
+			ss, _, err := funes.ReadSessions(fh)
 			fh.Close()
 			if err != nil {
 				b.Fatal(err)

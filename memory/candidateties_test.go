@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // TestCandidatesSameAfterReimport: the same conversations imported in the
@@ -18,7 +19,7 @@ import (
 // however many of them tie and wherever the cut to K falls among the ties.
 func TestCandidatesSameAfterReimport(t *testing.T) {
 	ctx := context.Background()
-	var ss []*Session
+	var ss []*funes.Session
 	for i := range 46 {
 		// Pairs of conversations with the same words, so their turns tie
 		// (half the pairs at the same time, half a day apart), the pairs

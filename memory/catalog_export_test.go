@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 func TestCatalogValidateRefusesBadRows(t *testing.T) {
-	ok := CatalogRef{Source: HarnessChatGPT, SessionID: "a"}
+	ok := CatalogRef{Source: funes.HarnessChatGPT, SessionID: "a"}
 	hash := strings.Repeat("ab", 32)
 	for name, c := range map[string]Catalog{
-		"tag without id":     {Tags: []CatalogTag{{CatalogRef: CatalogRef{Source: HarnessChatGPT}, Project: "p"}}},
+		"tag without id":     {Tags: []CatalogTag{{CatalogRef: CatalogRef{Source: funes.HarnessChatGPT}, Project: "p"}}},
 		"empty project":      {Tags: []CatalogTag{{CatalogRef: ok, Project: " "}}},
 		"long project":       {Tags: []CatalogTag{{CatalogRef: ok, Project: strings.Repeat("p", 201)}}},
 		"star without src":   {Stars: []CatalogRef{{SessionID: "a"}}},
@@ -56,19 +58,19 @@ func TestImportCatalogKeepsTheAllowListKey(t *testing.T) {
 func TestImportCatalogMergeForgetsNothing(t *testing.T) {
 	ctx := context.Background()
 	m := openTest(t)
-	mustIngest(t, m, conv("live", HarnessCodex, "t", "", day0, "q", "a"))
+	mustIngest(t, m, conv("live", funes.HarnessCodex, "t", "", day0, "q", "a"))
 	c := Catalog{
-		Tombstones: []CatalogTombstone{{Hash: tombstoneHash(HarnessCodex, "live"), Forgotten: 1}, {Hash: tombstoneHash(HarnessCodex, "gone"), Forgotten: 1}},
-		Tags:       []CatalogTag{{CatalogRef: CatalogRef{HarnessCodex, "live"}, Project: "p"}, {CatalogRef: CatalogRef{HarnessCodex, "absent"}, Project: "p"}},
+		Tombstones: []CatalogTombstone{{Hash: tombstoneHash(funes.HarnessCodex, "live"), Forgotten: 1}, {Hash: tombstoneHash(funes.HarnessCodex, "gone"), Forgotten: 1}},
+		Tags:       []CatalogTag{{CatalogRef: CatalogRef{funes.HarnessCodex, "live"}, Project: "p"}, {CatalogRef: CatalogRef{funes.HarnessCodex, "absent"}, Project: "p"}},
 	}
 	rep, err := m.ImportCatalog(ctx, c, true)
 	if err != nil || rep.Tombstones != 1 || rep.Tags != 1 {
 		t.Fatalf("merge catalog: %+v %v", rep, err)
 	}
-	if gone, _ := m.IsForgotten(ctx, HarnessCodex, "live"); gone {
+	if gone, _ := m.IsForgotten(ctx, funes.HarnessCodex, "live"); gone {
 		t.Error("a merge tombstoned a conversation this memory holds")
 	}
-	if gone, _ := m.IsForgotten(ctx, HarnessCodex, "gone"); !gone {
+	if gone, _ := m.IsForgotten(ctx, funes.HarnessCodex, "gone"); !gone {
 		t.Error("the backup's tombstone did not travel")
 	}
 }

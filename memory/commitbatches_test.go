@@ -6,10 +6,12 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // stageBatch stages sessions in a new batch.
-func stageBatch(t *testing.T, m *Memory, ss ...*Session) *Batch {
+func stageBatch(t *testing.T, m *Memory, ss ...*funes.Session) *Batch {
 	t.Helper()
 	b, err := m.NewBatch(IngestOptions{})
 	if err != nil {
@@ -44,10 +46,10 @@ func storedIDs(t *testing.T, m *Memory) map[string]bool {
 func TestCommitBatchesFailsOneAlone(t *testing.T) {
 	m := openTest(t)
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	b1 := stageBatch(t, m, conv("s1", HarnessCodex, "one", "", at, "first talk about MT-4471", "ok"))
-	b2 := stageBatch(t, m, conv("s2", HarnessCodex, "two", "", at, "second talk", "ok"))
-	b3 := stageBatch(t, m, conv("s3", HarnessCodex, "three", "", at, "third talk", "ok"), conv("s4", HarnessCodex, "four", "", at, "fourth", "ok"))
-	done := stageBatch(t, m, conv("s5", HarnessCodex, "five", "", at, "fifth", "ok"))
+	b1 := stageBatch(t, m, conv("s1", funes.HarnessCodex, "one", "", at, "first talk about MT-4471", "ok"))
+	b2 := stageBatch(t, m, conv("s2", funes.HarnessCodex, "two", "", at, "second talk", "ok"))
+	b3 := stageBatch(t, m, conv("s3", funes.HarnessCodex, "three", "", at, "third talk", "ok"), conv("s4", funes.HarnessCodex, "four", "", at, "fourth", "ok"))
+	done := stageBatch(t, m, conv("s5", funes.HarnessCodex, "five", "", at, "fifth", "ok"))
 	if _, err := done.Commit(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,8 @@
 // pipeline is package recall, built on the read methods of recallreads.go.
 // The search index is package engine's tables in ireneo.db (one document
 // per turn), which memory keeps in the same transaction as every import,
-// forget, scrub and reindex. It imports nothing else of Ireneo's: redacting
-// secrets, it asks a SecretFinder (the scrub package's Scrubber, handed in
-// by app/) to find them.
+// forget, scrub and reindex. The conversations' model and codec are package
+// funes; besides funes and engine it imports only plumbing (what in a
+// transcript is not a person's words). Redacting secrets, it asks a
+// SecretFinder (the scrub package's Scrubber, handed in by app/) to find them.
 package memory

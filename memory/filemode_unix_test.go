@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Every file in the memory is 0600 and every folder 0700, WAL and SHM
@@ -26,7 +28,7 @@ func TestMemoryFilesArePrivate(t *testing.T) {
 	}
 	defer m.Close()
 	ctx := context.Background()
-	mustIngest(t, m, conv("p1", HarnessCodex, "", "", day0, "private words", "ok"))
+	mustIngest(t, m, conv("p1", funes.HarnessCodex, "", "", day0, "private words", "ok"))
 	if err := m.AddAudit(ctx, AuditEntry{Client: "x", Tool: "recall", Args: `{"query":"private"}`, Outcome: AuditOK}); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +37,7 @@ func TestMemoryFilesArePrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Discard()
-	b.Add(ctx, conv("p2", HarnessCodex, "", "", day0, "staged words", "ok"))
+	b.Add(ctx, conv("p2", funes.HarnessCodex, "", "", day0, "staged words", "ok"))
 	seen := map[string]bool{}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

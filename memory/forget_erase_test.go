@@ -2,6 +2,7 @@ package memory
 
 import (
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 
 	"context"
 	"errors"
@@ -13,8 +14,8 @@ func TestForgetErasesEverywhere(t *testing.T) {
 	m := openTest(t)
 	ctx := context.Background()
 	const marker = "QuokkaMarker7781"
-	keep := conv("keep", HarnessClaude, "Kept", "", day0, "an unrelated talk about tea", "tea is good")
-	gone := conv("gone", HarnessClaude, "Secret plans "+marker, "", day0, "my plan involves "+marker+" and more", "noted "+marker)
+	keep := conv("keep", funes.HarnessClaude, "Kept", "", day0, "an unrelated talk about tea", "tea is good")
+	gone := conv("gone", funes.HarnessClaude, "Secret plans "+marker, "", day0, "my plan involves "+marker+" and more", "noted "+marker)
 	mustIngest(t, m, keep, gone)
 	if len(grepDir(t, m.Dir(), marker)) == 0 || !indexHas(t, m, engine.Term(marker)) {
 		t.Fatal("marker should be stored and indexed before forget")
@@ -35,7 +36,7 @@ func TestForgetErasesEverywhere(t *testing.T) {
 	if found := grepDir(t, m.Dir(), marker); len(found) > 0 {
 		t.Fatalf("marker back in %v", found)
 	}
-	r, err := m.Ingest(ctx, []*Session{gone}, IngestOptions{IncludeForgotten: true})
+	r, err := m.Ingest(ctx, []*funes.Session{gone}, IngestOptions{IncludeForgotten: true})
 	if err != nil || r.New != 1 {
 		t.Fatalf("include forgotten: %v %+v", err, r)
 	}

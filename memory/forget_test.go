@@ -2,6 +2,7 @@ package memory
 
 import (
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 
 	"context"
 	"errors"
@@ -63,9 +64,9 @@ func TestForgetDuringImport(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer other.Close()
-			old := conv("w1", HarnessChatGPT, "Wombats", "", day0, "first about wombats", "answer")
-			grown := conv("w1", HarnessChatGPT, "Wombats", "", day0, "first about wombats", "answer", "later "+marker)
-			keep := conv("k1", HarnessChatGPT, "Tea", "", day0, "tea", "good")
+			old := conv("w1", funes.HarnessChatGPT, "Wombats", "", day0, "first about wombats", "answer")
+			grown := conv("w1", funes.HarnessChatGPT, "Wombats", "", day0, "first about wombats", "answer", "later "+marker)
+			keep := conv("k1", funes.HarnessChatGPT, "Tea", "", day0, "tea", "good")
 			if tc.stored {
 				mustIngest(t, m, old)
 			}
@@ -98,7 +99,7 @@ func TestForgetDuringImport(t *testing.T) {
 			if err != nil || r.Forgotten != 1 || r.Updated+r.New != 1 {
 				t.Fatalf("import: %v %+v", err, r)
 			}
-			if !tombstoned(t, m, HarnessChatGPT, "w1") {
+			if !tombstoned(t, m, funes.HarnessChatGPT, "w1") {
 				t.Fatal("the import deleted the tombstone")
 			}
 			if found := grepDir(t, m.Dir(), marker); len(found) > 0 {
@@ -110,7 +111,7 @@ func TestForgetDuringImport(t *testing.T) {
 			if r := mustIngest(t, m, grown); r.Forgotten != 1 || r.New+r.Updated != 0 {
 				t.Fatalf("next import: %+v", r)
 			}
-			if !tombstoned(t, m, HarnessChatGPT, "w1") || len(grepDir(t, m.Dir(), marker)) > 0 {
+			if !tombstoned(t, m, funes.HarnessChatGPT, "w1") || len(grepDir(t, m.Dir(), marker)) > 0 {
 				t.Fatal("the next import undid the forget")
 			}
 			if d := stagingDirs(t, m); len(d) != 0 {
@@ -130,7 +131,7 @@ func TestForgetBetweenCommitAndRename(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Add(ctx, conv("n1", HarnessClaude, "Numbats", "", day0, "about "+marker, "ok")); err != nil {
+	if err := b.Add(ctx, conv("n1", funes.HarnessClaude, "Numbats", "", day0, "about "+marker, "ok")); err != nil {
 		t.Fatal(err)
 	}
 	afterCommitTx = func() {
@@ -162,13 +163,13 @@ func TestLeftoversOfDeadImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := dead.Add(ctx, conv("s1", HarnessCodex, "", "", day0, "StagedOnlyMarker one", "ok")); err != nil {
+	if err := dead.Add(ctx, conv("s1", funes.HarnessCodex, "", "", day0, "StagedOnlyMarker one", "ok")); err != nil {
 		t.Fatal(err)
 	}
 	dead.die()
 	// 2. An import killed after its transaction, before the rename: the
 	// conversation exists only as an in-* file.
-	mustIngest(t, m, conv("c1", HarnessCodex, "", "", day0, "CommittedMarker two", "ok"))
+	mustIngest(t, m, conv("c1", funes.HarnessCodex, "", "", day0, "CommittedMarker two", "ok"))
 	info, _ := m.sessionInfo(ctx, mustRef(t, m, "c1"))
 	half, err := m.NewBatch(IngestOptions{})
 	if err != nil {
@@ -180,13 +181,13 @@ func TestLeftoversOfDeadImports(t *testing.T) {
 	}
 	// 3. The same from an older version: src/**.funes.jsonl.incoming, one
 	// committed, one not.
-	mustIngest(t, m, conv("c2", HarnessCodex, "", "", day0, "LegacyCommitted three", "ok"))
-	p2 := filepath.Join(dir, srcPath(HarnessCodex, "c2"))
+	mustIngest(t, m, conv("c2", funes.HarnessCodex, "", "", day0, "LegacyCommitted three", "ok"))
+	p2 := filepath.Join(dir, srcPath(funes.HarnessCodex, "c2"))
 	if err := os.Rename(p2, p2+".incoming"); err != nil {
 		t.Fatal(err)
 	}
-	unc, _ := MarshalSession(conv("u1", HarnessCodex, "", "", day0, "LegacyUncommitted four", "ok"))
-	os.WriteFile(filepath.Join(dir, srcPath(HarnessCodex, "u1"))+".incoming", unc, 0o600)
+	unc, _ := funes.MarshalSession(conv("u1", funes.HarnessCodex, "", "", day0, "LegacyUncommitted four", "ok"))
+	os.WriteFile(filepath.Join(dir, srcPath(funes.HarnessCodex, "u1"))+".incoming", unc, 0o600)
 	m.db.Exec(`DELETE FROM meta WHERE key=?`, legacyIncomingKey) // as an older version leaves it
 	// Other users of .staging (restore, scrub) are not taken for imports.
 	other := filepath.Join(dir, stagingDir, "restore-123")
@@ -197,7 +198,7 @@ func TestLeftoversOfDeadImports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := live.Add(ctx, conv("l1", HarnessCodex, "", "", day0, "LiveMarker five", "ok")); err != nil {
+	if err := live.Add(ctx, conv("l1", funes.HarnessCodex, "", "", day0, "LiveMarker five", "ok")); err != nil {
 		t.Fatal(err)
 	}
 	first := m
@@ -296,25 +297,25 @@ func TestImportCleansUpOnEveryExit(t *testing.T) {
 func TestOlderCopyDoesNotReplace(t *testing.T) {
 	m := openTest(t)
 	ctx := context.Background()
-	full := conv("o1", HarnessChatGPT, "Pumps", "", day0, "pump P-003 leaks", "raise MT-4471", "closed ZZMARK")
+	full := conv("o1", funes.HarnessChatGPT, "Pumps", "", day0, "pump P-003 leaks", "raise MT-4471", "closed ZZMARK")
 	mustIngest(t, m, full)
-	prefix := conv("o1", HarnessChatGPT, "Pumps", "", day0, "pump P-003 leaks")
+	prefix := conv("o1", funes.HarnessChatGPT, "Pumps", "", day0, "pump P-003 leaks")
 	if r := mustIngest(t, m, prefix); r.Older != 1 || r.Updated != 0 {
 		t.Fatalf("prefix: %+v", r)
 	}
-	stale := conv("o1", HarnessChatGPT, "Pumps", "", day0.Add(-time.Hour), "pump P-003 leaks", "raise MT-4471", "an edit")
+	stale := conv("o1", funes.HarnessChatGPT, "Pumps", "", day0.Add(-time.Hour), "pump P-003 leaks", "raise MT-4471", "an edit")
 	if r := mustIngest(t, m, stale); r.Older != 1 || r.Updated != 0 {
 		t.Fatalf("older last turn: %+v", r)
 	}
 	if s, err := m.LoadSession(ctx, "o1"); err != nil || len(s.Turns) != 3 || !strings.Contains(s.Turns[2].Text(), "ZZMARK") {
 		t.Fatalf("stored copy changed: %v %+v", err, s)
 	}
-	grown := conv("o1", HarnessChatGPT, "Pumps", "", day0, "pump P-003 leaks", "raise MT-4471", "closed ZZMARK", "reopened")
+	grown := conv("o1", funes.HarnessChatGPT, "Pumps", "", day0, "pump P-003 leaks", "raise MT-4471", "closed ZZMARK", "reopened")
 	if r := mustIngest(t, m, grown); r.Updated != 1 {
 		t.Fatalf("grown copy: %+v", r)
 	}
 	// Fewer turns that are not a prefix, and no older: an edited branch.
-	branch := conv("o1", HarnessChatGPT, "Pumps", "", day0.Add(time.Hour), "pump P-003 leaks, edited")
+	branch := conv("o1", funes.HarnessChatGPT, "Pumps", "", day0.Add(time.Hour), "pump P-003 leaks, edited")
 	if r := mustIngest(t, m, branch); r.Updated != 1 {
 		t.Fatalf("edited branch: %+v", r)
 	}
@@ -352,22 +353,22 @@ func TestCraftedIDsDoNotCollide(t *testing.T) {
 	// A file already at a new conversation's path, holding another one, is
 	// not written over.
 	squat := filepath.Join(m.Dir(), srcPath("funes", "c1"))
-	other, _ := MarshalSession(conv("zz", "funes", "", "", day0, "squatter", "ok"))
+	other, _ := funes.MarshalSession(conv("zz", "funes", "", "", day0, "squatter", "ok"))
 	os.WriteFile(squat, other, 0o600)
-	if _, err := m.Ingest(ctx, []*Session{conv("c1", "funes", "", "", day0, "new one", "ok")}, IngestOptions{}); !errors.Is(err, ErrPathTaken) {
+	if _, err := m.Ingest(ctx, []*funes.Session{conv("c1", "funes", "", "", day0, "new one", "ok")}, IngestOptions{}); !errors.Is(err, ErrPathTaken) {
 		t.Fatalf("clash: %v", err)
 	}
 	// A literal id stored under the old scheme holds the name a hashed id now
 	// gets: the hashed one is refused, not written over it.
 	m2 := openTest(t)
 	old := conv("id-"+shortHash("c/d"), "funes", "", "", day0, "stored first", "ok")
-	oldData, _ := MarshalSession(old)
+	oldData, _ := funes.MarshalSession(old)
 	os.MkdirAll(filepath.Join(m2.Dir(), SrcDir, "funes"), 0o700)
 	os.WriteFile(filepath.Join(m2.Dir(), SrcDir, "funes", old.ID+".funes.jsonl"), oldData, 0o600)
 	if _, err := m2.Reindex(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m2.Ingest(ctx, []*Session{conv("c/d", "funes", "", "", day0, "second", "ok")}, IngestOptions{}); !errors.Is(err, ErrPathTaken) {
+	if _, err := m2.Ingest(ctx, []*funes.Session{conv("c/d", "funes", "", "", day0, "second", "ok")}, IngestOptions{}); !errors.Is(err, ErrPathTaken) {
 		t.Fatalf("clash with an old-style name: %v", err)
 	}
 	if s, err := m2.LoadSession(ctx, old.ID); err != nil || s.Turns[0].Text() != "stored first" {
@@ -375,14 +376,14 @@ func TestCraftedIDsDoNotCollide(t *testing.T) {
 	}
 	// A conversation stored under an old-style name keeps it when updated.
 	legacy := conv("id-0123456789abcdef01234567", "funes", "", "", day0, "legacy", "ok")
-	data, _ := MarshalSession(legacy)
+	data, _ := funes.MarshalSession(legacy)
 	legacyPath := filepath.Join(m.Dir(), SrcDir, "funes", legacy.ID+".funes.jsonl")
 	os.Remove(squat)
 	os.WriteFile(legacyPath, data, 0o600)
 	if _, err := m.Reindex(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	legacy.Turns = append(legacy.Turns, Turn{TurnUUID: "x", Seq: 2, TS: day0.Add(time.Hour), Role: RoleUser, Blocks: []Block{{Type: BlockText, Text: "more"}}})
+	legacy.Turns = append(legacy.Turns, funes.Turn{TurnUUID: "x", Seq: 2, TS: day0.Add(time.Hour), Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "more"}}})
 	if r := mustIngest(t, m, legacy); r.Updated != 1 {
 		t.Fatalf("legacy update: %+v", r)
 	}
@@ -407,8 +408,8 @@ func TestForgetErasesAuditRows(t *testing.T) {
 	m := openTest(t)
 	ctx := context.Background()
 	mustIngest(t, m,
-		conv("conv-77a1", HarnessClaude, "Layoff plans for Q3", "", day0, "the KX-7781 reorganisation list", "noted"),
-		conv("keep-1", HarnessClaude, "Tea", "", day0, "which tea is best", "green"),
+		conv("conv-77a1", funes.HarnessClaude, "Layoff plans for Q3", "", day0, "the KX-7781 reorganisation list", "noted"),
+		conv("keep-1", funes.HarnessClaude, "Tea", "", day0, "which tea is best", "green"),
 	)
 	for _, args := range []string{
 		`{"query":"KX-7781"}`,                // found it by identifier

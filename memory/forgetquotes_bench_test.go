@@ -5,34 +5,36 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // benchAgentSession is an agent's session as imports meet it: file reads,
 // a large JSON tool output, and recall answers quoting five conversations
 // each, none of them forgotten.
-func benchAgentSession() *Session {
-	s := &Session{ID: "agent-bench", Harness: HarnessClaudeCode, Title: "Bench"}
+func benchAgentSession() *funes.Session {
+	s := &funes.Session{ID: "agent-bench", Harness: funes.HarnessClaudeCode, Title: "Bench"}
 	file := strings.Repeat("   12→func main() { fmt.Println(\"hello, world\") }\n", 400)
 	js := "{\"items\":[" + strings.Repeat(`{"id":"a1","session_id":"x","name":"pump seal","qty":4},`, 300) + `{}]}`
 	var hits []quoteHit
 	for i := range 5 {
-		hits = append(hits, quoteHit{SessionID: fmt.Sprintf("kept-%d", i), TurnUUID: "t", Date: "2026-03-02 09:00 UTC", Source: HarnessChatGPT,
-			Role: RoleUser, Text: strings.Repeat("The pump was replaced on Monday. ", 20)})
+		hits = append(hits, quoteHit{SessionID: fmt.Sprintf("kept-%d", i), TurnUUID: "t", Date: "2026-03-02 09:00 UTC", Source: funes.HarnessChatGPT,
+			Role: funes.RoleUser, Text: strings.Repeat("The pump was replaced on Monday. ", 20)})
 	}
 	answer := mcpRecallText(hits)
 	for i := range 40 {
-		var b Block
+		var b funes.Block
 		switch i % 4 {
 		case 0:
-			b = Block{Type: BlockToolResult, Text: file, ToolName: "Read"}
+			b = funes.Block{Type: funes.BlockToolResult, Text: file, ToolName: "Read"}
 		case 1:
-			b = Block{Type: BlockToolResult, Text: js, ToolName: "mcp__github__search"}
+			b = funes.Block{Type: funes.BlockToolResult, Text: js, ToolName: "mcp__github__search"}
 		case 2:
-			b = Block{Type: BlockToolResult, Text: answer, ToolName: "mcp__ireneo__recall"}
+			b = funes.Block{Type: funes.BlockToolResult, Text: answer, ToolName: "mcp__ireneo__recall"}
 		default:
-			b = Block{Type: BlockText, Text: strings.Repeat("The compressor trips because the seal is worn. ", 30)}
+			b = funes.Block{Type: funes.BlockText, Text: strings.Repeat("The compressor trips because the seal is worn. ", 30)}
 		}
-		s.Turns = append(s.Turns, Turn{TurnUUID: fmt.Sprintf("t%d", i), Seq: i, TS: day0, Role: RoleTool, Blocks: []Block{b}})
+		s.Turns = append(s.Turns, funes.Turn{TurnUUID: fmt.Sprintf("t%d", i), Seq: i, TS: day0, Role: funes.RoleTool, Blocks: []funes.Block{b}})
 	}
 	return s
 }
@@ -49,7 +51,7 @@ func benchAgentSession() *Session {
 // after, interleaved, against the floor's 1.68 ms (load 4.8).
 func BenchmarkImportForgottenQuotes(b *testing.B) {
 	m := openTest(b)
-	mustIngest(b, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid))
+	mustIngest(b, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid))
 	if _, err := m.Forget(context.Background(), []string{"gone-1"}, nil); err != nil {
 		b.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func BenchmarkImportForgottenQuotes(b *testing.B) {
 func BenchmarkImportForgottenQuotesFloor(b *testing.B) {
 	s := benchAgentSession()
 	for b.Loop() {
-		if _, err := MarshalSession(s); err != nil {
+		if _, err := funes.MarshalSession(s); err != nil {
 			b.Fatal(err)
 		}
 	}

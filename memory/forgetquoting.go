@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // quotingScrub is what erasing the quotes of forgotten conversations from
@@ -218,7 +220,7 @@ func (m *Memory) rewriteQuoting(ctx context.Context, cands []sessionRef, set for
 // renames its file into place after its transaction) or the row is gone.
 // A file matches its row by its bytes (an import writes them) or by their
 // canonical form (reindex hashes that).
-func (m *Memory) loadStored(ctx context.Context, ref sessionRef) (s *Session, hash string, err error) {
+func (m *Memory) loadStored(ctx context.Context, ref sessionRef) (s *funes.Session, hash string, err error) {
 	err = m.db.QueryRowContext(ctx, `SELECT hash, path FROM sessions WHERE harness=? AND session_id=?`, ref.harness, ref.sid).Scan(&hash, &ref.path)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, "", nil
@@ -233,7 +235,7 @@ func (m *Memory) loadStored(ctx context.Context, ref sessionRef) (s *Session, ha
 	if err != nil {
 		return nil, "", err
 	}
-	ss, _, err := ReadSessions(bytes.NewReader(data))
+	ss, _, err := funes.ReadSessions(bytes.NewReader(data))
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", ref.path, err)
 	}
@@ -248,7 +250,7 @@ func (m *Memory) loadStored(ctx context.Context, ref sessionRef) (s *Session, ha
 	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) == hash {
 		return s, hash, nil
 	}
-	canon, err := MarshalSession(s)
+	canon, err := funes.MarshalSession(s)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", ref.path, err)
 	}
@@ -284,7 +286,7 @@ const outcomeStoredAgain = "stored again"
 // another import has stored a different copy meanwhile, whose newer turns
 // the rewrite would roll back. It says whether s was staged (not when the
 // stored copy changed before this Add).
-func (b *Batch) addRewrite(ctx context.Context, s *Session, base string) (bool, error) {
+func (b *Batch) addRewrite(ctx context.Context, s *funes.Session, base string) (bool, error) {
 	n := len(b.staged)
 	if err := b.Add(ctx, s); err != nil {
 		return false, err
@@ -461,7 +463,7 @@ func (m *Memory) storedSince(ctx context.Context, mark sweepMark) (string, error
 // (TestImportCostWithTombstones); a query per id made a session with five
 // receipts and one tombstone cost 0.31-0.37 ms instead of 0.20-0.27
 // (BenchmarkImportForgottenQuotes).
-func (m *Memory) eraseForgottenQuotes(ctx context.Context, q rowsQueryer, s *Session) (int, error) {
+func (m *Memory) eraseForgottenQuotes(ctx context.Context, q rowsQueryer, s *funes.Session) (int, error) {
 	var (
 		tombs map[string]bool // nil until read; all of them when few
 		many  bool            // more than fewTombstones: look up each id
@@ -485,7 +487,7 @@ func (m *Memory) eraseForgottenQuotes(ctx context.Context, q rowsQueryer, s *Ses
 		hashes := []string{tombstoneHash(source, sid)}
 		if source == "" {
 			hashes = hashes[:0]
-			for _, h := range Harnesses {
+			for _, h := range funes.Harnesses {
 				hashes = append(hashes, tombstoneHash(h, sid))
 			}
 		}
@@ -551,7 +553,7 @@ func (m *Memory) requote(ctx context.Context, tx *sql.Tx, p *prepared) (*prepare
 	if err != nil || n == 0 {
 		return p, err
 	}
-	data, err := MarshalSession(p.s)
+	data, err := funes.MarshalSession(p.s)
 	if err != nil {
 		return nil, fmt.Errorf("session %s: %w", p.s.ID, err)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // An agent's transcript grows (a new turn is imported) while a forget
@@ -16,10 +18,11 @@ func TestForgetRacingAnImportKeepsTheNewTurns(t *testing.T) {
 	ctx := context.Background()
 	m, agent := quotedMemory(t)
 	grown := *agent
-	grown.Turns = append(append([]Turn{}, agent.Turns...), Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: RoleUser,
-		Blocks: []Block{{Type: BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	grown.Turns = append(append([]funes.Turn{}, agent.Turns...), funes.Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: funes.RoleUser,
+		Blocks: []funes.Block{{Type: funes.BlockText, Text: "NEWTURNWORDS my own later message"}}})
 	beforeQuoteCommit = func() { beforeQuoteCommit = nil; mustIngest(t, m, &grown) }
 	defer func() { beforeQuoteCommit = nil }()
+	indexedBefore(t, m, true)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +33,7 @@ func TestForgetRacingAnImportKeepsTheNewTurns(t *testing.T) {
 	if !bytes.Contains(data, []byte("NEWTURNWORDS")) {
 		t.Errorf("the turn imported meanwhile is gone from src/:\n%s", data)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, true); len(found) > 0 {
 		t.Errorf("the forgotten quote survives in %v", found)
 	}
 }
@@ -43,8 +46,9 @@ func TestForgetInAnImportsRenameWindow(t *testing.T) {
 	ctx := context.Background()
 	m, agent := quotedMemory(t)
 	grown := *agent
-	grown.Turns = append(append([]Turn{}, agent.Turns...), Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: RoleUser,
-		Blocks: []Block{{Type: BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	grown.Turns = append(append([]funes.Turn{}, agent.Turns...), funes.Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: funes.RoleUser,
+		Blocks: []funes.Block{{Type: funes.BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	indexedBefore(t, m, true)
 	var ferr error
 	afterCommitTx = func() {
 		afterCommitTx = nil
@@ -68,7 +72,7 @@ func TestForgetInAnImportsRenameWindow(t *testing.T) {
 	if !bytes.Contains(data, []byte("NEWTURNWORDS")) {
 		t.Errorf("the grown copy's new turn is gone from src/:\n%s", data)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, true); len(found) > 0 {
 		t.Errorf("the forgotten quote survives in %v", found)
 	}
 }
@@ -90,11 +94,12 @@ func TestForgetFindsAnIdSplitAcrossChunks(t *testing.T) {
 		pad = pad[:len(pad)-3]
 	}
 	answer := head + pad + tail
-	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), agentSession("agent-1", answer))
+	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), agentSession("agent-1", answer))
+	indexedBefore(t, m, false)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, false); len(found) > 0 {
 		t.Fatalf("the forgotten quote survives in %v", found)
 	}
 }
@@ -107,7 +112,7 @@ func TestImportCostWithTombstones(t *testing.T) {
 	for _, ntomb := range []int{0, 20000} {
 		m := openTest(t)
 		for i := 0; i < ntomb; i++ {
-			if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
+			if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(funes.HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -137,16 +142,17 @@ func TestImportErasesQuotesAmongManyTombstones(t *testing.T) {
 	ctx := context.Background()
 	m := openTest(t)
 	for i := 0; i < 2*fewTombstones; i++ {
-		if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
+		if _, err := m.db.Exec(`INSERT INTO tombstones(hash, forgotten) VALUES(?, ?)`, tombstoneHash(funes.HarnessChatGPT, fmt.Sprint("t", i)), i+1); err != nil {
 			t.Fatal(err)
 		}
 	}
-	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", HarnessChatGPT, "Pump", "", day0, keptSaid))
+	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", funes.HarnessChatGPT, "Pump", "", day0, keptSaid))
+	indexedBefore(t, m, true)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	mustIngest(t, m, agentSession("agent-1", mcpRecallText(quoteHits())))
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, true); len(found) > 0 {
 		t.Fatalf("the forgotten quote came back in %v", found)
 	}
 	if data, _ := os.ReadFile(srcFileOf(t, m, "agent-1")); !bytes.Contains(data, []byte(keptToken)) {
@@ -162,8 +168,8 @@ func TestForgetSweepsAGrownCopyStoredUnderItsOldId(t *testing.T) {
 	ctx := context.Background()
 	m, agent := quotedMemory(t)
 	grown := *agent
-	grown.Turns = append(append([]Turn{}, agent.Turns...), Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: RoleUser,
-		Blocks: []Block{{Type: BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	grown.Turns = append(append([]funes.Turn{}, agent.Turns...), funes.Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: funes.RoleUser,
+		Blocks: []funes.Block{{Type: funes.BlockText, Text: "NEWTURNWORDS my own later message"}}})
 	var before, after int64
 	afterQuoteSweep = func() {
 		afterQuoteSweep = nil
@@ -172,6 +178,7 @@ func TestForgetSweepsAGrownCopyStoredUnderItsOldId(t *testing.T) {
 		m.db.QueryRow(`SELECT id FROM sessions WHERE session_id='agent-1'`).Scan(&after)
 	}
 	defer func() { afterQuoteSweep = nil }()
+	indexedBefore(t, m, true)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +190,7 @@ func TestForgetSweepsAGrownCopyStoredUnderItsOldId(t *testing.T) {
 	if !bytes.Contains(data, []byte("NEWTURNWORDS")) {
 		t.Errorf("the grown copy's new turn is gone from src/:\n%s", data)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, true); len(found) > 0 {
 		t.Errorf("the forgotten quote survives in %v", found)
 	}
 }

@@ -4,14 +4,16 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // The bounds of what forget erases from an answer among other output, and
 // what counts as Ireneo's answer there (the reviewer's cases, s3).
 
 func eraseInBash(answer string, passages []string) string {
-	s := &Session{ID: "agent", Harness: HarnessClaudeCode, Turns: []Turn{{TurnUUID: "a0", Role: RoleTool,
-		Blocks: []Block{{Type: BlockToolResult, Text: answer, ToolName: "Bash"}}}}}
+	s := &funes.Session{ID: "agent", Harness: funes.HarnessClaudeCode, Turns: []funes.Turn{{TurnUUID: "a0", Role: funes.RoleTool,
+		Blocks: []funes.Block{{Type: funes.BlockToolResult, Text: answer, ToolName: "Bash"}}}}}
 	eraseQuotesInSession(s, goneOnly, passages)
 	return s.Turns[0].Blocks[0].Text
 }
@@ -64,9 +66,9 @@ func TestForgetErasesCLIAnswerAfterOtherOutput(t *testing.T) {
 	m := openTest(t)
 	out := "Already up to date. AGENTOUTPUT\n" + cliGetText("gone-1", "Valve", goneSaid)
 	a := agentSession("agent-1", out)
-	a.Turns[1].Blocks[0] = Block{Type: BlockToolUse, Text: `{"command":"git pull && ireneo get gone-1"}`, ToolName: "Bash"}
+	a.Turns[1].Blocks[0] = funes.Block{Type: funes.BlockToolUse, Text: `{"command":"git pull && ireneo get gone-1"}`, ToolName: "Bash"}
 	a.Turns[2].Blocks[0].ToolName = "Bash"
-	mustIngest(t, m, conv("gone-1", HarnessChatGPT, "Valve", "", day0, goneSaid), a)
+	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), a)
 	var n int
 	if err := m.db.QueryRow(`SELECT count(*) FROM chunks WHERE searched AND instr(body, ?) > 0`, goneToken).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("searched chunks holding the quote: %d (%v), want 1 (the conversation's own)", n, err)
@@ -74,10 +76,11 @@ func TestForgetErasesCLIAnswerAfterOtherOutput(t *testing.T) {
 	if err := m.db.QueryRow(`SELECT count(*) FROM chunks WHERE searched AND instr(body, 'AGENTOUTPUT') > 0`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("searched chunks holding the shell's own output: %d (%v), want 1", n, err)
 	}
+	indexedBefore(t, m, false)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, false); len(found) > 0 {
 		t.Fatalf("the forgotten quote survives in %v", found)
 	}
 	if hits := searchTurns(t, m, "AGENTOUTPUT"); len(hits) == 0 || hits[0].SessionID != "agent-1" {

@@ -3,6 +3,8 @@ package memory
 import (
 	"context"
 	"fmt"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // GetOptions asks for the turns around a receipt.
@@ -15,9 +17,9 @@ type GetOptions struct {
 
 // Transcript is a conversation, or a window of it, verbatim.
 type Transcript struct {
-	Session SessionInfo `json:"session"`
-	Focus   int         `json:"focus"` // seq of TurnUUID, or -1
-	Turns   []Turn      `json:"turns"`
+	Session SessionInfo  `json:"session"`
+	Focus   int          `json:"focus"` // seq of TurnUUID, or -1
+	Turns   []funes.Turn `json:"turns"`
 }
 
 // Get returns a conversation's turns, whole or around one turn. Out of scope

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 
 	"bytes"
 	"context"
@@ -24,16 +25,16 @@ func openTest(t testing.TB) *Memory {
 }
 
 // conv makes a session whose turns alternate user and assistant, a day apart from start.
-func conv(id, harness, title, project string, start time.Time, texts ...string) *Session {
-	s := &Session{ID: id, Harness: harness, Title: title, Project: project}
+func conv(id, harness, title, project string, start time.Time, texts ...string) *funes.Session {
+	s := &funes.Session{ID: id, Harness: harness, Title: title, Project: project}
 	for i, tx := range texts {
-		role := RoleUser
+		role := funes.RoleUser
 		if i%2 == 1 {
-			role = RoleAssistant
+			role = funes.RoleAssistant
 		}
-		s.Turns = append(s.Turns, Turn{
+		s.Turns = append(s.Turns, funes.Turn{
 			TurnUUID: fmt.Sprintf("%s-t%d", id, i), Seq: i, TS: start.Add(time.Duration(i) * time.Minute), Role: role,
-			Blocks: []Block{{Type: BlockText, Text: tx}},
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: tx}},
 		})
 	}
 	return s
@@ -41,7 +42,7 @@ func conv(id, harness, title, project string, start time.Time, texts ...string) 
 
 var day0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
-func mustIngest(t testing.TB, m *Memory, ss ...*Session) IngestReport {
+func mustIngest(t testing.TB, m *Memory, ss ...*funes.Session) IngestReport {
 	t.Helper()
 	rep, err := m.Ingest(context.Background(), ss, IngestOptions{})
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -28,7 +30,7 @@ const previewRunes = 320
 // CPU-heavy part of indexing (chunking, token counting, identifiers), so it
 // runs on every core while one goroutine writes to SQLite.
 type prepared struct {
-	s      *Session
+	s      *funes.Session
 	data   []byte // its funes jsonl
 	hash   string
 	turns  []preparedTurn
@@ -70,7 +72,7 @@ func docSeq(doc uint64) int       { return int(doc & (1<<seqBits - 1)) }
 func sessionDocs(sess int64) (lo, hi uint64) { return docID(sess, 0), docID(sess+1, 0) - 1 }
 
 // prepare cuts a session into turn and chunk rows.
-func prepare(s *Session, data []byte, hash string) *prepared {
+func prepare(s *funes.Session, data []byte, hash string) *prepared {
 	p := &prepared{s: s, data: data, hash: hash}
 	last := s.Started()
 	for _, t := range s.Turns {
@@ -98,7 +100,7 @@ func prepare(s *Session, data []byte, hash string) *prepared {
 					c := preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, searched: searched, body: piece}
 					pi++
 					if searched { // plumbing counts for nothing
-						c.tokens = CountTokens(piece)
+						c.tokens = o200k.Count(piece)
 						p.tokens += c.tokens
 						body = append(body, piece)
 						for _, id := range identifiers(piece) {

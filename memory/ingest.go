@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Outcomes of ingesting one session.
@@ -44,7 +46,7 @@ type IngestOptions struct {
 	IncludeForgotten bool
 	// Redact, if set, edits each session in place before it is written or
 	// indexed and returns its redactions per rule id.
-	Redact func(*Session) map[string]int
+	Redact func(*funes.Session) map[string]int
 }
 
 // IngestReport says what an ingest did.
@@ -195,7 +197,7 @@ func closeLock(f *os.File) {
 
 // Add checks a session and stages it unless it is unchanged, forgotten, or
 // an older copy of the stored one.
-func (b *Batch) Add(ctx context.Context, s *Session) error {
+func (b *Batch) Add(ctx context.Context, s *funes.Session) error {
 	if b.done {
 		return errors.New("batch already finished")
 	}
@@ -219,7 +221,7 @@ func (b *Batch) Add(ctx context.Context, s *Session) error {
 			return err
 		}
 	}
-	data, err := MarshalSession(s)
+	data, err := funes.MarshalSession(s)
 	if err != nil {
 		return fmt.Errorf("session %s: %w", s.ID, err)
 	}
@@ -346,7 +348,7 @@ type rowQueryer interface {
 // isOlderCopy says whether s holds less than the stored copy of itself: its
 // last turn is older, or it has fewer turns and they are the stored copy's
 // first ones. An unreadable stored file counts as nothing, as before.
-func (m *Memory) isOlderCopy(s *Session, storedTurns int, storedUpdated int64, rel string) bool {
+func (m *Memory) isOlderCopy(s *funes.Session, storedTurns int, storedUpdated int64, rel string) bool {
 	if u := unix(s.Updated()); u != 0 && storedUpdated != 0 && u < storedUpdated {
 		return true
 	}
@@ -358,7 +360,7 @@ func (m *Memory) isOlderCopy(s *Session, storedTurns int, storedUpdated int64, r
 		return false
 	}
 	defer f.Close()
-	ss, _, err := ReadSessions(f)
+	ss, _, err := funes.ReadSessions(f)
 	if err != nil || len(ss) != 1 || len(ss[0].Turns) <= len(s.Turns) {
 		return false
 	}
@@ -658,7 +660,7 @@ func preparePart(ctx context.Context, part []item) ([]*prepared, []error, error)
 					errs[i] = fmt.Errorf("staged session %s: %w", st.id, err)
 					continue
 				}
-				ss, _, err := ReadSessions(bytes.NewReader(data))
+				ss, _, err := funes.ReadSessions(bytes.NewReader(data))
 				if err != nil || len(ss) != 1 {
 					if when, _ := tombstoneTime(ctx, b.m.db, st.harness, st.id); when != 0 {
 						continue
@@ -838,7 +840,7 @@ func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) er
 }
 
 // Ingest stages and commits sessions in one call.
-func (m *Memory) Ingest(ctx context.Context, sessions []*Session, opts IngestOptions) (IngestReport, error) {
+func (m *Memory) Ingest(ctx context.Context, sessions []*funes.Session, opts IngestOptions) (IngestReport, error) {
 	b, err := m.NewBatch(opts)
 	if err != nil {
 		return IngestReport{}, err
@@ -852,7 +854,7 @@ func (m *Memory) Ingest(ctx context.Context, sessions []*Session, opts IngestOpt
 	return b.Commit(ctx, nil)
 }
 
-func validate(s *Session) error {
+func validate(s *funes.Session) error {
 	switch {
 	case s == nil:
 		return errors.New("nil session")
@@ -898,7 +900,7 @@ func tombstoneHash(harness, id string) string {
 
 // deriveProjects tags a session with its derived project the first time
 // Ireneo sees it; later imports leave the person's tags alone.
-func deriveProjects(ctx context.Context, tx *sql.Tx, s *Session) error {
+func deriveProjects(ctx context.Context, tx *sql.Tx, s *funes.Session) error {
 	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO known_sessions(harness,session_id,first_seen) VALUES(?,?,?)`,
 		s.Harness, s.ID, time.Now().Unix())
 	if err != nil {

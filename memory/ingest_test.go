@@ -6,20 +6,22 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 func TestIngestIdempotentAndReplace(t *testing.T) {
 	t.Parallel()
 	m := openTest(t)
 	ctx := context.Background()
-	s := conv("s1", HarnessChatGPT, "Pumps", "", day0, "the seal on pump P-003 leaks", "raised work order MT-4471")
+	s := conv("s1", funes.HarnessChatGPT, "Pumps", "", day0, "the seal on pump P-003 leaks", "raised work order MT-4471")
 	if r := mustIngest(t, m, s); r.New != 1 {
 		t.Fatalf("first import: %+v", r)
 	}
 	if r := mustIngest(t, m, s); r.Unchanged != 1 || r.New != 0 {
 		t.Fatalf("second import: %+v", r)
 	}
-	grown := conv("s1", HarnessChatGPT, "Pumps", "", day0, "the seal on pump P-003 leaks", "raised work order MT-4471", "thanks, closing ZZTOPMARK")
+	grown := conv("s1", funes.HarnessChatGPT, "Pumps", "", day0, "the seal on pump P-003 leaks", "raised work order MT-4471", "thanks, closing ZZTOPMARK")
 	if r := mustIngest(t, m, grown); r.Updated != 1 {
 		t.Fatalf("grown import: %+v", r)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 func TestInsights(t *testing.T) {
@@ -12,12 +14,12 @@ func TestInsights(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) // a Monday
 	mon := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC) // last week's Monday
 	mustIngest(t, m,
-		conv("a", HarnessChatGPT, "A", "falcon", mon, "q", "a", "q", "a"),           // 4 turns, last week
-		conv("b", HarnessChatGPT, "B", "", mon.Add(48*time.Hour), "q", "a"),         // 2 turns, last week
-		conv("c", HarnessCodex, "C", "falcon", now.Add(-time.Hour), "q", "a", "q"),  // 3 turns, this week
-		conv("d", HarnessClaude, "D", "heron", now.AddDate(0, -6, 0), "q", "a"),     // half a year ago
-		conv("e", HarnessClaudeCode, "E", "heron", now.AddDate(-2, 0, 0), "q", "a"), // two years ago
-		conv("gone", HarnessClaude, "Gone", "", mon, "forget me", "ok"),             // forgotten below
+		conv("a", funes.HarnessChatGPT, "A", "falcon", mon, "q", "a", "q", "a"),           // 4 turns, last week
+		conv("b", funes.HarnessChatGPT, "B", "", mon.Add(48*time.Hour), "q", "a"),         // 2 turns, last week
+		conv("c", funes.HarnessCodex, "C", "falcon", now.Add(-time.Hour), "q", "a", "q"),  // 3 turns, this week
+		conv("d", funes.HarnessClaude, "D", "heron", now.AddDate(0, -6, 0), "q", "a"),     // half a year ago
+		conv("e", funes.HarnessClaudeCode, "E", "heron", now.AddDate(-2, 0, 0), "q", "a"), // two years ago
+		conv("gone", funes.HarnessClaude, "Gone", "", mon, "forget me", "ok"),             // forgotten below
 	)
 	if _, err := m.Forget(ctx, []string{"gone"}, nil); err != nil {
 		t.Fatal(err)
@@ -64,10 +66,10 @@ func TestInsights(t *testing.T) {
 	if len(src) != 2 {
 		t.Errorf("3 months should hold chatgpt and codex only: %+v", in.BySource)
 	}
-	if g := src[HarnessChatGPT]; g.Conversations[last-1] != 2 || g.Turns[last-1] != 6 || g.TotalConvs != 2 {
+	if g := src[funes.HarnessChatGPT]; g.Conversations[last-1] != 2 || g.Turns[last-1] != 6 || g.TotalConvs != 2 {
 		t.Errorf("chatgpt series %+v", g)
 	}
-	if c := src[HarnessCodex]; c.Conversations[last] != 1 || c.Turns[last] != 3 {
+	if c := src[funes.HarnessCodex]; c.Conversations[last] != 1 || c.Turns[last] != 3 {
 		t.Errorf("codex series %+v", c)
 	}
 	if len(in.ByProject) != 1 || in.ByProject[0].Name != "falcon" || in.ByProject[0].TotalConvs != 2 || in.ByProject[0].TotalTurns != 7 {
@@ -121,10 +123,10 @@ func TestInsightsEmptyMemory(t *testing.T) {
 
 func TestInsightsTopTenProjects(t *testing.T) {
 	m := openTest(t)
-	var ss []*Session
+	var ss []*funes.Session
 	for i := 0; i < 12; i++ {
 		for j := 0; j <= i; j++ {
-			ss = append(ss, conv(string(rune('a'+i))+"-"+string(rune('a'+j)), HarnessCodex, "t", "p"+string(rune('a'+i)), day0, "q", "a"))
+			ss = append(ss, conv(string(rune('a'+i))+"-"+string(rune('a'+j)), funes.HarnessCodex, "t", "p"+string(rune('a'+i)), day0, "q", "a"))
 		}
 	}
 	mustIngest(t, m, ss...)

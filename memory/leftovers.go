@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // An import that dies (Ctrl-C it could not finish, kill -9, a crash) leaves
@@ -140,7 +142,7 @@ func (m *Memory) recoverIncoming(ctx context.Context, file, wantRel string) erro
 		return err
 	}
 	placed := false
-	if ss, _, err := ReadSessions(bytes.NewReader(data)); err == nil && len(ss) == 1 {
+	if ss, _, err := funes.ReadSessions(bytes.NewReader(data)); err == nil && len(ss) == 1 {
 		s := ss[0]
 		sum := sha256.Sum256(data)
 		err := m.withTx(ctx, func(tx *sql.Tx) error {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // ReindexReport says what a reindex rebuilt.
@@ -85,7 +86,7 @@ func (m *Memory) fillIndex(ctx context.Context, tx *sql.Tx, files []string, rep 
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", rel, err))
 			continue
 		}
-		ss, _, err := ReadSessions(strings.NewReader(string(data)))
+		ss, _, err := funes.ReadSessions(strings.NewReader(string(data)))
 		if err != nil {
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", rel, err))
 			continue
@@ -96,7 +97,7 @@ func (m *Memory) fillIndex(ctx context.Context, tx *sql.Tx, files []string, rep 
 			if dead > 0 {
 				continue
 			}
-			canon, err := MarshalSession(s)
+			canon, err := funes.MarshalSession(s)
 			if err != nil {
 				return err
 			}

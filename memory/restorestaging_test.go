@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // A restore's staging folder holds a copy of every conversation of the
@@ -22,7 +24,7 @@ func stageRestore(t *testing.T, m *Memory) (*RestoreStaging, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(st.Dir(), SrcDir, HarnessChatGPT, "r1.funes.jsonl")
+	p := filepath.Join(st.Dir(), SrcDir, funes.HarnessChatGPT, "r1.funes.jsonl")
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func TestRestoreLeftoversClearedOnlyWhenDead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustIngest(t, m, conv("keep", HarnessChatGPT, "", "", day0, "something else", "ok"))
+	mustIngest(t, m, conv("keep", funes.HarnessChatGPT, "", "", day0, "something else", "ok"))
 	live, liveLink := stageRestore(t, m)
 	dead, deadLink := stageRestore(t, m)
 	closeLock(dead.lock) // killed: the folder stays, its lock is free
@@ -78,7 +80,7 @@ func TestRestoreLeftoversClearedOnlyWhenDead(t *testing.T) {
 	if _, err := m.Forget(ctx, []string{"keep"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(live.Dir(), SrcDir, HarnessChatGPT, "r1.funes.jsonl")); err != nil {
+	if _, err := os.Stat(filepath.Join(live.Dir(), SrcDir, funes.HarnessChatGPT, "r1.funes.jsonl")); err != nil {
 		t.Fatalf("a live restore's file went with open, an import and a forget: %v", err)
 	}
 	if err := live.Discard(); err != nil {
@@ -102,7 +104,7 @@ func TestLegacyRestoreFolders(t *testing.T) {
 	m.Close()
 	mk := func(name string) (string, string) {
 		d := filepath.Join(dir, stagingDir, name)
-		p := filepath.Join(d, SrcDir, HarnessClaude, "a.funes.jsonl")
+		p := filepath.Join(d, SrcDir, funes.HarnessClaude, "a.funes.jsonl")
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +126,7 @@ func TestLegacyRestoreFolders(t *testing.T) {
 		t.Fatalf("an old build's killed restore folder is left (%v)", err)
 	}
 	checkZeroed(t, oldLink, "an old build's restore file")
-	if _, err := os.Stat(filepath.Join(fresh, SrcDir, HarnessClaude, "a.funes.jsonl")); err != nil {
+	if _, err := os.Stat(filepath.Join(fresh, SrcDir, funes.HarnessClaude, "a.funes.jsonl")); err != nil {
 		t.Fatalf("a fresh lockless restore folder was cleared: %v", err)
 	}
 }
@@ -138,8 +140,8 @@ func TestRestoreKilledWhilePlacingIsUndone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustIngest(t, m, conv("kept", HarnessChatGPT, "", "", day0, "kept text", "ok"))
-	keptFile := filepath.Join(dir, srcPath(HarnessChatGPT, "kept"))
+	mustIngest(t, m, conv("kept", funes.HarnessChatGPT, "", "", day0, "kept text", "ok"))
+	keptFile := filepath.Join(dir, srcPath(funes.HarnessChatGPT, "kept"))
 	if _, err := os.Stat(keptFile); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +154,7 @@ func TestRestoreKilledWhilePlacingIsUndone(t *testing.T) {
 	}
 	var finals, links []string
 	for _, name := range []string{"moved", "staged"} {
-		staged := filepath.Join(st.Dir(), SrcDir, HarnessClaude, name+".funes.jsonl")
+		staged := filepath.Join(st.Dir(), SrcDir, funes.HarnessClaude, name+".funes.jsonl")
 		if err := os.MkdirAll(filepath.Dir(staged), 0o700); err != nil {
 			t.Fatal(err)
 		}
@@ -160,7 +162,7 @@ func TestRestoreKilledWhilePlacingIsUndone(t *testing.T) {
 			t.Fatal(err)
 		}
 		links = append(links, watchFile(t, staged))
-		finals = append(finals, filepath.Join(dir, SrcDir, HarnessClaude, name+".funes.jsonl"))
+		finals = append(finals, filepath.Join(dir, SrcDir, funes.HarnessClaude, name+".funes.jsonl"))
 	}
 	if err := st.WillPlace(append(finals, keptFile)); err != nil {
 		t.Fatal(err)
@@ -175,7 +177,7 @@ func TestRestoreKilledWhilePlacingIsUndone(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(finals[0]), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(filepath.Join(st.Dir(), SrcDir, HarnessClaude, "moved.funes.jsonl"), finals[0]); err != nil {
+	if err := os.Rename(filepath.Join(st.Dir(), SrcDir, funes.HarnessClaude, "moved.funes.jsonl"), finals[0]); err != nil {
 		t.Fatal(err)
 	}
 	closeLock(st.lock) // killed after the first rename

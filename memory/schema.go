@@ -49,7 +49,13 @@ import (
 // needs them there too. (Before its release, a CLI text answer after other
 // commands' output in a shell's became unsearched too, from its marker on:
 // still layout 5.)
-const indexLayoutVersion = 5
+//
+// Layout 6: plumbing (through package answer's readers) also knows, after
+// other commands' output in a shell's, the CLI's --json answers, its
+// unmarked no-match and over-budget sentences and its context block from
+// before the marker, so a rebuild takes them out of the index (one such
+// no-match answer was being returned as a hit).
+const indexLayoutVersion = 6
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.

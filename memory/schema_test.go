@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // testdata/v0-memory was written by the first release (commit e126828, which
@@ -97,7 +99,7 @@ func checkV0Catalog(t *testing.T, m *Memory) {
 	if dead, err := m.isTombstoned(ctx, "claude", "c-3"); err != nil || !dead {
 		t.Errorf("c-3's tombstone: %v, %v; want it kept", dead, err)
 	}
-	rep, err := m.Ingest(ctx, []*Session{conv("c-3", "claude", "Old export", "", day0, "back?")}, IngestOptions{})
+	rep, err := m.Ingest(ctx, []*funes.Session{conv("c-3", "claude", "Old export", "", day0, "back?")}, IngestOptions{})
 	if err != nil || rep.Forgotten != 1 {
 		t.Errorf("re-importing forgotten c-3: %+v, %v; want it skipped as forgotten", rep, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // SecretFinder finds secrets in text. Ireneo's is scrub.Scrubber, wired in
@@ -86,7 +88,7 @@ type textLoc struct {
 // eachText calls fn with every text of s a secret could hide in — the
 // metadata fields, every block's text and tool name — and stores what fn
 // returns in its place.
-func eachText(s *Session, fn func(loc textLoc, text string) string) {
+func eachText(s *funes.Session, fn func(loc textLoc, text string) string) {
 	s.Title = fn(textLoc{-1, -1, FieldTitle}, s.Title)
 	s.Workdir = fn(textLoc{-1, -1, FieldWorkdir}, s.Workdir)
 	s.Project = fn(textLoc{-1, -1, FieldProject}, s.Project)
@@ -112,11 +114,11 @@ func RedactText(f SecretFinder, text string) string {
 // every secret f finds in a session — its metadata fields included — with
 // f's placeholder, in place, and counts redactions per rule. A nil f gives
 // a nil hook: no scrubbing.
-func Redactor(f SecretFinder) func(*Session) map[string]int {
+func Redactor(f SecretFinder) func(*funes.Session) map[string]int {
 	if f == nil {
 		return nil
 	}
-	return func(s *Session) map[string]int { return RedactSession(f, s) }
+	return func(s *funes.Session) map[string]int { return RedactSession(f, s) }
 }
 
 // RedactSession replaces every secret f finds in s with f's placeholder, in
@@ -125,7 +127,7 @@ func Redactor(f SecretFinder) func(*Session) map[string]int {
 // waits for it); the result is the same as one text after another. A title
 // cut inside a secret (importers title a session by its first words) loses
 // what it kept of the secret too.
-func RedactSession(f SecretFinder, s *Session) map[string]int {
+func RedactSession(f SecretFinder, s *funes.Session) map[string]int {
 	if s == nil || f == nil {
 		return nil
 	}
@@ -211,7 +213,7 @@ const parallelScanBytes = 4 << 10
 
 // scanSession finds the secrets of each non-empty text of s, in eachText's
 // order, without changing s.
-func scanSession(f SecretFinder, s *Session) [][]secretSpan {
+func scanSession(f SecretFinder, s *funes.Session) [][]secretSpan {
 	var texts []string
 	size := 0
 	eachText(s, func(_ textLoc, text string) string {

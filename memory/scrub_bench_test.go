@@ -11,6 +11,7 @@ import (
 
 	gre "github.com/zricethezav/gitleaks/v8/regexp"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
@@ -24,16 +25,16 @@ import (
 // much as the code.
 
 // benchSession returns one conversation of four to ten turns, about 8 KB.
-func benchSession(g *scrubtest.Gen, i int) *Session {
-	s := &Session{ID: fmt.Sprintf("scrub-bench-%05d", i), Harness: []string{HarnessChatGPT, HarnessClaude, HarnessCodex, HarnessClaudeCode}[i%4], Title: g.Words(5)}
+func benchSession(g *scrubtest.Gen, i int) *funes.Session {
+	s := &funes.Session{ID: fmt.Sprintf("scrub-bench-%05d", i), Harness: []string{funes.HarnessChatGPT, funes.HarnessClaude, funes.HarnessCodex, funes.HarnessClaudeCode}[i%4], Title: g.Words(5)}
 	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Hour)
 	for j := range 4 + g.R.IntN(7) {
-		role := RoleUser
+		role := funes.RoleUser
 		if j%2 == 1 {
-			role = RoleAssistant
+			role = funes.RoleAssistant
 		}
-		t := Turn{TurnUUID: fmt.Sprintf("%s-%d", s.ID, j), Seq: j, TS: t0.Add(time.Duration(j) * time.Minute), Role: role,
-			Blocks: []Block{{Type: BlockText, Text: g.Block()}}}
+		t := funes.Turn{TurnUUID: fmt.Sprintf("%s-%d", s.ID, j), Seq: j, TS: t0.Add(time.Duration(j) * time.Minute), Role: role,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: g.Block()}}}
 		s.Turns = append(s.Turns, t)
 	}
 	return s
@@ -55,7 +56,7 @@ func BenchmarkScrubImport(b *testing.B) {
 	var files [][]byte // funes jsonl, as an import reads it
 	var size int64
 	for i := range n {
-		data, err := MarshalSession(benchSession(g, i))
+		data, err := funes.MarshalSession(benchSession(g, i))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -85,7 +86,7 @@ func BenchmarkScrubImport(b *testing.B) {
 
 // importOnce imports files into a new memory and returns the wall and CPU
 // time it took.
-func importOnce(b *testing.B, files [][]byte, redact func(*Session) map[string]int) (time.Duration, time.Duration) {
+func importOnce(b *testing.B, files [][]byte, redact func(*funes.Session) map[string]int) (time.Duration, time.Duration) {
 	b.StopTimer()
 	m, err := Open(b.TempDir())
 	if err != nil {
@@ -100,7 +101,7 @@ func importOnce(b *testing.B, files [][]byte, redact func(*Session) map[string]i
 		b.Fatal(err)
 	}
 	for _, data := range files {
-		ss, _, err := ReadSessions(strings.NewReader(string(data)))
+		ss, _, err := funes.ReadSessions(strings.NewReader(string(data)))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // ScrubOptions says what a scrub covers.
@@ -304,8 +306,8 @@ type sessionScan struct {
 	ref      sessionRef
 	findings []ScrubFinding // to report (and redact, when applying)
 	tally    scrubTally
-	sess     *Session  // redacted copy; nil if nothing changed
-	tagEdits []tagEdit // project tags to rename
+	sess     *funes.Session // redacted copy; nil if nothing changed
+	tagEdits []tagEdit      // project tags to rename
 	counts   map[string]int
 	err      error
 }

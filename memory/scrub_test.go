@@ -2,6 +2,7 @@ package memory
 
 import (
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 
 	"bytes"
 	"context"
@@ -28,31 +29,31 @@ func fakeSecrets() map[string]planted { return scrubtest.Secrets() }
 
 // plantedSessions are three conversations that hold every fake secret among
 // ordinary words, as people paste them: a config, a tool result, a key.
-func plantedSessions(sec map[string]planted) []*Session {
+func plantedSessions(sec map[string]planted) []*funes.Session {
 	t0 := time.Date(2026, 2, 3, 10, 0, 0, 0, time.UTC)
-	deploy := conv("deploy-1", HarnessChatGPT, "Staging bucket deploy fails", "", t0,
+	deploy := conv("deploy-1", funes.HarnessChatGPT, "Staging bucket deploy fails", "", t0,
 		"My deploy script to the staging bucket fails with AccessDenied. Here is my config:\n\n"+
 			"AWS_ACCESS_KEY_ID="+sec["aws"].Secret+"\nregion=eu-west-1\n\nWhat is wrong with the marmalade pipeline?",
 		"The key itself looks well formed. Check that the bucket policy allows s3:PutObject for that user, and rotate the key now that it has been shared in a chat.",
 	)
-	env := conv("env-2", HarnessClaudeCode, "Wire up the summariser", "", t0.Add(time.Hour),
+	env := conv("env-2", funes.HarnessClaudeCode, "Wire up the summariser", "", t0.Add(time.Hour),
 		"Read my .env and wire the summariser to both providers.",
 		"I read the file.",
 	)
 	env.Turns[1].Blocks = append(env.Turns[1].Blocks,
-		Block{Type: BlockToolUse, ToolName: "Read", Text: `{"file_path": ".env"}`},
-		Block{Type: BlockToolResult, ToolName: "Read", Text: "GITHUB_TOKEN=" + sec["github"].Secret + "\n" +
+		funes.Block{Type: funes.BlockToolUse, ToolName: "Read", Text: `{"file_path": ".env"}`},
+		funes.Block{Type: funes.BlockToolResult, ToolName: "Read", Text: "GITHUB_TOKEN=" + sec["github"].Secret + "\n" +
 			"OPENAI_API_KEY=" + sec["openai"].Secret + "\n" +
 			"ANTHROPIC_API_KEY=" + sec["anthropic"].Secret + "\n" +
 			"LOG_LEVEL=debug\n"},
 	)
-	db := conv("db-3", HarnessCodex, "Database migration on the quokka cluster", "", t0.Add(2*time.Hour),
+	db := conv("db-3", funes.HarnessCodex, "Database migration on the quokka cluster", "", t0.Add(2*time.Hour),
 		"The migration on the quokka cluster hangs. DATABASE_URL=postgres://app:"+sec["pgpass"].Secret+"@"+sec["host"].Secret+":5432/prod",
 		"Connect with psql first and look at pg_stat_activity for the lock.",
 		"Here is the deploy key, in case it matters:\n\n"+sec["privkey"].Secret+"\n\nand the build runs on "+sec["host"].Secret+".",
 		"Please never paste private keys; revoke that one. The lock is the migration itself.",
 	)
-	return []*Session{deploy, env, db}
+	return []*funes.Session{deploy, env, db}
 }
 
 func newTestScrubber(t testing.TB) *scrub.Scrubber {
@@ -177,7 +178,7 @@ func TestScrubOnImportLeavesNoTrace(t *testing.T) {
 	assertNoSecrets(t, dir, sec) // while open: the WAL holds recent pages
 	assertNoSecretTerms(t, m, sec, "marmalade")
 
-	src, err := os.ReadFile(filepath.Join(dir, srcPath(HarnessClaudeCode, "env-2")))
+	src, err := os.ReadFile(filepath.Join(dir, srcPath(funes.HarnessClaudeCode, "env-2")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +419,7 @@ func TestScrubApplyCleansCrashLeftovers(t *testing.T) {
 	if _, err := m.Ingest(ctx, plantedSessions(sec), IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	rel := srcPath(HarnessChatGPT, "deploy-1")
+	rel := srcPath(funes.HarnessChatGPT, "deploy-1")
 	// A crash after linking: the link still shares the live file, which
 	// must survive the cleanup intact.
 	link, err := m.linkOld(rel)
@@ -447,7 +448,7 @@ func TestScrubApplyCleansCrashLeftovers(t *testing.T) {
 func TestRedactSessionCountsAndTitle(t *testing.T) {
 	sc := newTestScrubber(t)
 	sec := fakeSecrets()
-	s := conv("t", HarnessClaude, "token "+sec["github"].Secret, "", day0, "plain words", "and "+sec["aws"].Secret)
+	s := conv("t", funes.HarnessClaude, "token "+sec["github"].Secret, "", day0, "plain words", "and "+sec["aws"].Secret)
 	counts := RedactSession(sc, s)
 	if counts["github-pat"] != 1 || counts["aws-access-token"] != 1 {
 		t.Fatalf("counts %v", counts)
@@ -468,11 +469,11 @@ func TestScrubMetadataFields(t *testing.T) {
 	sc := newTestScrubber(t)
 	tok := scrubtest.GitHubToken(31)
 	host := fakeSecrets()["host"].Secret
-	leaky := func() *Session {
-		s := conv("meta-1", HarnessCodex, "clone with "+tok, "", day0, "clone the repository", "done")
+	leaky := func() *funes.Session {
+		s := conv("meta-1", funes.HarnessCodex, "clone with "+tok, "", day0, "clone the repository", "done")
 		s.Workdir = "/home/ana/clones/x-access-token:" + tok + "/ireneo"
 		s.Project = "ireneo-" + host
-		s.Turns[1].Blocks = append(s.Turns[1].Blocks, Block{Type: BlockToolUse, ToolName: "shell " + tok, Text: "git status"})
+		s.Turns[1].Blocks = append(s.Turns[1].Blocks, funes.Block{Type: funes.BlockToolUse, ToolName: "shell " + tok, Text: "git status"})
 		return s
 	}
 
@@ -483,7 +484,7 @@ func TestScrubMetadataFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := leaky()
-	rep, err := m.Ingest(ctx, []*Session{s}, IngestOptions{Redact: Redactor(sc)})
+	rep, err := m.Ingest(ctx, []*funes.Session{s}, IngestOptions{Redact: Redactor(sc)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -502,7 +503,7 @@ func TestScrubMetadataFields(t *testing.T) {
 
 	// Stored before scrub on import: scan finds it, apply redacts it.
 	m = openTest(t)
-	if _, err := m.Ingest(ctx, []*Session{leaky()}, IngestOptions{}); err != nil {
+	if _, err := m.Ingest(ctx, []*funes.Session{leaky()}, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	scan, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // SessionInfo describes one conversation in lists.
@@ -194,10 +195,10 @@ func (e *AmbiguousSessionError) Error() string {
 // Is makes errors.Is(err, ErrAmbiguousSession) hold.
 func (e *AmbiguousSessionError) Is(target error) bool { return target == ErrAmbiguousSession }
 
-func isHarness(h string) bool { return slices.Contains(Harnesses, h) }
+func isHarness(h string) bool { return slices.Contains(funes.Harnesses, h) }
 
 // LoadSession reads a conversation's source file, verbatim.
-func (m *Memory) LoadSession(ctx context.Context, sessionID string) (*Session, error) {
+func (m *Memory) LoadSession(ctx context.Context, sessionID string) (*funes.Session, error) {
 	ref, err := m.findSession(ctx, m.db, sessionID, nil)
 	if err != nil {
 		return nil, err
@@ -205,7 +206,7 @@ func (m *Memory) LoadSession(ctx context.Context, sessionID string) (*Session, e
 	return m.loadRef(ref)
 }
 
-func (m *Memory) loadRef(ref sessionRef) (*Session, error) {
+func (m *Memory) loadRef(ref sessionRef) (*funes.Session, error) {
 	f, err := os.Open(filepath.Join(m.dir, ref.path))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -214,7 +215,7 @@ func (m *Memory) loadRef(ref sessionRef) (*Session, error) {
 		return nil, err
 	}
 	defer f.Close()
-	ss, _, err := ReadSessions(f)
+	ss, _, err := funes.ReadSessions(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", ref.path, err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // TestAmbiguousSessionID: a bare id two sources share is a typed error that
@@ -15,8 +17,8 @@ func TestAmbiguousSessionID(t *testing.T) {
 	t.Parallel()
 	m := openTest(t)
 	mustIngest(t, m,
-		conv("same-id", HarnessChatGPT, "one", "", day0, "from chatgpt"),
-		conv("same-id", HarnessClaude, "two", "", day0, "from claude"))
+		conv("same-id", funes.HarnessChatGPT, "one", "", day0, "from chatgpt"),
+		conv("same-id", funes.HarnessClaude, "two", "", day0, "from claude"))
 	ctx := context.Background()
 	_, err := m.Get(ctx, GetOptions{SessionID: "same-id"})
 	var amb *AmbiguousSessionError
@@ -24,10 +26,10 @@ func TestAmbiguousSessionID(t *testing.T) {
 		t.Fatalf("get same-id: %v, want an AmbiguousSessionError", err)
 	}
 	got := slices.Sorted(slices.Values(amb.Sources))
-	if !slices.Equal(got, []string{HarnessChatGPT, HarnessClaude}) || !strings.Contains(err.Error(), "write it as") {
+	if !slices.Equal(got, []string{funes.HarnessChatGPT, funes.HarnessClaude}) || !strings.Contains(err.Error(), "write it as") {
 		t.Errorf("error %q names %v", err, amb.Sources)
 	}
-	if tr, err := m.Get(ctx, GetOptions{SessionID: HarnessClaude + ":same-id"}); err != nil || tr.Session.Title != "two" {
+	if tr, err := m.Get(ctx, GetOptions{SessionID: funes.HarnessClaude + ":same-id"}); err != nil || tr.Session.Title != "two" {
 		t.Errorf("get claude:same-id: %+v, %v", tr, err)
 	}
 }

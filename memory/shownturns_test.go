@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // TestShownTurns reads, in one call, what recall shows of turns — across
@@ -23,8 +25,8 @@ func TestShownTurns(t *testing.T) {
 	}
 	texts[7] = long
 	mustIngest(t, m,
-		conv("a", HarnessChatGPT, "Pump seal", "", day0, "first", "second", "third", "fourth"),
-		conv("b", HarnessClaude, "Bearings", "", day0, texts...))
+		conv("a", funes.HarnessChatGPT, "Pump seal", "", day0, "first", "second", "third", "fourth"),
+		conv("b", funes.HarnessClaude, "Bearings", "", day0, texts...))
 	if err := m.Tag(ctx, "a", "beta", "alpha"); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +109,7 @@ func TestShownTurnsConcurrent(t *testing.T) {
 	for i := range texts {
 		texts[i] = "turn about the pump seal"
 	}
-	mustIngest(t, m, conv("c", HarnessCodex, "Seals", "", day0, texts...))
+	mustIngest(t, m, conv("c", funes.HarnessCodex, "Seals", "", day0, texts...))
 	var sess int64
 	if err := m.db.QueryRow(`SELECT id FROM sessions WHERE session_id='c'`).Scan(&sess); err != nil {
 		t.Fatal(err)

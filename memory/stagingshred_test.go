@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // A staging file thrown away is overwritten first, on every path: a
@@ -64,7 +66,7 @@ func stageToken(t *testing.T, m *Memory, ctx context.Context, n int) *Batch {
 		t.Fatal(err)
 	}
 	for i := range n {
-		if err := b.Add(ctx, conv(fmt.Sprintf("st%d", i), HarnessChatGPT, "", "", day0, "The code is "+stagedToken+".", "ok")); err != nil {
+		if err := b.Add(ctx, conv(fmt.Sprintf("st%d", i), funes.HarnessChatGPT, "", "", day0, "The code is "+stagedToken+".", "ok")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -115,14 +117,14 @@ func TestFailedCommitZeroesItsStagingFiles(t *testing.T) {
 	ctx := context.Background()
 	b := stageToken(t, m, ctx, 1)
 	// The second session's folder cannot be made: its commit fails.
-	blocked := filepath.Join(m.Dir(), filepath.Dir(srcPath(HarnessCodex, "x")))
+	blocked := filepath.Join(m.Dir(), filepath.Dir(srcPath(funes.HarnessCodex, "x")))
 	if err := os.MkdirAll(filepath.Dir(blocked), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(blocked, []byte("not a folder"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Add(ctx, conv("blocked", HarnessCodex, "", "", day0, "Blocked, with "+stagedToken+".", "ok")); err != nil {
+	if err := b.Add(ctx, conv("blocked", funes.HarnessCodex, "", "", day0, "Blocked, with "+stagedToken+".", "ok")); err != nil {
 		t.Fatal(err)
 	}
 	staged := watchFile(t, filepath.Join(b.dir, stagedName))

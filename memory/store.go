@@ -57,7 +57,7 @@ func Open(dir string) (*Memory, error) {
 		return nil, errors.New("open memory: no directory given")
 	}
 	if err := secureDir(dir); err != nil {
-		return nil, fmt.Errorf("open memory %s: %w", dir, err)
+		return nil, fmt.Errorf("open memory %s: %w", dir, explainDisk(dir, err))
 	}
 	dsn := "file:" + (&url.URL{Path: filepath.Join(dir, DBName)}).EscapedPath() +
 		"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)" +
@@ -74,7 +74,7 @@ func Open(dir string) (*Memory, error) {
 		if errors.As(err, &newer) {
 			return nil, err // already one line that names the file
 		}
-		return nil, fmt.Errorf("open memory %s: %w", dir, err)
+		return nil, fmt.Errorf("open memory %s: %w", dir, explainDisk(dir, err))
 	}
 	os.Chmod(m.dbPath(), 0o600)
 	m.recoverLeftovers(context.Background()) // best effort: Forget and NewBatch run it again and report errors
@@ -94,8 +94,13 @@ func (m *Memory) Close() error {
 // Dir is the memory directory.
 func (m *Memory) Dir() string { return m.dir }
 
-// withTx runs fn in one write transaction.
+// withTx runs fn in one write transaction. A failure to write the
+// memory's files says why (a full disk, a read-only one, no permission).
 func (m *Memory) withTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return explainDisk(m.dir, m.tx(ctx, fn))
+}
+
+func (m *Memory) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	m.writeMu.Lock()
 	defer m.writeMu.Unlock()
 	tx, err := m.db.BeginTx(ctx, nil)

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // turnCache keeps the role and time of the turns recall's candidates were,
@@ -66,10 +67,10 @@ func (c *turnCache) add(gen int64, read map[uint64]turnMeta) {
 // internRole shares the two common roles' strings.
 func internRole(r string) string {
 	switch r {
-	case RoleUser:
-		return RoleUser
-	case RoleAssistant:
-		return RoleAssistant
+	case funes.RoleUser:
+		return funes.RoleUser
+	case funes.RoleAssistant:
+		return funes.RoleAssistant
 	}
 	return r
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // TestTurnCacheFollowsWrites: the role and time recall keeps of candidate
@@ -32,13 +33,13 @@ func TestTurnCacheFollowsWrites(t *testing.T) {
 	}
 	// The same conversation again, a day later and with its roles swapped.
 	later := conv("a", "claude-code", "notes", "", day0.Add(24*time.Hour), "walrus ledger", "ledger walrus again", "more")
-	later.Turns[0].Role, later.Turns[1].Role = RoleAssistant, RoleUser
+	later.Turns[0].Role, later.Turns[1].Role = funes.RoleAssistant, funes.RoleUser
 	mustIngest(t, m, later)
 	byseq := map[int]Candidate{}
 	for _, c := range ask() {
 		byseq[c.Seq] = c
 	}
-	if c := byseq[0]; c.TS != day0.Add(24*time.Hour).Unix() || c.Role != RoleAssistant {
+	if c := byseq[0]; c.TS != day0.Add(24*time.Hour).Unix() || c.Role != funes.RoleAssistant {
 		t.Fatalf("after a re-import: turn 0 is %+v, want the new time and role", c)
 	}
 	if _, err := m.Forget(ctx, []string{"a"}, nil); err != nil {

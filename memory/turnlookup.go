@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // lookupChunk keeps each IN (…) list well under SQLite's variable limit.
@@ -64,7 +66,7 @@ func (m *Memory) Project(ctx context.Context, harness, id string) (string, bool,
 // StoredSession loads a stored conversation of harness as its file holds
 // it, and whether it is stored at all. Importers use it to take turns a
 // resumed session copied out of it once their original is imported.
-func (m *Memory) StoredSession(ctx context.Context, harness, id string) (*Session, bool, error) {
+func (m *Memory) StoredSession(ctx context.Context, harness, id string) (*funes.Session, bool, error) {
 	s, err := m.LoadSession(ctx, harness+":"+id)
 	if errors.Is(err, ErrNotFound) {
 		return nil, false, nil

@@ -1,6 +1,10 @@
 package plumbing
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ireneo-app/ireneo/answer"
+)
 
 // Roles and block types as the funes jsonl writes them (memory's constants;
 // repeated here so the package stays a leaf).
@@ -24,10 +28,10 @@ func Classify(role, blockType, toolName, text string) []Span {
 		}
 		return []Span{{0, len(text), Said}}
 	case blockResult:
-		if isResult(text) {
+		if answer.Is(text) {
 			return []Span{{0, len(text), RecallResult}}
 		}
-		if at := markedLine(text); at > 0 {
+		if at := answer.Within(text); at > 0 {
 			// A shell's output with the CLI's answer after the output of
 			// commands before it (`git pull && ireneo get …`): the answer
 			// runs from its marker to the end, as no line of the output

@@ -9,6 +9,7 @@
 // feed on itself, each recall adding copies that outrank what was said. The
 // GUI shows them as one collapsed line (Kind.Label) that opens on demand.
 //
-// It is a leaf: it imports no Ireneo package, so memory (the indexer),
-// importers and app/gui can all use it.
+// Ireneo's answers are known by package answer's readers, the one place
+// that writes and reads them; plumbing imports no other Ireneo package, so
+// memory (the indexer), importers and app/gui can all use it.
 package plumbing

@@ -2,9 +2,9 @@ package plumbing
 
 import "strings"
 
-// Harness plumbing: what Claude Code and Codex write into their own
-// transcripts as if someone had said it. Identical in every session and
-// lexically broad, it would outrank real turns on common words.
+// Harness plumbing: what Claude Code, Codex, Gemini CLI and Cursor write
+// into their own transcripts as if someone had said it. Identical in every
+// session and lexically broad, it would outrank real turns on common words.
 //
 // Only whole wrappers whose content is the harness talking are plumbing,
 // and preambles only at the start of a message: a person who quotes
@@ -18,6 +18,12 @@ var preambleTags = []string{
 	"environment_context", "user_instructions", "permissions instructions", "INSTRUCTIONS",
 	"developer_instructions", "collaboration_mode", "personality_spec", "turn_aborted",
 	"skill", "subagent_notification", "user_shell_command", "local-command-caveat",
+	// Gemini CLI: the workspace preamble of a session's first message, and
+	// a hook's context added to a prompt.
+	"session_context", "hook_context",
+	// Cursor's agent transcripts: when the prompt was sent, and the slash
+	// commands it expanded, before the person's <user_query>.
+	"timestamp", "cursor_commands",
 }
 
 // agentsPreamble opens the AGENTS.md instructions Codex sends as a user
@@ -46,11 +52,14 @@ var wrapperTags = []string{
 	"system-reminder", "user-prompt-submit-hook", "command-name", "command-message", "command-args",
 	"local-command-stdout", "local-command-stderr", "local-command-caveat", "bash-stdout", "bash-stderr",
 	"ide_opened_file", "ide_selection",
+	// Cursor's agent transcripts wrap the person's words in <user_query>
+	// (the words are theirs, the tags are not).
+	"user_query",
 }
 
 // saidInside are wrappers whose content the person typed: the arguments of
 // a slash command stay searchable, only the tags around them are plumbing.
-var saidInside = map[string]bool{"command-args": true}
+var saidInside = map[string]bool{"command-args": true, "user_query": true}
 
 // trailingTags are wrappers Claude Code also appends to the end of a
 // message, right after the person's last word: one that ends the text is

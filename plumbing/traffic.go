@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+
+	"github.com/ireneo-app/ireneo/answer"
 )
 
 // Ireneo's own tool traffic, as it lands in an agent's transcript.
@@ -20,47 +22,26 @@ import (
 //     registered ("ireneo", "memory", …), so it is never relied on; the
 //     argument shape keeps another server's "get" or "sessions" searchable.
 //   - A result, by its content alone (the tool name on a stored result may
-//     be missing, or be a shell that ran the CLI):
-//     the marker (ResultMarker) that begins every text answer and is the
-//     "marker" field of every structured one since this build; and for
-//     answers written before it, their shape: the "Past conversations
-//     matching …" header with a "receipt: session_id=… turn_uuid=…" line,
-//     the no-match and over-budget sentences, get's "Conversation …" header
-//     with its session_id line and turn headers, sessions' and
-//     list_projects' headers, and structured answers carrying Ireneo's own
-//     fields (the records notice with hits or turns; total, offset,
-//     sessions, token_budget; projects and untagged), also when wrapped in
-//     an MCP content list or a structuredContent field.
+//     be missing, or be a shell that ran the CLI): package answer's
+//     readers know every answer Ireneo gives, in every form any build
+//     wrote (answer.Is), and one printed after other commands' output in
+//     a shell's (answer.Within: from there to the output's end is Ireneo's,
+//     what came before stays the shell's).
 //   - A shell call that runs Ireneo's CLI to recall (`ireneo recall …`,
 //     `ireneo get …`, `ireneo sessions …`, `ireneo projects`) at a
 //     command's start, in a shell tool's input (Claude Code's Bash
 //     {"command": …}, Codex's shell {"command": [...]} or its joined command
-//     line). Its output is known by the marker like any result: recall's
-//     context block and get's header line begin with it, sessions' and
-//     projects' tables have it on a line above, and each --json answer
-//     carries it in its "marker" field (recall's in its context_block).
-//     `ireneo audit`, `insights` and `forget` mark their output the same
-//     way (each entry of audit's --json array carries the field), though
-//     their command lines, quoting nothing, stay the shell's own.
-//     Codex's exec puts an envelope before the output (ShellOutput): the
-//     answer is looked for behind it. A text answer after other commands'
-//     output (`git pull && ireneo get …`) is known by the marker beginning
-//     a line: from there to the output's end is Ireneo's (markedLine), what
-//     came before stays the shell's. Their output from builds before the
-//     marker reads as the agent's own.
+//     line). `ireneo audit`, `insights` and `forget` are calls too (their
+//     command lines name queries and conversations).
 //
 // An agent's own answer after a recall is none of these, and stays
 // searchable like any turn.
 
-// ResultMarker begins the text of every answer Ireneo's tools give (and of
-// the CLI's recall context block), and is the "marker" field of every
-// structured answer: it lets a later import know Ireneo's own output under
-// any server name. An agent reads it as a plain label. Never change it:
-// memories hold answers written with it.
-const ResultMarker = "[ireneo-result]"
+// ResultMarker is answer.Marker, which every answer of Ireneo's carries.
+const ResultMarker = answer.Marker
 
-// MarkerField is the structured answers' field that holds ResultMarker.
-const MarkerField = "marker"
+// MarkerField is answer.MarkerField, the structured answers' marker field.
+const MarkerField = answer.MarkerField
 
 // toolArgs lists Ireneo's tools (mcpserver/tools.go) and their argument
 // names; required ones come first, up to required[tool]. mcpserver's tests
@@ -70,9 +51,11 @@ var toolArgs = map[string][]string{
 	"get":           {"session_id", "turn_uuid", "window", "token_budget"},
 	"sessions":      {"query", "project", "source", "since", "until", "limit", "offset", "token_budget"},
 	"list_projects": {},
+	"scan":          {"pattern", "regexp", "ignore_case", "session_id", "project", "source", "since", "until", "limit", "cursor", "token_budget"},
+	"insights":      {"period", "since", "until", "source", "project", "token_budget"},
 }
 
-var required = map[string]int{"recall": 1, "get": 1}
+var required = map[string]int{"recall": 1, "get": 1, "scan": 1}
 
 // ToolArguments returns the argument names of Ireneo's tool, required ones
 // first, and whether it is one of Ireneo's tools.
@@ -87,18 +70,24 @@ func ToolArguments(tool string) (args []string, requiredN int, ok bool) {
 // call is Ireneo's only when its arguments fit too (Classify).
 func IreneoTool(name string) string {
 	n := strings.TrimSpace(name)
-	n = strings.TrimPrefix(n, "mcp__")
-	cut := 0
-	for _, sep := range []string{"__", "."} {
-		if i := strings.LastIndex(n, sep); i > 0 && i+len(sep) > cut {
-			cut = i + len(sep)
+	if _, ok := toolArgs[n]; ok {
+		return n
+	}
+	// The qualifier ends in a separator: "__" (Claude Code, Codex), "."
+	// (Codex item_completed), "_" (Gemini CLI's mcp_<server>_<tool>,
+	// opencode's <server>_<tool>), "-" (Copilot CLI's <server>-<tool>). The
+	// longest tool name that fits wins (list_projects, not projects).
+	best := ""
+	for tool := range toolArgs {
+		if len(tool) <= len(best) || len(n) <= len(tool) || !strings.HasSuffix(n, tool) {
+			continue
+		}
+		switch n[len(n)-len(tool)-1] {
+		case '_', '.', '-':
+			best = tool
 		}
 	}
-	tool := n[cut:]
-	if _, ok := toolArgs[tool]; !ok {
-		return ""
-	}
-	return tool
+	return best
 }
 
 // cliRecall finds Ireneo's CLI asked for what the memory holds at the start
@@ -165,178 +154,6 @@ func isCall(toolName, input string) bool {
 	for _, n := range names[:required[tool]] {
 		var s string
 		if json.Unmarshal(args[n], &s) != nil || strings.TrimSpace(s) == "" {
-			return false
-		}
-	}
-	return true
-}
-
-// recordsNotice begins the notice of recall's and get's structured answers
-// since the first release.
-const recordsNotice = "Verbatim records of the person's past conversations"
-
-var (
-	sessionsHeader = regexp.MustCompile(`^\d+ conversation\(s\) match; showing \d+ to \d+, newest first\.`)
-	getTurnHeader  = regexp.MustCompile(`(?m)^\[turn \d+ · [^\n]* · turn_uuid [^\n]*\]`)
-)
-
-// execEnvelope is the header Codex writes before a command's output in the
-// result of its exec_command (codex-rs unified exec: "Chunk ID: …", "Wall
-// time: … seconds", "Process exited with code N" or "Process running with
-// session ID N", "Original token count: N", "Output:") and shell_command
-// ("Exit code: N", "Wall time: … seconds", "Output:"), with the notice it
-// puts first in an output it cut in the middle.
-var execEnvelope = regexp.MustCompile(`^(?:(?:Chunk ID: \S+|Wall time: [0-9.]+ seconds|Process exited with code -?\d+|Process running with session ID \d+|Original token count: \d+|Exit code: -?\d+)\n)+Output:\n(?:Warning: truncated output \(original token count: \d+\)\n(?:Total output lines: \d+\n)?\n?)?`)
-
-// ShellOutput cuts a shell tool's result into the harness's envelope and
-// the command's own output, so the CLI's answer is known, and erased from,
-// behind it. Without an envelope, head is "" and out is text.
-func ShellOutput(text string) (head, out string) {
-	if text == "" || strings.IndexByte("CWPOE", text[0]) < 0 {
-		return "", text
-	}
-	n := len(execEnvelope.FindString(text))
-	return text[:n], text[n:]
-}
-
-// markedLine is where the first line of text that begins with ResultMarker
-// (followed by a space or the line's end) begins, past its first byte; 0
-// when there is none. The CLI's text answers begin with it, so a shell's
-// output holding one after other output is known by it.
-func markedLine(text string) int {
-	// One more pass over a tool's output: BenchmarkClassify's CPU 0.84-0.86
-	// s -> 0.88-0.90 s (3000 runs, user time, 4 rounds interleaved, load
-	// 2.4-2.7). The marker leads the search, not "\n" and the marker: '\n',
-	// common in any output, made it 0.92-0.93 s.
-	for at := 1; at < len(text); {
-		i := strings.Index(text[at:], ResultMarker)
-		if i < 0 {
-			return 0
-		}
-		start := at + i
-		end := start + len(ResultMarker)
-		if text[start-1] == '\n' && (end == len(text) || strings.IndexByte(" \r\n", text[end]) >= 0) {
-			return start
-		}
-		at = end
-	}
-	return 0
-}
-
-// isResult reports whether a tool result's text is an answer of Ireneo's.
-func isResult(text string) bool { return resultAt(text, 0) }
-
-func resultAt(text string, depth int) bool {
-	t := strings.TrimSpace(text)
-	if head, out := ShellOutput(t); head != "" {
-		return resultAt(out, depth+1) // the CLI run through Codex's exec
-	}
-	switch {
-	case t == "":
-		return false
-	case strings.HasPrefix(t, ResultMarker):
-		return true
-	case t[0] == '{' || t[0] == '[':
-		if !mentionsIreneo(t) {
-			return false // most tool output is JSON: decode only what may be an answer
-		}
-		var v any
-		if json.Unmarshal([]byte(t), &v) != nil {
-			return false
-		}
-		return jsonResult(v, depth)
-	}
-	return oldTextResult(t)
-}
-
-// jsonHints are words every structured answer of Ireneo's holds, or the
-// text one wrapped in it.
-var jsonHints = []string{
-	ResultMarker, `"token_budget"`, `"untagged"`, "receipt: session_id=", "Nothing was found in memory",
-	"exist but none fits in a budget", "session_id: ", "conversation(s) match; showing", "No conversations", "Projects (conversations)",
-}
-
-func mentionsIreneo(t string) bool {
-	for _, h := range jsonHints {
-		if strings.Contains(t, h) {
-			return true
-		}
-	}
-	return false
-}
-
-// oldTextResult recognises the text answers written before ResultMarker.
-func oldTextResult(t string) bool {
-	switch {
-	case strings.HasPrefix(t, `Past conversations matching "`):
-		return strings.Contains(t, "\nreceipt: session_id=")
-	case strings.HasPrefix(t, `No past conversation matches "`):
-		return strings.Contains(t, "Nothing was found in memory")
-	case strings.HasPrefix(t, `Matches for "`):
-		return strings.Contains(t, "exist but none fits in a budget of")
-	case strings.HasPrefix(t, `Conversation "`):
-		return strings.Contains(t, "\nsession_id: ") && (getTurnHeader.MatchString(t) || strings.Contains(t, "\n(no turns)"))
-	case strings.HasPrefix(t, "No conversations in memory match. Try fewer filters or other words."),
-		strings.HasPrefix(t, "No conversations at offset "):
-		return true
-	case strings.HasPrefix(t, "Projects (conversations):\n- "):
-		return true
-	}
-	return sessionsHeader.MatchString(t)
-}
-
-// jsonResult recognises a structured answer, bare or wrapped as MCP sends
-// it (a content list, a structuredContent field).
-func jsonResult(v any, depth int) bool {
-	if depth > 4 {
-		return false
-	}
-	switch x := v.(type) {
-	case []any:
-		for _, e := range x {
-			if jsonResult(e, depth+1) {
-				return true
-			}
-		}
-	case map[string]any:
-		if s, _ := x[MarkerField].(string); s == ResultMarker {
-			return true
-		}
-		if n, _ := x["notice"].(string); strings.HasPrefix(n, recordsNotice) {
-			if _, hits := x["hits"]; hits {
-				return true
-			}
-			if _, turns := x["turns"]; turns {
-				return true
-			}
-		}
-		if has(x, "total", "offset", "sessions", "token_budget") {
-			return true
-		}
-		if len(x) == 2 && has(x, "projects", "untagged") {
-			return true
-		}
-		for _, k := range []string{"structuredContent", "structured_content", "content", "result", "output"} {
-			if e, ok := x[k]; ok && jsonResult(e, depth+1) {
-				return true
-			}
-		}
-		if s, ok := x["text"].(string); ok && resultAt(s, depth+1) {
-			return true
-		}
-		// The CLI's `recall --json`: the context block beside its hits.
-		if s, ok := x["context_block"].(string); ok && has(x, "hits") && resultAt(s, depth+1) {
-			return true
-		}
-	case string:
-		return resultAt(x, depth+1)
-	}
-	return false
-}
-
-func has(m map[string]any, keys ...string) bool {
-	for _, k := range keys {
-		if _, ok := m[k]; !ok {
 			return false
 		}
 	}

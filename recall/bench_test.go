@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	_ "modernc.org/sqlite" // the floor reads the memory's FTS5 table directly
 )
@@ -51,7 +52,7 @@ var benchVocab = func() []string {
 
 // genSessions makes n conversations of six turns, each hiding one fact
 // with an identifier among small talk. Deterministic for a seed.
-func genSessions(n int, seed int64) []*memory.Session {
+func genSessions(n int, seed int64) []*funes.Session {
 	r := rand.New(rand.NewSource(seed))
 	z := rand.NewZipf(r, 1.07, 2, uint64(len(benchVocab)-1))
 	pick := func(k int) string {
@@ -61,7 +62,7 @@ func genSessions(n int, seed int64) []*memory.Session {
 		}
 		return strings.Join(ws, " ")
 	}
-	out := make([]*memory.Session, n)
+	out := make([]*funes.Session, n)
 	base := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
 	for i := range out {
 		id := fmt.Sprintf("bench-%05d", i)
@@ -74,7 +75,7 @@ func genSessions(n int, seed int64) []*memory.Session {
 			"Thanks. " + pick(15) + ".",
 			"Anytime. " + pick(10) + ".",
 		}
-		out[i] = conv(id, []string{memory.HarnessChatGPT, memory.HarnessClaude, memory.HarnessCodex, memory.HarnessClaudeCode}[i%4], pick(4), "", start, texts...)
+		out[i] = conv(id, []string{funes.HarnessChatGPT, funes.HarnessClaude, funes.HarnessCodex, funes.HarnessClaudeCode}[i%4], pick(4), "", start, texts...)
 	}
 	return out
 }

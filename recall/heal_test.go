@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
@@ -31,22 +32,22 @@ var plumbingFacts = []struct{ id, query, ask, said, agentAsk, answer string }{
 
 // agentCopy is an agent's session as Claude Code records it: the question,
 // a call to Ireneo's recall under server, Ireneo's answer, the agent's own.
-func agentCopy(id, server, query, result, ask, answer string, at time.Time) *memory.Session {
+func agentCopy(id, server, query, result, ask, answer string, at time.Time) *funes.Session {
 	tool := "mcp__" + server + "__recall"
-	return &memory.Session{ID: id, Harness: memory.HarnessClaudeCode, Title: ask, Turns: []memory.Turn{
-		{TurnUUID: id + "-0", Seq: 0, TS: at, Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: ask}}},
-		{TurnUUID: id + "-1", Seq: 1, TS: at.Add(time.Second), Role: memory.RoleAssistant, Blocks: []memory.Block{
-			{Type: memory.BlockToolUse, ToolName: tool, Text: fmt.Sprintf(`{"query":%q}`, query)}}},
-		{TurnUUID: id + "-2", Seq: 2, TS: at.Add(2 * time.Second), Role: memory.RoleTool, Blocks: []memory.Block{
-			{Type: memory.BlockToolResult, ToolName: tool, Text: result}}},
-		{TurnUUID: id + "-3", Seq: 3, TS: at.Add(3 * time.Second), Role: memory.RoleAssistant, Blocks: []memory.Block{{Type: memory.BlockText, Text: answer}}},
+	return &funes.Session{ID: id, Harness: funes.HarnessClaudeCode, Title: ask, Turns: []funes.Turn{
+		{TurnUUID: id + "-0", Seq: 0, TS: at, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: ask}}},
+		{TurnUUID: id + "-1", Seq: 1, TS: at.Add(time.Second), Role: funes.RoleAssistant, Blocks: []funes.Block{
+			{Type: funes.BlockToolUse, ToolName: tool, Text: fmt.Sprintf(`{"query":%q}`, query)}}},
+		{TurnUUID: id + "-2", Seq: 2, TS: at.Add(2 * time.Second), Role: funes.RoleTool, Blocks: []funes.Block{
+			{Type: funes.BlockToolResult, ToolName: tool, Text: result}}},
+		{TurnUUID: id + "-3", Seq: 3, TS: at.Add(3 * time.Second), Role: funes.RoleAssistant, Blocks: []funes.Block{{Type: funes.BlockText, Text: answer}}},
 	}}
 }
 
 // copyText reports whether a passage is an agent's call to Ireneo or
 // Ireneo's answer, not anyone's own words.
 func copyText(role, text string) bool {
-	return role == memory.RoleTool || strings.Contains(text, `{"query"`) || strings.Contains(text, "receipt: session_id=") ||
+	return role == funes.RoleTool || strings.Contains(text, `{"query"`) || strings.Contains(text, "receipt: session_id=") ||
 		strings.Contains(text, plumbing.ResultMarker)
 }
 
@@ -117,10 +118,10 @@ func TestOldMemoryWithCopiesHeals(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, f := range plumbingFacts {
-		mustIngest(t, m, conv(f.id, memory.HarnessChatGPT, "Plant notes "+f.id, "", day0.AddDate(0, 0, i), f.ask, f.said))
+		mustIngest(t, m, conv(f.id, funes.HarnessChatGPT, "Plant notes "+f.id, "", day0.AddDate(0, 0, i), f.ask, f.said))
 	}
 	for i := range 12 { // other talk, so the words are not all rare
-		mustIngest(t, m, conv(fmt.Sprintf("other-%d", i), memory.HarnessClaude, "Other work", "", day0.AddDate(0, 0, 5+i),
+		mustIngest(t, m, conv(fmt.Sprintf("other-%d", i), funes.HarnessClaude, "Other work", "", day0.AddDate(0, 0, 5+i),
 			fmt.Sprintf("Can you review the compressor pricing sheet %d for the supplier meeting?", i),
 			"The firmware and valve numbers look fine; the owner of the sheet is still open to change."))
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -23,16 +24,16 @@ func openTest(t *testing.T) *memory.Memory {
 }
 
 // conv makes a session whose turns alternate user and assistant, a minute apart from start.
-func conv(id, harness, title, project string, start time.Time, texts ...string) *memory.Session {
-	s := &memory.Session{ID: id, Harness: harness, Title: title, Project: project}
+func conv(id, harness, title, project string, start time.Time, texts ...string) *funes.Session {
+	s := &funes.Session{ID: id, Harness: harness, Title: title, Project: project}
 	for i, tx := range texts {
-		role := memory.RoleUser
+		role := funes.RoleUser
 		if i%2 == 1 {
-			role = memory.RoleAssistant
+			role = funes.RoleAssistant
 		}
-		s.Turns = append(s.Turns, memory.Turn{
+		s.Turns = append(s.Turns, funes.Turn{
 			TurnUUID: fmt.Sprintf("%s-t%d", id, i), Seq: i, TS: start.Add(time.Duration(i) * time.Minute), Role: role,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: tx}},
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: tx}},
 		})
 	}
 	return s
@@ -40,7 +41,7 @@ func conv(id, harness, title, project string, start time.Time, texts ...string) 
 
 var day0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 
-func mustIngest(t *testing.T, m *memory.Memory, ss ...*memory.Session) memory.IngestReport {
+func mustIngest(t *testing.T, m *memory.Memory, ss ...*funes.Session) memory.IngestReport {
 	t.Helper()
 	rep, err := m.Ingest(context.Background(), ss, memory.IngestOptions{})
 	if err != nil {

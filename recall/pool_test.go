@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // A page past the tuning's candidate pool still finds its hits: the pool
@@ -14,9 +14,9 @@ import (
 func TestPagesReachPastThePool(t *testing.T) {
 	m := openTest(t)
 	ctx := context.Background()
-	var ss []*memory.Session
+	var ss []*funes.Session
 	for i := range 30 {
-		ss = append(ss, conv(fmt.Sprintf("c%02d", i), memory.HarnessChatGPT, "Kestrel", "", day0.Add(time.Duration(i)*time.Hour),
+		ss = append(ss, conv(fmt.Sprintf("c%02d", i), funes.HarnessChatGPT, "Kestrel", "", day0.Add(time.Duration(i)*time.Hour),
 			fmt.Sprintf("the kestrel plan, part %d", i)))
 	}
 	mustIngest(t, m, ss...)

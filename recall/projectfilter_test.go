@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -15,9 +16,9 @@ func TestProjectFilterModes(t *testing.T) {
 	m := openTest(t)
 	ctx := context.Background()
 	mustIngest(t, m,
-		conv("a", memory.HarnessChatGPT, "Spotter A", "spotter", day0, "the kestrel plan for spotter"),
-		conv("b", memory.HarnessChatGPT, "Other B", "other", day0, "the kestrel plan for other"),
-		conv("c", memory.HarnessClaude, "Loose C", "", day0, "the kestrel plan, untagged"),
+		conv("a", funes.HarnessChatGPT, "Spotter A", "spotter", day0, "the kestrel plan for spotter"),
+		conv("b", funes.HarnessChatGPT, "Other B", "other", day0, "the kestrel plan for other"),
+		conv("c", funes.HarnessClaude, "Loose C", "", day0, "the kestrel plan, untagged"),
 	)
 	ids := func(ss []memory.SessionInfo) []string {
 		var out []string

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // rank turns candidates into the top k: BM25 relative to the best match,
@@ -62,7 +62,7 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 	// so a reply that matched better than the message it answers keeps
 	// its own place ("how did I fix the flaky test?", the fix in the
 	// reply) rather than the discount of a shown exchange.
-	boosted := speaker == memory.RoleUser && tn.SpeakerWeight > 0
+	boosted := speaker == funes.RoleUser && tn.SpeakerWeight > 0
 	var userRaw map[[2]int64]float64
 	if boosted {
 		userRaw = map[[2]int64]float64{}
@@ -118,7 +118,7 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		if c.starred {
 			c.score *= 1 + tn.StarWeight
 		}
-		if boosted && c.role == memory.RoleUser {
+		if boosted && c.role == funes.RoleUser {
 			userRaw[exchangeOf(c)] = c.score
 		}
 		if speaker != "" && c.role == speaker {
@@ -159,7 +159,7 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 			}
 			s := c.score * math.Pow(tn.SameSession, float64(perSess[c.sess]))
 			if tn.SameExchange > 0 && tn.SameExchange < 1 && exchanges[exchangeOf(c)] {
-				if !boosted || c.role == memory.RoleUser || c.score <= userRaw[exchangeOf(c)] {
+				if !boosted || c.role == funes.RoleUser || c.score <= userRaw[exchangeOf(c)] {
 					s *= tn.SameExchange
 				}
 			}
@@ -257,7 +257,7 @@ func onePerExchange(pool []candidate) []candidate {
 // the turn before a reply.
 func exchangeOf(c candidate) [2]int64 {
 	ex := int64(c.seq)
-	if c.role != memory.RoleUser {
+	if c.role != funes.RoleUser {
 		ex-- // a reply belongs to the message before it
 	}
 	return [2]int64{c.sess, ex}

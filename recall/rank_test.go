@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -66,13 +67,13 @@ func TestRankTable(t *testing.T) {
 		k       int
 		want    []int64
 	}{
-		{"bm25 and coverage", []candidate{c(1, 0, -10, 0.5, memory.RoleUser, 0), c(2, 0, -8, 1, memory.RoleUser, 0)}, 0, "", 2, []int64{200, 100}},
-		{"one hit per turn", []candidate{c(1, 0, -10, 1, memory.RoleUser, 0), c(1, 0, -9, 1, memory.RoleUser, 0)}, 0, "", 5, []int64{100}},
-		{"diversity", []candidate{c(1, 0, -10, 1, memory.RoleUser, 0), c(1, 1, -9.9, 1, memory.RoleUser, 0), c(2, 0, -6, 1, memory.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
-		{"speaker favoured", []candidate{c(1, 0, -10, 1, memory.RoleAssistant, 0), c(2, 0, -9, 1, memory.RoleUser, 0)}, 0, memory.RoleUser, 2, []int64{200, 100}},
-		{"no speaker, no favour", []candidate{c(1, 0, -10, 1, memory.RoleAssistant, 0), c(2, 0, -9, 1, memory.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
-		{"newest first among ties", []candidate{c(1, 0, -10, 1, memory.RoleUser, 1*day), c(2, 0, -9, 1, memory.RoleUser, 9*day), c(3, 0, -2, 1, memory.RoleUser, 20*day)}, 0.7, "", 3, []int64{200, 100, 300}},
-		{"ties off", []candidate{c(1, 0, -10, 1, memory.RoleUser, 1*day), c(2, 0, -9, 1, memory.RoleUser, 9*day)}, 0, "", 2, []int64{100, 200}},
+		{"bm25 and coverage", []candidate{c(1, 0, -10, 0.5, funes.RoleUser, 0), c(2, 0, -8, 1, funes.RoleUser, 0)}, 0, "", 2, []int64{200, 100}},
+		{"one hit per turn", []candidate{c(1, 0, -10, 1, funes.RoleUser, 0), c(1, 0, -9, 1, funes.RoleUser, 0)}, 0, "", 5, []int64{100}},
+		{"diversity", []candidate{c(1, 0, -10, 1, funes.RoleUser, 0), c(1, 1, -9.9, 1, funes.RoleUser, 0), c(2, 0, -6, 1, funes.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
+		{"speaker favoured", []candidate{c(1, 0, -10, 1, funes.RoleAssistant, 0), c(2, 0, -9, 1, funes.RoleUser, 0)}, 0, funes.RoleUser, 2, []int64{200, 100}},
+		{"no speaker, no favour", []candidate{c(1, 0, -10, 1, funes.RoleAssistant, 0), c(2, 0, -9, 1, funes.RoleUser, 0)}, 0, "", 2, []int64{100, 200}},
+		{"newest first among ties", []candidate{c(1, 0, -10, 1, funes.RoleUser, 1*day), c(2, 0, -9, 1, funes.RoleUser, 9*day), c(3, 0, -2, 1, funes.RoleUser, 20*day)}, 0.7, "", 3, []int64{200, 100, 300}},
+		{"ties off", []candidate{c(1, 0, -10, 1, funes.RoleUser, 1*day), c(2, 0, -9, 1, funes.RoleUser, 9*day)}, 0, "", 2, []int64{100, 200}},
 		{"empty", nil, 0, "", 3, nil},
 	}
 	for _, tc := range cases {
@@ -89,7 +90,7 @@ func TestRankConversationSignals(t *testing.T) {
 	base := DefaultTuning
 	base.HalfLifeDays, base.CoverPower, base.SameSession, base.SessionWeight = 0, 0, 1, 0
 	c := func(sess int64, seq int, bm25, stopCov float64) candidate {
-		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: memory.RoleUser}
+		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: funes.RoleUser}
 	}
 	first := func(tn Tuning, cs []candidate) int64 { return rank(cs, 3, tn, 0, "")[0].chunk }
 	// One strong turn alone against a slightly weaker one whose
@@ -147,7 +148,7 @@ func TestSessionCover(t *testing.T) {
 	tn.HalfLifeDays, tn.SameSession, tn.SameExchange = 0, 1, 0
 	tn.SessionWeight, tn.SessionTurns, tn.CoverPower = 0.5, 2, 2
 	c := func(sess int64, seq int, bm25, cov float64) candidate {
-		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: cov, role: memory.RoleUser}
+		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: cov, role: funes.RoleUser}
 	}
 	// Conversation 1: the fact, alone. Conversation 2: a weaker fact and a
 	// small-talk turn that matches a common word strongly but covers little.
@@ -227,7 +228,7 @@ func TestRankGroupsAndExchanges(t *testing.T) {
 	}
 	// Conversation 1 has two strong turns, conversation 2 one a little
 	// weaker than the second of them.
-	cs := []candidate{c(1, 0, -10, memory.RoleUser), c(1, 4, -9, memory.RoleUser), c(2, 0, -8, memory.RoleUser), c(3, 0, -3, memory.RoleUser)}
+	cs := []candidate{c(1, 0, -10, funes.RoleUser), c(1, 4, -9, funes.RoleUser), c(2, 0, -8, funes.RoleUser), c(3, 0, -3, funes.RoleUser)}
 	if got := order(base, cs, 3); !reflect.DeepEqual(got, []int64{100, 200, 104}) {
 		t.Errorf("diversity alone: %v, want the second conversation before the first's second turn", got)
 	}
@@ -244,7 +245,7 @@ func TestRankGroupsAndExchanges(t *testing.T) {
 	// the same conversation is another hit.
 	ex := base
 	ex.SameSession, ex.OneHitPerExchange = 1, true
-	pair := []candidate{c(1, 2, -10, memory.RoleUser), c(1, 3, -9.5, memory.RoleAssistant), c(1, 5, -9, memory.RoleAssistant), c(2, 0, -5, memory.RoleUser)}
+	pair := []candidate{c(1, 2, -10, funes.RoleUser), c(1, 3, -9.5, funes.RoleAssistant), c(1, 5, -9, funes.RoleAssistant), c(2, 0, -5, funes.RoleUser)}
 	if got := order(ex, pair, 3); !reflect.DeepEqual(got, []int64{102, 105, 200}) {
 		t.Errorf("one hit per exchange: %v, want the reply at seq 3 folded into its message", got)
 	}
@@ -324,11 +325,11 @@ func TestFirstPersonFavoursTheirTurn(t *testing.T) {
 	first := func(tn Tuning) string { return topHit(t, m, q, tn).Role }
 	tn := DefaultTuning
 	tn.FirstPerson = 0
-	if got := first(tn); got != memory.RoleAssistant {
+	if got := first(tn); got != funes.RoleAssistant {
 		t.Fatalf("control: without FirstPerson the reply that repeats the question's words leads, got %s", got)
 	}
 	tn.FirstPerson = DefaultTuning.FirstPerson
-	if got := first(tn); got != memory.RoleUser {
+	if got := first(tn); got != funes.RoleUser {
 		t.Errorf("FirstPerson: want the person's own message first, got %s", got)
 	}
 	// Asked for the assistant's words, the stage stays out: the same
@@ -360,9 +361,9 @@ func TestFirstPersonKeepsBetterReply(t *testing.T) {
 	tn.HalfLifeDays, tn.SessionWeight, tn.CoverPower = 0, 0, 0
 	tn.SpeakerWeight = 1
 	cands := []candidate{
-		{chunk: 11, sess: 1, seq: 1, bm25: -8, cov: 1, role: memory.RoleAssistant}, // the fix, in the reply
-		{chunk: 10, sess: 1, seq: 0, bm25: -5, cov: 1, role: memory.RoleUser},
-		{chunk: 20, sess: 2, seq: 1, bm25: -6, cov: 1, role: memory.RoleAssistant},
+		{chunk: 11, sess: 1, seq: 1, bm25: -8, cov: 1, role: funes.RoleAssistant}, // the fix, in the reply
+		{chunk: 10, sess: 1, seq: 0, bm25: -5, cov: 1, role: funes.RoleUser},
+		{chunk: 20, sess: 2, seq: 1, bm25: -6, cov: 1, role: funes.RoleAssistant},
 	}
 	order := func(speaker string, cs []candidate) []int64 {
 		var out []int64
@@ -371,13 +372,13 @@ func TestFirstPersonKeepsBetterReply(t *testing.T) {
 		}
 		return out
 	}
-	if got, want := order(memory.RoleUser, cands), []int64{10, 11, 20}; !reflect.DeepEqual(got, want) {
+	if got, want := order(funes.RoleUser, cands), []int64{10, 11, 20}; !reflect.DeepEqual(got, want) {
 		t.Errorf("favoured: got %v, want %v (the better reply right after its message)", got, want)
 	}
 	// A reply that matched worse than its message takes the exchange discount.
 	worse := append([]candidate(nil), cands...)
 	worse[0].bm25 = -3
-	if got, want := order(memory.RoleUser, worse), []int64{10, 20, 11}; !reflect.DeepEqual(got, want) {
+	if got, want := order(funes.RoleUser, worse), []int64{10, 20, 11}; !reflect.DeepEqual(got, want) {
 		t.Errorf("favoured, weaker reply: got %v, want %v", got, want)
 	}
 	if got, want := order("", cands), []int64{11, 20, 10}; !reflect.DeepEqual(got, want) {

@@ -8,7 +8,9 @@ import (
 
 	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 )
 
 // Recall defaults.
@@ -178,8 +180,8 @@ func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error
 	o := g.o
 	tn := g.tn
 	speaker := g.plan.Speaker
-	if tn.FirstPerson > 0 && (speaker == memory.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
-		speaker, tn.SpeakerWeight = memory.RoleUser, tn.FirstPerson
+	if tn.FirstPerson > 0 && (speaker == funes.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
+		speaker, tn.SpeakerWeight = funes.RoleUser, tn.FirstPerson
 	}
 	ranked := rank(g.cands, o.K+max(o.Offset, 0), tn, g.tie, speaker)
 	ranked = ranked[min(max(o.Offset, 0), len(ranked)):]
@@ -187,7 +189,7 @@ func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	return answer.FitRecall(o.Query, hits, o.Budget, memory.CountTokens), nil
+	return answer.FitRecall(o.Query, hits, o.Budget, o200k.Count), nil
 }
 
 // pruneCommon keeps the query's rarest words while the chunks they match

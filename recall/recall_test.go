@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -37,7 +38,7 @@ func TestRecallBudgetAndFlagsQuery(t *testing.T) {
 	t.Parallel()
 	m := openTest(t)
 	ctx := context.Background()
-	var ss []*memory.Session
+	var ss []*funes.Session
 	for i := 0; i < 30; i++ {
 		ss = append(ss, conv(fmt.Sprintf("c%d", i), "funes", "budget talk", "", day0.Add(time.Duration(i)*time.Hour),
 			strings.Repeat("budget planning words for the quarter ", 20), "we agreed on the budget", "fine"))
@@ -105,9 +106,9 @@ func TestProjectFilterAndScope(t *testing.T) {
 	m := openTest(t)
 	ctx := context.Background()
 	mustIngest(t, m,
-		conv("p1", memory.HarnessCodex, "", "alpha", day0, "deploy the gateway service", "done"),
-		conv("p2", memory.HarnessCodex, "", "beta", day0, "deploy the gateway service too", "done"),
-		conv("u1", memory.HarnessChatGPT, "", "", day0, "how do I deploy a gateway", "like this"),
+		conv("p1", funes.HarnessCodex, "", "alpha", day0, "deploy the gateway service", "done"),
+		conv("p2", funes.HarnessCodex, "", "beta", day0, "deploy the gateway service too", "done"),
+		conv("u1", funes.HarnessChatGPT, "", "", day0, "how do I deploy a gateway", "like this"),
 	)
 	res, err := Recall(ctx, m, Options{Query: "deploy gateway", Project: "alpha"})
 	if err != nil {
@@ -142,7 +143,7 @@ func TestProjectFilterAndScope(t *testing.T) {
 		t.Fatalf("projects: %v untagged %d", ps, untagged)
 	}
 	// A re-import does not bring back the untagged derived project.
-	mustIngest(t, m, conv("p1", memory.HarnessCodex, "", "alpha", day0, "deploy the gateway service", "done", "more"))
+	mustIngest(t, m, conv("p1", funes.HarnessCodex, "", "alpha", day0, "deploy the gateway service", "done", "more"))
 	ps, _, _ = m.Projects(ctx, nil)
 	if fmt.Sprint(ps) != "[{beta 1} {delta 1}]" {
 		t.Fatalf("projects after re-import: %v", ps)

@@ -2,7 +2,8 @@
 # Installs what Ireneo needs to build, run and test on Debian or Ubuntu:
 # the cgo packages Fyne builds with, Xvfb and X tools for the GUI tests, a
 # CJK font (Fyne draws glyphs its own font lacks from system fonts),
-# D-Bus and gnome-keyring for the keyring tests, and from npm the MCP
+# D-Bus and gnome-keyring for the keyring tests, Syncthing for the sync
+# tests (real daemons on loopback), and from npm the MCP
 # inspector CLI and the official TypeScript SDK (the MCP tests drive both). As root it installs what is missing; otherwise it says exactly
 # what to run.
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 
 PKGS=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
       libxi-dev libxxf86vm-dev xvfb xauth x11-utils xdotool imagemagick dbus dbus-x11
-      gnome-keyring libsecret-tools nodejs npm ca-certificates fonts-wqy-microhei)
+      gnome-keyring libsecret-tools nodejs npm ca-certificates fonts-wqy-microhei syncthing)
 INSPECTOR_VERSION=2.12.0
 SDK_VERSION=1.32.2
 

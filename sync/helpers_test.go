@@ -17,6 +17,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -80,7 +81,7 @@ func (mc *machine) pass() Report {
 	return rep
 }
 
-func (mc *machine) ingest(ss ...*memory.Session) memory.IngestReport {
+func (mc *machine) ingest(ss ...*funes.Session) memory.IngestReport {
 	mc.t.Helper()
 	rep, err := mc.m.Ingest(context.Background(), ss, memory.IngestOptions{})
 	if err != nil {
@@ -124,15 +125,15 @@ var day0 = time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
 
 // conv is a conversation of n turns, alternating person and assistant,
 // the words of each given (or made up), a minute apart.
-func conv(id, harness, title, project string, texts ...string) *memory.Session {
-	s := &memory.Session{ID: id, Harness: harness, Title: title, Project: project}
+func conv(id, harness, title, project string, texts ...string) *funes.Session {
+	s := &funes.Session{ID: id, Harness: harness, Title: title, Project: project}
 	for i, tx := range texts {
-		role := memory.RoleUser
+		role := funes.RoleUser
 		if i%2 == 1 {
-			role = memory.RoleAssistant
+			role = funes.RoleAssistant
 		}
-		s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-t%d", id, i), Seq: i, TS: day0.Add(time.Duration(i) * time.Minute),
-			Role: role, Blocks: []memory.Block{{Type: memory.BlockText, Text: tx}}})
+		s.Turns = append(s.Turns, funes.Turn{TurnUUID: fmt.Sprintf("%s-t%d", id, i), Seq: i, TS: day0.Add(time.Duration(i) * time.Minute),
+			Role: role, Blocks: []funes.Block{{Type: funes.BlockText, Text: tx}}})
 	}
 	return s
 }

@@ -21,9 +21,6 @@ type Observer struct {
 
 	once gosync.Once
 	f    memory.SecretFinder
-	// Journaled, if set, hears that entries were written (the tray app
-	// wakes its engine).
-	Journaled func()
 }
 
 // Attach makes the memory report its choices to a new Observer. finder
@@ -63,10 +60,6 @@ func (o *Observer) Chose(ctx context.Context, c memory.Choice) {
 	}
 	if _, err := (journalWriter{o.m.Dir(), cfg, o.now}).appendEntries(es); err != nil {
 		log.Printf("ireneo: sync: journal a choice: %v", err)
-		return
-	}
-	if o.Journaled != nil {
-		o.Journaled()
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
@@ -20,7 +21,7 @@ func TestSharedFolderConverges(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
-	a.ingest(conv("x1", memory.HarnessClaude, "Heron migration", "atlas", "how do we move the heronbase cluster", "drain it first, then move"))
+	a.ingest(conv("x1", funes.HarnessClaude, "Heron migration", "atlas", "how do we move the heronbase cluster", "drain it first, then move"))
 	a.m.Star(ctx, "x1", true)
 	if rep := a.pass(); rep.Exported != 1 || rep.Journaled != 0 {
 		t.Fatalf("a's first pass: %+v", rep)
@@ -71,8 +72,8 @@ func TestSharedFolderForget(t *testing.T) {
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
 	const marker = "QuokkaForget5512"
-	gone := conv("gone", memory.HarnessClaude, "Plans "+marker, "", "my plan involves "+marker, "noted "+marker)
-	keep := conv("keep", memory.HarnessClaude, "Tea", "", "an unrelated talk about oolong", "oolong is good")
+	gone := conv("gone", funes.HarnessClaude, "Plans "+marker, "", "my plan involves "+marker, "noted "+marker)
+	keep := conv("keep", funes.HarnessClaude, "Tea", "", "an unrelated talk about oolong", "oolong is good")
 	a.ingest(gone, keep)
 	a.pass()
 	b.pass()
@@ -81,7 +82,7 @@ func TestSharedFolderForget(t *testing.T) {
 	}
 	// What the sync engine leaves beside a file: its temporary file, a
 	// conflict copy, an old version.
-	h := memory.ConversationHash(memory.HarnessClaude, "gone")
+	h := memory.ConversationHash(funes.HarnessClaude, "gone")
 	own := conversationPath(folder, a.eng.cfg.Machine, h)
 	data, _ := readFile(t, own)
 	leftovers := []string{
@@ -131,8 +132,8 @@ func TestSharedFolderFullestCopyWins(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
-	long := conv("cc1", memory.HarnessClaudeCode, "Fix the build", "ireneo", "the build fails", "missing import", "fixed it", "thanks, greenlight")
-	short := conv("cc1", memory.HarnessClaudeCode, "Fix the build", "ireneo", "the build fails", "missing import")
+	long := conv("cc1", funes.HarnessClaudeCode, "Fix the build", "ireneo", "the build fails", "missing import", "fixed it", "thanks, greenlight")
+	short := conv("cc1", funes.HarnessClaudeCode, "Fix the build", "ireneo", "the build fails", "missing import")
 	a.ingest(short)
 	b.ingest(long)
 	a.pass()
@@ -159,7 +160,7 @@ func TestSharedFolderConflictingTags(t *testing.T) {
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
-	a.ingest(conv("x", memory.HarnessChatGPT, "Budget", "", "the budget", "ok"))
+	a.ingest(conv("x", funes.HarnessChatGPT, "Budget", "", "the budget", "ok"))
 	a.pass()
 	b.pass()
 	if err := a.m.Tag(ctx, "x", "home"); err != nil {
@@ -200,7 +201,7 @@ func TestFirstPassJournalsEarlierChoices(t *testing.T) {
 	ctx := context.Background()
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", "")
-	a.ingest(conv("x", memory.HarnessClaude, "Recipes", "cooking", "bread", "flour"))
+	a.ingest(conv("x", funes.HarnessClaude, "Recipes", "cooking", "bread", "flour"))
 	a.m.Tag(ctx, "x", "family")
 	a.m.Untag(ctx, "x", "cooking")
 	a.m.Star(ctx, "x", true)
@@ -230,7 +231,7 @@ func TestSharedFolderScrubTravels(t *testing.T) {
 	a := newMachine(t, "a", folder)
 	b := newMachine(t, "b", folder)
 	secret := scrubtest.Shapes["github-pat"](77)
-	x := conv("x", memory.HarnessClaude, "Deploy", "", "my token is "+secret+" for the deploy", "rotate "+secret+" now", "done")
+	x := conv("x", funes.HarnessClaude, "Deploy", "", "my token is "+secret+" for the deploy", "rotate "+secret+" now", "done")
 	a.ingest(x)
 	a.pass()
 	b.pass()
@@ -238,7 +239,7 @@ func TestSharedFolderScrubTravels(t *testing.T) {
 	// of a's file sits in the versions folder.
 	c := newMachine(t, "c", "")
 	c.ingest(x)
-	h := memory.ConversationHash(memory.HarnessClaude, "x")
+	h := memory.ConversationHash(funes.HarnessClaude, "x")
 	data, _ := readFile(t, conversationPath(folder, a.eng.cfg.Machine, h))
 	writeOld(t, filepath.Join(folder, versionsDir, machinesDir, a.eng.cfg.Machine, conversationsDir, h+".funes~20261201-120000.jsonl"), data)
 
@@ -267,5 +268,18 @@ func TestSharedFolderScrubTravels(t *testing.T) {
 		if err != nil || !strings.Contains(s.Turns[0].Blocks[0].Text, "[REDACTED:github-pat]") || !strings.Contains(s.Turns[0].Blocks[0].Text, "for the deploy") {
 			t.Fatalf("%s: %v %v", mc.name, err, s)
 		}
+	}
+	// A stale copy turns up whose text differs a little where the secret
+	// was: the person's rules find it there.
+	stale := conv("x", funes.HarnessClaude, "Deploy", "", "my token is "+secret+" for the deploy, see?", "rotate "+secret+" now", "done")
+	data, _ = funes.MarshalSession(stale)
+	writeOld(t, filepath.Join(folder, machinesDir, "00000000000000aa", conversationsDir, h+convSuffix), data)
+	b.eng.Close()
+	if b.eng, err = Open(b.m, Options{Finder: finder}); err != nil {
+		t.Fatal(err)
+	}
+	b.pass()
+	if found := grepFiles(t, secret, b.dir, folder); len(found) > 0 {
+		t.Fatalf("the stale copy's secret is in %v", found)
 	}
 }

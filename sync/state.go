@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // state is what this machine remembers between passes, in the memory
@@ -101,14 +101,6 @@ func loadState(memDir string) (*state, error) {
 	return st, nil
 }
 
-func (st *state) save(memDir string) error {
-	data, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	return memory.WriteFileAtomic(filepath.Join(localDir(memDir), stateName), data, 0o600)
-}
-
 func loadClock(memDir string) (Clock, error) {
 	var c Clock
 	data, err := os.ReadFile(filepath.Join(localDir(memDir), clockName))
@@ -126,7 +118,7 @@ func loadClock(memDir string) (Clock, error) {
 
 func saveClock(memDir string, c Clock) error {
 	data, _ := json.Marshal(c)
-	return memory.WriteFileAtomic(filepath.Join(localDir(memDir), clockName), data, 0o600)
+	return funes.WriteFileAtomic(filepath.Join(localDir(memDir), clockName), data, 0o600)
 }
 
 // observeClock moves the local clock past c, under the journal lock.

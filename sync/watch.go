@@ -50,15 +50,6 @@ func Run(ctx context.Context, m *memory.Memory, opts Options) error {
 	}
 }
 
-// Wake, if the engine runs in this process, makes it pass soon: a choice
-// was journaled here.
-func (e *Engine) Wake() {
-	select {
-	case e.wake <- struct{}{}:
-	default:
-	}
-}
-
 func (e *Engine) run(ctx context.Context) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -95,8 +86,6 @@ func (e *Engine) run(ctx context.Context) error {
 			last = now
 		case <-w.Errors:
 			// Events lost (an overflow): look at everything.
-			first, last = time.Now(), time.Now()
-		case <-e.wake:
 			first, last = time.Now(), time.Now()
 		case now := <-tick.C:
 			due := !next.IsZero() && !now.Before(next)

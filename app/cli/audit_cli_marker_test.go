@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
@@ -34,7 +35,7 @@ func auditSeed(t *testing.T, dir string) {
 	}
 	defer m.Close()
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	var ss []*memory.Session
+	var ss []*funes.Session
 	for _, id := range []string{"conv-a", "conv-b", "conv-c"} {
 		ss = append(ss, chatSession(id, "Talk "+auditTitleToken+" "+id, auditProjToken, at, "pumps and seals"))
 	}

@@ -98,7 +98,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(g.stderr, "  %-10s  %s  %s (%d turns)\n", memory.Day(tr.Session.Updated), tr.Session.Source, orDash(tr.Session.Title), tr.Session.Turns)
+					fmt.Fprintf(g.stderr, "  %-10s  %s  %s (%d turns)\n", memory.Day(tr.Session.Updated), tr.Session.Source, answer.Terminal(orDash(tr.Session.Title)), tr.Session.Turns)
 				}
 				fmt.Fprintf(g.stderr, "Forget %s? This cannot be undone. [y/N] ", plural(len(args), "conversation", "conversations"))
 				answer, _ := bufio.NewReader(g.stdin).ReadString('\n')
@@ -174,7 +174,7 @@ func newStatusCmd(g *globals) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			m, err := g.open()
 			if err != nil {
-				return err
+				return g.statusUnopened(err)
 			}
 			defer m.Close()
 			st, err := m.Status(c.Context())
@@ -186,7 +186,8 @@ func newStatusCmd(g *globals) *cobra.Command {
 				return printJSON(g.stdout, struct {
 					memory.Status
 					Capture captureStatus `json:"capture"`
-				}{st, cs})
+					Sync    any           `json:"sync"`
+				}{st, cs, syncStatusOf(m.Dir())})
 			}
 			fmt.Fprintf(g.stdout, "memory:        %s\n", st.Dir)
 			fmt.Fprintf(g.stdout, "conversations: %d (%d turns, %d tokens)\n", st.Conversations, st.Turns, st.Tokens)
@@ -202,6 +203,9 @@ func newStatusCmd(g *globals) *cobra.Command {
 				fmt.Fprintln(g.stdout, "last import:   never")
 			}
 			printCaptureStatus(g.stdout, cs)
+			if ss := syncStatusOf(m.Dir()); ss != nil {
+				printSyncStatus(g.stdout, *ss)
+			}
 			return nil
 		},
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -24,12 +25,12 @@ func run(t *testing.T, args ...string) (int, string, string) {
 // seed makes a memory with a few conversations and returns its directory.
 // chatSession is a ChatGPT conversation whose texts alternate the person
 // and the assistant, a minute apart from at.
-func chatSession(id, title, project string, at time.Time, texts ...string) *memory.Session {
-	s := &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: title, Project: project}
+func chatSession(id, title, project string, at time.Time, texts ...string) *funes.Session {
+	s := &funes.Session{ID: id, Harness: funes.HarnessChatGPT, Title: title, Project: project}
 	for i, text := range texts {
-		role := []string{memory.RoleUser, memory.RoleAssistant}[i%2]
-		s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, i), Seq: i, TS: at.Add(time.Duration(i) * time.Minute), Role: role,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: text}}})
+		role := []string{funes.RoleUser, funes.RoleAssistant}[i%2]
+		s.Turns = append(s.Turns, funes.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, i), Seq: i, TS: at.Add(time.Duration(i) * time.Minute), Role: role,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: text}}})
 	}
 	return s
 }
@@ -43,22 +44,22 @@ func seed(t *testing.T) string {
 	}
 	defer m.Close()
 	day := time.Date(2026, 10, 8, 9, 14, 0, 0, time.UTC)
-	var ss []*memory.Session
+	var ss []*funes.Session
 	for i := 0; i < 12; i++ {
 		project := []string{"plant-ops", "web", ""}[i%3]
-		s := &memory.Session{ID: fmt.Sprintf("conv-%02d", i), Harness: memory.HarnessChatGPT, Title: fmt.Sprintf("Talk %d", i), Project: project}
+		s := &funes.Session{ID: fmt.Sprintf("conv-%02d", i), Harness: funes.HarnessChatGPT, Title: fmt.Sprintf("Talk %d", i), Project: project}
 		texts := []string{
 			fmt.Sprintf("What did we decide about N-%d and the pump seal?", 10+i),
 			fmt.Sprintf("We decided N-%d: replace the seal on pump P-%03d and log ticket MT-%d. %s", 10+i, i, 4400+i, strings.Repeat("Details about the seal and the pump. ", 10)),
 			"Thanks, that settles it.",
 		}
 		for j, tx := range texts {
-			role := memory.RoleUser
+			role := funes.RoleUser
 			if j == 1 {
-				role = memory.RoleAssistant
+				role = funes.RoleAssistant
 			}
-			s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-t%d", s.ID, j), Seq: j, TS: day.Add(time.Duration(i)*time.Hour + time.Duration(j)*time.Minute), Role: role,
-				Blocks: []memory.Block{{Type: memory.BlockText, Text: tx}}})
+			s.Turns = append(s.Turns, funes.Turn{TurnUUID: fmt.Sprintf("%s-t%d", s.ID, j), Seq: j, TS: day.Add(time.Duration(i)*time.Hour + time.Duration(j)*time.Minute), Role: role,
+				Blocks: []funes.Block{{Type: funes.BlockText, Text: tx}}})
 		}
 		ss = append(ss, s)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/capture"
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -22,20 +23,20 @@ func newConnectCmd(g *globals) *cobra.Command {
 	var write, asJSON, hooks bool
 	c := &cobra.Command{
 		Use:   "connect CLIENT",
-		Short: "Print (or --write) the config that connects an MCP client: " + strings.Join(mcpserver.Clients, ", "),
+		Short: "Print (or --write) the config that connects an MCP client: " + strings.Join(clients.Clients, ", "),
 		Long: "Print the exact config or command that connects CLIENT to Ireneo. HTTP clients get the URL and\n" +
 			"their token's header: the token named by --token, else one named after the client (made if\n" +
 			"missing). Clients that only start processes run `ireneo mcp`. --write merges the entry into the\n" +
 			"client's own config file after a timestamped backup, keeping every other server.\n\n" +
-			"Clients: " + strings.Join(mcpserver.Clients, ", "),
+			"Clients: " + strings.Join(clients.Clients, ", "),
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			client := args[0]
 			if !isClient(client) {
-				return usagef("connect: unknown client %q; choose one of %s", client, strings.Join(mcpserver.Clients, ", "))
+				return usagef("connect: unknown client %q; choose one of %s", client, strings.Join(clients.Clients, ", "))
 			}
-			if hooks && client != mcpserver.ClientClaudeCode && client != mcpserver.ClientCodex {
-				return usagef("connect %s --hooks: only %s and %s have capture hooks", client, mcpserver.ClientClaudeCode, mcpserver.ClientCodex)
+			if hooks && client != clients.ClientClaudeCode && client != clients.ClientCodex {
+				return usagef("connect %s --hooks: only %s and %s have capture hooks", client, clients.ClientClaudeCode, clients.ClientCodex)
 			}
 			listen, err := mcpserver.NormalizeAddr(addr)
 			if err != nil {
@@ -47,7 +48,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("connect: memory directory %s: %w", g.cfg.MemoryDir, err)
 			}
-			o := mcpserver.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: memDir,
+			o := clients.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: memDir,
 				ClaudeConfigDir: g.cfg.ClaudeConfigDir, CodexHome: g.cfg.CodexHome}
 			if exe, err := os.Executable(); err == nil {
 				o.Command = exe
@@ -56,7 +57,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 				o.TokenStore = kind
 			}
 			created := ""
-			if client != mcpserver.ClientClaudeDesktop {
+			if client != clients.ClientClaudeDesktop {
 				if tokenName == "" {
 					tokenName = client
 				}
@@ -66,14 +67,14 @@ func newConnectCmd(g *globals) *cobra.Command {
 				}
 				o.TokenName = tokenName
 			}
-			cfg, err := mcpserver.Connect(client, o)
+			cfg, err := clients.Connect(client, o)
 			if err != nil {
 				return err
 			}
-			var res, hookRes *mcpserver.WriteResult
-			var hookCfg *mcpserver.HookConfig
+			var res, hookRes *clients.WriteResult
+			var hookCfg *clients.HookConfig
 			if hooks {
-				if hookCfg, err = mcpserver.Hooks(client, o); err != nil {
+				if hookCfg, err = clients.Hooks(client, o); err != nil {
 					return fmt.Errorf("connect %s --hooks: %w", client, err)
 				}
 			}
@@ -103,7 +104,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(g.stdout, "Made token %q for %s (its secret is in %s; revoke it with `ireneo token revoke %s`).\n\n", created, client, where, created)
 			}
 			switch {
-			case cfg.Transport == mcpserver.TransportStdio:
+			case cfg.Transport == clients.TransportStdio:
 				fmt.Fprintf(g.stdout, "%s starts Ireneo itself (stdio). Its config file is %s; the entry is:\n\n%s\n", client, cfg.Path, cfg.Snippet)
 			case cfg.SafeCommand != "":
 				fmt.Fprintf(g.stdout, "Run this, which reads the secret from Ireneo's token store as it runs, so it stays out of your shell history:\n\n  %s\n\n"+
@@ -114,7 +115,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 			default:
 				fmt.Fprintf(g.stdout, "Put this entry in %s:\n\n%s\n", cfg.Path, cfg.Snippet)
 			}
-			if cfg.Transport == mcpserver.TransportHTTP {
+			if cfg.Transport == clients.TransportHTTP {
 				fmt.Fprintln(g.stdout, "This holds the token's secret: keep it out of shared files and screenshots.")
 			}
 			if cfg.Note != "" {
@@ -151,9 +152,9 @@ func newConnectCmd(g *globals) *cobra.Command {
 }
 
 // printHooks says what the capture hooks are and where they went.
-func printHooks(g *globals, h *mcpserver.HookConfig, res *mcpserver.WriteResult) {
+func printHooks(g *globals, h *clients.HookConfig, res *clients.WriteResult) {
 	what := "hooks (SessionEnd, PreCompact, Stop)"
-	if h.Client == mcpserver.ClientCodex {
+	if h.Client == clients.ClientCodex {
 		what = "notify program"
 	}
 	if res == nil {
@@ -169,9 +170,9 @@ func printHooks(g *globals, h *mcpserver.HookConfig, res *mcpserver.WriteResult)
 
 // reproduce is the connect command that writes exactly the config shown.
 func reproduce(client, memDir, addr, token, store string) string {
-	q := mcpserver.ShellQuote
+	q := clients.ShellQuote
 	parts := []string{"ireneo", "--memory", q(memDir), "connect", q(client), "--write"}
-	if client != mcpserver.ClientClaudeDesktop {
+	if client != clients.ClientClaudeDesktop {
 		parts = append(parts, "--addr", q(addr), "--token", q(token))
 		if store != "" {
 			parts = append(parts, "--token-store", q(store))
@@ -210,7 +211,7 @@ func newTokenSecretCmd(g *globals) *cobra.Command {
 }
 
 func isClient(name string) bool {
-	for _, c := range mcpserver.Clients {
+	for _, c := range clients.Clients {
 		if c == name {
 			return true
 		}

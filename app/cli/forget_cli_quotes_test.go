@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
@@ -38,7 +39,7 @@ func cliQuotesSeed(t *testing.T, dir string) {
 	}
 	defer m.Close()
 	ts := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	ss := []*memory.Session{
+	ss := []*funes.Session{
 		chatSession("conv-gone", "Seal "+cliGoneToken, "plant", ts, "The K-2 seal code is "+cliGoneToken+"; Priya orders it.", "Noted: "+cliGoneToken+" goes on the order."),
 		chatSession("conv-kept", "Spare "+cliKeptToken, "plant", ts.AddDate(0, 0, 1), "The K-2 spare is "+cliKeptToken+", in stock.", "Good, "+cliKeptToken+" it is."),
 	}

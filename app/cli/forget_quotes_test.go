@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -41,7 +42,7 @@ func quotesSeed(t *testing.T, dir string) {
 	}
 	defer m.Close()
 	ts := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	ss := []*memory.Session{
+	ss := []*funes.Session{
 		chatSession("conv-gone", "Compressor seal", "", ts, "The K-2 compressor seal is worn; the code for the spare is "+forgetQToken+" and Priya orders it."),
 		chatSession("conv-kept", "Compressor spare", "", ts.AddDate(0, 0, 1), "The K-2 compressor spare is "+keptQToken+", ordered on Monday."),
 	}

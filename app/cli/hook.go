@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,10 +19,12 @@ import (
 
 func init() { register(newHookCmd) }
 
-// The hook commands are what `connect --hooks` installs. They always exit
-// 0 and print nothing: a harness shows a hook's output to the person, and a
+// The hook commands are what `connect --hooks` installs. They exit 0 and
+// print nothing: a harness shows a hook's output to the person, and a
 // failing hook may hold up their session. What goes wrong is in the log
-// `ireneo status` shows.
+// `ireneo status` shows, or its fallback outside the memory folder; only
+// when neither can be written (a full disk) does a hook exit 1 with the
+// problem on stderr, which Claude Code shows without stopping.
 
 func newHookCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
@@ -45,11 +48,9 @@ func newHookClaudeCodeCmd(g *globals) *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			e, err := capture.ParseClaudeCode(g.stdin)
 			if err != nil {
-				g.hookLog("claude-code hook "+errorWord+"%v (nothing imported)", err)
-				return nil
+				return g.hookLog("claude-code hook "+errorWord+"%v (nothing imported)", err)
 			}
-			g.startHookImport(c.Context(), e)
-			return nil
+			return g.startHookImport(c.Context(), e)
 		},
 	}
 }
@@ -61,20 +62,18 @@ func newHookCodexCmd(g *globals) *cobra.Command {
 		Args:  cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				g.hookLog("codex notify " + errorWord + "no JSON argument (nothing imported)")
-				return nil
+				return g.hookLog("codex notify " + errorWord + "no JSON argument (nothing imported)")
 			}
 			payload := args[len(args)-1]
+			var lost error
 			if chain := args[:len(args)-1]; len(chain) > 0 {
-				g.runChained(chain, payload)
+				lost = g.runChained(chain, payload)
 			}
 			e, err := capture.ParseCodex(payload)
 			if err != nil {
-				g.hookLog("codex notify "+errorWord+"%v (nothing imported)", err)
-				return nil
+				return errors.Join(lost, g.hookLog("codex notify "+errorWord+"%v (nothing imported)", err))
 			}
-			g.startHookImport(c.Context(), e)
-			return nil
+			return errors.Join(lost, g.startHookImport(c.Context(), e))
 		},
 	}
 }
@@ -85,20 +84,27 @@ const envHookThrottle = "IRENEO_HOOK_THROTTLE"
 // errorWord marks a log line as a failure.
 const errorWord = capture.ErrorMark
 
-// hookLog writes one line to the memory's hook log.
-func (g *globals) hookLog(format string, args ...any) {
-	capture.Log(g.cfg.MemoryDir, time.Now(), format, args...)
+// hookLog writes one line to the memory's hook log, or its fallback. When
+// neither can be written (a full disk) the line is the error the hook
+// command returns: it exits 1 with it on stderr, which Claude Code shows
+// the person and carries on past. A detached worker has no stderr, and
+// drops it.
+func (g *globals) hookLog(format string, args ...any) error {
+	if err := capture.Log(g.cfg.MemoryDir, time.Now(), format, args...); err != nil {
+		return fmt.Errorf("%s (%v)", fmt.Sprintf(format, args...), err)
+	}
+	return nil
 }
 
 // runChained starts the notify program Ireneo's hook replaced, with the
 // same JSON, and does not wait for it.
-func (g *globals) runChained(chain []string, payload string) {
+func (g *globals) runChained(chain []string, payload string) error {
 	cmd := exec.Command(chain[0], append(chain[1:], payload)...)
 	if err := cmd.Start(); err != nil {
-		g.hookLog("codex notify "+errorWord+"the earlier notify program %s did not start: %v", chain[0], err)
-		return
+		return g.hookLog("codex notify "+errorWord+"the earlier notify program %s did not start: %v", chain[0], err)
 	}
 	cmd.Process.Release()
+	return nil
 }
 
 // startHookImport queues the session's import and, unless a worker is
@@ -107,41 +113,39 @@ func (g *globals) runChained(chain []string, payload string) {
 // capture.MaxWorkers imports run. A fire whose session is queued already,
 // or a throttled one, starts nothing while a worker is alive. Where
 // processes cannot be detached it works here.
-func (g *globals) startHookImport(ctx context.Context, e capture.Event) {
+func (g *globals) startHookImport(ctx context.Context, e capture.Event) error {
 	queued, err := capture.Enqueue(g.cfg.MemoryDir, e)
 	if err != nil {
-		g.hookLog("%s %s session %s "+errorWord+"%v (nothing imported)", e.Harness, e.Name, e.SessionID, err)
-		return
+		return g.hookLog("%s %s session %s "+errorWord+"%v (nothing imported)", e.Harness, e.Name, e.SessionID, err)
 	}
 	// A throttled fire waits for its session's window anyway, and any live
 	// worker takes it in then; one whose session is queued already joins
 	// that entry. Only an unthrottled fire (a session ending) asks for
 	// another worker beside the live ones.
 	if (!queued || e.Throttled()) && capture.AnyWorker(g.cfg.MemoryDir) {
-		return
+		return nil
 	}
 	slot, err := capture.TakeSlot(g.cfg.MemoryDir)
 	if err != nil {
-		g.hookLog("%s %s session %s "+errorWord+"cannot start the import: %v", e.Harness, e.Name, e.SessionID, err)
-		return
+		return g.hookLog("%s %s session %s "+errorWord+"cannot start the import: %v", e.Harness, e.Name, e.SessionID, err)
 	}
 	if slot == nil {
-		return // every worker is busy; one of them takes the queue in
+		return nil // every worker is busy; one of them takes the queue in
 	}
 	exe, err := os.Executable()
 	if err != nil || !capture.CanDetach || slot.File() == nil {
 		g.hookWork(ctx, slot)
-		return
+		return nil
 	}
 	defer slot.Release() // the child holds the lock now, through its copy
 	cmd := exec.Command(exe, "--memory", g.cfg.MemoryDir, "hook", "work", "--slot", strconv.Itoa(slot.N()))
 	cmd.ExtraFiles = []*os.File{slot.File()} // fd 3
 	capture.Detach(cmd)
 	if err := cmd.Start(); err != nil {
-		g.hookLog("%s %s session %s "+errorWord+"cannot start the import: %v", e.Harness, e.Name, e.SessionID, err)
-		return
+		return g.hookLog("%s %s session %s "+errorWord+"cannot start the import: %v", e.Harness, e.Name, e.SessionID, err)
 	}
 	cmd.Process.Release()
+	return nil
 }
 
 // hookWork imports the queued sessions, holding slot, and logs each.
@@ -176,6 +180,9 @@ func summaryLine(s importers.Summary) string {
 	parts := []string{fmt.Sprintf("%d new", s.New), fmt.Sprintf("%d updated", s.Updated), fmt.Sprintf("%d unchanged", s.Unchanged)}
 	if s.Forgotten > 0 {
 		parts = append(parts, fmt.Sprintf("%d skipped as forgotten", s.Forgotten))
+	}
+	if s.UnreadableLines > 0 {
+		parts = append(parts, plural(s.UnreadableLines, "line", "lines")+" could not be read")
 	}
 	return "imported " + strings.Join(parts, ", ")
 }

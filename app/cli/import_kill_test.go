@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -43,20 +44,20 @@ func TestImportChildProcess(t *testing.T) {
 
 // killSession is conversation i of the test export; the first holds the
 // marker in its last turn (turns cut it to fewer turns).
-func killSession(i, turns int) *memory.Session {
+func killSession(i, turns int) *funes.Session {
 	day := time.Date(2026, 10, 8, 9, 0, 0, 0, time.UTC)
-	s := &memory.Session{ID: fmt.Sprintf("kill-%04d", i), Harness: "funes", Title: fmt.Sprintf("Talk %d", i)}
+	s := &funes.Session{ID: fmt.Sprintf("kill-%04d", i), Harness: "funes", Title: fmt.Sprintf("Talk %d", i)}
 	for j := 0; j < turns; j++ {
 		text := fmt.Sprintf("turn %d of talk %d about pumps, seals and work order MT-%d. %s", j, i, 4000+i, strings.Repeat("filler words here ", 8))
 		if i == 0 && j == 2 {
 			text = "the secret is " + killMarker
 		}
-		role := memory.RoleUser
+		role := funes.RoleUser
 		if j%2 == 1 {
-			role = memory.RoleAssistant
+			role = funes.RoleAssistant
 		}
-		s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-t%d", s.ID, j), Seq: j, TS: day.Add(time.Duration(i)*time.Hour + time.Duration(j)*time.Minute),
-			Role: role, Blocks: []memory.Block{{Type: memory.BlockText, Text: text}}})
+		s.Turns = append(s.Turns, funes.Turn{TurnUUID: fmt.Sprintf("%s-t%d", s.ID, j), Seq: j, TS: day.Add(time.Duration(i)*time.Hour + time.Duration(j)*time.Minute),
+			Role: role, Blocks: []funes.Block{{Type: funes.BlockText, Text: text}}})
 	}
 	return s
 }
@@ -66,7 +67,7 @@ func killInput(t *testing.T, n int) string {
 	t.Helper()
 	var buf bytes.Buffer
 	for i := 0; i < n; i++ {
-		data, err := memory.MarshalSession(killSession(i, 3))
+		data, err := funes.MarshalSession(killSession(i, 3))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -446,7 +447,7 @@ func TestForgetDuringImportFromAnotherProcess(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer m.Close()
-				if _, err := m.Ingest(ctx, []*memory.Session{killSession(0, 2)}, memory.IngestOptions{}); err != nil {
+				if _, err := m.Ingest(ctx, []*funes.Session{killSession(0, 2)}, memory.IngestOptions{}); err != nil {
 					t.Fatal(err)
 				}
 			}, pt.cond)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/ireneo-app/ireneo/app/scrubber"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/scrub"
 )
@@ -14,7 +15,7 @@ func init() { importRedactor = scrubOnImport }
 // patterns, or nil when the settings turn scrub on import off. A settings
 // file that cannot be read stops the import rather than risk importing
 // secrets with the person's patterns missing.
-func scrubOnImport(g *globals) (func(*memory.Session) map[string]int, error) {
+func scrubOnImport(g *globals) (func(*funes.Session) map[string]int, error) {
 	if g.cfg.SettingsErr != nil {
 		return nil, g.cfg.SettingsErr
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/backup"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -32,7 +33,7 @@ func restoreArchive(t *testing.T, n int) string {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	ss := make([]*memory.Session, n)
+	ss := make([]*funes.Session, n)
 	for i := range ss {
 		ss[i] = killSession(i, 3)
 	}

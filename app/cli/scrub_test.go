@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -36,20 +37,20 @@ func scrubEnv(t *testing.T, scrubOnImport bool) (mem, file string) {
 	if err := settings.Save(st); err != nil {
 		t.Fatal(err)
 	}
-	s := &memory.Session{ID: "leaky-1", Harness: memory.HarnessCodex, Title: "CI tokens"}
+	s := &funes.Session{ID: "leaky-1", Harness: funes.HarnessCodex, Title: "CI tokens"}
 	t0 := time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
 	for i, text := range []string{
 		"The CI on " + fakeHost + " fails to push tags. GITHUB_TOKEN=" + fakePAT,
 		"That token needs the contents:write scope; regenerate it and revoke the pasted one.",
 	} {
-		role := memory.RoleUser
+		role := funes.RoleUser
 		if i == 1 {
-			role = memory.RoleAssistant
+			role = funes.RoleAssistant
 		}
-		s.Turns = append(s.Turns, memory.Turn{TurnUUID: s.ID + "-" + string(rune('a'+i)), Seq: i, TS: t0.Add(time.Duration(i) * time.Minute),
-			Role: role, Blocks: []memory.Block{{Type: memory.BlockText, Text: text}}})
+		s.Turns = append(s.Turns, funes.Turn{TurnUUID: s.ID + "-" + string(rune('a'+i)), Seq: i, TS: t0.Add(time.Duration(i) * time.Minute),
+			Role: role, Blocks: []funes.Block{{Type: funes.BlockText, Text: text}}})
 	}
-	data, err := memory.MarshalSession(s)
+	data, err := funes.MarshalSession(s)
 	if err != nil {
 		t.Fatal(err)
 	}

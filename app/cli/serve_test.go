@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -28,11 +29,11 @@ func seedMemory(t *testing.T, dir string) {
 	}
 	defer m.Close()
 	ts := time.Date(2026, 10, 8, 9, 14, 0, 0, time.UTC)
-	var ss []*memory.Session
+	var ss []*funes.Session
 	for _, p := range []string{"alpha", "beta"} {
-		ss = append(ss, &memory.Session{ID: "conv-" + p, Harness: memory.HarnessChatGPT, Title: p + " pricing", Project: p,
-			Turns: []memory.Turn{{TurnUUID: p + "-0", TS: ts, Role: memory.RoleUser,
-				Blocks: []memory.Block{{Type: memory.BlockText, Text: "MT-4471 price for " + p + " is MARK" + strings.ToUpper(p)}}}}})
+		ss = append(ss, &funes.Session{ID: "conv-" + p, Harness: funes.HarnessChatGPT, Title: p + " pricing", Project: p,
+			Turns: []funes.Turn{{TurnUUID: p + "-0", TS: ts, Role: funes.RoleUser,
+				Blocks: []funes.Block{{Type: funes.BlockText, Text: "MT-4471 price for " + p + " is MARK" + strings.ToUpper(p)}}}}})
 	}
 	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/capture"
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/importers"
-	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -16,19 +16,19 @@ import (
 // they are installed, the last hook run and problem, and the Claude Code
 // sessions its cleanup will delete before Ireneo has them.
 type captureStatus struct {
-	Hooks       []mcpserver.HookState `json:"hooks"`
-	Log         string                `json:"log"`
-	LastRun     *capture.LogLine      `json:"last_run,omitempty"`
-	LastProblem *capture.LogLine      `json:"last_problem,omitempty"`
-	ClaudeCode  *capture.Risk         `json:"claude_code,omitempty"`
-	Warning     string                `json:"warning,omitempty"`
+	Hooks       []clients.HookState `json:"hooks"`
+	Log         string              `json:"log"`
+	LastRun     *capture.LogLine    `json:"last_run,omitempty"`
+	LastProblem *capture.LogLine    `json:"last_problem,omitempty"`
+	ClaudeCode  *capture.Risk       `json:"claude_code,omitempty"`
+	Warning     string              `json:"warning,omitempty"`
 }
 
 func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureStatus {
-	o := mcpserver.ConnectOptions{ClaudeConfigDir: g.cfg.ClaudeConfigDir, CodexHome: g.cfg.CodexHome}
+	o := clients.ConnectOptions{ClaudeConfigDir: g.cfg.ClaudeConfigDir, CodexHome: g.cfg.CodexHome}
 	cs := captureStatus{Log: capture.LogPath(m.Dir())}
-	for _, client := range []string{mcpserver.ClientClaudeCode, mcpserver.ClientCodex} {
-		cs.Hooks = append(cs.Hooks, mcpserver.HooksInstalled(client, o))
+	for _, client := range []string{clients.ClientClaudeCode, clients.ClientCodex} {
+		cs.Hooks = append(cs.Hooks, clients.HooksInstalled(client, o))
 	}
 	if lines, err := capture.ReadLog(m.Dir(), 50); err == nil && len(lines) > 0 {
 		last := lines[len(lines)-1]
@@ -41,7 +41,7 @@ func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureSt
 			}
 		}
 	}
-	if days, err := mcpserver.ClaudeCodeCleanupDays(o); err == nil {
+	if days, err := clients.ClaudeCodeCleanupDays(o); err == nil {
 		for _, l := range claudeProjectDirs(g) {
 			r, err := capture.SessionsAtRisk(ctx, m, l, days, time.Now())
 			if err != nil {
@@ -59,6 +59,21 @@ func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureSt
 		}
 	}
 	return cs
+}
+
+// statusUnopened is status when the memory cannot be opened (a full or
+// read-only disk): the hooks' last problem, which the fallback log may
+// hold, then the error.
+func (g *globals) statusUnopened(err error) error {
+	if lines, lerr := capture.ReadLog(g.cfg.MemoryDir, 50); lerr == nil {
+		for i := len(lines) - 1; i >= 0; i-- {
+			if lines[i].Error {
+				fmt.Fprintf(g.stdout, "hook problem:  %s %s (log: %s)\n", lines[i].Time.Local().Format("2006-01-02 15:04"), lines[i].Text, lines[i].File)
+				break
+			}
+		}
+	}
+	return err
 }
 
 // claudeProjectDirs are the Claude Code projects folders on this machine.
@@ -88,7 +103,7 @@ func printCaptureStatus(w io.Writer, cs captureStatus) {
 		fmt.Fprintf(w, "last hook:     %s %s\n", cs.LastRun.Time.Local().Format("2006-01-02 15:04"), cs.LastRun.Text)
 	}
 	if cs.LastProblem != nil {
-		fmt.Fprintf(w, "hook problem:  %s %s (log: %s)\n", cs.LastProblem.Time.Local().Format("2006-01-02 15:04"), cs.LastProblem.Text, cs.Log)
+		fmt.Fprintf(w, "hook problem:  %s %s (log: %s)\n", cs.LastProblem.Time.Local().Format("2006-01-02 15:04"), cs.LastProblem.Text, cs.LastProblem.File)
 	}
 	if cs.Warning != "" {
 		fmt.Fprintf(w, "warning:       %s\n", cs.Warning)
@@ -96,7 +111,7 @@ func printCaptureStatus(w io.Writer, cs captureStatus) {
 }
 
 func clientLabel(client string) string {
-	if client == mcpserver.ClientCodex {
+	if client == clients.ClientCodex {
 		return "Codex"
 	}
 	return "Claude Code"

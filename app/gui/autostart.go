@@ -11,7 +11,7 @@ import (
 
 	"github.com/adrg/xdg"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Autostart starts Ireneo at login: an XDG autostart .desktop entry on Linux
@@ -92,7 +92,7 @@ func (a Autostart) Set(on bool) error {
 	} else {
 		data = desktopEntry(exe)
 	}
-	if err := memory.WriteFileAtomic(p, []byte(data), 0o644); err != nil {
+	if err := funes.WriteFileAtomic(p, []byte(data), 0o644); err != nil {
 		return fmt.Errorf("write %s: %w", p, err)
 	}
 	return nil

@@ -114,7 +114,9 @@ func (p *backupPanel) runRestore(path string, merge bool) {
 		restored settings.Settings
 	)
 	set := p.u.set
-	opts := backup.RestoreOptions{Merge: merge, SaveSettings: p.u.deps.SaveSettings}
+	// The settings are every memory's: they change only if the person says
+	// so after the restore (askSettings).
+	opts := backup.RestoreOptions{Merge: merge, Current: &set}
 	p.summary.SetText("")
 	what := "Checking " + filepath.Base(path)
 	p.job.start(what, func(ctx context.Context, report progress) error {
@@ -188,5 +190,30 @@ func (p *backupPanel) restored(sum backup.RestoreSummary, set settings.Settings)
 		p.u.restartWatch()
 	}
 	p.u.memoryChanged()
+	if !sum.Merged && len(sum.SettingsChanges) > 0 {
+		p.askSettings(sum.SettingsChanges, set) // instead of a toast: one hiding takes the dialogs above it along
+		return
+	}
 	p.u.toast("Backup restored")
+}
+
+// askSettings offers the backup's settings, which differ from those in
+// use, after a restore that kept them.
+func (p *backupPanel) askSettings(changes []backup.SettingChange, set settings.Settings) {
+	list := make([]string, len(changes))
+	for i, c := range changes {
+		list[i] = c.String()
+	}
+	msg := wrapped("Backup restored. Its settings differ from yours (yours → the backup's): " + strings.Join(list, "; ") +
+		". They apply to every memory; a new server port takes effect when Ireneo restarts. Use the backup's settings?")
+	p.u.confirm("Use the backup's settings?", msg, "Use them", false, 520, func() {
+		if err := p.u.deps.SaveSettings(set); err != nil {
+			p.u.showError("restore the settings", err)
+			return
+		}
+		p.u.set = set
+		p.u.prefs.load()
+		p.u.restartWatch()
+		p.u.toast("Settings restored")
+	})
 }

@@ -15,8 +15,10 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The connect screen: the MCP server's state, the access tokens (create,
@@ -26,11 +28,11 @@ import (
 
 // clientNames are the clients' display names.
 var clientNames = map[string]string{
-	mcpserver.ClientClaudeDesktop: "Claude Desktop",
-	mcpserver.ClientClaudeCode:    "Claude Code",
-	mcpserver.ClientCodex:         "Codex",
-	mcpserver.ClientCursor:        "Cursor",
-	mcpserver.ClientVSCode:        "VS Code",
+	clients.ClientClaudeDesktop: "Claude Desktop",
+	clients.ClientClaudeCode:    "Claude Code",
+	clients.ClientCodex:         "Codex",
+	clients.ClientCursor:        "Cursor",
+	clients.ClientVSCode:        "VS Code",
 }
 
 const noToken = "(no token)"
@@ -59,7 +61,7 @@ type connectScreen struct {
 
 	// storeErr is the token store's problem, nil when it can be used;
 	// keyringBanner says so above the tokens, storeDialog is the one dialog.
-	storeErr      *mcpserver.KeyringUnavailableError
+	storeErr      *tokenstore.KeyringUnavailableError
 	keyringBanner *fyne.Container
 	keyringText   *widget.Label
 	storeDialog   dialog.Dialog
@@ -89,7 +91,7 @@ func newConnectScreen(u *ui) *connectScreen {
 	c.create = widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), func() { c.createToken(c.name.Text, c.scope.Text) })
 	c.name.OnSubmitted = func(string) { c.createToken(c.name.Text, c.scope.Text) }
 	c.clients = container.NewAppTabs()
-	for _, client := range mcpserver.Clients {
+	for _, client := range clients.Clients {
 		c.clients.Append(container.NewTabItem(clientNames[client], c.clientCard(client)))
 	}
 	return c
@@ -142,7 +144,7 @@ func (c *connectScreen) refresh() {
 		// Which secrets can be read, without a prompt: a locked store is
 		// not asked at all (asking raises the system's unlock prompt).
 		states := map[string]error{}
-		var probed *mcpserver.KeyringUnavailableError
+		var probed *tokenstore.KeyringUnavailableError
 		if locked == nil {
 			pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 			probed = keyringProblem(toks.Store().Probe(pctx))
@@ -175,7 +177,7 @@ func (c *connectScreen) refresh() {
 type tokenList struct {
 	list      []memory.AccessToken
 	secretErr map[string]error
-	storeErr  *mcpserver.KeyringUnavailableError // found while listing
+	storeErr  *tokenstore.KeyringUnavailableError // found while listing
 }
 
 // secretProblem says in a few words why a token's secret cannot be read.
@@ -186,7 +188,7 @@ func (c *connectScreen) secretProblem(name string) string {
 		return ""
 	case keyringProblem(err) != nil:
 		return "secret locked in the keyring"
-	case errors.Is(err, mcpserver.ErrSecretNotFound):
+	case errors.Is(err, tokenstore.ErrSecretNotFound):
 		return "secret not found in " + c.storeName() + ": revoke it and make a new one"
 	}
 	return "secret unreadable: " + err.Error()
@@ -413,7 +415,7 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 	write := widget.NewButtonWithIcon("Write to config…", theme.DocumentSaveIcon(), func() { c.confirmWrite(client) })
 	c.copyBtn[client], c.writeBtn[client] = copyBtn, write
 	var top fyne.CanvasObject
-	if client != mcpserver.ClientClaudeDesktop { // Claude Desktop runs `ireneo mcp` over stdio: no token
+	if client != clients.ClientClaudeDesktop { // Claude Desktop runs `ireneo mcp` over stdio: no token
 		sel := newSelect([]string{noToken}, noToken, func(string) { c.showClient(client) })
 		c.tokenFor[client] = sel
 		mk := widget.NewButton("Create token", func() { c.createToken(client, "") })
@@ -424,7 +426,7 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 		top = newMuted("Claude Desktop starts Ireneo itself (ireneo mcp), so it needs no token.")
 	}
 	body := container.NewVBox(top, snippet, note)
-	if client == mcpserver.ClientClaudeCode || client == mcpserver.ClientCodex {
+	if client == clients.ClientClaudeCode || client == clients.ClientCodex {
 		body.Add(c.hooksCheck(client))
 	}
 	body.Add(container.NewHBox(copyBtn, write))
@@ -432,8 +434,8 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 }
 
 // connectOptions are the options for a client's config with a token secret.
-func (c *connectScreen) connectOptions(secret string) mcpserver.ConnectOptions {
-	o := mcpserver.ConnectOptions{Token: secret, MemoryDir: c.u.mem.Dir(), Home: c.u.deps.Home,
+func (c *connectScreen) connectOptions(secret string) clients.ConnectOptions {
+	o := clients.ConnectOptions{Token: secret, MemoryDir: c.u.mem.Dir(), Home: c.u.deps.Home,
 		ClaudeConfigDir: c.u.deps.ToolHomes.ClaudeCode, CodexHome: c.u.deps.ToolHomes.Codex}
 	if srv := c.u.deps.Server; srv != nil && srv.Running() {
 		o.URL = srv.URL()
@@ -460,14 +462,14 @@ func (c *connectScreen) updateClientTokens() {
 		sel.Selected = cur
 		sel.Refresh()
 	}
-	for _, client := range mcpserver.Clients {
+	for _, client := range clients.Clients {
 		c.showClient(client)
 	}
 }
 
 // clientConfig builds a client's config, reading its token's secret from
 // the keyring. It runs off the UI goroutine.
-func (c *connectScreen) clientConfig(ctx context.Context, client, token string) (*mcpserver.ClientConfig, string, error) {
+func (c *connectScreen) clientConfig(ctx context.Context, client, token string) (*clients.ClientConfig, string, error) {
 	secret := ""
 	if token != "" && token != noToken {
 		toks, err := c.tokensAPI()
@@ -482,7 +484,7 @@ func (c *connectScreen) clientConfig(ctx context.Context, client, token string) 
 	if secret != "" {
 		o.TokenName = token
 	}
-	cfg, err := mcpserver.Connect(client, o)
+	cfg, err := clients.Connect(client, o)
 	return cfg, secret, err
 }
 
@@ -586,10 +588,10 @@ func (c *connectScreen) copyConfig(client string) {
 		c.u.showError("copy the config", fmt.Errorf("%s connects over HTTP and needs a token; pick or create one on its card", clientNames[client]))
 		return
 	}
-	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*mcpserver.ClientConfig, error) {
+	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*clients.ClientConfig, error) {
 		cfg, _, err := c.clientConfig(ctx, client, token)
 		return cfg, err
-	}, func(cfg *mcpserver.ClientConfig) {
+	}, func(cfg *clients.ClientConfig) {
 		c.u.copyText("the config for "+clientNames[client], cfg.Snippet)
 	})
 }
@@ -601,10 +603,10 @@ func (c *connectScreen) confirmWrite(client string) {
 		c.u.showError("write the config", fmt.Errorf("%s connects over HTTP and needs a token; pick or create one on its card", clientNames[client]))
 		return
 	}
-	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*mcpserver.ClientConfig, error) {
+	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*clients.ClientConfig, error) {
 		cfg, _, err := c.clientConfig(ctx, client, token)
 		return cfg, err
-	}, func(cfg *mcpserver.ClientConfig) {
+	}, func(cfg *clients.ClientConfig) {
 		msg := fmt.Sprintf("Ireneo's entry goes into\n%s\n\nThe file is backed up first, and every other server and setting in it is kept.", cfg.Path)
 		if h := c.hookConfig(client); h != nil {
 			msg += fmt.Sprintf("\n\nThe capture hooks go into\n%s\nafter a backup too, next to any hooks already there.", h.Path)
@@ -614,9 +616,9 @@ func (c *connectScreen) confirmWrite(client string) {
 	})
 }
 
-func (c *connectScreen) writeConfig(client string, cfg *mcpserver.ClientConfig) {
+func (c *connectScreen) writeConfig(client string, cfg *clients.ClientConfig) {
 	hooks := c.hookConfig(client)
-	type written struct{ cfg, hooks mcpserver.WriteResult }
+	type written struct{ cfg, hooks clients.WriteResult }
 	load(c.u, "write "+clientNames[client]+"'s config", func(context.Context) (written, error) {
 		var w written
 		var err error

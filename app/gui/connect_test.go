@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -71,11 +72,11 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	}
 
 	// The client card picks the token named after it, and masks the secret.
-	if sel := c.tokenFor[mcpserver.ClientClaudeCode].Selected; sel != "claude-code" {
+	if sel := c.tokenFor[clients.ClientClaudeCode].Selected; sel != "claude-code" {
 		t.Fatalf("Claude Code's card uses token %q", sel)
 	}
 	waitIdle(t, u)
-	shown := c.snippets[mcpserver.ClientClaudeCode].String()
+	shown := c.snippets[clients.ClientClaudeCode].String()
 	if strings.Contains(shown, secret) || !strings.Contains(shown, "Authorization") {
 		t.Fatalf("the card should show the config with the secret masked: %q", shown)
 	}
@@ -91,7 +92,7 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	c.clients.SelectIndex(1)
 	capture(t, u, "connect-tokens")
 	// Copy copies the exact config, secret included.
-	c.copyConfig(mcpserver.ClientClaudeCode)
+	c.copyConfig(clients.ClientClaudeCode)
 	waitIdle(t, u)
 	if got := u.app.Clipboard().Content(); !strings.Contains(got, "Bearer "+secret) || !strings.Contains(got, "mcpServers") {
 		t.Fatalf("copied config %q", got)
@@ -100,7 +101,7 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	cfgPath := filepath.Join(u.deps.Home, ".claude.json")
 	os.MkdirAll(filepath.Dir(cfgPath), 0o700)
 	os.WriteFile(cfgPath, []byte(`{"mcpServers": {"other": {"command": "other-server"}}, "theme": "dark"}`), 0o600)
-	c.confirmWrite(mcpserver.ClientClaudeCode)
+	c.confirmWrite(clients.ClientClaudeCode)
 	waitIdle(t, u)
 	tapDialogButton(t, u, "Write config")
 	waitIdle(t, u)
@@ -133,7 +134,7 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	if _, err := u.deps.Server.Tokens().Reveal(context.Background(), "claude-code"); err == nil {
 		t.Fatal("a revoked token can still be revealed")
 	}
-	if sel := c.tokenFor[mcpserver.ClientClaudeCode].Selected; sel != noToken {
+	if sel := c.tokenFor[clients.ClientClaudeCode].Selected; sel != noToken {
 		t.Fatalf("the card still uses the revoked token (%q)", sel)
 	}
 	// A bad name is refused with a dialog.

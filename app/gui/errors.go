@@ -18,6 +18,7 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // showError tells the person what failed, why, and what to do about it. A
@@ -74,7 +75,7 @@ func inputErrorf(format string, a ...any) error {
 // fixFor suggests what to do about an error; "" for a validation error,
 // whose message says it all.
 func fixFor(err error) string {
-	var keyring *mcpserver.KeyringUnavailableError
+	var keyring *tokenstore.KeyringUnavailableError
 	var input inputError
 	switch {
 	case errors.As(err, &input):

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -20,10 +21,10 @@ var timeNow = time.Now
 
 // sources are the harnesses a person can filter by, with their display names.
 var sources = []struct{ id, name string }{
-	{memory.HarnessChatGPT, "ChatGPT"},
-	{memory.HarnessClaude, "Claude"},
-	{memory.HarnessCodex, "Codex"},
-	{memory.HarnessClaudeCode, "Claude Code"},
+	{funes.HarnessChatGPT, "ChatGPT"},
+	{funes.HarnessClaude, "Claude"},
+	{funes.HarnessCodex, "Codex"},
+	{funes.HarnessClaudeCode, "Claude Code"},
 }
 
 const anySource = "All sources"

@@ -23,9 +23,11 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // Phrases planted in the fixture conversations, for searching and grepping.
@@ -38,40 +40,40 @@ const (
 )
 
 // fixtureSessions are a few conversations from each source.
-func fixtureSessions() []*memory.Session {
+func fixtureSessions() []*funes.Session {
 	t0 := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	turn := func(id string, seq int, role string, blocks ...memory.Block) memory.Turn {
-		return memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, seq), Seq: seq, TS: t0.Add(time.Duration(seq) * time.Minute), Role: role, Blocks: blocks}
+	turn := func(id string, seq int, role string, blocks ...funes.Block) funes.Turn {
+		return funes.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, seq), Seq: seq, TS: t0.Add(time.Duration(seq) * time.Minute), Role: role, Blocks: blocks}
 	}
-	text := func(s string) memory.Block { return memory.Block{Type: memory.BlockText, Text: s} }
-	budget := &memory.Session{ID: "conv-budget", Harness: memory.HarnessChatGPT, Title: "Budget for Project Falcon", Turns: []memory.Turn{
-		turn("conv-budget", 0, memory.RoleUser, text("What budget did we agree for "+phraseBudget+"?")),
-		turn("conv-budget", 1, memory.RoleAssistant, text("For "+phraseBudget+" we agreed 12,500 euros, split across two quarters.")),
-		turn("conv-budget", 2, memory.RoleUser, text("And the Falcon launch date?")),
-		turn("conv-budget", 3, memory.RoleAssistant, text("The "+phraseFalcon+" launch is planned for June.")),
+	text := func(s string) funes.Block { return funes.Block{Type: funes.BlockText, Text: s} }
+	budget := &funes.Session{ID: "conv-budget", Harness: funes.HarnessChatGPT, Title: "Budget for Project Falcon", Turns: []funes.Turn{
+		turn("conv-budget", 0, funes.RoleUser, text("What budget did we agree for "+phraseBudget+"?")),
+		turn("conv-budget", 1, funes.RoleAssistant, text("For "+phraseBudget+" we agreed 12,500 euros, split across two quarters.")),
+		turn("conv-budget", 2, funes.RoleUser, text("And the Falcon launch date?")),
+		turn("conv-budget", 3, funes.RoleAssistant, text("The "+phraseFalcon+" launch is planned for June.")),
 	}}
-	db := &memory.Session{ID: "conv-db", Harness: memory.HarnessClaude, Title: "Which database for the catalogue", Turns: []memory.Turn{
-		turn("conv-db", 0, memory.RoleUser, text("Which "+phraseDatabase+" should we use?")),
-		turn("conv-db", 1, memory.RoleAssistant,
-			memory.Block{Type: memory.BlockThinking, Text: "They need FTS and a single file."},
+	db := &funes.Session{ID: "conv-db", Harness: funes.HarnessClaude, Title: "Which database for the catalogue", Turns: []funes.Turn{
+		turn("conv-db", 0, funes.RoleUser, text("Which "+phraseDatabase+" should we use?")),
+		turn("conv-db", 1, funes.RoleAssistant,
+			funes.Block{Type: funes.BlockThinking, Text: "They need FTS and a single file."},
 			text("SQLite in WAL mode suits the "+phraseDatabase+".")),
 	}}
-	forget := &memory.Session{ID: "conv-forget", Harness: memory.HarnessClaude, Title: "Something to forget", Turns: []memory.Turn{
-		turn("conv-forget", 0, memory.RoleUser, text("Tell me about "+phraseForget+" the feathered serpent.")),
-		turn("conv-forget", 1, memory.RoleAssistant, text("Quetzalcoatl is a Mesoamerican deity: "+phraseForget+".")),
+	forget := &funes.Session{ID: "conv-forget", Harness: funes.HarnessClaude, Title: "Something to forget", Turns: []funes.Turn{
+		turn("conv-forget", 0, funes.RoleUser, text("Tell me about "+phraseForget+" the feathered serpent.")),
+		turn("conv-forget", 1, funes.RoleAssistant, text("Quetzalcoatl is a Mesoamerican deity: "+phraseForget+".")),
 	}}
-	code := &memory.Session{ID: "sess-code", Harness: memory.HarnessCodex, Title: "Fix the flaky store test", Workdir: "/src/ireneo", Project: "ireneo", Turns: []memory.Turn{
-		turn("sess-code", 0, memory.RoleUser, text("The store test is flaky on CI.")),
-		turn("sess-code", 1, memory.RoleAssistant,
-			memory.Block{Type: memory.BlockToolUse, ToolName: "shell", Text: "go test ./memory -run TestStore -count 20"},
-			memory.Block{Type: memory.BlockToolResult, ToolName: "shell", Text: "ok  memory 3.2s"},
+	code := &funes.Session{ID: "sess-code", Harness: funes.HarnessCodex, Title: "Fix the flaky store test", Workdir: "/src/ireneo", Project: "ireneo", Turns: []funes.Turn{
+		turn("sess-code", 0, funes.RoleUser, text("The store test is flaky on CI.")),
+		turn("sess-code", 1, funes.RoleAssistant,
+			funes.Block{Type: funes.BlockToolUse, ToolName: "shell", Text: "go test ./memory -run TestStore -count 20"},
+			funes.Block{Type: funes.BlockToolResult, ToolName: "shell", Text: "ok  memory 3.2s"},
 			text("It passes 20 times now; the race was in the WAL checkpoint.")),
 	}}
-	long := &memory.Session{ID: "sess-long", Harness: memory.HarnessClaudeCode, Title: "A long session", Workdir: "/src/long", Project: "long"}
+	long := &funes.Session{ID: "sess-long", Harness: funes.HarnessClaudeCode, Title: "A long session", Workdir: "/src/long", Project: "long"}
 	for i := 0; i < 60; i++ {
-		role := memory.RoleUser
+		role := funes.RoleUser
 		if i%2 == 1 {
-			role = memory.RoleAssistant
+			role = funes.RoleAssistant
 		}
 		body := fmt.Sprintf("Step %d of the refactor: move the parser into its own package and keep the tests green. %s",
 			i, strings.Repeat("More detail about this step. ", 6))
@@ -80,7 +82,7 @@ func fixtureSessions() []*memory.Session {
 		}
 		long.Turns = append(long.Turns, turn("sess-long", i, role, text(body)))
 	}
-	return []*memory.Session{budget, db, forget, code, long}
+	return []*funes.Session{budget, db, forget, code, long}
 }
 
 // uiMu stands in for the UI goroutine: Fyne's test driver runs fyne.Do at
@@ -137,14 +139,14 @@ func newTestMemory(t *testing.T) *memory.Memory {
 // tokenStore is the real OS keyring under `make test` (which sets
 // IRENEO_TEST_KEYRING and starts gnome-keyring), under a service name of
 // this test's own; elsewhere an in-process store.
-func tokenStore(t testing.TB) mcpserver.TokenStore {
+func tokenStore(t testing.TB) tokenstore.TokenStore {
 	t.Helper()
 	if os.Getenv("IRENEO_TEST_KEYRING") == "" {
-		return mcpserver.NewMemoryTokenStore()
+		return tokenstore.NewMemoryTokenStore()
 	}
 	b := make([]byte, 6)
 	rand.Read(b)
-	ks := &mcpserver.KeyringStore{Service: "ireneo-gui-test-" + hex.EncodeToString(b)}
+	ks := &tokenstore.KeyringStore{Service: "ireneo-gui-test-" + hex.EncodeToString(b)}
 	if err := ks.Check(context.Background()); err != nil {
 		t.Fatalf("IRENEO_TEST_KEYRING is set but the keyring does not work: %v", err)
 	}

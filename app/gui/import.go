@@ -285,7 +285,7 @@ func (s *importScreen) showSources(locs []importers.Location) {
 	var rows []fyne.CanvasObject
 	for _, l := range locs {
 		icon := theme.FolderIcon()
-		if !l.Live && strings.EqualFold(filepath.Ext(l.Path), ".zip") {
+		if fi, err := os.Stat(l.Path); err == nil && !fi.IsDir() { // an export zip, an agent's database
 			icon = theme.FileIcon()
 		}
 		what := widget.NewLabelWithStyle(capitalize(l.What), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

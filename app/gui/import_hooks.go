@@ -9,13 +9,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	capturehooks "github.com/ireneo-app/ireneo/capture"
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/importers"
-	"github.com/ireneo-app/ireneo/mcpserver"
 )
 
 // hooksReport is what the Import screen says about capture hooks.
 type hooksReport struct {
-	states  []mcpserver.HookState
+	states  []clients.HookState
 	problem *capturehooks.LogLine
 	warning string
 }
@@ -28,13 +28,20 @@ func (s *importScreen) refreshHooks() {
 	homes := s.u.deps.ToolHomes
 	load(s.u, "check the capture hooks", func(ctx context.Context) (hooksReport, error) {
 		var r hooksReport
-		for _, client := range []string{mcpserver.ClientClaudeCode, mcpserver.ClientCodex} {
-			r.states = append(r.states, mcpserver.HooksInstalled(client, o))
+		for _, client := range []string{clients.ClientClaudeCode, clients.ClientCodex} {
+			r.states = append(r.states, clients.HooksInstalled(client, o))
 		}
-		if lines, err := capturehooks.ReadLog(dir, 20); err == nil && len(lines) > 0 && lines[len(lines)-1].Error {
-			r.problem = &lines[len(lines)-1]
+		// The last problem among the recent lines, as status shows it (in
+		// the memory's log or, when the memory could not be written, its
+		// fallback), not only a problem that is the very last line.
+		if lines, err := capturehooks.ReadLog(dir, 50); err == nil {
+			for i := len(lines) - 1; i >= 0 && r.problem == nil; i-- {
+				if lines[i].Error {
+					r.problem = &lines[i]
+				}
+			}
 		}
-		if days, err := mcpserver.ClaudeCodeCleanupDays(o); err == nil {
+		if days, err := clients.ClaudeCodeCleanupDays(o); err == nil {
 			for _, l := range importers.DefaultLocations(homes) {
 				if l.What != "Claude Code projects" {
 					continue
@@ -78,7 +85,7 @@ func (s *importScreen) showHooks(r hooksReport) {
 	s.hooksLine.Refresh()
 }
 
-func allInstalled(states []mcpserver.HookState) bool {
+func allInstalled(states []clients.HookState) bool {
 	for _, st := range states {
 		if !st.Installed {
 			return false

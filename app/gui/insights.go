@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -35,10 +36,10 @@ const (
 // Series colours: readable on the light and the dark theme alike.
 var (
 	sourceColours = map[string]color.Color{
-		memory.HarnessChatGPT:    color.NRGBA{0x10, 0xa3, 0x7f, 0xff},
-		memory.HarnessClaude:     color.NRGBA{0xd9, 0x77, 0x57, 0xff},
-		memory.HarnessCodex:      color.NRGBA{0x3b, 0x82, 0xf6, 0xff},
-		memory.HarnessClaudeCode: color.NRGBA{0xa8, 0x55, 0xf7, 0xff},
+		funes.HarnessChatGPT:    color.NRGBA{0x10, 0xa3, 0x7f, 0xff},
+		funes.HarnessClaude:     color.NRGBA{0xd9, 0x77, 0x57, 0xff},
+		funes.HarnessCodex:      color.NRGBA{0x3b, 0x82, 0xf6, 0xff},
+		funes.HarnessClaudeCode: color.NRGBA{0xa8, 0x55, 0xf7, 0xff},
 	}
 	// palette is Tableau 10, for projects and clients.
 	palette = []color.Color{

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/cli"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -45,13 +46,13 @@ func insightsMemory(t *testing.T) *memory.Memory {
 		t.Fatal(err)
 	}
 	// Recent conversations, so the year's weekly charts have bars.
-	var recent []*memory.Session
+	var recent []*funes.Session
 	for i := 0; i < 30; i++ {
 		ts := now.AddDate(0, 0, -i*9).UTC()
-		recent = append(recent, &memory.Session{ID: "recent-" + strings.Repeat("x", i%3) + string(rune('a'+i)), Harness: []string{memory.HarnessChatGPT, memory.HarnessClaude, memory.HarnessCodex, memory.HarnessClaudeCode}[i%4],
-			Title: "Recent talk", Project: []string{"falcon", "heron", "", "kestrel"}[i%4], Turns: []memory.Turn{
-				{TurnUUID: "q", Seq: 0, TS: ts, Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: "How is the falcon launch going?"}}},
-				{TurnUUID: "a", Seq: 1, TS: ts.Add(time.Minute), Role: memory.RoleAssistant, Blocks: []memory.Block{{Type: memory.BlockText, Text: "On track for June."}}},
+		recent = append(recent, &funes.Session{ID: "recent-" + strings.Repeat("x", i%3) + string(rune('a'+i)), Harness: []string{funes.HarnessChatGPT, funes.HarnessClaude, funes.HarnessCodex, funes.HarnessClaudeCode}[i%4],
+			Title: "Recent talk", Project: []string{"falcon", "heron", "", "kestrel"}[i%4], Turns: []funes.Turn{
+				{TurnUUID: "q", Seq: 0, TS: ts, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "How is the falcon launch going?"}}},
+				{TurnUUID: "a", Seq: 1, TS: ts.Add(time.Minute), Role: funes.RoleAssistant, Blocks: []funes.Block{{Type: funes.BlockText, Text: "On track for June."}}},
 			}})
 	}
 	if _, err := m.Ingest(ctx, recent, memory.IngestOptions{}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
@@ -119,12 +120,12 @@ func (u *ui) passageLine(role, text, workdir string) string {
 			return oneLine(markdownPlain(text[:i])) + " · " + l
 		}
 	}
-	return oneLine(markdownPlain(plumbing.SaidText(role, memory.BlockText, "", text)))
+	return oneLine(markdownPlain(plumbing.SaidText(role, funes.BlockText, "", text)))
 }
 
 // turnLine is a turn on one line from its blocks, as the transcript folds
 // them: its words, then what each call did.
-func (u *ui) turnLine(turn memory.Turn, workdir string) string {
+func (u *ui) turnLine(turn funes.Turn, workdir string) string {
 	var parts []string
 	for _, b := range turn.Blocks {
 		shown := u.secrets.mask(b.Text)
@@ -134,13 +135,13 @@ func (u *ui) turnLine(turn memory.Turn, workdir string) string {
 			continue
 		}
 		switch b.Type {
-		case memory.BlockText, "":
+		case funes.BlockText, "":
 			if w := oneLine(markdownPlain(plumbing.SaidText(turn.Role, b.Type, b.ToolName, shown))); w != "" {
 				parts = append(parts, w)
 			}
-		case memory.BlockToolUse:
+		case funes.BlockToolUse:
 			parts = append(parts, toolTitle(b.ToolName, shown, workdir))
-		case memory.BlockToolResult:
+		case funes.BlockToolResult:
 			r := "Result"
 			if b.ToolName != "" {
 				r += " of " + b.ToolName
@@ -149,7 +150,7 @@ func (u *ui) turnLine(turn memory.Turn, workdir string) string {
 				r += ": " + p
 			}
 			parts = append(parts, r)
-		case memory.BlockThinking:
+		case funes.BlockThinking:
 			parts = append(parts, "Thinking: "+preview(shown, 80))
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -27,14 +28,14 @@ const otherGitHubToken = "ghp_AnotherFakeTokenForTheGuiTest0123456"
 func TestScrubRedacts(t *testing.T) {
 	m := newTestMemory(t)
 	// Secrets stored without scrub-on-import, as an older import would have.
-	leaky := []*memory.Session{{ID: "conv-leak", Harness: memory.HarnessChatGPT, Title: "Deploy keys", Turns: []memory.Turn{
-		{TurnUUID: "l0", Seq: 0, TS: time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC), Role: memory.RoleUser,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: "My token is " + fakeGitHubToken + " for the deploy bot."}}},
-		{TurnUUID: "l1", Seq: 1, TS: time.Date(2026, 2, 1, 8, 1, 0, 0, time.UTC), Role: memory.RoleUser,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: "And the AWS key id " + fakeAWSKey + " with the deploy bot."}}},
-	}}, {ID: "conv-leak-2", Harness: memory.HarnessClaude, Title: "Other keys", Turns: []memory.Turn{
-		{TurnUUID: "o0", Seq: 0, TS: time.Date(2026, 2, 2, 8, 0, 0, 0, time.UTC), Role: memory.RoleUser,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: "The CI token is " + otherGitHubToken + " please keep it."}}},
+	leaky := []*funes.Session{{ID: "conv-leak", Harness: funes.HarnessChatGPT, Title: "Deploy keys", Turns: []funes.Turn{
+		{TurnUUID: "l0", Seq: 0, TS: time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC), Role: funes.RoleUser,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: "My token is " + fakeGitHubToken + " for the deploy bot."}}},
+		{TurnUUID: "l1", Seq: 1, TS: time.Date(2026, 2, 1, 8, 1, 0, 0, time.UTC), Role: funes.RoleUser,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: "And the AWS key id " + fakeAWSKey + " with the deploy bot."}}},
+	}}, {ID: "conv-leak-2", Harness: funes.HarnessClaude, Title: "Other keys", Turns: []funes.Turn{
+		{TurnUUID: "o0", Seq: 0, TS: time.Date(2026, 2, 2, 8, 0, 0, 0, time.UTC), Role: funes.RoleUser,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: "The CI token is " + otherGitHubToken + " please keep it."}}},
 	}}}
 	if _, err := m.Ingest(context.Background(), leaky, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
@@ -164,9 +165,9 @@ func TestScrubNeverShowsSecrets(t *testing.T) {
 	ctx := context.Background()
 	ts := time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)
 	title := "Deploy script fails. My AWS key is " + fakeAWSKey + " and secret " + fakeAWSSecret
-	leaky := []*memory.Session{{ID: "cc-deploy", Harness: memory.HarnessClaudeCode, Title: title, Workdir: "/src/deploy", Turns: []memory.Turn{
-		{TurnUUID: "d0", Seq: 0, TS: ts, Role: memory.RoleUser,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: "Deploy fails with key " + fakeAWSKey + " and secret " + fakeAWSSecret + "; the bot token is " + fakeGitHubToken}}},
+	leaky := []*funes.Session{{ID: "cc-deploy", Harness: funes.HarnessClaudeCode, Title: title, Workdir: "/src/deploy", Turns: []funes.Turn{
+		{TurnUUID: "d0", Seq: 0, TS: ts, Role: funes.RoleUser,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: "Deploy fails with key " + fakeAWSKey + " and secret " + fakeAWSSecret + "; the bot token is " + fakeGitHubToken}}},
 	}}}
 	if _, err := m.Ingest(ctx, leaky, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
@@ -473,7 +474,7 @@ func (s *searchScreen) drawDetail(g hitGroup) {
 }
 
 // turnOf is the read conversation's turn of a passage, or nil.
-func (s *searchScreen) turnOf(source, sessionID string, seq int) *memory.Turn {
+func (s *searchScreen) turnOf(source, sessionID string, seq int) *funes.Turn {
 	tr := s.turns
 	if tr == nil || tr.Session.Source != source || tr.Session.SessionID != sessionID {
 		return nil
@@ -533,7 +534,7 @@ func (s *searchScreen) passageView(h recall.Hit, seen map[string]bool) fyne.Canv
 		bi = passageBlock(*turn, h.Text)
 	}
 	switch {
-	case bi >= 0 && turn.Blocks[bi].Type != memory.BlockText && turn.Blocks[bi].Type != "":
+	case bi >= 0 && turn.Blocks[bi].Type != funes.BlockText && turn.Blocks[bi].Type != "":
 		// A tool call, its result or thinking: as the transcript folds it,
 		// open, with the query's words marked.
 		b := turn.Blocks[bi]
@@ -594,13 +595,13 @@ func (s *searchScreen) neighbourView(h recall.Hit, n recall.Neighbor, workdir st
 
 func roleName(r string) string {
 	switch r {
-	case memory.RoleUser:
+	case funes.RoleUser:
 		return "You"
-	case memory.RoleAssistant:
+	case funes.RoleAssistant:
 		return "Assistant"
-	case memory.RoleSystem:
+	case funes.RoleSystem:
 		return "System"
-	case memory.RoleTool:
+	case funes.RoleTool:
 		return "Tool"
 	}
 	return r
@@ -766,7 +767,7 @@ func (s *snippet) fit() {
 // came from: it is read as a tool's result (Ireneo's answers are known by
 // their content), then as a message (harness wrappers).
 func plumbingKind(role, text string) plumbing.Kind {
-	for _, bt := range []string{memory.BlockToolResult, memory.BlockText} {
+	for _, bt := range []string{funes.BlockToolResult, funes.BlockText} {
 		if k := wholeKind(plumbing.Classify(role, bt, "", text), text); k != plumbing.Said {
 			return k
 		}

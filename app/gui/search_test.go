@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -163,17 +164,17 @@ func manyHits(t *testing.T) *memory.Memory {
 	}
 	t.Cleanup(func() { m.Close() })
 	t0 := time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC)
-	var ss []*memory.Session
+	var ss []*funes.Session
 	for i := range 40 {
 		id := fmt.Sprintf("heron-%02d", i)
-		s := &memory.Session{ID: id, Harness: memory.HarnessChatGPT, Title: fmt.Sprintf("Heron survey, site %d, with a title long enough to be cut short in a narrow list", i)}
+		s := &funes.Session{ID: id, Harness: funes.HarnessChatGPT, Title: fmt.Sprintf("Heron survey, site %d, with a title long enough to be cut short in a narrow list", i)}
 		if i%4 == 0 {
 			s.Project = "spotter-fum"
 		}
 		for j := range 3 {
-			s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, j), Seq: j, TS: t0.Add(time.Duration(i*10+j) * time.Minute),
-				Role:   []string{memory.RoleUser, memory.RoleAssistant, memory.RoleUser}[j],
-				Blocks: []memory.Block{{Type: memory.BlockText, Text: fmt.Sprintf("Counted %d herons at site %d on pass %d, by the reed beds.", i+j, i, j)}}})
+			s.Turns = append(s.Turns, funes.Turn{TurnUUID: fmt.Sprintf("%s-%d", id, j), Seq: j, TS: t0.Add(time.Duration(i*10+j) * time.Minute),
+				Role:   []string{funes.RoleUser, funes.RoleAssistant, funes.RoleUser}[j],
+				Blocks: []funes.Block{{Type: funes.BlockText, Text: fmt.Sprintf("Counted %d herons at site %d on pass %d, by the reed beds.", i+j, i, j)}}})
 		}
 		ss = append(ss, s)
 	}

@@ -83,7 +83,7 @@ func (s *settingsScreen) content() fyne.CanvasObject {
 	form.Items[2].HintText = "How many passages an agent's recall returns unless it asks otherwise."
 	form.Items[3].HintText = "The most tokens one recall returns unless the agent asks otherwise."
 	memHead := widget.NewLabelWithStyle("Memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	body := container.NewVBox(form, container.NewHBox(s.save), widget.NewSeparator(), memHead, s.memInfo, widget.NewSeparator(), s.u.backup.content())
+	body := container.NewVBox(form, container.NewHBox(s.save), widget.NewSeparator(), memHead, s.memInfo, widget.NewSeparator(), s.u.backup.content(), s.syncCard())
 	return container.NewVScroll(container.NewPadded(body))
 }
 

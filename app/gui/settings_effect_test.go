@@ -10,7 +10,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Each setting on the Settings screen, shown to do what it says. (Start at
@@ -71,10 +71,10 @@ func TestScrubSettingsReachImport(t *testing.T) {
 			t.Fatalf("save: %s", u.lastError)
 		}
 
-		s := &memory.Session{ID: "cust-1", Harness: memory.HarnessClaude, Title: "Customer", Turns: []memory.Turn{{
-			TurnUUID: "u0", TS: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC), Role: memory.RoleUser,
-			Blocks: []memory.Block{{Type: memory.BlockText, Text: "The customer is " + secret + ", call them."}}}}}
-		data, err := memory.MarshalSession(s)
+		s := &funes.Session{ID: "cust-1", Harness: funes.HarnessClaude, Title: "Customer", Turns: []funes.Turn{{
+			TurnUUID: "u0", TS: time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC), Role: funes.RoleUser,
+			Blocks: []funes.Block{{Type: funes.BlockText, Text: "The customer is " + secret + ", call them."}}}}}
+		data, err := funes.MarshalSession(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/ireneo-app/ireneo/app/cli"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -210,7 +211,7 @@ func TestSettingsMemoryRefreshes(t *testing.T) {
 	ctx := context.Background()
 	more := fixtureSessions()[0]
 	more.ID, more.Title = "conv-more", "One more"
-	if _, err := m.Ingest(ctx, []*memory.Session{more}, memory.IngestOptions{}); err != nil {
+	if _, err := m.Ingest(ctx, []*funes.Session{more}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := m.Forget(ctx, []string{"conv-forget"}, nil); err != nil {

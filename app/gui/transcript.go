@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -275,7 +276,7 @@ func (t *transcriptView) update(tr *memory.Transcript) {
 
 // passageBlock is the block of a turn that holds a passage (a chunk of
 // the turn's text), or -1 when none does (the first block is scrolled to).
-func passageBlock(turn memory.Turn, passage string) int {
+func passageBlock(turn funes.Turn, passage string) int {
 	probe := strings.TrimSpace(passage)
 	if r := []rune(probe); len(r) > 60 {
 		probe = string(r[:60])
@@ -292,13 +293,13 @@ func passageBlock(turn memory.Turn, passage string) int {
 }
 
 // toolOnly reports a turn that only calls tools or carries their results.
-func toolOnly(turn memory.Turn) bool {
+func toolOnly(turn funes.Turn) bool {
 	if len(turn.Blocks) == 0 {
 		return false
 	}
 	for _, b := range turn.Blocks {
 		switch b.Type {
-		case memory.BlockToolUse, memory.BlockToolResult:
+		case funes.BlockToolUse, funes.BlockToolResult:
 		default:
 			if strings.TrimSpace(b.Text) != "" {
 				return false
@@ -528,7 +529,7 @@ func (t *transcriptView) runTitle(first, last int) string {
 	seen := map[string]bool{}
 	for i := first; i <= last; i++ {
 		for _, b := range t.tr.Turns[i].Blocks {
-			if b.Type != memory.BlockToolUse {
+			if b.Type != funes.BlockToolUse {
 				continue
 			}
 			calls++
@@ -710,9 +711,9 @@ func (t *transcriptView) setNotice(n int) {
 
 // secretMarksFor are the secrets of a turn's block (its text and, for a
 // tool call, its input as shown), with the view's reveal state.
-func (t *transcriptView) secretMarksFor(turn int, b memory.Block) *secretMarks {
+func (t *transcriptView) secretMarksFor(turn int, b funes.Block) *secretMarks {
 	vals := t.u.secrets.values(b.Text)
-	if b.Type == memory.BlockToolUse {
+	if b.Type == funes.BlockToolUse {
 		if p := prettyInput(b.Text); p != b.Text {
 			vals = appendNew(vals, t.u.secrets.values(p))
 		}
@@ -757,11 +758,11 @@ func appendNew(a, b []string) []string {
 }
 
 // warmTurns finds the secrets of turns' blocks ahead of laying them out.
-func warmTurns(ctx context.Context, s *shownSecrets, turns []memory.Turn) {
+func warmTurns(ctx context.Context, s *shownSecrets, turns []funes.Turn) {
 	for _, turn := range turns {
 		for _, b := range turn.Blocks {
 			s.warm(ctx, b.Text)
-			if b.Type == memory.BlockToolUse {
+			if b.Type == funes.BlockToolUse {
 				if p := prettyInput(b.Text); p != b.Text {
 					s.warm(ctx, p)
 				}

@@ -14,7 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -76,7 +76,7 @@ func (f *fold) setOpen(open bool) {
 }
 
 // blockKinds are the spans of a block, by plumbing.Classify.
-func blockSpans(role string, b memory.Block) []plumbing.Span {
+func blockSpans(role string, b funes.Block) []plumbing.Span {
 	spans := plumbing.Classify(role, b.Type, b.ToolName, b.Text)
 	if len(spans) == 0 {
 		return []plumbing.Span{{Start: 0, End: len(b.Text), Kind: plumbing.Said}}
@@ -86,7 +86,7 @@ func blockSpans(role string, b memory.Block) []plumbing.Span {
 
 // blockView shows one block. mk marks words; open folds it open (the find
 // occurrence is inside).
-func blockView(role, workdir string, b memory.Block, mk *marker, open bool) fyne.CanvasObject {
+func blockView(role, workdir string, b funes.Block, mk *marker, open bool) fyne.CanvasObject {
 	spans := blockSpans(role, b)
 	if len(spans) == 1 && spans[0].Kind == plumbing.Said {
 		return saidView(workdir, b, b.Text, mk, open)
@@ -106,11 +106,11 @@ func blockView(role, workdir string, b memory.Block, mk *marker, open bool) fyne
 }
 
 // plumbingFold is one collapsed line of plumbing, opened on demand.
-func plumbingFold(k plumbing.Kind, workdir string, b memory.Block, part string, mk *marker, open bool) fyne.CanvasObject {
+func plumbingFold(k plumbing.Kind, workdir string, b funes.Block, part string, mk *marker, open bool) fyne.CanvasObject {
 	title := capitalise(k.Label())
 	shown := mk.masked(part)
 	switch {
-	case k == plumbing.RecallCall && b.Type == memory.BlockToolUse:
+	case k == plumbing.RecallCall && b.Type == funes.BlockToolUse:
 		if s := toolSummary(b.ToolName, shown, workdir); s != "" {
 			title += ": " + s
 		}
@@ -125,15 +125,15 @@ func plumbingFold(k plumbing.Kind, workdir string, b memory.Block, part string, 
 }
 
 // saidView shows a block's own words: text as Markdown, the rest folded.
-func saidView(workdir string, b memory.Block, text string, mk *marker, open bool) fyne.CanvasObject {
+func saidView(workdir string, b funes.Block, text string, mk *marker, open bool) fyne.CanvasObject {
 	var title string
 	var build func() fyne.CanvasObject
 	// Titles are one line: their secrets stay masked.
 	shown := mk.masked(text)
 	switch b.Type {
-	case memory.BlockText, "":
+	case funes.BlockText, "":
 		return blockText(text, func(s string) fyne.CanvasObject { return markdownView(s, mk) })
-	case memory.BlockThinking:
+	case funes.BlockThinking:
 		title = "Thinking"
 		if p := preview(shown, 80); p != "" {
 			title += ": " + p
@@ -141,12 +141,12 @@ func saidView(workdir string, b memory.Block, text string, mk *marker, open bool
 		build = func() fyne.CanvasObject {
 			return blockText(text, func(s string) fyne.CanvasObject { return markdownView(s, mk) })
 		}
-	case memory.BlockToolUse:
+	case funes.BlockToolUse:
 		title = toolTitle(b.ToolName, shown, workdir)
 		build = func() fyne.CanvasObject {
 			return blockText(prettyInput(text), func(s string) fyne.CanvasObject { return codeView(s, mk) })
 		}
-	case memory.BlockToolResult:
+	case funes.BlockToolResult:
 		title = "Result"
 		if b.ToolName != "" {
 			title += " of " + b.ToolName
@@ -421,17 +421,17 @@ func capitalise(s string) string {
 
 // messageText is a turn as copied: its text blocks verbatim, and a line
 // for each folded block saying what it was.
-func messageText(turn memory.Turn) string {
+func messageText(turn funes.Turn) string {
 	var parts []string
 	for _, b := range turn.Blocks {
 		switch b.Type {
-		case memory.BlockText, "":
+		case funes.BlockText, "":
 			parts = append(parts, b.Text)
-		case memory.BlockToolUse:
+		case funes.BlockToolUse:
 			parts = append(parts, "["+toolTitle(b.ToolName, b.Text, "")+"]\n"+prettyInput(b.Text))
-		case memory.BlockToolResult:
+		case funes.BlockToolResult:
 			parts = append(parts, "[Result]\n"+b.Text)
-		case memory.BlockThinking:
+		case funes.BlockThinking:
 			parts = append(parts, "[Thinking]\n"+b.Text)
 		default:
 			parts = append(parts, b.Text)

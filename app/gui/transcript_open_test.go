@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -222,11 +223,11 @@ func TestListsFollowTheMemory(t *testing.T) {
 	}
 	defer other.Close()
 	grown := fixtureSessions()[3]
-	grown.Turns = append(grown.Turns, memory.Turn{TurnUUID: "sess-code-2", Seq: 2, TS: grown.Turns[1].TS.Add(time.Minute), Role: memory.RoleUser,
-		Blocks: []memory.Block{{Type: memory.BlockText, Text: "And the flamingo test, is it flaky too?"}}})
-	fresh := &memory.Session{ID: "conv-new", Harness: memory.HarnessClaude, Title: "Imported while the window was open", Turns: []memory.Turn{
-		{TurnUUID: "n0", Seq: 0, TS: time.Now(), Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: "hello"}}}}}
-	if _, err := other.Ingest(context.Background(), []*memory.Session{grown, fresh}, memory.IngestOptions{}); err != nil {
+	grown.Turns = append(grown.Turns, funes.Turn{TurnUUID: "sess-code-2", Seq: 2, TS: grown.Turns[1].TS.Add(time.Minute), Role: funes.RoleUser,
+		Blocks: []funes.Block{{Type: funes.BlockText, Text: "And the flamingo test, is it flaky too?"}}})
+	fresh := &funes.Session{ID: "conv-new", Harness: funes.HarnessClaude, Title: "Imported while the window was open", Turns: []funes.Turn{
+		{TurnUUID: "n0", Seq: 0, TS: time.Now(), Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "hello"}}}}}
+	if _, err := other.Ingest(context.Background(), []*funes.Session{grown, fresh}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
@@ -20,39 +21,39 @@ import (
 // toolSession is a Claude Code session as its importer stores one: Markdown
 // answers, tool calls with JSON input, their results, a recall call to
 // Ireneo and its answer, and a harness reminder.
-func toolSession() *memory.Session {
+func toolSession() *funes.Session {
 	t0 := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
-	s := &memory.Session{ID: "sess-tools", Harness: memory.HarnessClaudeCode, Title: "Make the recall tests pass", Workdir: "/home/ana/src/ireneo", Project: "ireneo"}
-	add := func(role string, blocks ...memory.Block) {
+	s := &funes.Session{ID: "sess-tools", Harness: funes.HarnessClaudeCode, Title: "Make the recall tests pass", Workdir: "/home/ana/src/ireneo", Project: "ireneo"}
+	add := func(role string, blocks ...funes.Block) {
 		seq := len(s.Turns)
-		s.Turns = append(s.Turns, memory.Turn{TurnUUID: fmt.Sprintf("tools-%d", seq), Seq: seq, TS: t0.Add(time.Duration(seq) * time.Minute), Role: role, Blocks: blocks})
+		s.Turns = append(s.Turns, funes.Turn{TurnUUID: fmt.Sprintf("tools-%d", seq), Seq: seq, TS: t0.Add(time.Duration(seq) * time.Minute), Role: role, Blocks: blocks})
 	}
-	text := func(s string) memory.Block { return memory.Block{Type: memory.BlockText, Text: s} }
-	use := func(name, input string) memory.Block {
-		return memory.Block{Type: memory.BlockToolUse, ToolName: name, Text: input}
+	text := func(s string) funes.Block { return funes.Block{Type: funes.BlockText, Text: s} }
+	use := func(name, input string) funes.Block {
+		return funes.Block{Type: funes.BlockToolUse, ToolName: name, Text: input}
 	}
-	result := func(name, out string) memory.Block {
-		return memory.Block{Type: memory.BlockToolResult, ToolName: name, Text: out}
+	result := func(name, out string) funes.Block {
+		return funes.Block{Type: funes.BlockToolResult, ToolName: name, Text: out}
 	}
-	add(memory.RoleUser, text("The recall tests fail after the heron refactor.\nCan you look?\n\n<system-reminder>\nThe TodoWrite tool hasn't been used recently.\n</system-reminder>"))
-	add(memory.RoleAssistant,
+	add(funes.RoleUser, text("The recall tests fail after the heron refactor.\nCan you look?\n\n<system-reminder>\nThe TodoWrite tool hasn't been used recently.\n</system-reminder>"))
+	add(funes.RoleAssistant,
 		text("Let me check what the last session found about the heron refactor."),
 		use("mcp__ireneo__recall", `{"query":"heron refactor recall tests"}`),
 	)
-	add(memory.RoleUser, result("mcp__ireneo__recall", plumbing.ResultMarker+" Past conversations matching \"heron refactor recall tests\":\n[1] 2026-03-30 · Claude Code · ireneo\nreceipt: session_id=old turn_uuid=old-3\nThe heron refactor moved ranking."))
-	add(memory.RoleAssistant,
+	add(funes.RoleUser, result("mcp__ireneo__recall", plumbing.ResultMarker+" Past conversations matching \"heron refactor recall tests\":\n[1] 2026-03-30 · Claude Code · ireneo\nreceipt: session_id=old turn_uuid=old-3\nThe heron refactor moved ranking."))
+	add(funes.RoleAssistant,
 		text("## Plan\n\nFirst I run the tests:\n\n1. `go test ./...` for the whole module\n2. then read **memory/recall.go**\n\n```go\nfunc rank(c []candidate) []candidate {\n\treturn c\n}\n```\nDone when the *heron* suite is green."),
 		use("Bash", `{"command":"go test ./...","description":"Run all tests"}`),
 	)
-	add(memory.RoleUser, result("Bash", "--- FAIL: TestRecall (0.01s)\n    recall_test.go:40: heron not found\nFAIL\nFAIL\tgithub.com/ireneo-app/ireneo/memory\t0.4s"))
-	add(memory.RoleAssistant,
+	add(funes.RoleUser, result("Bash", "--- FAIL: TestRecall (0.01s)\n    recall_test.go:40: heron not found\nFAIL\nFAIL\tgithub.com/ireneo-app/ireneo/memory\t0.4s"))
+	add(funes.RoleAssistant,
 		use("Read", `{"file_path":"/home/ana/src/ireneo/memory/recall.go"}`),
 		use("Glob", `{"pattern":"**/*_test.go"}`),
 		use("Grep", `{"pattern":"heron","path":"/home/ana/src/ireneo/memory"}`),
 		use("Write", `{"file_path":"/home/ana/src/ireneo/NOTES.md","content":"line one\nline two\n\ttabbed line three"}`),
 	)
-	add(memory.RoleUser, result("Write", "File written"))
-	add(memory.RoleAssistant, text("The heron suite passes now."))
+	add(funes.RoleUser, result("Write", "File written"))
+	add(funes.RoleAssistant, text("The heron suite passes now."))
 	return s
 }
 
@@ -60,7 +61,7 @@ func toolSession() *memory.Session {
 func newToolMemory(t *testing.T) *memory.Memory {
 	t.Helper()
 	m := newTestMemory(t)
-	if _, err := m.Ingest(context.Background(), []*memory.Session{toolSession()}, memory.IngestOptions{}); err != nil {
+	if _, err := m.Ingest(context.Background(), []*funes.Session{toolSession()}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -605,7 +606,7 @@ func TestMarksWrapLikePlainText(t *testing.T) {
 // bold header, its cells in columns; paragraphs have space between them.
 func TestMarkdownTableAndParagraphs(t *testing.T) {
 	m := newTestMemory(t)
-	if _, err := m.Ingest(context.Background(), []*memory.Session{markdownSession()}, memory.IngestOptions{}); err != nil {
+	if _, err := m.Ingest(context.Background(), []*funes.Session{markdownSession()}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	u := newTestUI(t, m)

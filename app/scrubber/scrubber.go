@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/settings"
@@ -49,7 +50,7 @@ func For(patterns []settings.Pattern) (*scrub.Scrubber, error) {
 // its title, working directory and other fields included, before it is
 // stored. It is nil when the settings turn scrub on import off. A bad
 // pattern is an error naming it; the caller adds where it came from.
-func ImportRedactor(st settings.Settings) (func(*memory.Session) map[string]int, error) {
+func ImportRedactor(st settings.Settings) (func(*funes.Session) map[string]int, error) {
 	if !st.ScrubOnImport {
 		return nil, nil
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -22,8 +22,8 @@ func TestImportRedactor(t *testing.T) {
 		t.Fatalf("scrub on import on: %v", err)
 	}
 	tok, host := scrubtest.GitHubToken(5), scrubtest.Secrets()["host"].Secret
-	s := &memory.Session{ID: "s", Harness: memory.HarnessCodex, Workdir: "/w/" + tok, Turns: []memory.Turn{
-		{TurnUUID: "t", Role: memory.RoleUser, Blocks: []memory.Block{{Type: memory.BlockText, Text: "build on " + host}}}}}
+	s := &funes.Session{ID: "s", Harness: funes.HarnessCodex, Workdir: "/w/" + tok, Turns: []funes.Turn{
+		{TurnUUID: "t", Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "build on " + host}}}}}
 	counts := h(s)
 	if counts["github-pat"] != 1 || counts[scrubtest.HostRule] != 1 || strings.Contains(s.Workdir, tok) {
 		t.Fatalf("counts %v, workdir %q", counts, s.Workdir)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -50,7 +51,7 @@ func TestImportEndToEnd(t *testing.T) {
 			return err
 		}
 		defer f.Close()
-		ss, _, err := memory.ReadSessions(f)
+		ss, _, err := funes.ReadSessions(f)
 		if err != nil {
 			return err
 		}

@@ -17,12 +17,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Harness is what the sessions are stored as: RealMem histories are
 // user–assistant chats.
-const Harness = memory.HarnessChatGPT
+const Harness = funes.HarnessChatGPT
 
 // DefaultDir is where the data sets live, relative to a worktree root.
 const DefaultDir = "../shared/datasets/realmem"
@@ -33,7 +33,7 @@ var ErrNoData = errors.New("realmem: data set not found")
 // Persona is one person's history and the queries asked inside it.
 type Persona struct {
 	Name     string
-	Sessions []*memory.Session // in file (chronological) order
+	Sessions []*funes.Session // in file (chronological) order
 	Queries  []Query
 }
 
@@ -143,15 +143,15 @@ func LoadFile(path string) (*Persona, error) {
 			start = prev.Add(time.Minute)
 		}
 		prev = start
-		s := &memory.Session{ID: d.UUID, Harness: Harness}
+		s := &funes.Session{ID: d.UUID, Harness: Harness}
 		for j, t := range d.Turns {
-			role := memory.RoleUser
+			role := funes.RoleUser
 			if t.Speaker == "Assistant" {
-				role = memory.RoleAssistant
+				role = funes.RoleAssistant
 			}
-			s.Turns = append(s.Turns, memory.Turn{
+			s.Turns = append(s.Turns, funes.Turn{
 				TurnUUID: fmt.Sprintf("%s-%d", d.UUID, j), Seq: j, TS: start.Add(time.Duration(j) * time.Second),
-				Role: role, Blocks: []memory.Block{{Type: memory.BlockText, Text: t.Content}},
+				Role: role, Blocks: []funes.Block{{Type: funes.BlockText, Text: t.Content}},
 			})
 			if !t.IsQuery {
 				continue

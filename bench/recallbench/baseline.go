@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	_ "modernc.org/sqlite" // FTS5
 )
@@ -187,8 +188,8 @@ func (b *Baseline) Close() error {
 // ReadSources reads every conversation a memory holds from its src/ folder,
 // the verbatim funes jsonl files the importers wrote: what the baseline
 // indexes, independent of the memory's own index.
-func ReadSources(dir string) ([]*memory.Session, error) {
-	var out []*memory.Session
+func ReadSources(dir string) ([]*funes.Session, error) {
+	var out []*funes.Session
 	err := filepath.WalkDir(filepath.Join(dir, memory.SrcDir), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".funes.jsonl") {
 			return err
@@ -198,7 +199,7 @@ func ReadSources(dir string) ([]*memory.Session, error) {
 			return err
 		}
 		defer f.Close()
-		ss, _, err := memory.ReadSessions(f)
+		ss, _, err := funes.ReadSessions(f)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/bench/recalldata"
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
@@ -564,7 +565,7 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // checkImport compares the stored sessions with the generated ones.
-func checkImport(d *recalldata.Dataset, stored []*memory.Session, failures []string) ImportCheck {
+func checkImport(d *recalldata.Dataset, stored []*funes.Session, failures []string) ImportCheck {
 	ic := ImportCheck{Expected: len(d.Conversations), Failures: failures}
 	byID := d.ByID()
 	seen := map[[2]string]bool{}
@@ -596,7 +597,7 @@ func checkImport(d *recalldata.Dataset, stored []*memory.Session, failures []str
 		ua := 0
 		for _, t := range s.Turns {
 			all.WriteString(t.Text())
-			if (t.Role == memory.RoleUser || t.Role == memory.RoleAssistant) && hasText(t) {
+			if (t.Role == funes.RoleUser || t.Role == funes.RoleAssistant) && hasText(t) {
 				ua++
 			}
 		}
@@ -622,9 +623,9 @@ func checkImport(d *recalldata.Dataset, stored []*memory.Session, failures []str
 	return ic
 }
 
-func hasText(t memory.Turn) bool {
+func hasText(t funes.Turn) bool {
 	for _, b := range t.Blocks {
-		if b.Type == memory.BlockText && strings.TrimSpace(plumbing.SaidText(t.Role, b.Type, b.ToolName, b.Text)) != "" {
+		if b.Type == funes.BlockText && strings.TrimSpace(plumbing.SaidText(t.Role, b.Type, b.ToolName, b.Text)) != "" {
 			return true
 		}
 	}
@@ -632,7 +633,7 @@ func hasText(t memory.Turn) bool {
 }
 
 // saidText is a turn's text as the index searches it: its plumbing left out.
-func saidText(t memory.Turn) string {
+func saidText(t funes.Turn) string {
 	var parts []string
 	for _, b := range t.Blocks {
 		parts = append(parts, plumbing.SaidText(t.Role, b.Type, b.ToolName, b.Text))

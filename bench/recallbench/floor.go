@@ -7,7 +7,7 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // FloorName names the plain-FTS5 floor in the summary tables.
@@ -28,7 +28,7 @@ type FloorHit struct {
 }
 
 // OpenFloor builds the floor over sessions in a new SQLite file at path.
-func OpenFloor(ctx context.Context, path string, sessions []*memory.Session) (*Floor, error) {
+func OpenFloor(ctx context.Context, path string, sessions []*funes.Session) (*Floor, error) {
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=journal_mode(OFF)&_pragma=synchronous(OFF)"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -43,7 +43,7 @@ func OpenFloor(ctx context.Context, path string, sessions []*memory.Session) (*F
 	return f, nil
 }
 
-func (f *Floor) build(ctx context.Context, sessions []*memory.Session) error {
+func (f *Floor) build(ctx context.Context, sessions []*funes.Session) error {
 	if _, err := f.db.ExecContext(ctx, `CREATE VIRTUAL TABLE turns USING fts5(body, harness UNINDEXED, sid UNINDEXED, turn UNINDEXED, ts UNINDEXED, tokenize = 'porter unicode61')`); err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Exports says where WriteExports put each source's files.
@@ -50,9 +50,9 @@ func (d *Dataset) WriteExports(dir string) (Exports, error) {
 	var gpt, cl []*Conversation
 	for _, c := range d.Conversations {
 		switch c.Harness {
-		case memory.HarnessChatGPT:
+		case funes.HarnessChatGPT:
 			gpt = append(gpt, c)
-		case memory.HarnessClaude:
+		case funes.HarnessClaude:
 			cl = append(cl, c)
 		}
 	}
@@ -63,9 +63,9 @@ func (d *Dataset) WriteExports(dir string) (Exports, error) {
 	}
 	for _, c := range d.Conversations {
 		switch c.Harness {
-		case memory.HarnessCodex:
+		case funes.HarnessCodex:
 			steps = append(steps, func() error { return w.codex(e.Codex, c) })
-		case memory.HarnessClaudeCode:
+		case funes.HarnessClaudeCode:
 			steps = append(steps, func() error { return w.claudeCode(e.ClaudeCode, c) })
 		}
 	}
@@ -286,7 +286,7 @@ func chatgptConversation(c *Conversation) any {
 
 	add("client-created-root", "", nil)
 	sysID := derivedUUID(c.ID, "system")
-	add(sysID, "client-created-root", msg(sysID, memory.RoleSystem, nil, text(""), 0,
+	add(sysID, "client-created-root", msg(sysID, funes.RoleSystem, nil, text(""), 0,
 		ordered{{"is_visually_hidden_from_conversation", true}}, nil, true))
 	parent := sysID
 	// One conversation in eight has a regenerated answer: the abandoned
@@ -298,31 +298,31 @@ func chatgptConversation(c *Conversation) any {
 	}
 	for i, m := range c.Messages {
 		ts := m.TS
-		if m.Role == memory.RoleUser {
+		if m.Role == funes.RoleUser {
 			meta := ordered{{"selected_github_repos", []string{}}, {"serialization_metadata", ordered{{"custom_symbol_offsets", []int{}}}},
 				{"request_id", derived(16, m.UUID, "req")}, {"message_source", nil}, {"timestamp_", "absolute"}, {"message_type", nil}}
-			add(m.UUID, parent, msg(m.UUID, memory.RoleUser, &ts, text(m.Text), 1, meta, nil, nil))
+			add(m.UUID, parent, msg(m.UUID, funes.RoleUser, &ts, text(m.Text), 1, meta, nil, nil))
 			parent = m.UUID
 			continue
 		}
 		if i == regen {
 			draft := derivedUUID(m.UUID, "draft")
 			dts := ts.Add(-2 * time.Second)
-			add(draft, parent, msg(draft, memory.RoleAssistant, &dts,
+			add(draft, parent, msg(draft, funes.RoleAssistant, &dts,
 				text("Draft answer that was regenerated: "+assistantClosers[0]), 1,
 				ordered{{"model_slug", model}, {"parent_id", parent}}, "final", true))
 		}
 		if m.Thinking != "" {
 			tid := derivedUUID(m.UUID, "thoughts")
 			tts := ts.Add(-3 * time.Second)
-			add(tid, parent, msg(tid, memory.RoleAssistant, &tts, ordered{
+			add(tid, parent, msg(tid, funes.RoleAssistant, &tts, ordered{
 				{"content_type", "thoughts"},
 				{"thoughts", []ordered{{{"summary", "Thinking it over"}, {"content", m.Thinking}, {"chunks", []string{}}, {"finished", true}}}},
 				{"source_analysis_msg_id", derivedUUID(m.UUID, "analysis")},
 			}, 1, ordered{{"reasoning_status", "is_reasoning"}, {"model_slug", model}, {"parent_id", parent}}, nil, nil))
 			rid := derivedUUID(m.UUID, "recap")
 			rts := ts.Add(-1 * time.Second)
-			add(rid, tid, msg(rid, memory.RoleAssistant, &rts,
+			add(rid, tid, msg(rid, funes.RoleAssistant, &rts,
 				ordered{{"content_type", "reasoning_recap"}, {"content", "Thought for 2s"}}, 1,
 				ordered{{"reasoning_status", "reasoning_ended"}, {"model_slug", model}, {"parent_id", tid}}, nil, nil))
 			parent = rid
@@ -333,7 +333,7 @@ func chatgptConversation(c *Conversation) any {
 			{"model_slug", model}, {"default_model_slug", "gpt-5"}, {"parent_id", parent},
 			{"request_id", derived(16, m.UUID, "req")}, {"timestamp_", "absolute"},
 		}
-		add(m.UUID, parent, msg(m.UUID, memory.RoleAssistant, &ts, text(m.Text), 1, meta, "final", true))
+		add(m.UUID, parent, msg(m.UUID, funes.RoleAssistant, &ts, text(m.Text), 1, meta, "final", true))
 		parent = m.UUID
 	}
 
@@ -402,7 +402,7 @@ func claudeConversation(c *Conversation, account string) any {
 		var content []ordered
 		text := m.Text
 		sender := "human"
-		if m.Role == memory.RoleAssistant {
+		if m.Role == funes.RoleAssistant {
 			sender = "assistant"
 			if m.Thinking != "" {
 				content = append(content, ordered{
@@ -549,7 +549,7 @@ func (w *exportWriter) claudeCode(home string, c *Conversation) error {
 	var parent any
 	usage := ordered{{"input_tokens", 3}, {"cache_creation_input_tokens", 1200}, {"cache_read_input_tokens", 18000}, {"output_tokens", 90}}
 	for i, m := range c.Messages {
-		if m.Role == memory.RoleUser {
+		if m.Role == funes.RoleUser {
 			l := append(base(parent, "user"),
 				kv{"message", ordered{{"role", "user"}, {"content", m.Text}}},
 				kv{"uuid", m.UUID}, kv{"timestamp", codexTime(m.TS)})

@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Question types.
@@ -107,7 +107,7 @@ type Dataset struct {
 // Conversation is one synthetic conversation, before it is written in an
 // export format.
 type Conversation struct {
-	Harness  string // memory.HarnessChatGPT, …
+	Harness  string // funes.HarnessChatGPT, …
 	ID       string // the source's own conversation id, as importers must keep it
 	Title    string // the title the source gives it; "" for Codex
 	Workdir  string // the working directory of Codex and Claude Code sessions
@@ -119,7 +119,7 @@ type Conversation struct {
 // Message is one message of a conversation.
 type Message struct {
 	UUID     string // the source's message id
-	Role     string // memory.RoleUser or memory.RoleAssistant
+	Role     string // funes.RoleUser or funes.RoleAssistant
 	TS       time.Time
 	Text     string
 	Thinking string     // assistant reasoning shown before the text, if any
@@ -176,10 +176,10 @@ var harnessWeights = []struct {
 	name string
 	w    float64
 }{
-	{memory.HarnessChatGPT, 0.30},
-	{memory.HarnessClaude, 0.30},
-	{memory.HarnessCodex, 0.20},
-	{memory.HarnessClaudeCode, 0.20},
+	{funes.HarnessChatGPT, 0.30},
+	{funes.HarnessClaude, 0.30},
+	{funes.HarnessCodex, 0.20},
+	{funes.HarnessClaudeCode, 0.20},
 }
 
 var workdirs = []string{

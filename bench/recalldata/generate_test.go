@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 func digest(t *testing.T, d *Dataset) [32]byte {
@@ -191,7 +191,7 @@ func TestShape(t *testing.T) {
 			}
 		}
 	}
-	for _, h := range []string{memory.HarnessChatGPT, memory.HarnessClaude, memory.HarnessCodex, memory.HarnessClaudeCode} {
+	for _, h := range []string{funes.HarnessChatGPT, funes.HarnessClaude, funes.HarnessCodex, funes.HarnessClaudeCode} {
 		if harness[h] < 200 {
 			t.Errorf("only %d %s conversations", harness[h], h)
 		}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // conversation renders one fact as a conversation starting at start. prev is
@@ -16,10 +16,10 @@ func (g *gen) conversation(f Fact, start time.Time, prev *Fact) *Conversation {
 	}
 	c := &Conversation{Harness: harnessWeights[g.weighted(ws...)].name, Fact: f}
 	switch c.Harness {
-	case memory.HarnessCodex:
+	case funes.HarnessCodex:
 		c.ID = g.uuid(7, start)
 		c.Workdir = g.pick(workdirs)
-	case memory.HarnessClaudeCode:
+	case funes.HarnessClaudeCode:
 		c.ID = g.uuid(4, start)
 		c.Workdir = g.pick(workdirs)
 	default:
@@ -51,8 +51,8 @@ func (g *gen) conversation(f Fact, start time.Time, prev *Fact) *Conversation {
 			user.Text = st[0]
 			asst.Text = g.pick(smallReplies) + " " + st[1]
 		}
-		user.Role, asst.Role = memory.RoleUser, memory.RoleAssistant
-		if asst.Thinking == "" && g.rng.IntN(4) == 0 && c.Harness != memory.HarnessCodex {
+		user.Role, asst.Role = funes.RoleUser, funes.RoleAssistant
+		if asst.Thinking == "" && g.rng.IntN(4) == 0 && c.Harness != funes.HarnessCodex {
 			asst.Thinking = g.pick(thoughts)
 		}
 		user.TS = ts.Add(time.Duration(g.rng.IntN(1000)) * time.Millisecond)
@@ -69,9 +69,9 @@ func (g *gen) conversation(f Fact, start time.Time, prev *Fact) *Conversation {
 	}
 
 	switch {
-	case c.Harness == memory.HarnessCodex:
+	case c.Harness == funes.HarnessCodex:
 		// Codex has no titles.
-	case c.Harness == memory.HarnessChatGPT && g.rng.IntN(30) == 0:
+	case c.Harness == funes.HarnessChatGPT && g.rng.IntN(30) == 0:
 		// Some ChatGPT conversations have a null title.
 	case g.rng.IntN(2) == 0:
 		c.Title = g.pick(genericTitles)
@@ -190,30 +190,30 @@ func (g *gen) factPair(f Fact, prev *Fact, agent bool) (user, asst Message) {
 // Session is the conversation as an ideal importer reads it back: the
 // funes jsonl session the benchmark ingests directly when it does not go
 // through the importers.
-func (c *Conversation) Session() *memory.Session {
-	s := &memory.Session{ID: c.ID, Harness: c.Harness, Title: c.Title, Workdir: c.Workdir}
+func (c *Conversation) Session() *funes.Session {
+	s := &funes.Session{ID: c.ID, Harness: c.Harness, Title: c.Title, Workdir: c.Workdir}
 	for i, m := range c.Messages {
-		t := memory.Turn{TurnUUID: m.UUID, Seq: i, TS: m.TS, Role: m.Role}
-		if c.Harness == memory.HarnessCodex {
+		t := funes.Turn{TurnUUID: m.UUID, Seq: i, TS: m.TS, Role: m.Role}
+		if c.Harness == funes.HarnessCodex {
 			t.TurnUUID = fmt.Sprintf("%s-%d", c.ID, i)
 		}
 		if m.Thinking != "" {
-			t.Blocks = append(t.Blocks, memory.Block{Type: memory.BlockThinking, Text: m.Thinking})
+			t.Blocks = append(t.Blocks, funes.Block{Type: funes.BlockThinking, Text: m.Thinking})
 		}
 		for _, tc := range m.Tools {
 			t.Blocks = append(t.Blocks,
-				memory.Block{Type: memory.BlockToolUse, Text: tc.Command, ToolName: "Bash"},
-				memory.Block{Type: memory.BlockToolResult, Text: tc.Output, ToolName: "Bash"})
+				funes.Block{Type: funes.BlockToolUse, Text: tc.Command, ToolName: "Bash"},
+				funes.Block{Type: funes.BlockToolResult, Text: tc.Output, ToolName: "Bash"})
 		}
-		t.Blocks = append(t.Blocks, memory.Block{Type: memory.BlockText, Text: m.Text})
+		t.Blocks = append(t.Blocks, funes.Block{Type: funes.BlockText, Text: m.Text})
 		s.Turns = append(s.Turns, t)
 	}
 	return s
 }
 
 // Sessions are all conversations as sessions (see Conversation.Session).
-func (d *Dataset) Sessions() []*memory.Session {
-	out := make([]*memory.Session, len(d.Conversations))
+func (d *Dataset) Sessions() []*funes.Session {
+	out := make([]*funes.Session, len(d.Conversations))
 	for i, c := range d.Conversations {
 		out[i] = c.Session()
 	}

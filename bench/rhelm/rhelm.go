@@ -18,12 +18,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
 // Harness is what the sessions are stored as: RHELM histories are
 // user–assistant chats.
-const Harness = memory.HarnessChatGPT
+const Harness = funes.HarnessChatGPT
 
 // DefaultDir is where the data set lives, relative to a worktree root.
 const DefaultDir = "../shared/datasets/rhelm"
@@ -34,7 +34,7 @@ var ErrNoData = errors.New("rhelm: data set not found")
 // Person is one person's history and the questions asked of it.
 type Person struct {
 	Name      string
-	Sessions  []*memory.Session // by date
+	Sessions  []*funes.Session // by date
 	Questions []Question
 	// Unfindable are evidence turns that name no turn of the sessions
 	// (upstream has one: turn 18 of a 14-turn session); they stay in their
@@ -181,7 +181,7 @@ func LoadPerson(dir, name string) (*Person, error) {
 	return p, nil
 }
 
-func loadSession(path string) (*memory.Session, int, error) {
+func loadSession(path string) (*funes.Session, int, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, 0, err
@@ -194,7 +194,7 @@ func loadSession(path string) (*memory.Session, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("rhelm %s: date %q: %w", path, f.Date, err)
 	}
-	s := &memory.Session{ID: SessionID(f.Date), Harness: Harness}
+	s := &funes.Session{ID: SessionID(f.Date), Harness: Harness}
 	prev := day
 	for i, t := range f.Conversation {
 		if t.Turn != i+1 {
@@ -206,13 +206,13 @@ func loadSession(path string) (*memory.Session, int, error) {
 		}
 		prev = ts
 		ref := Turn{Session: f.Date, N: t.Turn}.MessageUUIDs()
-		for j, msg := range [2]struct{ role, text string }{{memory.RoleUser, t.User}, {memory.RoleAssistant, t.Assistant}} {
+		for j, msg := range [2]struct{ role, text string }{{funes.RoleUser, t.User}, {funes.RoleAssistant, t.Assistant}} {
 			if strings.TrimSpace(msg.text) == "" {
 				continue
 			}
-			s.Turns = append(s.Turns, memory.Turn{
+			s.Turns = append(s.Turns, funes.Turn{
 				TurnUUID: ref[j], Seq: len(s.Turns), TS: ts.Add(time.Duration(j) * time.Second),
-				Role: msg.role, Blocks: []memory.Block{{Type: memory.BlockText, Text: msg.text}},
+				Role: msg.role, Blocks: []funes.Block{{Type: funes.BlockText, Text: msg.text}},
 			})
 		}
 	}

@@ -1,0 +1,34 @@
+package answer
+
+import (
+	"regexp"
+	"strings"
+)
+
+// execEnvelope is the header Codex writes before a command's output in the
+// result of its exec_command (codex-rs unified exec: "Chunk ID: …", "Wall
+// time: … seconds", "Process exited with code N" or "Process running with
+// session ID N", "Original token count: N", "Output:") and shell_command
+// ("Exit code: N", "Wall time: … seconds", "Output:"), with the notice it
+// puts first in an output it cut in the middle.
+var execEnvelope = regexp.MustCompile(`^(?:(?:Chunk ID: \S+|Wall time: [0-9.]+ seconds|Process exited with code -?\d+|Process running with session ID \d+|Original token count: \d+|Exit code: -?\d+)\n)+Output:\n(?:Warning: truncated output \(original token count: \d+\)\n(?:Total output lines: \d+\n)?\n?)?`)
+
+// ShellOutput cuts a shell tool's result into the harness's envelope and
+// the command's own output, so the CLI's answer is known, and erased from,
+// behind it. Without an envelope, head is "" and out is text.
+func ShellOutput(text string) (head, out string) {
+	if text == "" || strings.IndexByte("CWPOE<", text[0]) < 0 {
+		return "", text
+	}
+	n := len(execEnvelope.FindString(text))
+	if n == 0 {
+		n = len(geminiShellEnvelope.FindString(text))
+	}
+	return text[:n], text[n:]
+}
+
+// geminiShellEnvelope is what Gemini CLI's run_shell_command puts before a
+// command's output: "<untrusted_context>\nOutput: " (0.4x on), or
+// "Command: …\nDirectory: …\nStdout: " (before). The output runs from
+// there on the same line.
+var geminiShellEnvelope = regexp.MustCompile(`^(?:<untrusted_context>\n)?Output: |^Command: [^\n]*\nDirectory: [^\n]*\nStdout: `)
