@@ -85,7 +85,7 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	c.clients.SelectIndex(0)
 	u.win.Resize(fyne.NewSize(1280, 800))
 	relayout(u.win.Content())
-	if y := c.snippets[mcpserver.ClientClaudeDesktop].Position().Y; y > 60 {
+	if y := c.snippets[clients.ClientClaudeDesktop].Position().Y; y > 60 {
 		t.Errorf("Claude Desktop's config starts %v down its card", y)
 	}
 	capture(t, u, "connect-claude-desktop")
