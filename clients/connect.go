@@ -64,6 +64,15 @@ type ConnectOptions struct {
 	ClaudeConfigDir string
 	CodexHome       string
 	ConfigDir       string // the user's config directory; default os.UserConfigDir
+	// GeminiHome, CopilotHome and XDGConfigHome are $GEMINI_CLI_HOME,
+	// $COPILOT_HOME and $XDG_CONFIG_HOME (opencode's); "" means those
+	// variables, else the defaults under Home.
+	GeminiHome    string
+	CopilotHome   string
+	XDGConfigHome string
+	// Transport is TransportStdio for an entry that starts `ireneo mcp`
+	// (Gemini CLI, opencode, Copilot CLI, Cursor); "" is the client's own.
+	Transport string
 }
 
 // ClientConfig is how one client reaches Ireneo: the exact text for its
@@ -118,6 +127,41 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 	}
 	auth := map[string]string{"Authorization": "Bearer " + o.Token}
 	c := &ClientConfig{Client: client, format: "json"}
+	entry, handled, err := connectSource(client, o, c, auth, needToken)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case handled:
+	case o.Transport == TransportStdio && client != ClientClaudeDesktop:
+		return nil, fmt.Errorf("connect %s: it connects over HTTP only here; stdio entries are for Claude Desktop, Cursor, Gemini CLI, opencode and Copilot CLI", client)
+	default:
+		entry, err = connectBuiltin(client, o, c, auth, needToken)
+		if err != nil {
+			return nil, err
+		}
+		if entry == nil {
+			return c, nil // Codex: its snippet is TOML, written already
+		}
+	}
+	raw, err := marshalNoEscape(entry)
+	if err != nil {
+		return nil, err
+	}
+	c.entry = raw
+	snippet, err := marshalNoEscape(map[string]any{c.key: map[string]json.RawMessage{ServerName: raw}})
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	json.Indent(&buf, snippet, "", "  ")
+	c.Snippet = buf.String() + "\n"
+	return c, nil
+}
+
+// connectBuiltin builds the entry of the clients Ireneo connected first;
+// nil with no error for Codex, whose snippet it writes itself.
+func connectBuiltin(client string, o ConnectOptions, c *ClientConfig, auth map[string]string, needToken func() error) (any, error) {
 	var entry any
 	switch client {
 	case ClientClaudeDesktop:
@@ -165,12 +209,13 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 		c.Snippet = fmt.Sprintf("[mcp_servers.%s]\nurl = %s\nhttp_headers = { \"Authorization\" = %s }\n",
 			ServerName, tomlString(o.URL), tomlString("Bearer "+o.Token))
 		c.Note = "Keep `ireneo serve` (or the tray app) running; Codex connects to it over loopback HTTP."
-		return c, nil
+		return nil, nil
 	case ClientCursor:
 		if err := needToken(); err != nil {
 			return nil, err
 		}
-		c.Transport, c.key = TransportHTTP, "mcpServers"
+		// Cursor reads mcp.json as JSON with comments.
+		c.Transport, c.key, c.format = TransportHTTP, "mcpServers", "jsonc"
 		c.Path = filepath.Join(o.Home, ".cursor", "mcp.json")
 		entry = map[string]any{"url": o.URL, "headers": auth}
 		c.Note = "Keep `ireneo serve` (or the tray app) running; Cursor connects to it over loopback HTTP."
@@ -188,19 +233,7 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 	default:
 		return nil, fmt.Errorf("unknown client %q: choose one of %s", client, strings.Join(Clients, ", "))
 	}
-	raw, err := marshalNoEscape(entry)
-	if err != nil {
-		return nil, err
-	}
-	c.entry = raw
-	snippet, err := marshalNoEscape(map[string]any{c.key: map[string]json.RawMessage{ServerName: raw}})
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	json.Indent(&buf, snippet, "", "  ")
-	c.Snippet = buf.String() + "\n"
-	return c, nil
+	return entry, nil
 }
 
 // WriteResult says what Write did.
@@ -353,7 +386,9 @@ func writeBackup(path string, old []byte, now time.Time) (string, error) {
 // mergeJSONC sets obj[key][ServerName] = entry in a JSON-with-comments
 // document (VS Code's), keeping its comments, trailing commas and layout.
 func mergeJSONC(old []byte, key string, entry json.RawMessage) ([]byte, bool, error) {
-	if len(bytes.TrimSpace(old)) == 0 {
+	if len(bytes.TrimSpace(old)) == 0 || json.Valid(old) {
+		// Plain JSON (no comment, no trailing comma) is merged as JSON: the
+		// same layout whichever way it is read, and written again the same.
 		return mergeJSON(old, key, entry)
 	}
 	v, err := hujson.Parse(old)

@@ -223,6 +223,8 @@ func (c *connectScreen) showServer() {
 // stoppedReason says why the server is not running.
 func (c *connectScreen) stoppedReason() string {
 	switch {
+	case errors.Is(c.startErr, mcpserver.ErrPortInUse):
+		return "it could not start: port " + portOf(c.u.set.ServerAddr) + " is already in use by another program (perhaps another Ireneo). Choose another port in Settings."
 	case c.startErr != nil:
 		return "it could not start (" + c.startErr.Error() + "). " + fixFor(c.startErr)
 	case c.stoppedByUser:
@@ -347,12 +349,16 @@ func (c *connectScreen) showSecret(title, msg, secret string) {
 	e := widget.NewEntry()
 	e.SetText(secret)
 	e.TextStyle.Monospace = true
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+	// Enter copies and closes (what a person opening it came to do),
+	// Escape closes.
+	var d *keyDialog
+	closeIt := func() { d.d.Hide() }
+	copyBtn := newKeyButton("Copy and close", theme.ContentCopyIcon(), widget.HighImportance, func() {
+		closeIt()
 		c.u.copyText("the token", secret)
-	})
-	d := dialog.NewCustom(title, "Close", container.NewVBox(l, container.NewBorder(nil, nil, nil, copyBtn, e)), c.u.win)
-	d.Resize(fyne.NewSize(620, 0))
-	d.Show()
+	}, closeIt)
+	closeBtn := newKeyButton("Close", theme.CancelIcon(), widget.MediumImportance, closeIt, closeIt)
+	d = c.u.showKeyDialog(title, container.NewVBox(l, e), 620, []*keyButton{closeBtn, copyBtn}, 1, closeIt)
 }
 
 func (c *connectScreen) copyToken(name string) {
@@ -415,7 +421,9 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 		mk := widget.NewButton("Create token", func() { c.createToken(client, "") })
 		top = container.NewHBox(widget.NewLabel("Token"), sel, mk)
 	} else {
-		top = layout.NewSpacer()
+		// Not a spacer: in the card's column it took up the height the
+		// other cards have and the tabs share (a blank band above the config).
+		top = newMuted("Claude Desktop starts Ireneo itself (ireneo mcp), so it needs no token.")
 	}
 	body := container.NewVBox(top, snippet, note)
 	if client == clients.ClientClaudeCode || client == clients.ClientCodex {

@@ -137,8 +137,18 @@ func TestConnectSaysWhyStopped(t *testing.T) {
 		u.startServer()
 	})
 	waitIdle(t, u)
-	tapDialogButton(t, u, "OK")
-	if got := u.connect.status.Text; !strings.Contains(got, "Stopped: it could not start") || !strings.Contains(got, "already in use") {
+	// One plain sentence, no command-line flag, and a way to the field.
+	if got := overlayText(u); !strings.Contains(got, "is using port") || strings.Contains(got, "--addr") {
+		t.Errorf("the port dialog says %q", got)
+	}
+	capture(t, u, "port-in-use")
+	tapDialogButton(t, u, "Change the port…")
+	if u.tabs.SelectedIndex() != screenSettings || u.win.Canvas().Focused() != u.prefs.port {
+		t.Fatalf("Change the port… should open Settings with the port field focused (screen %d, %T focused)", u.tabs.SelectedIndex(), u.win.Canvas().Focused())
+	}
+	u.showScreen(screenConnect)
+	waitIdle(t, u)
+	if got := u.connect.status.Text; !strings.Contains(got, "Stopped: it could not start") || !strings.Contains(got, "already in use") || strings.Contains(got, "--addr") {
 		t.Fatalf("Connect says %q", got)
 	}
 	if u.connect.toggle.Text != "Start server" || u.connect.toggle.Disabled() {

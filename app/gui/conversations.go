@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -325,7 +324,7 @@ func (c *conversationsScreen) updateRow(id widget.ListItemID, o fyne.CanvasObjec
 		icon.SetResource(nil)
 	}
 	text.Objects[0].(*widget.Label).SetText(c.u.secrets.mask(titleOf(it)))
-	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", memory.Day(it.Updated), sourceName(it.Source),
+	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", day(it.Updated), sourceName(it.Source),
 		c.u.secrets.mask(projectsText(it.Projects)), plural(it.Turns, "turn", "turns")))
 }
 
@@ -471,14 +470,19 @@ func (c *conversationsScreen) untagDialog() {
 	if c.current == nil || len(c.current.Projects) == 0 {
 		return
 	}
+	// The keyboard style of every dialog: Untag has the focus, Enter
+	// untags, Escape cancels; the arrows choose another project.
 	sel := widget.NewSelect(c.current.Projects, nil)
 	sel.SetSelectedIndex(0)
-	items := []*widget.FormItem{widget.NewFormItem("Project", sel)}
-	dialog.ShowForm("Untag “"+clip(c.u.secrets.mask(titleOf(*c.current)), 40)+"”", "Untag", "Cancel", items, func(ok bool) {
-		if ok {
-			c.untagFrom(sel.Selected)
-		}
-	}, c.u.win)
+	var d *keyDialog
+	cancel := func() { d.d.Hide() }
+	cancelBtn := newKeyButton("Cancel", theme.CancelIcon(), widget.MediumImportance, cancel, cancel)
+	untag := newKeyButton("Untag", theme.ContentRemoveIcon(), widget.HighImportance, func() {
+		d.d.Hide()
+		c.untagFrom(sel.Selected)
+	}, cancel)
+	d = c.u.showKeyDialog("Untag “"+clip(c.u.secrets.mask(titleOf(*c.current)), 40)+"”",
+		widget.NewForm(widget.NewFormItem("Project", sel)), 420, []*keyButton{cancelBtn, untag}, 1, cancel)
 }
 
 func (c *conversationsScreen) untagFrom(project string) {

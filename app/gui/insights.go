@@ -178,7 +178,7 @@ func headlineValues(h memory.InsightsHeadline) []string {
 		if t == nil {
 			return "–"
 		}
-		return t.Local().Format("2 Jan 2006")
+		return day(*t)
 	}
 	return []string{
 		groupDigits(h.Conversations), groupDigits(h.Turns), groupDigits(h.Tokens), date(h.Oldest), date(h.Newest),

@@ -388,7 +388,7 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 // rowMeta is a result row's second line.
 func (s *searchScreen) rowMeta(g hitGroup) string {
 	h := g.best()
-	return fmt.Sprintf("%s · %s · %s · %s", memory.Day(h.TS), sourceName(h.Source), s.u.secrets.mask(projectsText(h.Projects)),
+	return fmt.Sprintf("%s · %s · %s · %s", day(h.TS), sourceName(h.Source), s.u.secrets.mask(projectsText(h.Projects)),
 		plural(len(g.hits), "passage", "passages"))
 }
 

@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -251,18 +250,14 @@ func (s *settingsScreen) store(next settings.Settings) error {
 
 // addFolder adds a folder to the watched list.
 func (s *settingsScreen) addFolder() {
-	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
-		if err != nil || l == nil {
-			return
-		}
+	s.u.askPath(pathRequest{title: "Watch a folder", label: "Folder", verb: "Add", kind: pathFolder,
+		initial: folderHint(s.u.imp.home()), start: s.u.imp.home()}, func(path string) {
 		text := strings.TrimRight(s.folders.Text, "\n")
 		if text != "" {
 			text += "\n"
 		}
-		s.folders.SetText(text + l.Path())
-	}, s.u.win)
-	d.Resize(s.u.imp.dialogSize())
-	d.Show()
+		s.folders.SetText(text + path)
+	})
 }
 
 // saveSettings writes the settings, telling the person if it fails.

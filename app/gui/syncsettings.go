@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -308,13 +307,8 @@ func syncStatusText(st memsync.Status) string {
 
 // chooseFolder picks the sync folder.
 func (p *syncPanel) chooseFolder() {
-	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
-		if err == nil && l != nil {
-			p.folder.SetText(l.Path())
-		}
-	}, p.u.win)
-	d.Resize(p.u.imp.dialogSize())
-	d.Show()
+	p.u.askPath(pathRequest{title: "Sync through a folder", label: "Folder", verb: "Choose", kind: pathFolder,
+		initial: folderHint(p.u.imp.home()), start: p.u.imp.home()}, p.folder.SetText)
 }
 
 // setUp makes the folder the memory's sync folder, shares it through

@@ -25,11 +25,9 @@ func TestEngineExactOnEveryQuestion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("asks every bench question twice")
 	}
-	recall.SetCheckExact(true)
-	defer recall.SetCheckExact(false)
 	ctx := context.Background()
 	root := filepath.Join("..", "..")
-	cfgs := []Config{Default()}
+	cfgs := []Config{{Name: DefaultName, Apply: func(o *recall.Options) { o.CheckExact = true }}}
 	// checked runs one set and says how many questions it scored and how
 	// many exhaustive searches they took.
 	checked := func(name string, run func() (int, error)) {

@@ -73,9 +73,8 @@ func main() {
 		texts = append(texts, d.Questions[i].Text)
 	}
 	if *exact {
-		recall.SetCheckExact(true)
 		for _, q := range texts {
-			if _, err := recall.Recall(ctx, m, recall.Options{Query: q}); err != nil && err != recall.ErrEmptyQuery {
+			if _, err := recall.Recall(ctx, m, recall.Options{Query: q, CheckExact: true}); err != nil && err != recall.ErrEmptyQuery {
 				fail(fmt.Errorf("%q: %w", q, err))
 			}
 		}
