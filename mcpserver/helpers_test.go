@@ -26,7 +26,6 @@ const (
 )
 
 var (
-	fixtureSessions  = mcptest.FixtureSessions
 	newFixtureMemory = mcptest.NewFixtureMemory
 	connect          = mcptest.Connect
 	dial             = mcptest.Dial
