@@ -326,12 +326,17 @@ func (e *HooksNotWrittenError) Unwrap() error { return e.Err }
 
 // writeTarget is the file a config at path is written to: a symlink's
 // target (a dotfiles checkout, say), also when that file is not made yet.
-func writeTarget(path string) (string, error) {
+func writeTarget(path string) (string, error) { return linkTarget(path, true) }
+
+// linkTarget resolves path's symlinks; dangling says whether a link to a
+// file not made yet is followed to where it points.
+func linkTarget(path string, dangling bool) (string, error) {
 	if resolved, err := filepath.EvalSymlinks(path); err == nil {
 		return resolved, nil
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", fmt.Errorf("follow %s: %w", path, err)
-	} else if link, lerr := os.Readlink(path); lerr == nil {
+	}
+	if link, err := os.Readlink(path); err == nil && dangling {
 		// A link to a file not made yet: create the file where it points.
 		if !filepath.IsAbs(link) {
 			link = filepath.Join(filepath.Dir(path), link)

@@ -171,15 +171,9 @@ func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 	return res, nil
 }
 
-// hooksTarget is the file hooks at path are written to: a symlink's target.
-func hooksTarget(path string) (string, error) {
-	if resolved, err := filepath.EvalSymlinks(path); err == nil {
-		return resolved, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("follow %s: %w", path, err)
-	}
-	return path, nil
-}
+// hooksTarget is the file hooks at path are written to: a symlink's target;
+// a link to no file yet is replaced by the file.
+func hooksTarget(path string) (string, error) { return linkTarget(path, false) }
 
 // merge puts the hooks into the settings file's old bytes.
 func (h *HookConfig) merge(old []byte) ([]byte, bool, error) {
