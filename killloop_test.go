@@ -393,11 +393,12 @@ func (k *killLoop) check(i int, op string) {
 			t.Errorf("iteration %d (%s): %s's secret was redacted (by a scrub reported done: %v) and is still in %v", i, op, kc.id, k.scrubbed[c], where)
 		}
 	}
-	for p := range files {
-		rel, _ := filepath.Rel(k.mem, p)
-		if strings.HasPrefix(rel, ".staging"+string(filepath.Separator)) {
-			t.Errorf("iteration %d (%s): left in .staging: %s", i, op, rel)
+	if ents, _ := os.ReadDir(filepath.Join(k.mem, ".staging")); len(ents) > 0 {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
 		}
+		t.Errorf("iteration %d (%s): left in .staging: %v", i, op, names)
 	}
 	if op == "restore" {
 		code, out, errs := k.run("--memory", k.restoreTo, "status", "--json")
@@ -407,10 +408,8 @@ func (k *killLoop) check(i int, op string) {
 		if !strings.Contains(out, `"conversations": 0,`) && !strings.Contains(out, fmt.Sprintf(`"conversations": %d,`, k.backupConvs)) {
 			t.Errorf("iteration %d: a restore left neither all nor none: %s", i, out)
 		}
-		for p := range readTree(t, k.restoreTo) {
-			if rel, _ := filepath.Rel(k.restoreTo, p); strings.HasPrefix(rel, ".staging"+string(filepath.Separator)) {
-				t.Errorf("iteration %d: restore left in .staging: %s", i, rel)
-			}
+		if ents, _ := os.ReadDir(filepath.Join(k.restoreTo, ".staging")); len(ents) > 0 {
+			t.Errorf("iteration %d: restore left %d entries in .staging", i, len(ents))
 		}
 	}
 }

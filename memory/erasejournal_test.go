@@ -249,3 +249,27 @@ func TestForgetSameIDTwice(t *testing.T) {
 	}
 	checkForgotten(t, m, "gone-1", marker)
 }
+
+// TestDeadJobFolderWithoutRowsCleared: a job killed before its rows were
+// in, or after they went, leaves only its folder; the next open clears it.
+func TestDeadJobFolderWithoutRowsCleared(t *testing.T) {
+	dir, _ := killFixture(t)
+	m, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := m.newEraseJob()
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeLock(j.lock) // its process died
+	m.Close()
+	m, err = Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if _, err := os.Stat(j.dir); !os.IsNotExist(err) {
+		t.Fatalf("the dead job's folder is still there: %v", err)
+	}
+}
