@@ -192,11 +192,14 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 	if err := e.importCopies(ctx, r, local, sc, &rep); err != nil {
 		return rep, err
 	}
-	if snap, err = e.m.SyncSnapshot(ctx); err != nil {
-		return rep, err
+	if rep.Imported+rep.Forgotten+rep.Redacted > 0 {
+		// The memory changed: read it again.
+		if snap, err = e.m.SyncSnapshot(ctx); err != nil {
+			return rep, err
+		}
+		local = byHash(snap)
+		r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	}
-	local = byHash(snap)
-	r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	if err := e.export(r, local, sc, &rep); err != nil {
 		return rep, err
 	}
