@@ -85,6 +85,7 @@ type ui struct {
 	// tray is the tray menu; trayState and trayToggle are its server items.
 	tray                  *fyne.Menu
 	trayState, trayToggle *fyne.MenuItem
+	trayTooltip           string // what the icon says under the pointer
 
 	search   *searchScreen
 	convs    *conversationsScreen
