@@ -323,7 +323,7 @@ func (c *conversationsScreen) updateRow(id widget.ListItemID, o fyne.CanvasObjec
 	} else {
 		icon.SetResource(nil)
 	}
-	text.Objects[0].(*widget.Label).SetText(c.u.secrets.mask(titleOf(it)))
+	setBoldText(text.Objects[0].(*widget.Label), c.u.secrets.mask(titleOf(it)))
 	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", day(it.Updated), sourceName(it.Source),
 		c.u.secrets.mask(projectsText(it.Projects)), plural(it.Turns, "turn", "turns")))
 }

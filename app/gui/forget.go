@@ -121,7 +121,7 @@ func (f *forgetScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		f.checked[k] = on
 		f.updateReview()
 	}
-	title.SetText(f.u.secrets.mask(titleOf(s)))
+	setBoldText(title, f.u.secrets.mask(titleOf(s)))
 	setMuted(meta, fmt.Sprintf("%s · %s · %s", day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 }
 

@@ -372,7 +372,7 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	h := g.best()
 	box := o.(*fyne.Container)
-	box.Objects[0].(*widget.Label).SetText(s.u.secrets.mask(hitTitle(h)))
+	setBoldText(box.Objects[0].(*widget.Label), s.u.secrets.mask(hitTitle(h)))
 	setMuted(box.Objects[1].(*widget.RichText), s.rowMeta(g))
 	for i, obj := range box.Objects[2:] {
 		var segs []widget.RichTextSegment
@@ -454,7 +454,8 @@ func (s *searchScreen) readTurns(id string) {
 // drawDetail lays the detail pane out for a conversation's passages.
 func (s *searchScreen) drawDetail(g hitGroup) {
 	h := g.best()
-	title := widget.NewLabelWithStyle(s.u.secrets.mask(hitTitle(h)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	shownTitle := s.u.secrets.mask(hitTitle(h))
+	title := widget.NewLabelWithStyle(shownTitle, fyne.TextAlignLeading, boldStyle(shownTitle))
 	title.Wrapping = fyne.TextWrapWord
 	meta := newMuted(fmt.Sprintf("%s · %s · %s", sourceName(h.Source), s.u.secrets.mask(projectsText(h.Projects)),
 		plural(len(g.hits), "passage", "passages")+" found"))

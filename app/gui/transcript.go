@@ -236,7 +236,7 @@ func (t *transcriptView) show(tr *memory.Transcript, m transcriptMark) {
 
 // setHead shows a conversation's title and details.
 func (t *transcriptView) setHead(info memory.SessionInfo) {
-	t.title.SetText(t.u.secrets.mask(titleOf(info)))
+	setBoldText(t.title, t.u.secrets.mask(titleOf(info)))
 	star := ""
 	if info.Starred {
 		star = " · ★ starred"

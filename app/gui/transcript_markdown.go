@@ -271,6 +271,9 @@ func mdInline(source []byte, n ast.Node, style widget.RichTextStyle) []widget.Ri
 // appendText adds text, merged into the previous segment of the same style
 // so highlighting and wrapping see whole runs.
 func appendText(segs []widget.RichTextSegment, s string, style widget.RichTextStyle) []widget.RichTextSegment {
+	if style.TextStyle.Bold {
+		style.TextStyle = boldStyle(s) // CJK keeps its bold (fonts_cjk.go)
+	}
 	if k := len(segs); k > 0 {
 		if ts, ok := segs[k-1].(*widget.TextSegment); ok && ts.Style == style {
 			ts.Text += s
