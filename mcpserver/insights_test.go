@@ -87,7 +87,7 @@ func TestInsightsOverHTTP(t *testing.T) {
 	res = callTool(t, sc, ToolInsights, map[string]any{})
 	structured(t, res, &in)
 	j := resultJSON(t, res)
-	if in.Totals.Conversations != 11 || strings.Contains(j, `"beta"`) || strings.Contains(j, `"full"`) || strings.Contains(j, untaggedName) {
+	if in.Totals.Conversations != 11 || strings.Contains(j, `"beta"`) || strings.Contains(j, `"full"`) || strings.Contains(j, "(untagged)") {
 		t.Errorf("scoped: totals %+v\n%s", in.Totals, j)
 	}
 

@@ -15,18 +15,18 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/insights"
 	"github.com/ireneo-app/ireneo/mcpserver"
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // The insights screen: headline numbers, conversations (or turns) per week
 // by source and by project, and agents' calls per day, over a range. The
-// numbers are memory.Insights, the same as `ireneo insights --json`.
+// numbers are insights.Insights, the same as `ireneo insights --json`.
 
 var insightsRangeNames = map[string]string{
-	memory.Range3Months: "Last 3 months",
-	memory.RangeYear:    "Last year",
-	memory.RangeAll:     "All time",
+	insights.Range3Months: "Last 3 months",
+	insights.RangeYear:    "Last year",
+	insights.RangeAll:     "All time",
 }
 
 const (
@@ -76,7 +76,7 @@ type insightsScreen struct {
 	charts fyne.CanvasObject
 	empty  *widget.Label
 
-	data   memory.Insights
+	data   insights.Insights
 	loaded bool
 	seq    int
 }
@@ -86,10 +86,10 @@ var headlineCaptions = []string{"Conversations", "Turns", "Tokens", "Oldest", "N
 func newInsightsScreen(u *ui) *insightsScreen {
 	s := &insightsScreen{u: u}
 	var names []string
-	for _, r := range memory.InsightsRanges {
+	for _, r := range insights.Ranges {
 		names = append(names, insightsRangeNames[r])
 	}
-	s.rng = newSelect(names, insightsRangeNames[memory.RangeYear], func(string) { s.refresh() })
+	s.rng = newSelect(names, insightsRangeNames[insights.RangeYear], func(string) { s.refresh() })
 	s.measure = widget.NewRadioGroup([]string{measureConversations, measureTurns}, func(string) { s.draw() })
 	s.measure.Horizontal = true
 	s.measure.Required = true
@@ -148,7 +148,7 @@ func (s *insightsScreen) rangeID() string {
 			return id
 		}
 	}
-	return memory.RangeAll
+	return insights.RangeAll
 }
 
 // refresh reloads the numbers off the UI goroutine and draws them.
@@ -156,12 +156,12 @@ func (s *insightsScreen) refresh() {
 	s.seq++
 	seq, rng := s.seq, s.rangeID()
 	s.status.SetText("Loading…")
-	load(s.u, "read the insights", func(ctx context.Context) (memory.Insights, error) {
+	load(s.u, "read the insights", func(ctx context.Context) (insights.Insights, error) {
 		if srv := s.u.deps.Server; srv != nil {
 			srv.FlushAudit()
 		}
-		return s.u.mem.Insights(ctx, memory.InsightsQuery{Range: rng})
-	}, func(in memory.Insights) {
+		return insights.Read(ctx, s.u.mem, insights.Query{Range: rng})
+	}, func(in insights.Insights) {
 		if seq != s.seq {
 			return
 		}
@@ -174,7 +174,7 @@ func (s *insightsScreen) refresh() {
 
 // headlineValues formats the headline numbers in the order of
 // headlineCaptions.
-func headlineValues(h memory.InsightsHeadline) []string {
+func headlineValues(h insights.Headline) []string {
 	date := func(t *time.Time) string {
 		if t == nil {
 			return "–"
@@ -238,7 +238,7 @@ func (s *insightsScreen) draw() {
 		}
 		return weeks[i].Format("2 Jan")
 	}
-	weekly := func(series []memory.WeekSeries, named func(string) string, colour func(i int, name string) color.Color, legend *fyne.Container, none string) {
+	weekly := func(series []insights.WeekSeries, named func(string) string, colour func(i int, name string) color.Color, legend *fyne.Container, none string) {
 		spec := barSpec{n: len(weeks), label: weekLabel}
 		legend.RemoveAll()
 		for i, ser := range series {
@@ -364,7 +364,7 @@ type dayBuckets struct {
 // agentBuckets starts the agent chart at the first day with a call (but
 // shows at least two weeks), and draws a bar a week when that is more
 // than 60 days.
-func agentBuckets(days []time.Time, agents []memory.AgentSeries) dayBuckets {
+func agentBuckets(days []time.Time, agents []insights.AgentSeries) dayBuckets {
 	first := len(days)
 	for _, a := range agents {
 		for _, vs := range [][]int{a.Answered, a.NoMatch, a.Refused, a.Failed} {
@@ -399,7 +399,7 @@ func (b dayBuckets) sum(perDay []int) []int {
 
 // firstWeek is the first week a weekly chart shows: the first with a
 // conversation, but at least eight weeks before the last.
-func firstWeek(in memory.Insights) int {
+func firstWeek(in insights.Insights) int {
 	first := len(in.Weeks)
 	for _, ser := range in.BySource {
 		for w, v := range ser.Conversations {

@@ -1,4 +1,4 @@
-package memory
+package insights
 
 import (
 	"context"
@@ -6,14 +6,22 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/funes/funestest"
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memory/memorytest"
+)
+
+var (
+	conv = funestest.Conv
+	day0 = funestest.Day0
 )
 
 func TestInsights(t *testing.T) {
-	m := openTest(t)
+	m := memorytest.Open(t)
 	ctx := context.Background()
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) // a Monday
 	mon := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC) // last week's Monday
-	mustIngest(t, m,
+	memorytest.Ingest(t, m,
 		conv("a", funes.HarnessChatGPT, "A", "falcon", mon, "q", "a", "q", "a"),           // 4 turns, last week
 		conv("b", funes.HarnessChatGPT, "B", "", mon.Add(48*time.Hour), "q", "a"),         // 2 turns, last week
 		conv("c", funes.HarnessCodex, "C", "falcon", now.Add(-time.Hour), "q", "a", "q"),  // 3 turns, this week
@@ -29,19 +37,19 @@ func TestInsights(t *testing.T) {
 	}
 	day := func(d int) time.Time { return now.AddDate(0, 0, -d) }
 	err := m.AddAudit(ctx,
-		AuditEntry{TS: day(1), Client: "claude-code", Tool: "recall", Outcome: AuditOK, Hits: 3},
-		AuditEntry{TS: day(1), Client: "claude-code", Tool: "recall", Outcome: AuditNoMatch},
-		AuditEntry{TS: day(1), Client: "claude-code", Tool: "get", Outcome: AuditOK},
-		AuditEntry{TS: day(0), Client: "codex", Tool: "recall", Outcome: AuditBusy},
-		AuditEntry{TS: day(0), Client: "codex", Tool: "recall", Outcome: AuditTimeout},
-		AuditEntry{TS: day(0), Client: "codex", Tool: "sessions", Outcome: AuditOK}, // not recall or get
-		AuditEntry{TS: day(200), Client: "codex", Tool: "recall", Outcome: AuditOK}, // outside 3 months
+		memory.AuditEntry{TS: day(1), Client: "claude-code", Tool: "recall", Outcome: memory.AuditOK, Hits: 3},
+		memory.AuditEntry{TS: day(1), Client: "claude-code", Tool: "recall", Outcome: memory.AuditNoMatch},
+		memory.AuditEntry{TS: day(1), Client: "claude-code", Tool: "get", Outcome: memory.AuditOK},
+		memory.AuditEntry{TS: day(0), Client: "codex", Tool: "recall", Outcome: memory.AuditBusy},
+		memory.AuditEntry{TS: day(0), Client: "codex", Tool: "recall", Outcome: memory.AuditTimeout},
+		memory.AuditEntry{TS: day(0), Client: "codex", Tool: "sessions", Outcome: memory.AuditOK}, // not recall or get
+		memory.AuditEntry{TS: day(200), Client: "codex", Tool: "recall", Outcome: memory.AuditOK}, // outside 3 months
 	)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	in, err := m.Insights(ctx, InsightsQuery{Range: Range3Months, Now: now})
+	in, err := Read(ctx, m, Query{Range: Range3Months, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +99,7 @@ func TestInsights(t *testing.T) {
 		t.Errorf("codex access %+v (sessions calls and calls before the range do not count)", a)
 	}
 
-	all, err := m.Insights(ctx, InsightsQuery{Range: RangeAll, Now: now})
+	all, err := Read(ctx, m, Query{Range: RangeAll, Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,14 +112,14 @@ func TestInsights(t *testing.T) {
 	if len(all.Agents) != 2 || all.Agents[0].Client != "claude-code" || all.Agents[1].Total != 3 || all.Agents[1].Answered[0] != 1 {
 		t.Errorf("all agents %+v", all.Agents)
 	}
-	if _, err := m.Insights(ctx, InsightsQuery{Range: "fortnight"}); err == nil {
+	if _, err := Read(ctx, m, Query{Range: "fortnight"}); err == nil {
 		t.Error("an unknown range should be an error")
 	}
 }
 
 func TestInsightsEmptyMemory(t *testing.T) {
-	m := openTest(t)
-	in, err := m.Insights(context.Background(), InsightsQuery{})
+	m := memorytest.Open(t)
+	in, err := Read(context.Background(), m, Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,19 +130,33 @@ func TestInsightsEmptyMemory(t *testing.T) {
 }
 
 func TestInsightsTopTenProjects(t *testing.T) {
-	m := openTest(t)
+	m := memorytest.Open(t)
 	var ss []*funes.Session
 	for i := 0; i < 12; i++ {
 		for j := 0; j <= i; j++ {
 			ss = append(ss, conv(string(rune('a'+i))+"-"+string(rune('a'+j)), funes.HarnessCodex, "t", "p"+string(rune('a'+i)), day0, "q", "a"))
 		}
 	}
-	mustIngest(t, m, ss...)
-	in, err := m.Insights(context.Background(), InsightsQuery{Now: day0.AddDate(0, 0, 1)})
+	memorytest.Ingest(t, m, ss...)
+	in, err := Read(context.Background(), m, Query{Now: day0.AddDate(0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(in.ByProject) != 10 || in.ByProject[0].Name != "pl" || in.ByProject[0].TotalConvs != 12 || in.ByProject[9].Name != "pc" {
 		t.Errorf("top 10: %+v", in.ByProject)
+	}
+}
+
+// The screen's chart and the agents' tool sort an outcome into one class.
+func TestClass(t *testing.T) {
+	for outcome, want := range map[string]int{
+		memory.AuditOK: Answered, memory.AuditNoMatch: NoMatch, memory.AuditNotFound: NoMatch,
+		memory.AuditBusy: Refused, memory.AuditUnauthorized: Refused, memory.AuditForbidden: Refused,
+		memory.AuditInvalid: Refused, "too_large": Refused, "refused_scope": Refused,
+		memory.AuditTimeout: Failed, memory.AuditUnavailable: Failed, memory.AuditCancelled: Failed, "": Failed,
+	} {
+		if got := Class(outcome); got != want {
+			t.Errorf("Class(%q) = %d, want %d", outcome, got, want)
+		}
 	}
 }
