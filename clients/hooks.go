@@ -85,7 +85,7 @@ func homeOf(o ConnectOptions) (string, error) {
 	return h, nil
 }
 
-// Hooks builds client's capture hooks; only Claude Code and Codex have them.
+// Hooks builds client's capture hooks (HookClients have them).
 // The command names the binary and the memory by absolute path: a harness
 // runs it with its own environment, from any folder.
 func Hooks(client string, o ConnectOptions) (*HookConfig, error) {
@@ -126,7 +126,9 @@ func Hooks(client string, o ConnectOptions) (*HookConfig, error) {
 		h.Command = strings.Join(argv, " ")
 		h.Note = "Codex runs it after each turn (Ireneo imports at most once a minute per session, and the last turn always); a notify program you already had keeps running after it."
 	default:
-		return nil, fmt.Errorf("%s has no capture hooks; only %s and %s do", client, ClientClaudeCode, ClientCodex)
+		if err := sourceHooks(h, o); err != nil {
+			return nil, err
+		}
 	}
 	return h, nil
 }
@@ -148,10 +150,13 @@ func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 		return res, fmt.Errorf("read %s: %w", h.Path, err)
 	}
 	var out []byte
-	if h.Client == ClientCodex {
+	switch h.Client {
+	case ClientCodex:
 		out, res.Replaced, err = mergeCodexNotify(old, h.Argv)
-	} else {
+	case ClientClaudeCode:
 		out, res.Replaced, err = mergeClaudeHooks(old, h.Command)
+	default:
+		out, res.Replaced, err = mergeSourceHooks(h, old)
 	}
 	if err != nil {
 		return res, fmt.Errorf("%s: %w; add the hook by hand instead", h.Path, err)
@@ -386,8 +391,7 @@ func HooksInstalled(client string, o ConnectOptions) HookState {
 	case ClientCodex:
 		st.Path, err = CodexConfigPath(o)
 	default:
-		st.Problem = "no capture hooks for this client"
-		return st
+		return sourceHooksInstalled(client, o)
 	}
 	if err != nil {
 		st.Problem = err.Error()
