@@ -37,6 +37,7 @@ func newHookCmd(g *globals) *cobra.Command {
 			"exits 0. Problems go to " + filepath.Join("MEMORY", capture.DirName, capture.LogName) + ", which `ireneo status` shows.",
 	}
 	c.AddCommand(newHookClaudeCodeCmd(g), newHookCodexCmd(g), newHookWorkCmd(g), newHookRunCmd(g))
+	c.AddCommand(newHookSourceCmds(g)...)
 	return c
 }
 

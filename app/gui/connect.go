@@ -33,6 +33,9 @@ var clientNames = map[string]string{
 	clients.ClientCodex:         "Codex",
 	clients.ClientCursor:        "Cursor",
 	clients.ClientVSCode:        "VS Code",
+	clients.ClientGeminiCLI:     "Gemini CLI",
+	clients.ClientOpenCode:      "opencode",
+	clients.ClientCopilotCLI:    "Copilot CLI",
 }
 
 const noToken = "(no token)"
@@ -426,7 +429,7 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 		top = newMuted("Claude Desktop starts Ireneo itself (ireneo mcp), so it needs no token.")
 	}
 	body := container.NewVBox(top, snippet, note)
-	if client == clients.ClientClaudeCode || client == clients.ClientCodex {
+	if clients.HasHooks(client) {
 		body.Add(c.hooksCheck(client))
 	}
 	body.Add(container.NewHBox(copyBtn, write))

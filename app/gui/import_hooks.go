@@ -28,7 +28,7 @@ func (s *importScreen) refreshHooks() {
 	homes := s.u.deps.ToolHomes
 	load(s.u, "check the capture hooks", func(ctx context.Context) (hooksReport, error) {
 		var r hooksReport
-		for _, client := range []string{clients.ClientClaudeCode, clients.ClientCodex} {
+		for _, client := range clients.HookClientsHere(o) {
 			r.states = append(r.states, clients.HooksInstalled(client, o))
 		}
 		// The last problem among the recent lines, as status shows it (in
