@@ -131,10 +131,13 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 }
 
 func (c *conversationsScreen) content() fyne.CanvasObject {
+	// The count has a line of its own: beside Starred and Rename project…
+	// it cut the button short at 900 points wide.
 	filters := container.NewVBox(
 		container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.SearchIcon(), c.refresh), c.query),
 		container.NewGridWithColumns(2, c.project.sel, c.source, c.when, c.order),
-		container.NewBorder(nil, nil, c.starred, c.rename, c.count),
+		container.NewBorder(nil, nil, c.starred, c.rename),
+		c.count,
 	)
 	left := container.NewBorder(filters, c.showMore, nil, nil, c.list)
 	actions := container.NewHBox(c.star, c.tag, c.untag, c.forget)
