@@ -251,53 +251,111 @@ type WriteResult struct {
 // stays. The file and its backup are 0600, as either may hold a token's
 // secret.
 func (c *ClientConfig) Write(now time.Time) (WriteResult, error) {
-	res := WriteResult{Path: c.Path}
-	target := c.Path
-	if resolved, err := filepath.EvalSymlinks(c.Path); err == nil {
-		target = resolved
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return res, fmt.Errorf("follow %s: %w", c.Path, err)
-	} else if link, lerr := os.Readlink(c.Path); lerr == nil {
-		// A link to a file not made yet: create the file where it points.
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(c.Path), link)
+	res, _, err := c.WriteWithHooks(nil, now)
+	return res, err
+}
+
+// WriteWithHooks writes the entry as Write does and, when h is not nil, the
+// capture hooks as h.Write does. When both go in one file (Codex's
+// config.toml) the file is read once, merged with both, backed up once and
+// written once: its backup is the file as it was, not a copy made half-way.
+// When the hooks go elsewhere and fail after the entry was written, the
+// error is a *HooksNotWrittenError.
+func (c *ClientConfig) WriteWithHooks(h *HookConfig, now time.Time) (WriteResult, WriteResult, error) {
+	res, hres := WriteResult{Path: c.Path}, WriteResult{}
+	target, err := writeTarget(c.Path)
+	if err != nil {
+		return res, hres, err
+	}
+	hookTarget := ""
+	if h != nil {
+		hres.Path = h.Path
+		if hookTarget, err = hooksTarget(h.Path); err != nil {
+			return res, hres, err
 		}
-		target = link
 	}
 	old, err := os.ReadFile(target)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return res, fmt.Errorf("read %s: %w", c.Path, err)
+		return res, hres, fmt.Errorf("read %s: %w", c.Path, err)
 	}
-	var out []byte
-	switch c.format {
-	case "toml":
-		out, res.Replaced, err = mergeTOML(old, c.Snippet)
-	case "jsonc":
-		out, res.Replaced, err = mergeJSONC(old, c.key, c.entry)
-	default:
-		out, res.Replaced, err = mergeJSON(old, c.key, c.entry)
-	}
+	out, replaced, err := c.merge(old)
 	if err != nil {
-		return res, fmt.Errorf("%s: %w; add the entry by hand instead", c.Path, err)
+		return res, hres, fmt.Errorf("%s: %w; add the entry by hand instead", c.Path, err)
+	}
+	res.Replaced = replaced
+	together := h != nil && hookTarget == target
+	if together {
+		if out, hres.Replaced, err = h.merge(out); err != nil {
+			return res, hres, fmt.Errorf("%s: %w; add the hook by hand instead", h.Path, err)
+		}
 	}
 	if exists {
 		res.Backup, err = writeBackup(c.Path, old, now)
 		if err != nil {
-			return res, err
+			return res, hres, err
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
-		return res, fmt.Errorf("write %s: %w", c.Path, err)
+		return res, hres, fmt.Errorf("write %s: %w", c.Path, err)
 	}
 	if err := funes.WriteFileAtomic(target, out, secretFileMode); err != nil {
-		return res, fmt.Errorf("write %s: %w", c.Path, err)
+		return res, hres, fmt.Errorf("write %s: %w", c.Path, err)
 	}
 	// WriteFileAtomic may keep an existing file's mode; a secret needs 0600.
 	if err := os.Chmod(target, secretFileMode); err != nil {
-		return res, fmt.Errorf("write %s: %w", c.Path, err)
+		return res, hres, fmt.Errorf("write %s: %w", c.Path, err)
 	}
-	return res, nil
+	switch {
+	case together:
+		hres.Backup = res.Backup
+	case h != nil:
+		if hres, err = h.Write(now); err != nil {
+			return res, hres, &HooksNotWrittenError{Err: err}
+		}
+	}
+	return res, hres, nil
+}
+
+// HooksNotWrittenError says the server entry was written and the capture
+// hooks, which go in another file, were not.
+type HooksNotWrittenError struct{ Err error }
+
+func (e *HooksNotWrittenError) Error() string { return e.Err.Error() }
+func (e *HooksNotWrittenError) Unwrap() error { return e.Err }
+
+// writeTarget is the file a config at path is written to: a symlink's
+// target (a dotfiles checkout, say), also when that file is not made yet.
+func writeTarget(path string) (string, error) { return linkTarget(path, true) }
+
+// linkTarget resolves path's symlinks; dangling says whether a link to a
+// file not made yet is followed to where it points.
+func linkTarget(path string, dangling bool) (string, error) {
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		return resolved, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("follow %s: %w", path, err)
+	}
+	if link, err := os.Readlink(path); err == nil && dangling {
+		// A link to a file not made yet: create the file where it points.
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		return link, nil
+	}
+	return path, nil
+}
+
+// merge puts Ireneo's entry into the config file's old bytes.
+func (c *ClientConfig) merge(old []byte) ([]byte, bool, error) {
+	switch c.format {
+	case "toml":
+		return mergeTOML(old, c.Snippet)
+	case "jsonc":
+		return mergeJSONC(old, c.key, c.entry)
+	default:
+		return mergeJSON(old, c.key, c.entry)
+	}
 }
 
 // secretFileMode is the mode of every file Ireneo writes a secret into.

@@ -138,11 +138,9 @@ func Hooks(client string, o ConnectOptions) (*HookConfig, error) {
 // replaced, and for Codex a notify program already set is chained to.
 func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 	res := WriteResult{Path: h.Path}
-	target := h.Path
-	if resolved, err := filepath.EvalSymlinks(h.Path); err == nil {
-		target = resolved
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return res, fmt.Errorf("follow %s: %w", h.Path, err)
+	target, err := hooksTarget(h.Path)
+	if err != nil {
+		return res, err
 	}
 	old, err := os.ReadFile(target)
 	exists := err == nil
@@ -150,14 +148,7 @@ func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 		return res, fmt.Errorf("read %s: %w", h.Path, err)
 	}
 	var out []byte
-	switch h.Client {
-	case ClientCodex:
-		out, res.Replaced, err = mergeCodexNotify(old, h.Argv)
-	case ClientClaudeCode:
-		out, res.Replaced, err = mergeClaudeHooks(old, h.Command)
-	default:
-		out, res.Replaced, err = mergeSourceHooks(h, old)
-	}
+	out, res.Replaced, err = h.merge(old)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w; add the hook by hand instead", h.Path, err)
 	}
@@ -180,6 +171,22 @@ func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 		return res, fmt.Errorf("write %s: %w", h.Path, err)
 	}
 	return res, nil
+}
+
+// hooksTarget is the file hooks at path are written to: a symlink's target;
+// a link to no file yet is replaced by the file.
+func hooksTarget(path string) (string, error) { return linkTarget(path, false) }
+
+// merge puts the hooks into the settings file's old bytes.
+func (h *HookConfig) merge(old []byte) ([]byte, bool, error) {
+	switch h.Client {
+	case ClientCodex:
+		return mergeCodexNotify(old, h.Argv)
+	case ClientClaudeCode:
+		return mergeClaudeHooks(old, h.Command)
+	default:
+		return mergeSourceHooks(h, old)
+	}
 }
 
 // isOurHookCommand tells Ireneo's hook command apart from anyone else's, in

@@ -13,6 +13,7 @@ import (
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The real CLIs, run offline against the stand-in model, with Ireneo
@@ -39,7 +40,7 @@ func ireneoForHarness(t *testing.T) (*mcpserver.Server, string) {
 	if _, err := m.Ingest(context.Background(), []*funes.Session{s}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	srv := mcpserver.New(m, mcpserver.NewMemoryTokenStore(), mcpserver.Options{})
+	srv := mcpserver.New(m, tokenstore.NewMemoryTokenStore(), mcpserver.Options{})
 	tok, _, err := srv.Tokens().Create(context.Background(), "harness", nil)
 	if err != nil {
 		t.Fatal(err)

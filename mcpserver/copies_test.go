@@ -20,6 +20,7 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The scenario of issue 20, end to end: facts said once; agents in Claude
@@ -216,7 +217,7 @@ func copyText(role, text string) bool {
 func TestAgentsRecallCopiesStayOutOfRecall(t *testing.T) {
 	ctx := context.Background()
 	m := copiesMemory(t)
-	srv := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
+	srv := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
 	tok, _, err := srv.Tokens().Create(ctx, "agent", nil)
 	if err != nil {
 		t.Fatal(err)

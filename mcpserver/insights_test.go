@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // insights over HTTP: the counts per month and per week by source and
@@ -15,7 +16,7 @@ import (
 // projects and its own calls.
 func TestInsightsOverHTTP(t *testing.T) {
 	m, _, _ := scanMemory(t)
-	s := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
+	s := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
 	ctx := context.Background()
 	full, _, _ := s.Tokens().Create(ctx, "full", nil)
 	scoped, _, _ := s.Tokens().Create(ctx, "scoped", []string{"alpha"})

@@ -16,6 +16,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/o200k"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // scanMemory is the fixture memory plus 30 conversations that each say
@@ -134,7 +135,7 @@ func mcpgoCall(t *testing.T, c *client.Client) func(map[string]any) (string, str
 // error.
 func TestScanOverHTTP(t *testing.T) {
 	m, want, byProject := scanMemory(t)
-	s := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
+	s := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
 	ctx := context.Background()
 	full, _, _ := s.Tokens().Create(ctx, "full", nil)
 	scoped, _, _ := s.Tokens().Create(ctx, "scoped", []string{"alpha"})
@@ -310,7 +311,7 @@ func TestScanAndInsightsTypeScriptSDK(t *testing.T) {
 			t.Errorf("%s: insights: %+v", how, rest[1])
 		}
 	}
-	s := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	tok, _, _ := s.Tokens().Create(context.Background(), "sdk", nil)
 	if err := s.Start("127.0.0.1:0"); err != nil {
 		t.Fatal(err)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Ireneo needs to build, run and test on Debian or Ubuntu:
-# the cgo packages Fyne builds with, Xvfb and X tools for the GUI tests, a
-# CJK font (Fyne draws glyphs its own font lacks from system fonts),
+# the cgo packages Fyne builds with, Xvfb and X tools for the GUI tests,
+# CJK fonts (Fyne draws glyphs its own font lacks from system fonts; Noto
+# CJK has the bold face the app draws bold CJK with),
 # D-Bus and gnome-keyring for the keyring tests, Syncthing for the sync
 # tests (real daemons on loopback), and from npm the MCP
 # inspector CLI and the official TypeScript SDK (the MCP tests drive both). As root it installs what is missing; otherwise it says exactly
@@ -11,7 +12,7 @@ cd "$(dirname "$0")/.."
 
 PKGS=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
       libxi-dev libxxf86vm-dev xvfb xauth x11-utils xdotool imagemagick dbus dbus-x11
-      gnome-keyring libsecret-tools nodejs npm ca-certificates fonts-wqy-microhei syncthing)
+      gnome-keyring libsecret-tools nodejs npm ca-certificates fonts-wqy-microhei fonts-noto-cjk syncthing)
 INSPECTOR_VERSION=2.12.0
 SDK_VERSION=1.32.2
 

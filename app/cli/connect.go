@@ -82,16 +82,17 @@ func newConnectCmd(g *globals) *cobra.Command {
 				}
 			}
 			if write {
-				r, err := cfg.Write(time.Now())
+				// One write when both go in one file (Codex's config.toml).
+				r, hr, err := cfg.WriteWithHooks(hookCfg, time.Now())
+				var notHooks *clients.HooksNotWrittenError
+				if errors.As(err, &notHooks) {
+					return fmt.Errorf("connect %s --write --hooks: the server entry is written, the hooks are not: %w", client, notHooks.Err)
+				}
 				if err != nil {
 					return fmt.Errorf("connect %s --write: %w", client, err)
 				}
 				res = &r
 				if hookCfg != nil {
-					hr, err := hookCfg.Write(time.Now())
-					if err != nil {
-						return fmt.Errorf("connect %s --write --hooks: the server entry is written, the hooks are not: %w", client, err)
-					}
 					hookRes = &hr
 				}
 			}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -52,8 +53,17 @@ func TestNoMatchAnswerAfterShellOutputIsNotIndexed(t *testing.T) {
 	}
 	// The positive controls: the shell's output before it stays searched,
 	// and so do the agents' own words.
+	// Both agents said the same words: recall shows them once, with the
+	// other conversation counted in its copies.
 	for _, q := range []string{"CHECKINGWORDS", "CLIAGENTWORDS"} {
-		if _, out, _ := ireneo(t, m, "recall", q); strings.Count(out, "receipt: session_id=") < 2 {
+		_, out, _ := ireneo(t, m, "recall", "--json", q)
+		var res struct{ Hits []struct{ Copies int } }
+		json.Unmarshal([]byte(out), &res)
+		n := 0
+		for _, h := range res.Hits {
+			n += 1 + h.Copies
+		}
+		if n < 2 {
 			t.Errorf("recall %s should find both agents' transcripts:\n%s", q, out)
 		}
 	}
