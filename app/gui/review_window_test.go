@@ -51,10 +51,35 @@ func TestRealWindowReview(t *testing.T) {
 			time.Sleep(time.Second)
 			shot = settled(t, shots, "review-open-"+s.name+"-"+tag, shot)
 		}
-		// The Japanese and Chinese conversation, the list's newest, by a click.
+		// The Japanese and Chinese conversation, by its title typed in the
+		// Conversations filter (xdotool types CJK in a UTF-8 locale).
 		sendKeys(t, wid, "ctrl+2")
+		run(t, "xdotool", "mousemove", "--window", wid, "250", "49", "click", "1")
+		sendKeys(t, wid, "ctrl+a")
+		typeCmd := exec.Command("xdotool", "type", "--window", wid, "--delay", "60", "東京")
+		typeCmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+		if out, err := typeCmd.CombinedOutput(); err != nil {
+			t.Logf("xdotool type 東京: %v %s", err, out)
+		}
+		sendKeys(t, wid, "Return")
 		time.Sleep(time.Second)
 		run(t, "xdotool", "mousemove", "--window", wid, "330", "265", "click", "1")
 		shot = settled(t, shots, "review-open-cjk-"+tag, shot)
+		// Forget… on the open conversation: it alone, ticked.
+		forgetX := "862"
+		if size[0] < 1280 {
+			forgetX = "717"
+		}
+		run(t, "xdotool", "mousemove", "--window", wid, forgetX, "49", "click", "1")
+		shot = settled(t, shots, "review-forget-one-"+tag, shot)
+		// Scrub after a scan.
+		sendKeys(t, wid, "ctrl+4")
+		run(t, "xdotool", "mousemove", "--window", wid, "183", "49", "click", "1")
+		time.Sleep(3 * time.Second)
+		shot = settled(t, shots, "review-scrub-scanned-"+tag, shot)
+		// The file dialog: a typed path.
+		sendKeys(t, wid, "ctrl+o")
+		shot = settled(t, shots, "review-dialog-import-"+tag, shot)
+		sendKeys(t, wid, "Escape")
 	}
 }
