@@ -85,7 +85,7 @@ func homeOf(o ConnectOptions) (string, error) {
 	return h, nil
 }
 
-// Hooks builds client's capture hooks; only Claude Code and Codex have them.
+// Hooks builds client's capture hooks (HookClients have them).
 // The command names the binary and the memory by absolute path: a harness
 // runs it with its own environment, from any folder.
 func Hooks(client string, o ConnectOptions) (*HookConfig, error) {
@@ -126,7 +126,9 @@ func Hooks(client string, o ConnectOptions) (*HookConfig, error) {
 		h.Command = strings.Join(argv, " ")
 		h.Note = "Codex runs it after each turn (Ireneo imports at most once a minute per session, and the last turn always); a notify program you already had keeps running after it."
 	default:
-		return nil, fmt.Errorf("%s has no capture hooks; only %s and %s do", client, ClientClaudeCode, ClientCodex)
+		if err := sourceHooks(h, o); err != nil {
+			return nil, err
+		}
 	}
 	return h, nil
 }
@@ -177,10 +179,14 @@ func hooksTarget(path string) (string, error) { return linkTarget(path, false) }
 
 // merge puts the hooks into the settings file's old bytes.
 func (h *HookConfig) merge(old []byte) ([]byte, bool, error) {
-	if h.Client == ClientCodex {
+	switch h.Client {
+	case ClientCodex:
 		return mergeCodexNotify(old, h.Argv)
+	case ClientClaudeCode:
+		return mergeClaudeHooks(old, h.Command)
+	default:
+		return mergeSourceHooks(h, old)
 	}
-	return mergeClaudeHooks(old, h.Command)
 }
 
 // isOurHookCommand tells Ireneo's hook command apart from anyone else's, in
@@ -392,8 +398,7 @@ func HooksInstalled(client string, o ConnectOptions) HookState {
 	case ClientCodex:
 		st.Path, err = CodexConfigPath(o)
 	default:
-		st.Problem = "no capture hooks for this client"
-		return st
+		return sourceHooksInstalled(client, o)
 	}
 	if err != nil {
 		st.Problem = err.Error()

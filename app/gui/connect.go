@@ -33,6 +33,9 @@ var clientNames = map[string]string{
 	clients.ClientCodex:         "Codex",
 	clients.ClientCursor:        "Cursor",
 	clients.ClientVSCode:        "VS Code",
+	clients.ClientGeminiCLI:     "Gemini CLI",
+	clients.ClientOpenCode:      "opencode",
+	clients.ClientCopilotCLI:    "Copilot CLI",
 }
 
 const noToken = "(no token)"
@@ -87,7 +90,7 @@ func newConnectScreen(u *ui) *connectScreen {
 	c.name = widget.NewEntry()
 	c.name.SetPlaceHolder("Token name, e.g. claude-code")
 	c.scope = widget.NewEntry()
-	c.scope.SetPlaceHolder("Projects it may see, comma-separated (empty: everything)")
+	c.scope.SetPlaceHolder("Projects it may see (none: all)")
 	c.create = widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), func() { c.createToken(c.name.Text, c.scope.Text) })
 	c.name.OnSubmitted = func(string) { c.createToken(c.name.Text, c.scope.Text) }
 	c.clients = container.NewAppTabs()
@@ -426,7 +429,7 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 		top = newMuted("Claude Desktop starts Ireneo itself (ireneo mcp), so it needs no token.")
 	}
 	body := container.NewVBox(top, snippet, note)
-	if client == clients.ClientClaudeCode || client == clients.ClientCodex {
+	if clients.HasHooks(client) {
 		body.Add(c.hooksCheck(client))
 	}
 	body.Add(container.NewHBox(copyBtn, write))

@@ -131,10 +131,13 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 }
 
 func (c *conversationsScreen) content() fyne.CanvasObject {
+	// The count has a line of its own: beside Starred and Rename project…
+	// it cut the button short at 900 points wide.
 	filters := container.NewVBox(
 		container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.SearchIcon(), c.refresh), c.query),
 		container.NewGridWithColumns(2, c.project.sel, c.source, c.when, c.order),
-		container.NewBorder(nil, nil, c.starred, c.rename, c.count),
+		container.NewBorder(nil, nil, c.starred, c.rename),
+		c.count,
 	)
 	left := container.NewBorder(filters, c.showMore, nil, nil, c.list)
 	actions := container.NewHBox(c.star, c.tag, c.untag, c.forget)
@@ -230,8 +233,12 @@ func (c *conversationsScreen) refresh() {
 		if c.current == nil && !c.tv.loading {
 			c.tv.clear(c.idleMessage())
 		}
-		if c.listing != "" {
+		// The open conversation stays selected in the list, if listed.
+		switch {
+		case c.listing != "":
 			c.selectListed(c.listing)
+		case c.current != nil:
+			c.selectListed(c.currentID())
 		}
 	})
 }
@@ -361,6 +368,10 @@ func (c *conversationsScreen) openAt(id string, m transcriptMark, focus bool, ti
 		c.current = &info
 		c.setActions()
 		c.tv.show(tr, m)
+		if c.list.keyed || c.selecting {
+			return
+		}
+		c.selectListed(id) // a list reload may have come between
 	})
 }
 

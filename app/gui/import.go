@@ -44,6 +44,32 @@ type importScreen struct {
 	locations []importers.Location
 	last      importers.Summary
 	lastErr   error
+	// imported are the export files found here that this window imported,
+	// as they were then: their Import is off until the file changes
+	// (importing it again would add nothing).
+	imported map[string]fileStamp
+}
+
+// fileStamp is a file's size and time, to tell it changed.
+type fileStamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stampOf(path string) (fileStamp, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}, false
+	}
+	return fileStamp{fi.Size(), fi.ModTime()}, true
+}
+
+// alreadyImported says an export file was imported here and has not
+// changed since.
+func (s *importScreen) alreadyImported(path string) bool {
+	was, ok := s.imported[path]
+	now, ok2 := stampOf(path)
+	return ok && ok2 && was == now
 }
 
 func newImportScreen(u *ui) *importScreen {
@@ -154,6 +180,17 @@ func (s *importScreen) importPaths(paths []string) {
 		return err
 	}, func(err error) {
 		s.showSummary(paths, sum, err)
+		if err == nil {
+			for _, p := range paths {
+				if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+					if s.imported == nil {
+						s.imported = map[string]fileStamp{}
+					}
+					s.imported[p] = fileStamp{fi.Size(), fi.ModTime()}
+				}
+			}
+			s.showSources(s.locations)
+		}
 		s.u.memoryChanged()
 		s.notify(sum, err)
 		if err != nil {
@@ -292,6 +329,11 @@ func (s *importScreen) showSources(locs []importers.Location) {
 		path := newMuted(l.Path)
 		path.Truncation = fyne.TextTruncateEllipsis
 		imp := widget.NewButtonWithIcon("Import", theme.DownloadIcon(), func() { s.importPaths([]string{l.Path}) })
+		if !l.Live && s.alreadyImported(l.Path) {
+			imp.SetText("Imported")
+			imp.SetIcon(theme.ConfirmIcon())
+			imp.Disable()
+		}
 		actions := container.NewHBox(imp)
 		if l.Live {
 			watch := widget.NewCheck("Watch", nil)
@@ -316,4 +358,9 @@ func (s *importScreen) showSources(locs []importers.Location) {
 // watchStatus says what the watcher is doing.
 func (s *importScreen) watchStatus(text string) {
 	setMuted(s.watchLabel, text)
+	if text == "" {
+		s.watchLabel.Hide() // an empty line left a gap before the hooks line
+	} else {
+		s.watchLabel.Show()
+	}
 }
