@@ -20,6 +20,7 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
@@ -60,13 +61,13 @@ type Options struct {
 	// before the call is audited or shown to OnCall. Nil means
 	// LazySecrets, else the built-in rules without the person's own
 	// patterns.
-	Secrets memory.SecretFinder
+	Secrets redact.SecretFinder
 	// LazySecrets, if Secrets is nil, builds the finder when it is first
 	// needed (in the background after a client's initialize, or by the
 	// first tool call), so a process a client starts answers initialize
 	// without first compiling every rule. A nil result means the built-in
 	// rules.
-	LazySecrets func() memory.SecretFinder
+	LazySecrets func() redact.SecretFinder
 
 	// validateOutput checks every result against its tool's output schema;
 	// tests turn it on so a schema and its results can't drift apart.

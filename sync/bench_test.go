@@ -15,6 +15,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 )
 
@@ -46,13 +47,13 @@ func BenchmarkArrival10k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	var redact func(*funes.Session) map[string]int
+	var redactor func(*funes.Session) map[string]int
 	if os.Getenv("IRENEO_BENCH_NOSCRUB") != "1" {
 		sc, err := scrub.New(nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		redact = memory.Redactor(sc)
+		redactor = redact.Redactor(sc)
 	}
 	idle := 60 * time.Second
 	if s, err := strconv.Atoi(os.Getenv("IRENEO_BENCH_IDLE")); err == nil {
@@ -78,7 +79,7 @@ func BenchmarkArrival10k(b *testing.B) {
 		// The floor: a local import of the same conversations.
 		a := open("a-" + strconv.Itoa(i))
 		w, c := time.Now(), cpuSeconds()
-		sum, err := importers.Run(ctx, a, []string{exports}, importers.Options{Redact: redact})
+		sum, err := importers.Run(ctx, a, []string{exports}, importers.Options{Redact: redactor})
 		localWall, localCPU := time.Since(w).Seconds(), cpuSeconds()-c
 		if err != nil || sum.New < 10_000 {
 			b.Fatalf("local import: %v %+v", err, sum)
@@ -89,7 +90,7 @@ func BenchmarkArrival10k(b *testing.B) {
 		if _, err := SetUp(a.Dir(), folder, "a"); err != nil {
 			b.Fatal(err)
 		}
-		ea, err := Open(a, Options{Redact: redact})
+		ea, err := Open(a, Options{Redact: redactor})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -106,7 +107,7 @@ func BenchmarkArrival10k(b *testing.B) {
 		if _, err := SetUp(bm.Dir(), folder, "b"); err != nil {
 			b.Fatal(err)
 		}
-		eb, err := Open(bm, Options{Redact: redact})
+		eb, err := Open(bm, Options{Redact: redactor})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -145,7 +146,7 @@ func BenchmarkArrival10k(b *testing.B) {
 		done := make(chan error, 1)
 		w, c = time.Now(), cpuSeconds()
 		go func() {
-			done <- Run(runCtx, cm, Options{Redact: redact, OnPass: func(Report, error) { passes <- struct{}{} }})
+			done <- Run(runCtx, cm, Options{Redact: redactor, OnPass: func(Report, error) { passes <- struct{}{} }})
 		}()
 		for _, d := range []*daemon{sa, sc} {
 			f := folder

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
@@ -128,7 +129,7 @@ func TestSecretProjectNameStaysHome(t *testing.T) {
 	}
 	folder := filepath.Join(t.TempDir(), "sync")
 	a := newMachine(t, "a", folder)
-	a.obs = Attach(a.m, func() memory.SecretFinder { return finder })
+	a.obs = Attach(a.m, func() redact.SecretFinder { return finder })
 	b := newMachine(t, "b", folder)
 	a.ingest(conv("x", funes.HarnessClaude, "Deploy", "", "deploy it", "done"))
 	secret := scrubtest.Shapes["github-pat"](5)

@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // Journal operations: one line of a machine's journal.jsonl each.
@@ -128,7 +128,7 @@ func checkProject(p string) error {
 
 func (s Span) check() error {
 	switch s.Field {
-	case memory.FieldText, memory.FieldTitle, memory.FieldWorkdir, memory.FieldProject, memory.FieldToolName:
+	case redact.FieldText, redact.FieldTitle, redact.FieldWorkdir, redact.FieldProject, redact.FieldToolName:
 	default:
 		return fmt.Errorf("redaction in unknown field %q", s.Field)
 	}

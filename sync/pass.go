@@ -19,6 +19,8 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // Options are what an engine needs besides the memory.
@@ -26,7 +28,7 @@ type Options struct {
 	// Finder is the person's secret finder (scrub's, with their own
 	// patterns). A project name it finds a secret in is never journaled:
 	// that tag stays on this machine. Nil journals every name.
-	Finder memory.SecretFinder
+	Finder redact.SecretFinder
 	// Redact is the person's scrub-on-import hook, as a local import uses
 	// it, for the conversations other machines send. Nil: none.
 	Redact func(*funes.Session) map[string]int
@@ -570,7 +572,7 @@ func (e *Engine) secretName(p string) bool {
 	return hasSecret(e.opts.Finder, p)
 }
 
-func hasSecret(f memory.SecretFinder, text string) bool {
+func hasSecret(f redact.SecretFinder, text string) bool {
 	if f == nil || text == "" {
 		return false
 	}
@@ -708,7 +710,7 @@ func (e *Engine) applyRedactions(ctx context.Context, r *replayed, local map[str
 
 // redactedCopy reads the secrets the entries name out of a copy, the
 // entries applied in order to it in memory.
-func redactedCopy(s *funes.Session, es []Entry, finder memory.SecretFinder) map[string]string {
+func redactedCopy(s *funes.Session, es []Entry, finder redact.SecretFinder) map[string]string {
 	clone := *s
 	clone.Turns = make([]funes.Turn, len(s.Turns))
 	for i, t := range s.Turns {
@@ -731,7 +733,7 @@ type redactMark struct {
 func (e *Engine) redactStored(ctx context.Context, c *memory.SyncConversation, secrets map[string]string, n int, rep *Report) error {
 	hash := c.Hash
 	if len(secrets) > 0 {
-		sr, err := e.m.ScrubApply(memory.Unobserved(ctx), memory.ScrubOptions{Finder: literalFinder(secrets), Sessions: []string{ref(c)}})
+		sr, err := memscrub.Apply(memory.Unobserved(ctx), e.m, memscrub.Options{Finder: literalFinder(secrets), Sessions: []string{ref(c)}})
 		if err != nil {
 			return fmt.Errorf("redact %s, scrubbed on another machine: %w", ref(c), err)
 		}
@@ -752,7 +754,7 @@ func (e *Engine) redactStored(ctx context.Context, c *memory.SyncConversation, s
 // whichever machine's: the redacted copy is what its own machine writes
 // too.
 func (e *Engine) redactCopy(f *scanFile, s *funes.Session, secrets map[string]string, n int, rep *Report) error {
-	if len(secrets) > 0 && len(memory.RedactSession(literalFinder(secrets), s)) > 0 {
+	if len(secrets) > 0 && len(redact.RedactSession(literalFinder(secrets), s)) > 0 {
 		data, err := funes.MarshalSession(s)
 		if err != nil {
 			return err

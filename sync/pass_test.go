@@ -9,6 +9,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
@@ -243,7 +244,7 @@ func TestSharedFolderScrubTravels(t *testing.T) {
 	data, _ := readFile(t, conversationPath(folder, a.eng.cfg.Machine, h))
 	writeOld(t, filepath.Join(folder, versionsDir, machinesDir, a.eng.cfg.Machine, conversationsDir, h+".funes~20261201-120000.jsonl"), data)
 
-	rep, err := a.m.ScrubApply(ctx, memory.ScrubOptions{Finder: finder, Sessions: []string{"x"}})
+	rep, err := memscrub.Apply(ctx, a.m, memscrub.Options{Finder: finder, Sessions: []string{"x"}})
 	if err != nil || rep.Changed != 1 {
 		t.Fatalf("scrub: %v %+v", err, rep)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 )
 
@@ -24,11 +25,11 @@ const minSecret = 4
 func textAt(s *funes.Session, sp Span) (string, bool) {
 	if sp.Turn == "" {
 		switch sp.Field {
-		case memory.FieldTitle:
+		case redact.FieldTitle:
 			return s.Title, true
-		case memory.FieldWorkdir:
+		case redact.FieldWorkdir:
 			return s.Workdir, true
-		case memory.FieldProject:
+		case redact.FieldProject:
 			return s.Project, true
 		}
 		return "", false
@@ -42,9 +43,9 @@ func textAt(s *funes.Session, sp Span) (string, bool) {
 		}
 		b := t.Blocks[sp.Block]
 		switch sp.Field {
-		case memory.FieldText:
+		case redact.FieldText:
 			return b.Text, true
-		case memory.FieldToolName:
+		case redact.FieldToolName:
 			return b.ToolName, true
 		}
 		return "", false
@@ -56,7 +57,7 @@ func textAt(s *funes.Session, sp Span) (string, bool) {
 // place whose text is not as long as it was (another version of the text)
 // is searched with the person's finder, for that rule, when it has it;
 // else it gives nothing, as a text redacted already does.
-func secretsIn(s *funes.Session, spans []Span, finder memory.SecretFinder) map[string]string {
+func secretsIn(s *funes.Session, spans []Span, finder redact.SecretFinder) map[string]string {
 	out := map[string]string{}
 	add := func(sec, rule string) {
 		if len(sec) >= minSecret && !strings.Contains(sec, "[REDACTED:") {
@@ -85,7 +86,7 @@ func secretsIn(s *funes.Session, spans []Span, finder memory.SecretFinder) map[s
 // per rule. Each entry's places are read in s as the entries before it
 // left it, as they were on the machine that made it; finder (the
 // person's, may be nil) looks in a place whose text differs.
-func redactEntries(s *funes.Session, entries []Entry, finder memory.SecretFinder) (map[string]string, map[string]int) {
+func redactEntries(s *funes.Session, entries []Entry, finder redact.SecretFinder) (map[string]string, map[string]int) {
 	all := map[string]string{}
 	var counts map[string]int
 	for _, e := range entries {
@@ -96,7 +97,7 @@ func redactEntries(s *funes.Session, entries []Entry, finder memory.SecretFinder
 		for k, v := range secs {
 			all[k] = v
 		}
-		for rule, n := range memory.RedactSession(literalFinder(secs), s) {
+		for rule, n := range redact.RedactSession(literalFinder(secs), s) {
 			if counts == nil {
 				counts = map[string]int{}
 			}
@@ -106,7 +107,7 @@ func redactEntries(s *funes.Session, entries []Entry, finder memory.SecretFinder
 	return all, counts
 }
 
-// literalFinder is a memory.SecretFinder that finds given secrets (rule by
+// literalFinder is a redact.SecretFinder that finds given secrets (rule by
 // secret) wherever they are, longest first where two overlap.
 type literalFinder map[string]string
 
@@ -167,7 +168,7 @@ func spansOf(s *funes.Session, findings []memory.ScrubFinding) []Span {
 	var order []place
 	for _, f := range findings {
 		switch f.Field {
-		case memory.FieldProjectTag, memory.FieldAudit:
+		case redact.FieldProjectTag, memory.FieldAudit:
 			continue
 		}
 		p := place{f.TurnUUID, f.Block, f.Field}

@@ -12,6 +12,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
@@ -254,7 +255,7 @@ func TestSyncthingScrubTravels(t *testing.T) {
 	eventually(t, "b should hold it", func() (bool, string) {
 		return len(grepFiles(t, secret, b.dir, b.folder)) >= 2, "not yet in b's memory and folder"
 	})
-	if rep, err := a.m.ScrubApply(ctx, memory.ScrubOptions{Finder: finder, Sessions: []string{"deploy"}}); err != nil || rep.Changed != 1 {
+	if rep, err := memscrub.Apply(ctx, a.m, memscrub.Options{Finder: finder, Sessions: []string{"deploy"}}); err != nil || rep.Changed != 1 {
 		t.Fatalf("scrub: %v %+v", err, rep)
 	}
 	all := []string{a.dir, b.dir, a.folder, b.folder, a.st.home, b.st.home}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	memsync "github.com/ireneo-app/ireneo/sync"
 )
 
@@ -34,7 +35,7 @@ func (g *globals) attachSync(m *memory.Memory, err error) (*memory.Memory, error
 
 // secretFinder is the person's scrubber, or nil when their patterns do not
 // compile (a project name is then journaled as it is).
-func (g *globals) secretFinder() memory.SecretFinder {
+func (g *globals) secretFinder() redact.SecretFinder {
 	sc, err := scrubber.For(g.cfg.Settings.UserPatterns)
 	if err != nil {
 		return nil

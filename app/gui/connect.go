@@ -18,6 +18,7 @@ import (
 	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
@@ -581,7 +582,7 @@ func maskSecret(text, secret string) string {
 	if secret == "" {
 		return text
 	}
-	return strings.ReplaceAll(text, secret, memory.MaskSecret(secret))
+	return strings.ReplaceAll(text, secret, redact.MaskSecret(secret))
 }
 
 // copyConfig copies a client's exact config, secret included.

@@ -17,6 +17,7 @@ import (
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/settings"
 	"github.com/ireneo-app/ireneo/tokenstore"
 )
@@ -53,7 +54,7 @@ func (u *ui) showError(what string, err error) {
 
 // secretFinder is the scrubber for the person's patterns, for masking; nil
 // (which still masks key-shaped words) if a pattern does not compile.
-func secretFinder(patterns []settings.Pattern) memory.SecretFinder {
+func secretFinder(patterns []settings.Pattern) redact.SecretFinder {
 	sc, err := scrubber.For(patterns)
 	if err != nil {
 		return nil // not a nil *scrub.Scrubber in a non-nil interface

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // timeNow is the clock the date filters use.
@@ -265,7 +266,7 @@ func setMuted(rt *widget.RichText, text string) {
 // display can afford to be wrong the safe way, any key-shaped word the
 // finder's rules miss (a long run of letters, digits and +/=_- mixing
 // upper case, lower case and digits, like an AWS secret access key).
-func maskSecrets(f memory.SecretFinder, text string) string {
+func maskSecrets(f redact.SecretFinder, text string) string {
 	type span struct{ start, end int }
 	var spans []span
 	if f != nil {
@@ -297,7 +298,7 @@ func maskSecrets(f memory.SecretFinder, text string) string {
 	last := 0
 	for _, s := range merged {
 		b.WriteString(text[last:s.start])
-		b.WriteString(memory.MaskSecret(text[s.start:s.end]))
+		b.WriteString(redact.MaskSecret(text[s.start:s.end]))
 		last = s.end
 	}
 	b.WriteString(text[last:])

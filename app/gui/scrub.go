@@ -15,6 +15,8 @@ import (
 
 	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // The scrub screen: scan the memory for secrets, review the findings
@@ -45,8 +47,8 @@ type scrubScreen struct {
 	report         *widget.Label
 
 	findings []memory.ScrubFinding
-	rep      memory.ScrubReport // the last scan, less the findings since marked not secret
-	checked  map[string]bool    // by finding ID
+	rep      memscrub.Report // the last scan, less the findings since marked not secret
+	checked  map[string]bool // by finding ID
 	// titles are the findings' conversation titles by source:session, with
 	// every secret in them masked: a title is where a pasted key most
 	// often shows.
@@ -210,7 +212,7 @@ func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string 
 			return fmt.Sprintf("call %d", f.AuditID)
 		case f.Seq < 0:
 			return f.Field // title, workdir, project
-		case f.Field != memory.FieldText:
+		case f.Field != redact.FieldText:
 			return fmt.Sprintf("turn %d, %s", f.Seq+1, f.Field)
 		}
 		return fmt.Sprintf("turn %d", f.Seq+1)
@@ -278,14 +280,14 @@ func (s *scrubScreen) runScan() {
 // rescan scans again, keeping the report of what was just redacted.
 func (s *scrubScreen) rescan() {
 	patterns := s.u.set.UserPatterns
-	var rep memory.ScrubReport
+	var rep memscrub.Report
 	titles := map[string]string{}
 	s.job.start("Scanning for secrets", func(ctx context.Context, report progress) error {
 		sc, err := scrubber.For(patterns)
 		if err != nil {
 			return err
 		}
-		rep, err = s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Finder: sc, Progress: func(done, total int) {
+		rep, err = memscrub.Scan(ctx, s.u.mem, memscrub.Options{Finder: sc, Progress: func(done, total int) {
 			report(done, total, fmt.Sprintf("Scanned %d of %d conversations", done, total))
 		}})
 		if err != nil {
@@ -306,7 +308,7 @@ func (s *scrubScreen) rescan() {
 
 // findTitles looks up the titles of the conversations findings are in,
 // with their secrets masked.
-func findTitles(ctx context.Context, m *memory.Memory, sc memory.SecretFinder, fs []memory.ScrubFinding, titles map[string]string) {
+func findTitles(ctx context.Context, m *memory.Memory, sc redact.SecretFinder, fs []memory.ScrubFinding, titles map[string]string) {
 	for _, f := range fs {
 		k := f.Source + ":" + f.SessionID
 		if _, ok := titles[k]; ok || f.Field == memory.FieldAudit {
@@ -319,7 +321,7 @@ func findTitles(ctx context.Context, m *memory.Memory, sc memory.SecretFinder, f
 	}
 }
 
-func (s *scrubScreen) showFindings(rep memory.ScrubReport, titles map[string]string) {
+func (s *scrubScreen) showFindings(rep memscrub.Report, titles map[string]string) {
 	s.findings, s.titles, s.scanned = rep.Findings, titles, true
 	s.rep = rep
 	s.checked = map[string]bool{}
@@ -397,8 +399,8 @@ func (s *scrubScreen) confirmRedact(fs []memory.ScrubFinding) {
 
 // redactOptions narrows a scrub to exactly these findings, and reads only
 // the conversations they are in (and the audit log, if one is there).
-func redactOptions(fs []memory.ScrubFinding) memory.ScrubOptions {
-	var o memory.ScrubOptions
+func redactOptions(fs []memory.ScrubFinding) memscrub.Options {
+	var o memscrub.Options
 	seen := map[string]bool{}
 	for _, f := range fs {
 		if !seen[f.ID] {
@@ -421,7 +423,7 @@ func redactOptions(fs []memory.ScrubFinding) memory.ScrubOptions {
 func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
 	patterns := s.u.set.UserPatterns
 	o := redactOptions(fs)
-	var total memory.ScrubReport
+	var total memscrub.Report
 	s.job.start("Redacting secrets", func(ctx context.Context, report progress) error {
 		sc, err := scrubber.For(patterns)
 		if err != nil {
@@ -431,7 +433,7 @@ func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
 		o.Progress = func(done, n int) {
 			report(done, n, fmt.Sprintf("Redacting in %d of %d conversations", done, n))
 		}
-		total, err = s.u.mem.ScrubApply(ctx, o)
+		total, err = memscrub.Apply(ctx, s.u.mem, o)
 		return err
 	}, func(err error) {
 		s.showRedacted(total, err)
@@ -444,7 +446,7 @@ func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
 	s.updateButtons()
 }
 
-func (s *scrubScreen) showRedacted(rep memory.ScrubReport, err error) {
+func (s *scrubScreen) showRedacted(rep memscrub.Report, err error) {
 	n := 0
 	for _, c := range rep.Redacted {
 		n += c
@@ -473,13 +475,13 @@ func (s *scrubScreen) allowSelected() {
 	}
 	o := redactOptions(sel)
 	patterns := s.u.set.UserPatterns
-	load(s.u, "mark the findings as not secrets", func(ctx context.Context) (memory.ScrubReport, error) {
+	load(s.u, "mark the findings as not secrets", func(ctx context.Context) (memscrub.Report, error) {
 		sc, err := scrubber.For(patterns)
 		if err != nil {
-			return memory.ScrubReport{}, err
+			return memscrub.Report{}, err
 		}
-		return s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Finder: sc, Sessions: o.Sessions, AuditLog: o.AuditLog, Allow: o.IDs})
-	}, func(memory.ScrubReport) {
+		return memscrub.Scan(ctx, s.u.mem, memscrub.Options{Finder: sc, Sessions: o.Sessions, AuditLog: o.AuditLog, Allow: o.IDs})
+	}, func(memscrub.Report) {
 		ids := map[string]bool{}
 		for _, f := range sel {
 			ids[f.ID] = true

@@ -17,6 +17,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // fakeAWSKey is a realistic but fake AWS access key id.
@@ -142,9 +143,9 @@ func TestScrubCellFields(t *testing.T) {
 		conv, what string
 	}{
 		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 2, Block: 0}, "Clone the repo", "turn 3"},
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: memory.FieldTitle}, "Clone the repo", "title"},
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: memory.FieldWorkdir}, "Clone the repo", "workdir"},
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 0, Block: 1, Field: memory.FieldToolName}, "Clone the repo", "turn 1, tool_name"},
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: redact.FieldTitle}, "Clone the repo", "title"},
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: redact.FieldWorkdir}, "Clone the repo", "workdir"},
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 0, Block: 1, Field: redact.FieldToolName}, "Clone the repo", "turn 1, tool_name"},
 		{memory.ScrubFinding{Seq: -1, Block: -1, Field: memory.FieldAudit, AuditID: 42}, "Audit log (an agent's query)", "call 42"},
 	} {
 		if got := scrubCell(c.f, 1, titles); got != c.conv {
@@ -210,7 +211,7 @@ func TestScrubNeverShowsSecrets(t *testing.T) {
 	var titleFinding memory.ScrubFinding
 	row := -1
 	for i, f := range s.findings {
-		if f.Field == memory.FieldTitle && f.Rule == "aws-access-token" {
+		if f.Field == redact.FieldTitle && f.Rule == "aws-access-token" {
 			titleFinding, row = f, i
 		}
 	}
@@ -288,7 +289,7 @@ func TestMaskSecrets(t *testing.T) {
 	}
 }
 
-// spanFinder is a memory.SecretFinder that finds fixed spans.
+// spanFinder is a redact.SecretFinder that finds fixed spans.
 type spanFinder [][2]int
 
 func (s spanFinder) FindSecrets(text string, found func(rule string, start, end int)) {

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/scrubber"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/settings"
 )
 
@@ -30,7 +30,7 @@ import (
 // only looks them up.
 type shownSecrets struct {
 	mu       sync.Mutex
-	finder   memory.SecretFinder // nil until loaded
+	finder   redact.SecretFinder // nil until loaded
 	loaded   chan struct{}       // closed once finder is set (or failed)
 	patterns []settings.Pattern
 	cache    map[string][]string // text → the secrets in it
@@ -119,7 +119,7 @@ func (s *shownSecrets) values(text string) []string {
 
 // secretValues are the distinct secrets f and the key-shape check find in
 // text, longest first (so a secret that holds another is replaced whole).
-func secretValues(f memory.SecretFinder, text string) []string {
+func secretValues(f redact.SecretFinder, text string) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(v string) {
@@ -165,7 +165,7 @@ func maskValues(text string, values []string) string {
 // characters, or dots for a short one (a password), of which they would
 // show half.
 func shownMask(v string) string {
-	if m := memory.MaskSecret(v); m != "…" {
+	if m := redact.MaskSecret(v); m != "…" {
 		return m
 	}
 	return "••••••"

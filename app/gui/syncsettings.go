@@ -15,7 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/scrubber"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	memsync "github.com/ireneo-app/ireneo/sync"
 )
 
@@ -82,7 +82,7 @@ func newSyncPanel(u *ui) *syncPanel {
 	p.runBox = container.NewVBox(container.NewHBox(p.leaveBtn))
 	p.tray = fyne.NewMenuItem(traySync, func() { u.show(); u.showScreen(screenSettings) })
 	patterns := u.set.UserPatterns
-	memsync.Attach(u.mem, func() memory.SecretFinder { return secretFinder(patterns) })
+	memsync.Attach(u.mem, func() redact.SecretFinder { return secretFinder(patterns) })
 	if _, err := memsync.LoadConfig(u.mem.Dir()); err == nil {
 		p.start()
 	}

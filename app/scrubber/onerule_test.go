@@ -8,6 +8,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 )
 
 // TestOneRuleNamePerSecret: one secret, found by the password rule in one
@@ -38,7 +39,7 @@ func TestOneRuleNamePerSecret(t *testing.T) {
 	if _, err := m.Ingest(ctx, []*funes.Session{s}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	scan, err := m.ScrubScan(ctx, memory.ScrubOptions{Finder: sc})
+	scan, err := memscrub.Scan(ctx, m, memscrub.Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestOneRuleNamePerSecret(t *testing.T) {
 	if len(got) != 1 || len(scan.Findings) != 2 || len(ids) != 1 {
 		t.Fatalf("the secret is named by %v in %d findings with %d ids, want one rule and one id", got, len(scan.Findings), len(ids))
 	}
-	if _, err := m.ScrubApply(ctx, memory.ScrubOptions{Finder: sc}); err != nil {
+	if _, err := memscrub.Apply(ctx, m, memscrub.Options{Finder: sc}); err != nil {
 		t.Fatal(err)
 	}
 	tr, err := m.Get(ctx, memory.GetOptions{SessionID: "chatgpt:two-rules"})

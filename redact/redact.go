@@ -1,7 +1,14 @@
-package memory
+// Package redact replaces and masks the secrets a SecretFinder finds (Ireneo's
+// is scrub.Scrubber) in a conversation's texts: every text of a session a
+// secret could hide in (EachText, the Field names), a session's redaction at
+// import (RedactSession, Redactor), a text's (RedactText), a title cut
+// inside a secret (WithCutSecret), and what a screen or log may show of a
+// secret (MaskSecret, MaskText). It knows nothing of files or SQLite and
+// imports only funes and spans; package memscrub scrubs a stored memory
+// with it.
+package redact
 
 import (
-	"errors"
 	"runtime"
 	"strings"
 	"sync"
@@ -9,13 +16,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/spans"
 )
 
 // SecretFinder finds secrets in text. Ireneo's is scrub.Scrubber, wired in
-// app/: memory asks for this interface, in plain strings and ints, rather
-// than importing the scrub package, so that memory stays the base layer
-// that imports nothing of ours and scrub knows nothing of sessions, files
-// or SQLite. Tests may pass a double; the real scrubber has tests here too.
+// app/: this interface, in plain strings and ints, keeps scrub (detection)
+// apart from what uses it. Tests may pass a double; the real scrubber has
+// tests here too.
 type SecretFinder interface {
 	// FindSecrets calls found for each secret in text, in order and not
 	// overlapping: the id of the rule that found it and its byte span. It
@@ -28,45 +35,45 @@ type SecretFinder interface {
 	RedactedText(rule string) string
 }
 
-// secretSpan is one secret FindSecrets reported.
-type secretSpan struct {
-	rule       string
-	start, end int
+// Span is one secret FindSecrets reported: the rule and its byte span.
+type Span struct {
+	Rule       string
+	Start, End int
 }
 
-func findSecrets(f SecretFinder, text string) []secretSpan {
-	var out []secretSpan
+// Find lists the secrets f finds in text, in order, dropping any span that
+// is not inside text.
+func Find(f SecretFinder, text string) []Span {
+	var out []Span
 	f.FindSecrets(text, func(rule string, start, end int) {
 		if 0 <= start && start < end && end <= len(text) {
-			out = append(out, secretSpan{rule, start, end})
+			out = append(out, Span{rule, start, end})
 		}
 	})
 	return out
 }
 
-// redactSpans replaces each span (sorted, not overlapping) with the
-// finder's placeholder.
-func redactSpans(f SecretFinder, text string, spans []secretSpan) string {
-	if len(spans) == 0 {
-		return text
-	}
-	var b strings.Builder
-	b.Grow(len(text))
-	last := 0
-	for _, s := range spans {
-		if s.start < last {
-			continue // overlapping: not FindSecrets' output; skip rather than panic
-		}
-		b.WriteString(text[last:s.start])
-		b.WriteString(f.RedactedText(s.rule))
-		last = s.end
-	}
-	b.WriteString(text[last:])
-	return b.String()
+// Replace replaces each span (sorted, not overlapping) with the finder's
+// placeholder; an overlapping span, not FindSecrets' output, is skipped
+// rather than panicked on.
+func Replace(f SecretFinder, text string, ss []Span) string {
+	return replaceWith(text, ss, func(s Span) string { return f.RedactedText(s.Rule) })
 }
 
-// Where in a session a scanned text lives. A session's metadata fields
-// have turn and block -1; a block's tool name is its own field.
+// replaceWith replaces each span with what with makes of it.
+func replaceWith(text string, ss []Span, with func(Span) string) string {
+	if len(ss) == 0 {
+		return text
+	}
+	edits := make([]spans.Edit, len(ss))
+	for i, s := range ss {
+		edits[i] = spans.Edit{Start: s.Start, End: s.End, With: with(s)}
+	}
+	return spans.Replace(text, edits)
+}
+
+// Where in a session a text lives. A session's metadata fields have turn
+// and block -1; a block's tool name is its own field.
 const (
 	FieldText     = ""          // a block's text
 	FieldTitle    = "title"     // the session's title
@@ -78,26 +85,26 @@ const (
 	FieldProjectTag = "project_tag"
 )
 
-// textLoc is where in a session a text lives: the turn's index (-1 for the
+// Loc is where in a session a text lives: the turn's index (-1 for the
 // session's own fields), the block's index (-1 likewise) and the field.
-type textLoc struct {
-	turn, block int
-	field       string
+type Loc struct {
+	Turn, Block int
+	Field       string
 }
 
-// eachText calls fn with every text of s a secret could hide in — the
+// EachText calls fn with every text of s a secret could hide in — the
 // metadata fields, every block's text and tool name — and stores what fn
 // returns in its place.
-func eachText(s *funes.Session, fn func(loc textLoc, text string) string) {
-	s.Title = fn(textLoc{-1, -1, FieldTitle}, s.Title)
-	s.Workdir = fn(textLoc{-1, -1, FieldWorkdir}, s.Workdir)
-	s.Project = fn(textLoc{-1, -1, FieldProject}, s.Project)
+func EachText(s *funes.Session, fn func(loc Loc, text string) string) {
+	s.Title = fn(Loc{-1, -1, FieldTitle}, s.Title)
+	s.Workdir = fn(Loc{-1, -1, FieldWorkdir}, s.Workdir)
+	s.Project = fn(Loc{-1, -1, FieldProject}, s.Project)
 	for ti := range s.Turns {
 		t := &s.Turns[ti]
 		for bi := range t.Blocks {
 			b := &t.Blocks[bi]
-			b.Text = fn(textLoc{ti, bi, FieldText}, b.Text)
-			b.ToolName = fn(textLoc{ti, bi, FieldToolName}, b.ToolName)
+			b.Text = fn(Loc{ti, bi, FieldText}, b.Text)
+			b.ToolName = fn(Loc{ti, bi, FieldToolName}, b.ToolName)
 		}
 	}
 }
@@ -107,7 +114,7 @@ func RedactText(f SecretFinder, text string) string {
 	if f == nil || text == "" {
 		return text
 	}
-	return redactSpans(f, text, findSecrets(f, text))
+	return Replace(f, text, Find(f, text))
 }
 
 // Redactor returns the import hook (IngestOptions.Redact) that replaces
@@ -131,28 +138,28 @@ func RedactSession(f SecretFinder, s *funes.Session) map[string]int {
 	if s == nil || f == nil {
 		return nil
 	}
-	spans := scanSession(f, s)
+	found := scanSession(f, s)
 	secrets := map[string]string{}
 	i := 0
-	eachText(s, func(_ textLoc, text string) string {
+	EachText(s, func(_ Loc, text string) string {
 		if text != "" {
-			for _, sp := range spans[i] {
-				secrets[text[sp.start:sp.end]] = sp.rule
+			for _, sp := range found[i] {
+				secrets[text[sp.Start:sp.End]] = sp.Rule
 			}
 			i++
 		}
 		return text
 	})
 	if s.Title != "" {
-		spans[0] = withCutSecret(s.Title, spans[0], secrets)
+		found[0] = WithCutSecret(s.Title, found[0], secrets)
 	}
 	var counts map[string]int
 	i = 0
-	eachText(s, func(_ textLoc, text string) string {
+	EachText(s, func(_ Loc, text string) string {
 		if text == "" {
 			return text
 		}
-		sp := spans[i]
+		sp := found[i]
 		i++
 		if len(sp) == 0 {
 			return text
@@ -161,9 +168,9 @@ func RedactSession(f SecretFinder, s *funes.Session) map[string]int {
 			counts = map[string]int{}
 		}
 		for _, x := range sp {
-			counts[x.rule]++
+			counts[x.Rule]++
 		}
-		return redactSpans(f, text, sp)
+		return Replace(f, text, sp)
 	})
 	return counts
 }
@@ -172,10 +179,10 @@ func RedactSession(f SecretFinder, s *funes.Session) map[string]int {
 // for it to be redacted: shorter ones match ordinary words too often.
 const minCutSecret = 4
 
-// withCutSecret adds to spans (a title's secrets, sorted) the prefix of one
+// WithCutSecret adds to spans (a title's secrets, sorted) the prefix of one
 // of secrets (secret → rule, found elsewhere in the session) that text
 // keeps where it was cut short with "…": "… and secret wJalrXUtnFEMI…".
-func withCutSecret(text string, spans []secretSpan, secrets map[string]string) []secretSpan {
+func WithCutSecret(text string, spans []Span, secrets map[string]string) []Span {
 	body, ok := strings.CutSuffix(text, "…")
 	if !ok || len(secrets) == 0 {
 		return spans
@@ -184,20 +191,20 @@ func withCutSecret(text string, spans []secretSpan, secrets map[string]string) [
 	for i > 0 && !isSpaceByte(body[i-1]) {
 		i--
 	}
-	if n := len(spans); n > 0 && spans[n-1].end > i {
-		i = spans[n-1].end // the end is redacted already
+	if n := len(spans); n > 0 && spans[n-1].End > i {
+		i = spans[n-1].End // the end is redacted already
 	}
-	best := secretSpan{start: len(body), end: len(body)}
+	best := Span{Start: len(body), End: len(body)}
 	for sec, rule := range secrets {
 		// The longest end of the last word that begins the secret.
-		for k := i; len(body)-k >= minCutSecret && k < best.start; k++ {
+		for k := i; len(body)-k >= minCutSecret && k < best.Start; k++ {
 			if len(sec) > len(body)-k && strings.HasPrefix(sec, body[k:]) {
-				best = secretSpan{rule, k, len(body)}
+				best = Span{rule, k, len(body)}
 				break
 			}
 		}
 	}
-	if best.start == best.end {
+	if best.Start == best.End {
 		return spans
 	}
 	return append(spans, best)
@@ -211,25 +218,25 @@ func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c =
 // 55-56 s on an idle 2-core machine (32 KiB left most sessions on one core).
 const parallelScanBytes = 4 << 10
 
-// scanSession finds the secrets of each non-empty text of s, in eachText's
+// scanSession finds the secrets of each non-empty text of s, in EachText's
 // order, without changing s.
-func scanSession(f SecretFinder, s *funes.Session) [][]secretSpan {
+func scanSession(f SecretFinder, s *funes.Session) [][]Span {
 	var texts []string
 	size := 0
-	eachText(s, func(_ textLoc, text string) string {
+	EachText(s, func(_ Loc, text string) string {
 		if text != "" {
 			texts = append(texts, text)
 			size += len(text)
 		}
 		return text
 	})
-	spans := make([][]secretSpan, len(texts))
+	found := make([][]Span, len(texts))
 	workers := min(runtime.GOMAXPROCS(0), len(texts))
 	if size < parallelScanBytes || workers < 2 {
 		for i, t := range texts {
-			spans[i] = findSecrets(f, t)
+			found[i] = Find(f, t)
 		}
-		return spans
+		return found
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -242,12 +249,12 @@ func scanSession(f SecretFinder, s *funes.Session) [][]secretSpan {
 				if i >= len(texts) {
 					return
 				}
-				spans[i] = findSecrets(f, texts[i])
+				found[i] = Find(f, texts[i])
 			}
 		}()
 	}
 	wg.Wait()
-	return spans
+	return found
 }
 
 // MaskSecret shows a secret's first and last two characters and nothing
@@ -272,24 +279,5 @@ func MaskText(f SecretFinder, text string) string {
 	if f == nil || text == "" {
 		return text
 	}
-	spans := findSecrets(f, text)
-	if len(spans) == 0 {
-		return text
-	}
-	var b strings.Builder
-	b.Grow(len(text))
-	last := 0
-	for _, s := range spans {
-		if s.start < last {
-			continue // overlapping: not FindSecrets' output; skip rather than panic
-		}
-		b.WriteString(text[last:s.start])
-		b.WriteString(MaskSecret(text[s.start:s.end]))
-		last = s.end
-	}
-	b.WriteString(text[last:])
-	return b.String()
+	return replaceWith(text, Find(f, text), func(s Span) string { return MaskSecret(text[s.Start:s.End]) })
 }
-
-// errNoFinder is returned when a scrub runs without a secret finder.
-var errNoFinder = errors.New("scrub: no secret finder given")

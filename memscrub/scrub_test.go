@@ -1,27 +1,34 @@
-package memory
+package memscrub
 
 import (
-	"github.com/ireneo-app/ireneo/engine"
-	"github.com/ireneo-app/ireneo/funes"
-
-	"bytes"
 	"context"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
 
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/funes/funestest"
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memory/memorytest"
+	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
 
-// The memory side of scrubbing, with the real scrubber: redaction at
-// import, scan and apply over stored conversations and the audit log, the
-// allow-list, and that no secret survives in any file. Detection itself is
-// tested in package scrub.
+// Scrubbing a memory, with the real scrubber: redaction at import, scan and
+// apply over stored conversations and the audit log, the allow-list, and
+// that no secret survives in any file. Detection itself is tested in
+// package scrub, a text's redaction in package redact.
+
+var (
+	conv = funestest.Conv
+	day0 = funestest.Day0
+)
 
 type planted = scrubtest.Planted
 
@@ -65,30 +72,9 @@ func newTestScrubber(t testing.TB) *scrub.Scrubber {
 	return sc
 }
 
-// filesContaining lists every file under dir that holds marker, as typed or
-// lowercased (the FTS index keeps terms lowercased).
 func filesContaining(t *testing.T, dir, marker string) []string {
 	t.Helper()
-	var found []string
-	exact, low := []byte(marker), bytes.ToLower([]byte(marker))
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if bytes.Contains(data, exact) || bytes.Contains(bytes.ToLower(data), low) {
-			rel, _ := filepath.Rel(dir, p)
-			found = append(found, rel)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return found
+	return memorytest.FilesContaining(t, dir, marker)
 }
 
 // assertNoSecrets fails for every planted secret found in any file under
@@ -132,10 +118,11 @@ func secretTokens(secret string) []string {
 // posting and document tables) for every index term of the planted secrets,
 // after proving with control, a word of a kept conversation, that the
 // check can see a term that is there.
-func assertNoSecretTerms(t *testing.T, m *Memory, sec map[string]planted, control string) {
+func assertNoSecretTerms(t *testing.T, m *memory.Memory, sec map[string]planted, control string) {
 	t.Helper()
+	db := memorytest.DB(t, m.Dir())
 	ctx := context.Background()
-	if ok, err := engine.HasTerm(ctx, m.db, engine.Term(control)); err != nil || !ok {
+	if ok, err := engine.HasTerm(ctx, db, engine.Term(control)); err != nil || !ok {
 		t.Fatalf("positive control: the index should hold %q (%v)", control, err)
 	}
 	checked := 0
@@ -143,7 +130,7 @@ func assertNoSecretTerms(t *testing.T, m *Memory, sec map[string]planted, contro
 		for i, mk := range p.GrepMarkers() {
 			for _, tok := range secretTokens(mk) {
 				checked++
-				if ok, err := engine.HasTerm(ctx, m.db, engine.Stem(tok)); err != nil || ok {
+				if ok, err := engine.HasTerm(ctx, db, engine.Stem(tok)); err != nil || ok {
 					t.Errorf("secret %s (marker %d): the index still holds one of its terms (%v)", name, i, err)
 				}
 			}
@@ -157,13 +144,13 @@ func assertNoSecretTerms(t *testing.T, m *Memory, sec map[string]planted, contro
 func TestScrubOnImportLeavesNoTrace(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	m, err := Open(dir)
+	m, err := memory.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sec := fakeSecrets()
 	sc := newTestScrubber(t)
-	rep, err := m.Ingest(ctx, plantedSessions(sec), IngestOptions{Redact: Redactor(sc)})
+	rep, err := m.Ingest(ctx, plantedSessions(sec), memory.IngestOptions{Redact: redact.Redactor(sc)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,18 +165,14 @@ func TestScrubOnImportLeavesNoTrace(t *testing.T) {
 	assertNoSecrets(t, dir, sec) // while open: the WAL holds recent pages
 	assertNoSecretTerms(t, m, sec, "marmalade")
 
-	src, err := os.ReadFile(filepath.Join(dir, srcPath(funes.HarnessClaudeCode, "env-2")))
-	if err != nil {
-		t.Fatal(err)
+	if files := filesContaining(t, filepath.Join(dir, memory.SrcDir), "GITHUB_TOKEN=[REDACTED:github-pat]"); len(files) != 1 {
+		t.Errorf("the placeholder is in %v of src/, want env-2's file", files)
 	}
-	if !bytes.Contains(src, []byte("GITHUB_TOKEN=[REDACTED:github-pat]")) {
-		t.Errorf("src lacks the placeholder:\n%s", src)
-	}
-	after, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})
+	after, err := Scan(ctx, m, Options{Finder: sc})
 	if err != nil || len(after.Findings) != 0 || after.Scanned != 3 {
 		t.Fatalf("scan after a scrubbed import: %v %+v", err, after)
 	}
-	if hits := searchTurns(t, m, "marmalade pipeline staging bucket"); len(hits) == 0 || hits[0].SessionID != "deploy-1" {
+	if hits := recallHits(t, m, "marmalade pipeline staging bucket"); len(hits) == 0 || hits[0].SessionID != "deploy-1" {
 		t.Fatalf("search around a redacted secret: %+v", hits)
 	}
 	if err := m.Close(); err != nil {
@@ -201,14 +184,14 @@ func TestScrubOnImportLeavesNoTrace(t *testing.T) {
 func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	m, err := Open(dir)
+	m, err := memory.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
 	sec := fakeSecrets()
 	sc := newTestScrubber(t)
-	if _, err := m.Ingest(ctx, plantedSessions(sec), IngestOptions{}); err != nil {
+	if _, err := m.Ingest(ctx, plantedSessions(sec), memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, p := range sec { // the test would prove nothing if they were never there
@@ -216,13 +199,13 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 			t.Fatalf("secret %s was never stored", name)
 		}
 		for _, tok := range secretTokens(p.GrepMarkers()[0]) {
-			if ok, _ := engine.HasTerm(ctx, m.db, engine.Stem(tok)); !ok {
+			if !memorytest.HasTerm(t, dir, engine.Stem(tok)) {
 				t.Fatalf("secret %s was never indexed", name)
 			}
 		}
 	}
 
-	scan, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})
+	scan, err := Scan(ctx, m, Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +215,7 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 		}
 	}
 	for _, f := range scan.Findings {
-		if len(f.ID) != findingIDLen || f.SessionID == "" || f.Preview == "" || f.End <= f.Start {
+		if len(f.ID) != memory.FindingIDLen || f.SessionID == "" || f.Preview == "" || f.End <= f.Start {
 			t.Errorf("incomplete finding %+v", f)
 		}
 		if utf8.RuneCountInString(f.Preview) > 5 {
@@ -246,7 +229,7 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 		t.Fatal("a scan changed the memory")
 	}
 
-	rep, err := m.ScrubApply(ctx, ScrubOptions{Finder: sc})
+	rep, err := Apply(ctx, m, Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,8 +243,11 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 	}
 	assertNoSecrets(t, dir, sec)
 	assertNoSecretTerms(t, m, sec, "quokka")
+	if ls, _ := filepath.Glob(filepath.Join(dir, ".staging", "scrub-old-*")); len(ls) != 0 {
+		t.Fatalf("apply left its links to the old files: %v", ls)
+	}
 
-	again, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})
+	again, err := Scan(ctx, m, Options{Finder: sc})
 	if err != nil || len(again.Findings) != 0 {
 		t.Fatalf("scan after apply: %v %+v", err, again.Findings)
 	}
@@ -271,19 +257,14 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 	}
 	// The conversation is still found by its other words, and the
 	// catalog (a star) survives the rewrite.
-	hits := searchTurns(t, m, "quokka cluster migration")
+	hits := recallHits(t, m, "quokka cluster migration")
 	if len(hits) == 0 || hits[0].SessionID != "db-3" {
 		t.Fatalf("search after apply: %+v", hits)
 	}
 	var around strings.Builder
-	for d := -1; d <= 1; d++ {
-		cs, err := m.TurnChunks(ctx, TurnKey{hits[0].Sess, hits[0].Seq + d})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range cs {
-			around.WriteString(c.Body)
-		}
+	around.WriteString(hits[0].Text)
+	for _, n := range hits[0].Neighbors {
+		around.WriteString(n.Text)
 	}
 	if !strings.Contains(around.String(), "[REDACTED:") {
 		t.Errorf("the turns around the redacted secrets show no [REDACTED: placeholder: %q", around.String())
@@ -296,26 +277,26 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 
 func TestScrubFiltersByRuleAndSession(t *testing.T) {
 	ctx := context.Background()
-	m := openTest(t)
+	m := memorytest.Open(t)
 	sec := fakeSecrets()
 	sc := newTestScrubber(t)
-	if _, err := m.Ingest(ctx, plantedSessions(sec), IngestOptions{}); err != nil {
+	if _, err := m.Ingest(ctx, plantedSessions(sec), memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc, Rules: []string{"no-such-rule"}}); err == nil {
+	if _, err := Scan(ctx, m, Options{Finder: sc, Rules: []string{"no-such-rule"}}); err == nil {
 		t.Fatal("unknown rule accepted")
 	}
-	if _, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc, Sessions: []string{"nope"}}); err == nil {
+	if _, err := Scan(ctx, m, Options{Finder: sc, Sessions: []string{"nope"}}); err == nil {
 		t.Fatal("unknown session accepted")
 	}
-	rep, err := m.ScrubApply(ctx, ScrubOptions{Finder: sc, Rules: []string{"github-pat"}, Sessions: []string{"env-2"}})
+	rep, err := Apply(ctx, m, Options{Finder: sc, Rules: []string{"github-pat"}, Sessions: []string{"env-2"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.Scanned != 1 || rep.Changed != 1 || len(rep.Redacted) != 1 || rep.Redacted["github-pat"] != 1 {
 		t.Fatalf("filtered apply: %+v", rep)
 	}
-	rest, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})
+	rest, err := Scan(ctx, m, Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,31 +310,31 @@ func TestScrubFiltersByRuleAndSession(t *testing.T) {
 			pick = append(pick, f.ID)
 		}
 	}
-	rep, err = m.ScrubApply(ctx, ScrubOptions{Finder: sc, IDs: pick})
+	rep, err = Apply(ctx, m, Options{Finder: sc, IDs: pick})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rep.Redacted) != 2 || rep.Redacted["openai-api-key"] != 1 || rep.Redacted["private-key"] != 1 || rep.Changed != 2 {
 		t.Fatalf("apply by id: %+v", rep)
 	}
-	if rest, _ = m.ScrubScan(ctx, ScrubOptions{Finder: sc}); rest.ByRule["aws-access-token"] != 1 || len(rest.ByRule) != 4 {
+	if rest, _ = Scan(ctx, m, Options{Finder: sc}); rest.ByRule["aws-access-token"] != 1 || len(rest.ByRule) != 4 {
 		t.Fatalf("after an apply by id: %v", rest.ByRule)
 	}
 }
 
 func TestScrubAllowList(t *testing.T) {
 	ctx := context.Background()
-	m := openTest(t)
+	m := memorytest.Open(t)
 	sec := fakeSecrets()
 	sc := newTestScrubber(t)
-	if _, err := m.Ingest(ctx, plantedSessions(sec), IngestOptions{}); err != nil {
+	if _, err := m.Ingest(ctx, plantedSessions(sec), memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	scan, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})
+	scan, err := Scan(ctx, m, Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var host []ScrubFinding
+	var host []memory.ScrubFinding
 	for _, f := range scan.Findings {
 		if f.Rule == "internal-host" {
 			host = append(host, f)
@@ -363,13 +344,13 @@ func TestScrubAllowList(t *testing.T) {
 	if len(host) != 2 || host[0].ID != host[1].ID {
 		t.Fatalf("hostname findings: %+v", host)
 	}
-	if _, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc, Allow: []string{"0123456789ab"}}); err == nil {
+	if _, err := Scan(ctx, m, Options{Finder: sc, Allow: []string{"0123456789ab"}}); err == nil {
 		t.Fatal("an unknown id was accepted")
 	}
 	if l, _ := m.ScrubAllowList(ctx); len(l) != 0 {
 		t.Fatalf("a failed allow stored %+v", l)
 	}
-	allowed, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc, Allow: []string{strings.ToUpper(host[0].ID)}})
+	allowed, err := Scan(ctx, m, Options{Finder: sc, Allow: []string{strings.ToUpper(host[0].ID)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -377,7 +358,7 @@ func TestScrubAllowList(t *testing.T) {
 		t.Fatalf("allow: %+v", allowed)
 	}
 	// Remembered: a later scan does not report it, and apply leaves it.
-	rep, err := m.ScrubApply(ctx, ScrubOptions{Finder: sc})
+	rep, err := Apply(ctx, m, Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +374,7 @@ func TestScrubAllowList(t *testing.T) {
 	}
 	// The catalog keeps a hash, not the secret.
 	var hash, rule string
-	if err := m.db.QueryRow(`SELECT hash, rule FROM scrub_allow`).Scan(&hash, &rule); err != nil {
+	if err := memorytest.DB(t, m.Dir()).QueryRow(`SELECT hash, rule FROM scrub_allow`).Scan(&hash, &rule); err != nil {
 		t.Fatal(err)
 	}
 	if len(hash) != 64 || strings.Trim(hash, "0123456789abcdef") != "" || rule != "internal-host" {
@@ -402,62 +383,12 @@ func TestScrubAllowList(t *testing.T) {
 	if err := m.ScrubUnallow(ctx, host[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	back, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})
+	back, err := Scan(ctx, m, Options{Finder: sc})
 	if err != nil || back.ByRule["internal-host"] != 2 || back.Allowed != 0 {
 		t.Fatalf("after unallow: %v %+v", err, back)
 	}
 	if err := m.ScrubUnallow(ctx, host[0].ID); err == nil {
 		t.Fatal("unallowing twice succeeded")
-	}
-}
-
-func TestScrubApplyCleansCrashLeftovers(t *testing.T) {
-	ctx := context.Background()
-	m := openTest(t)
-	sec := fakeSecrets()
-	sc := newTestScrubber(t)
-	if _, err := m.Ingest(ctx, plantedSessions(sec), IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	rel := srcPath(funes.HarnessChatGPT, "deploy-1")
-	// A crash after linking: the link still shares the live file, which
-	// must survive the cleanup intact.
-	link, err := m.linkOld(rel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, _ := os.ReadFile(filepath.Join(m.Dir(), rel))
-	m.shredLeftovers()
-	after, _ := os.ReadFile(filepath.Join(m.Dir(), rel))
-	if !bytes.Equal(before, after) {
-		t.Fatal("cleanup zeroed a live file")
-	}
-	if _, err := os.Stat(link); !os.IsNotExist(err) {
-		t.Fatal("cleanup left the link")
-	}
-	if _, err := m.ScrubApply(ctx, ScrubOptions{Finder: sc}); err != nil {
-		t.Fatal(err)
-	}
-	if ls, _ := filepath.Glob(filepath.Join(m.Dir(), ".staging", oldPrefix+"*")); len(ls) != 0 {
-		t.Fatalf("apply left %v", ls)
-	}
-	assertNoSecrets(t, m.Dir(), sec)
-	assertNoSecretTerms(t, m, sec, "quokka")
-}
-
-func TestRedactSessionCountsAndTitle(t *testing.T) {
-	sc := newTestScrubber(t)
-	sec := fakeSecrets()
-	s := conv("t", funes.HarnessClaude, "token "+sec["github"].Secret, "", day0, "plain words", "and "+sec["aws"].Secret)
-	counts := RedactSession(sc, s)
-	if counts["github-pat"] != 1 || counts["aws-access-token"] != 1 {
-		t.Fatalf("counts %v", counts)
-	}
-	if s.Title != "token [REDACTED:github-pat]" || s.Turns[0].Blocks[0].Text != "plain words" {
-		t.Fatalf("redacted session: %q %q", s.Title, s.Turns[0].Blocks[0].Text)
-	}
-	if RedactSession(sc, s) != nil || RedactSession(sc, nil) != nil {
-		t.Fatal("a second redaction found more")
 	}
 }
 
@@ -479,12 +410,12 @@ func TestScrubMetadataFields(t *testing.T) {
 
 	// At import.
 	dir := t.TempDir()
-	m, err := Open(dir)
+	m, err := memory.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s := leaky()
-	rep, err := m.Ingest(ctx, []*funes.Session{s}, IngestOptions{Redact: Redactor(sc)})
+	rep, err := m.Ingest(ctx, []*funes.Session{s}, memory.IngestOptions{Redact: redact.Redactor(sc)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -502,25 +433,25 @@ func TestScrubMetadataFields(t *testing.T) {
 	m.Close()
 
 	// Stored before scrub on import: scan finds it, apply redacts it.
-	m = openTest(t)
-	if _, err := m.Ingest(ctx, []*funes.Session{leaky()}, IngestOptions{}); err != nil {
+	m = memorytest.Open(t)
+	if _, err := m.Ingest(ctx, []*funes.Session{leaky()}, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	scan, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})
+	scan, err := Scan(ctx, m, Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
 	fields := map[string]int{}
 	for _, f := range scan.Findings {
 		fields[f.Field]++
-		if f.Field != FieldText && f.Field != FieldToolName && (f.Seq != -1 || f.Block != -1) {
+		if f.Field != redact.FieldText && f.Field != redact.FieldToolName && (f.Seq != -1 || f.Block != -1) {
 			t.Errorf("a session field's finding has turn %d block %d", f.Seq, f.Block)
 		}
 	}
-	if fields[FieldTitle] != 1 || fields[FieldWorkdir] != 1 || fields[FieldProject] != 1 || fields[FieldProjectTag] != 1 || fields[FieldToolName] != 1 {
+	if fields[redact.FieldTitle] != 1 || fields[redact.FieldWorkdir] != 1 || fields[redact.FieldProject] != 1 || fields[redact.FieldProjectTag] != 1 || fields[redact.FieldToolName] != 1 {
 		t.Fatalf("findings per field %v", fields)
 	}
-	if _, err := m.ScrubApply(ctx, ScrubOptions{Finder: sc}); err != nil {
+	if _, err := Apply(ctx, m, Options{Finder: sc}); err != nil {
 		t.Fatal(err)
 	}
 	for _, mk := range []string{tok, host} {
@@ -528,7 +459,7 @@ func TestScrubMetadataFields(t *testing.T) {
 			t.Errorf("%.6s… still in %v after apply", mk, files)
 		}
 	}
-	if again, _ := m.ScrubScan(ctx, ScrubOptions{Finder: sc}); len(again.Findings) != 0 {
+	if again, _ := Scan(ctx, m, Options{Finder: sc}); len(again.Findings) != 0 {
 		t.Errorf("scan after apply: %+v", again.Findings)
 	}
 	// The project tag derived from the project is renamed, not dropped.
@@ -544,19 +475,19 @@ func TestScrubMetadataFields(t *testing.T) {
 func TestScrubAuditLog(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	m, err := Open(dir)
+	m, err := memory.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
 	sc := newTestScrubber(t)
 	tok := scrubtest.GitHubToken(41)
-	if _, err := m.Ingest(ctx, plantedSessions(fakeSecrets())[:1], IngestOptions{Redact: Redactor(sc)}); err != nil {
+	if _, err := m.Ingest(ctx, plantedSessions(fakeSecrets())[:1], memory.IngestOptions{Redact: redact.Redactor(sc)}); err != nil {
 		t.Fatal(err)
 	}
 	err = m.AddAudit(ctx,
-		AuditEntry{Client: "claude-code", Tool: "recall", Args: `{"query":"deploy bot"}`, Outcome: AuditOK},
-		AuditEntry{Client: "claude-code", Tool: "recall", Args: `{"query":"why is ` + tok + ` refused"}`, Outcome: AuditNoMatch},
+		memory.AuditEntry{Client: "claude-code", Tool: "recall", Args: `{"query":"deploy bot"}`, Outcome: memory.AuditOK},
+		memory.AuditEntry{Client: "claude-code", Tool: "recall", Args: `{"query":"why is ` + tok + ` refused"}`, Outcome: memory.AuditNoMatch},
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -565,11 +496,11 @@ func TestScrubAuditLog(t *testing.T) {
 		t.Fatal("the token was never stored")
 	}
 	// A scan limited to conversations leaves the audit log out.
-	only, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc, Sessions: []string{"deploy-1"}})
+	only, err := Scan(ctx, m, Options{Finder: sc, Sessions: []string{"deploy-1"}})
 	if err != nil || only.AuditScanned != 0 || len(only.Findings) != 0 {
 		t.Fatalf("scan of one conversation: %v %+v", err, only)
 	}
-	scan, err := m.ScrubScan(ctx, ScrubOptions{Finder: sc})
+	scan, err := Scan(ctx, m, Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,17 +508,17 @@ func TestScrubAuditLog(t *testing.T) {
 		t.Fatalf("scan: %d audit rows, findings %+v", scan.AuditScanned, scan.Findings)
 	}
 	f := scan.Findings[0]
-	if f.Field != FieldAudit || f.AuditID == 0 || f.Rule != "github-pat" || f.SessionID != "" || f.Preview != MaskSecret(tok) {
+	if f.Field != memory.FieldAudit || f.AuditID == 0 || f.Rule != "github-pat" || f.SessionID != "" || f.Preview != redact.MaskSecret(tok) {
 		t.Fatalf("audit finding %+v", f)
 	}
-	rep, err := m.ScrubApply(ctx, ScrubOptions{Finder: sc, IDs: []string{f.ID}})
+	rep, err := Apply(ctx, m, Options{Finder: sc, IDs: []string{f.ID}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rep.AuditChanged != 1 || rep.Changed != 0 || rep.Redacted["github-pat"] != 1 {
 		t.Fatalf("apply: %+v", rep)
 	}
-	es, err := m.Audit(ctx, AuditQuery{})
+	es, err := m.Audit(ctx, memory.AuditQuery{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -597,7 +528,7 @@ func TestScrubAuditLog(t *testing.T) {
 	if files := filesContaining(t, dir, tok); len(files) > 0 {
 		t.Errorf("token still in %v", files)
 	}
-	if again, _ := m.ScrubScan(ctx, ScrubOptions{Finder: sc}); len(again.Findings) != 0 {
+	if again, _ := Scan(ctx, m, Options{Finder: sc}); len(again.Findings) != 0 {
 		t.Errorf("scan after apply: %+v", again.Findings)
 	}
 	if err := m.Close(); err != nil {
@@ -608,44 +539,12 @@ func TestScrubAuditLog(t *testing.T) {
 	}
 }
 
-func TestMaskTextShowsOnlyMaskedPreviews(t *testing.T) {
-	sc := newTestScrubber(t)
-	sec := fakeSecrets()
-	gh := sec["github"].Secret
-	title := "Deploy fails, my token is " + gh + " and nothing else"
-	got := MaskText(sc, title)
-	if strings.Contains(got, gh[:6]) || strings.Contains(got, gh[6:]) {
-		t.Fatalf("masked title still shows the token: %q", got)
+// recallHits recalls query from m as an agent would, best first.
+func recallHits(t *testing.T, m *memory.Memory, query string) []answer.Hit {
+	t.Helper()
+	res, err := recall.Recall(context.Background(), m, recall.Options{Query: query})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if want := "Deploy fails, my token is " + MaskSecret(gh) + " and nothing else"; got != want {
-		t.Fatalf("MaskText = %q, want %q", got, want)
-	}
-	if got := MaskText(sc, "no secret here"); got != "no secret here" {
-		t.Fatalf("clean text changed: %q", got)
-	}
-	if got := MaskText(nil, title); got != title {
-		t.Fatalf("nil finder changed the text")
-	}
-}
-
-// FuzzCutSecret: a title cut anywhere, with any secrets found elsewhere,
-// gets spans inside it that do not overlap, and loses no text but theirs.
-func FuzzCutSecret(f *testing.F) {
-	f.Add("Deploy fails. My key is AKIA… and secret wJalrXUtnF…", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzq8KDh3Lm2", 0)
-	f.Add("…", "x", 0)
-	f.Add("a\xff\xfe…", "\xfe\xfe\xfe\xfe\xfe", 1)
-	f.Fuzz(func(t *testing.T, title, secret string, pre int) {
-		var spans []secretSpan
-		if pre > 0 && pre < len(title) {
-			spans = []secretSpan{{"x", 0, pre}}
-		}
-		got := withCutSecret(title, spans, map[string]string{secret: "r"})
-		last := 0
-		for _, sp := range got {
-			if sp.start < last || sp.end < sp.start || sp.end > len(title) {
-				t.Fatalf("bad span %+v in %q (after %d)", sp, title, last)
-			}
-			last = sp.end
-		}
-	})
+	return res.Hits
 }
