@@ -27,8 +27,9 @@ func ShellOutput(text string) (head, out string) {
 	return text[:n], text[n:]
 }
 
-// geminiShellEnvelope is what Gemini CLI's run_shell_command puts before a
-// command's output: "<untrusted_context>\nOutput: " (0.4x on), or
-// "Command: …\nDirectory: …\nStdout: " (before). The output runs from
+// geminiShellEnvelope is what Gemini CLI puts before a tool's output:
+// "<untrusted_context>\n" around every tool's result from 0.5x on (an MCP
+// tool's too), with "Output: " after it for run_shell_command's (0.4x on),
+// or "Command: …\nDirectory: …\nStdout: " (before). The output runs from
 // there on the same line.
-var geminiShellEnvelope = regexp.MustCompile(`^(?:<untrusted_context>\n)?Output: |^Command: [^\n]*\nDirectory: [^\n]*\nStdout: `)
+var geminiShellEnvelope = regexp.MustCompile(`^<untrusted_context>\n(?:Output: )?|^Output: |^Command: [^\n]*\nDirectory: [^\n]*\nStdout: `)

@@ -27,6 +27,8 @@ func eraseText(text string, gone Gone, passages []string) (string, int) {
 		return Marker + " " + ForgottenText + "\n", 1
 	case strings.HasPrefix(body, recallHead+`"`):
 		return eraseRecallHits(text, gone, passages)
+	case isScanText(body):
+		return eraseScan(text, gone)
 	case !sessionsHeader.MatchString(body):
 		return eraseCLI(text, gone, passages)
 	}

@@ -121,7 +121,23 @@ func forms() []form {
 		ByProject: []WeekSeries{{Name: "plant", Conversations: []int{1}, Turns: []int{2}, TotalConvs: 1, TotalTurns: 2}}}
 	cliGet := CLIGet(goneWindow())
 	cliSess := CLISessions(convs, 2)
+	scanPage := ScanPage{Pattern: "valve", Matches: []ScanMatch{
+		{SessionID: "gone-1", TurnUUID: "gone-1-t0", Date: "2026-03-01 09:00 UTC", Source: "chatgpt", Title: "Valve " + goneToken, Role: "user", Match: "valve", Line: goneSaid, At: "1/chatgpt:gone-1/0/0/4"},
+		{SessionID: "kept-1", TurnUUID: "kept-1-t0", Date: "2026-03-02 09:00 UTC", Source: "chatgpt", Title: "Pump", Role: "user", Match: "valve", Line: "The valve beside the " + keptToken + " pump.", At: "2/chatgpt:kept-1/0/0/4"},
+	}, Scanned: 2, InScope: 3, End: "2/chatgpt:x-1/0/0/0"}
+	mcpScan, mcpScanText := MCPScan(scanPage, nil, 4000, countTokens)
+	_, mcpScanNone := MCPScan(ScanPage{Pattern: "ERR_(", Regexp: true, Scanned: 3, InScope: 3}, nil, 4000, countTokens)
+	mcpIns, mcpInsText := MCPInsights(InsightsOutput{Period: "month", Periods: []string{"2026-02", "2026-03"}, Totals: InsightsTotals{Conversations: 2, Turns: 3, Tokens: 52},
+		BySource:  []InsightsSeries{{Name: "chatgpt", Conversations: []int{0, 2}, Turns: []int{0, 3}, Tokens: []int{0, 52}, Total: InsightsTotals{Conversations: 2, Turns: 3, Tokens: 52}}},
+		ByProject: []InsightsSeries{{Name: "plant", Conversations: []int{0, 1}, Turns: []int{0, 2}, Tokens: []int{0, 40}, Total: InsightsTotals{Conversations: 1, Turns: 2, Tokens: 40}}},
+		Agents:    []InsightsAccess{{Client: "claude-code", Answered: []int{0, 4}, NoMatch: []int{0, 1}, Refused: []int{0, 0}, Failed: []int{0, 0}, Total: 5}}}, 4000, countTokens)
 	return []form{
+		// scan and insights (issue 31).
+		{name: "mcp-scan.txt", text: mcpScanText, quotes: 1, keeps: true},
+		{name: "mcp-scan.json", text: mustJSON(mcpScan), quotes: 1, keeps: true},
+		{name: "mcp-scan-nomatch.txt", text: mcpScanNone},
+		{name: "mcp-insights.txt", text: mcpInsText},
+		{name: "mcp-insights.json", text: mustJSON(mcpIns)},
 		// Today's MCP answers.
 		{name: "mcp-recall.txt", text: mcpText, quotes: 1, keeps: true},
 		{name: "mcp-recall.json", text: mustJSON(mcp), quotes: 1, keeps: true},

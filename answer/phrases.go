@@ -88,3 +88,16 @@ const (
 	forgotHead = "forgot " // then the source, the id, the title (%q) and ": "
 	forgotTail = " erased"
 )
+
+// scan, the MCP text: its header, a match (a hit's header and receipt,
+// then the line it is on, indented), the end.
+const (
+	scanFor       = " for " // after the count of matches, before the pattern
+	scanReadMid   = " of "  // "(n of m conversations read)"
+	scanReadTail  = " conversations read)"
+	scanMatchLine = "    "          // before a match's line
+	scanNoMatch   = "No match for " // then the pattern
+	scanEvery     = "That is every match. To read around one, call get with its session_id and turn_uuid."
+	scanMoreHead  = "There may be more matches ("
+	scanMoreTail  = "call scan again with the same pattern and filters and cursor "
+)

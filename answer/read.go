@@ -167,11 +167,11 @@ func has(m map[string]any, keys ...string) bool {
 // no line says where the shell's next command began. An answer begins at
 // a line that begins with the marker (followed by a space or the line's
 // end: every CLI text answer begins so), at the line that opens a CLI
-// --json answer holding the marker where CLIJSON puts it, at the CLI's no-match or
-// over-budget sentence (the CLI printed them unmarked, without a newline,
-// before this build: anywhere, as the next command's output may follow on
-// its line), or at the header of the CLI's context block from before the
-// marker, at a line's start.
+// --json answer holding the marker where CLIJSON puts it, at the CLI's
+// no-match or over-budget sentence (the CLI printed them unmarked, without
+// a newline, before this build: anywhere, as the next command's output may
+// follow on its line), or at the header of the CLI's context block from
+// before the marker, at a line's start.
 func Within(text string) int {
 	at := markedLine(text)
 	limit := len(text)

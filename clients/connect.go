@@ -64,6 +64,15 @@ type ConnectOptions struct {
 	ClaudeConfigDir string
 	CodexHome       string
 	ConfigDir       string // the user's config directory; default os.UserConfigDir
+	// GeminiHome, CopilotHome and XDGConfigHome are $GEMINI_CLI_HOME,
+	// $COPILOT_HOME and $XDG_CONFIG_HOME (opencode's); "" means those
+	// variables, else the defaults under Home.
+	GeminiHome    string
+	CopilotHome   string
+	XDGConfigHome string
+	// Transport is TransportStdio for an entry that starts `ireneo mcp`
+	// (Gemini CLI, opencode, Copilot CLI, Cursor); "" is the client's own.
+	Transport string
 }
 
 // ClientConfig is how one client reaches Ireneo: the exact text for its
@@ -118,6 +127,41 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 	}
 	auth := map[string]string{"Authorization": "Bearer " + o.Token}
 	c := &ClientConfig{Client: client, format: "json"}
+	entry, handled, err := connectSource(client, o, c, auth, needToken)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case handled:
+	case o.Transport == TransportStdio && client != ClientClaudeDesktop:
+		return nil, fmt.Errorf("connect %s: it connects over HTTP only here; stdio entries are for Claude Desktop, Cursor, Gemini CLI, opencode and Copilot CLI", client)
+	default:
+		entry, err = connectBuiltin(client, o, c, auth, needToken)
+		if err != nil {
+			return nil, err
+		}
+		if entry == nil {
+			return c, nil // Codex: its snippet is TOML, written already
+		}
+	}
+	raw, err := marshalNoEscape(entry)
+	if err != nil {
+		return nil, err
+	}
+	c.entry = raw
+	snippet, err := marshalNoEscape(map[string]any{c.key: map[string]json.RawMessage{ServerName: raw}})
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	json.Indent(&buf, snippet, "", "  ")
+	c.Snippet = buf.String() + "\n"
+	return c, nil
+}
+
+// connectBuiltin builds the entry of the clients Ireneo connected first;
+// nil with no error for Codex, whose snippet it writes itself.
+func connectBuiltin(client string, o ConnectOptions, c *ClientConfig, auth map[string]string, needToken func() error) (any, error) {
 	var entry any
 	switch client {
 	case ClientClaudeDesktop:
@@ -165,12 +209,13 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 		c.Snippet = fmt.Sprintf("[mcp_servers.%s]\nurl = %s\nhttp_headers = { \"Authorization\" = %s }\n",
 			ServerName, tomlString(o.URL), tomlString("Bearer "+o.Token))
 		c.Note = "Keep `ireneo serve` (or the tray app) running; Codex connects to it over loopback HTTP."
-		return c, nil
+		return nil, nil
 	case ClientCursor:
 		if err := needToken(); err != nil {
 			return nil, err
 		}
-		c.Transport, c.key = TransportHTTP, "mcpServers"
+		// Cursor reads mcp.json as JSON with comments.
+		c.Transport, c.key, c.format = TransportHTTP, "mcpServers", "jsonc"
 		c.Path = filepath.Join(o.Home, ".cursor", "mcp.json")
 		entry = map[string]any{"url": o.URL, "headers": auth}
 		c.Note = "Keep `ireneo serve` (or the tray app) running; Cursor connects to it over loopback HTTP."
@@ -188,19 +233,7 @@ func Connect(client string, o ConnectOptions) (*ClientConfig, error) {
 	default:
 		return nil, fmt.Errorf("unknown client %q: choose one of %s", client, strings.Join(Clients, ", "))
 	}
-	raw, err := marshalNoEscape(entry)
-	if err != nil {
-		return nil, err
-	}
-	c.entry = raw
-	snippet, err := marshalNoEscape(map[string]any{c.key: map[string]json.RawMessage{ServerName: raw}})
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	json.Indent(&buf, snippet, "", "  ")
-	c.Snippet = buf.String() + "\n"
-	return c, nil
+	return entry, nil
 }
 
 // WriteResult says what Write did.
@@ -218,53 +251,111 @@ type WriteResult struct {
 // stays. The file and its backup are 0600, as either may hold a token's
 // secret.
 func (c *ClientConfig) Write(now time.Time) (WriteResult, error) {
-	res := WriteResult{Path: c.Path}
-	target := c.Path
-	if resolved, err := filepath.EvalSymlinks(c.Path); err == nil {
-		target = resolved
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return res, fmt.Errorf("follow %s: %w", c.Path, err)
-	} else if link, lerr := os.Readlink(c.Path); lerr == nil {
-		// A link to a file not made yet: create the file where it points.
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(c.Path), link)
+	res, _, err := c.WriteWithHooks(nil, now)
+	return res, err
+}
+
+// WriteWithHooks writes the entry as Write does and, when h is not nil, the
+// capture hooks as h.Write does. When both go in one file (Codex's
+// config.toml) the file is read once, merged with both, backed up once and
+// written once: its backup is the file as it was, not a copy made half-way.
+// When the hooks go elsewhere and fail after the entry was written, the
+// error is a *HooksNotWrittenError.
+func (c *ClientConfig) WriteWithHooks(h *HookConfig, now time.Time) (WriteResult, WriteResult, error) {
+	res, hres := WriteResult{Path: c.Path}, WriteResult{}
+	target, err := writeTarget(c.Path)
+	if err != nil {
+		return res, hres, err
+	}
+	hookTarget := ""
+	if h != nil {
+		hres.Path = h.Path
+		if hookTarget, err = hooksTarget(h.Path); err != nil {
+			return res, hres, err
 		}
-		target = link
 	}
 	old, err := os.ReadFile(target)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return res, fmt.Errorf("read %s: %w", c.Path, err)
+		return res, hres, fmt.Errorf("read %s: %w", c.Path, err)
 	}
-	var out []byte
-	switch c.format {
-	case "toml":
-		out, res.Replaced, err = mergeTOML(old, c.Snippet)
-	case "jsonc":
-		out, res.Replaced, err = mergeJSONC(old, c.key, c.entry)
-	default:
-		out, res.Replaced, err = mergeJSON(old, c.key, c.entry)
-	}
+	out, replaced, err := c.merge(old)
 	if err != nil {
-		return res, fmt.Errorf("%s: %w; add the entry by hand instead", c.Path, err)
+		return res, hres, fmt.Errorf("%s: %w; add the entry by hand instead", c.Path, err)
+	}
+	res.Replaced = replaced
+	together := h != nil && hookTarget == target
+	if together {
+		if out, hres.Replaced, err = h.merge(out); err != nil {
+			return res, hres, fmt.Errorf("%s: %w; add the hook by hand instead", h.Path, err)
+		}
 	}
 	if exists {
 		res.Backup, err = writeBackup(c.Path, old, now)
 		if err != nil {
-			return res, err
+			return res, hres, err
 		}
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
-		return res, fmt.Errorf("write %s: %w", c.Path, err)
+		return res, hres, fmt.Errorf("write %s: %w", c.Path, err)
 	}
 	if err := funes.WriteFileAtomic(target, out, secretFileMode); err != nil {
-		return res, fmt.Errorf("write %s: %w", c.Path, err)
+		return res, hres, fmt.Errorf("write %s: %w", c.Path, err)
 	}
 	// WriteFileAtomic may keep an existing file's mode; a secret needs 0600.
 	if err := os.Chmod(target, secretFileMode); err != nil {
-		return res, fmt.Errorf("write %s: %w", c.Path, err)
+		return res, hres, fmt.Errorf("write %s: %w", c.Path, err)
 	}
-	return res, nil
+	switch {
+	case together:
+		hres.Backup = res.Backup
+	case h != nil:
+		if hres, err = h.Write(now); err != nil {
+			return res, hres, &HooksNotWrittenError{Err: err}
+		}
+	}
+	return res, hres, nil
+}
+
+// HooksNotWrittenError says the server entry was written and the capture
+// hooks, which go in another file, were not.
+type HooksNotWrittenError struct{ Err error }
+
+func (e *HooksNotWrittenError) Error() string { return e.Err.Error() }
+func (e *HooksNotWrittenError) Unwrap() error { return e.Err }
+
+// writeTarget is the file a config at path is written to: a symlink's
+// target (a dotfiles checkout, say), also when that file is not made yet.
+func writeTarget(path string) (string, error) { return linkTarget(path, true) }
+
+// linkTarget resolves path's symlinks; dangling says whether a link to a
+// file not made yet is followed to where it points.
+func linkTarget(path string, dangling bool) (string, error) {
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		return resolved, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("follow %s: %w", path, err)
+	}
+	if link, err := os.Readlink(path); err == nil && dangling {
+		// A link to a file not made yet: create the file where it points.
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		return link, nil
+	}
+	return path, nil
+}
+
+// merge puts Ireneo's entry into the config file's old bytes.
+func (c *ClientConfig) merge(old []byte) ([]byte, bool, error) {
+	switch c.format {
+	case "toml":
+		return mergeTOML(old, c.Snippet)
+	case "jsonc":
+		return mergeJSONC(old, c.key, c.entry)
+	default:
+		return mergeJSON(old, c.key, c.entry)
+	}
 }
 
 // secretFileMode is the mode of every file Ireneo writes a secret into.
@@ -300,7 +391,9 @@ func writeBackup(path string, old []byte, now time.Time) (string, error) {
 // mergeJSONC sets obj[key][ServerName] = entry in a JSON-with-comments
 // document (VS Code's), keeping its comments, trailing commas and layout.
 func mergeJSONC(old []byte, key string, entry json.RawMessage) ([]byte, bool, error) {
-	if len(bytes.TrimSpace(old)) == 0 {
+	if len(bytes.TrimSpace(old)) == 0 || json.Valid(old) {
+		// Plain JSON (no comment, no trailing comma) is merged as JSON: the
+		// same layout whichever way it is read, and written again the same.
 		return mergeJSON(old, key, entry)
 	}
 	v, err := hujson.Parse(old)

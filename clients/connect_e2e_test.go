@@ -85,6 +85,9 @@ func TestConnectWriteReachesTheMemory(t *testing.T) {
 		ClientCodex:         filepath.Join(home, ".codex", "config.toml"),
 		ClientCursor:        filepath.Join(home, ".cursor", "mcp.json"),
 		ClientVSCode:        filepath.Join(cfgDir, "Code", "User", "mcp.json"),
+		ClientGeminiCLI:     filepath.Join(home, ".gemini", "settings.json"),
+		ClientOpenCode:      filepath.Join(cfgDir, "opencode", "opencode.json"),
+		ClientCopilotCLI:    filepath.Join(home, ".copilot", "mcp-config.json"),
 	}
 	for _, name := range Clients {
 		t.Run(name, func(t *testing.T) {
@@ -114,8 +117,11 @@ func TestConnectWriteReachesTheMemory(t *testing.T) {
 					t.Fatalf("%v\n%s", err, data)
 				}
 				key := "mcpServers"
-				if name == ClientVSCode {
+				switch name {
+				case ClientVSCode:
 					key = "servers"
+				case ClientOpenCode:
+					key = "mcp"
 				}
 				entry = doc[key][ServerName]
 			}

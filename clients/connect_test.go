@@ -77,7 +77,7 @@ func TestConnectConfigsWork(t *testing.T) {
 			if url != ts.url || auth != "Bearer "+ts.full {
 				t.Fatalf("entry = %v", e)
 			}
-			if typ, ok := e["type"]; ok && typ != "http" {
+			if typ, ok := e["type"]; ok && typ != "http" && !(name == ClientOpenCode && typ == "remote") {
 				t.Fatalf("type = %v", typ)
 			}
 			tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(map[string]string{"Authorization": auth}))

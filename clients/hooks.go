@@ -85,7 +85,7 @@ func homeOf(o ConnectOptions) (string, error) {
 	return h, nil
 }
 
-// Hooks builds client's capture hooks; only Claude Code and Codex have them.
+// Hooks builds client's capture hooks (HookClients have them).
 // The command names the binary and the memory by absolute path: a harness
 // runs it with its own environment, from any folder.
 func Hooks(client string, o ConnectOptions) (*HookConfig, error) {
@@ -126,7 +126,9 @@ func Hooks(client string, o ConnectOptions) (*HookConfig, error) {
 		h.Command = strings.Join(argv, " ")
 		h.Note = "Codex runs it after each turn (Ireneo imports at most once a minute per session, and the last turn always); a notify program you already had keeps running after it."
 	default:
-		return nil, fmt.Errorf("%s has no capture hooks; only %s and %s do", client, ClientClaudeCode, ClientCodex)
+		if err := sourceHooks(h, o); err != nil {
+			return nil, err
+		}
 	}
 	return h, nil
 }
@@ -136,11 +138,9 @@ func Hooks(client string, o ConnectOptions) (*HookConfig, error) {
 // replaced, and for Codex a notify program already set is chained to.
 func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 	res := WriteResult{Path: h.Path}
-	target := h.Path
-	if resolved, err := filepath.EvalSymlinks(h.Path); err == nil {
-		target = resolved
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return res, fmt.Errorf("follow %s: %w", h.Path, err)
+	target, err := hooksTarget(h.Path)
+	if err != nil {
+		return res, err
 	}
 	old, err := os.ReadFile(target)
 	exists := err == nil
@@ -148,11 +148,7 @@ func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 		return res, fmt.Errorf("read %s: %w", h.Path, err)
 	}
 	var out []byte
-	if h.Client == ClientCodex {
-		out, res.Replaced, err = mergeCodexNotify(old, h.Argv)
-	} else {
-		out, res.Replaced, err = mergeClaudeHooks(old, h.Command)
-	}
+	out, res.Replaced, err = h.merge(old)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w; add the hook by hand instead", h.Path, err)
 	}
@@ -175,6 +171,22 @@ func (h *HookConfig) Write(now time.Time) (WriteResult, error) {
 		return res, fmt.Errorf("write %s: %w", h.Path, err)
 	}
 	return res, nil
+}
+
+// hooksTarget is the file hooks at path are written to: a symlink's target;
+// a link to no file yet is replaced by the file.
+func hooksTarget(path string) (string, error) { return linkTarget(path, false) }
+
+// merge puts the hooks into the settings file's old bytes.
+func (h *HookConfig) merge(old []byte) ([]byte, bool, error) {
+	switch h.Client {
+	case ClientCodex:
+		return mergeCodexNotify(old, h.Argv)
+	case ClientClaudeCode:
+		return mergeClaudeHooks(old, h.Command)
+	default:
+		return mergeSourceHooks(h, old)
+	}
 }
 
 // isOurHookCommand tells Ireneo's hook command apart from anyone else's, in
@@ -386,8 +398,7 @@ func HooksInstalled(client string, o ConnectOptions) HookState {
 	case ClientCodex:
 		st.Path, err = CodexConfigPath(o)
 	default:
-		st.Problem = "no capture hooks for this client"
-		return st
+		return sourceHooksInstalled(client, o)
 	}
 	if err != nil {
 		st.Problem = err.Error()

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/mcpserver/mcptest"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // testServer is a real MCP server on loopback over the fixture memory, with
@@ -23,7 +24,7 @@ func startTestServer(t testing.TB, opts mcpserver.Options) *testServer {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := mcpserver.New(mcptest.NewFixtureMemory(t), mcpserver.NewMemoryTokenStore(), opts)
+	s := mcpserver.New(mcptest.NewFixtureMemory(t), tokenstore.NewMemoryTokenStore(), opts)
 	full, _, err := s.Tokens().Create(context.Background(), "full", nil)
 	if err != nil {
 		t.Fatal(err)

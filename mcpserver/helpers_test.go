@@ -14,6 +14,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/mcpserver/mcptest"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The fixture memory and the client side are mcptest's, shared with the
@@ -25,7 +26,6 @@ const (
 )
 
 var (
-	fixtureSessions  = mcptest.FixtureSessions
 	newFixtureMemory = mcptest.NewFixtureMemory
 	connect          = mcptest.Connect
 	dial             = mcptest.Dial
@@ -52,7 +52,7 @@ func startTestServer(t testing.TB, opts Options) *testServer {
 		opts.Logger = quietLogger()
 	}
 	opts.validateOutput = true
-	s := New(m, NewMemoryTokenStore(), opts)
+	s := New(m, tokenstore.NewMemoryTokenStore(), opts)
 	ctx := context.Background()
 	full, _, err := s.Tokens().Create(ctx, "full", nil)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/o200k"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // sdkDir is the official TypeScript SDK that `make deps` installs beside
@@ -142,7 +143,7 @@ func checkSDKBudgets(t *testing.T, lines []sdkLine) {
 func TestTypeScriptSDKOverHTTP(t *testing.T) {
 	sdkDir(t)
 	m := budgetMemory(t)
-	s := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	tok, _, err := s.Tokens().Create(context.Background(), "sdk", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // Limits and their defaults.
@@ -161,7 +162,7 @@ type Server struct {
 
 // New makes a Server over memory m. tokens holds the secrets that HTTP
 // clients present; it may be nil for a stdio-only server.
-func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
+func New(m *memory.Memory, tokens tokenstore.TokenStore, opts Options) *Server {
 	opts = opts.withDefaults()
 	s := &Server{
 		mem:          memoryBackend{m},

@@ -157,6 +157,22 @@ CREATE TABLE IF NOT EXISTS scrub_allow(hash TEXT PRIMARY KEY, rule TEXT NOT NULL
 INSERT OR IGNORE INTO meta(key, value)
 	SELECT 'index_layout', '1' WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts');
 `,
+	// 2: the erase journal (erasejournal.go): what a forget or scrub under
+	// way will remove or rewrite, so the next open finishes it. op is the
+	// job's folder under .staging ("" for a queued forget); path is
+	// relative to the memory directory.
+	`
+CREATE TABLE IF NOT EXISTS erase_journal(
+	id INTEGER PRIMARY KEY,
+	op TEXT NOT NULL,
+	kind TEXT NOT NULL,
+	harness TEXT NOT NULL DEFAULT '',
+	session_id TEXT NOT NULL DEFAULT '',
+	path TEXT NOT NULL DEFAULT '',
+	created INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS erase_journal_op ON erase_journal(op);
+`,
 }
 
 // catalogVersion is the catalog version this build writes and reads.

@@ -257,16 +257,27 @@ type scrubTally struct {
 // check finds the secrets in one text, reports them as findings like at
 // (which says where the text is), and returns the ones to redact: those the
 // filters keep and the allow-list does not hide. scope names the text's
-// owner in the finding hash: a conversation, or the audit log. found, for
-// a title, holds the secrets found in the rest of its conversation, a
+// owner in the finding hash: a conversation, or the audit log. named
+// holds the rule each secret of the scope was first found by: a secret
+// found again by another rule (password here, generic-api-key there) is
+// reported under that one, so it is one finding with one rule name. found,
+// for a title, holds the secrets found in the rest of its conversation, a
 // prefix of which a title cut short may keep.
-func (p *scrubPlan) check(t *scrubTally, findings *[]ScrubFinding, text string, at ScrubFinding, scope [2]string, found ...map[string]string) []secretSpan {
+func (p *scrubPlan) check(t *scrubTally, findings *[]ScrubFinding, text string, at ScrubFinding, scope [2]string, named map[string]string, found ...map[string]string) []secretSpan {
 	if text == "" {
 		return nil
 	}
 	spans := findSecrets(p.finder, text)
 	if at.Field == FieldTitle && len(found) > 0 {
 		spans = withCutSecret(text, spans, found[0])
+	}
+	for i := range spans {
+		v := text[spans[i].start:spans[i].end]
+		if r, ok := named[v]; ok {
+			spans[i].rule = r
+		} else if named != nil {
+			named[v] = spans[i].rule
+		}
 	}
 	if len(spans) == 0 {
 		return nil
@@ -370,13 +381,14 @@ func (m *Memory) scanSession(p *scrubPlan, ref sessionRef, redact bool) sessionS
 	scope := [2]string{s.Harness, s.ID}
 	changed := false
 	secrets := map[string]string{} // found so far, for a title cut inside one
+	named := map[string]string{}   // each secret's rule, the first found
 	visit := func(loc textLoc, text string) string {
 		at := ScrubFinding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: loc.field}
 		if loc.turn >= 0 {
 			t := s.Turns[loc.turn]
 			at.Seq, at.Block, at.TurnUUID = t.Seq, loc.block, t.TurnUUID
 		}
-		keep := p.check(&r.tally, &r.findings, text, at, scope, secrets)
+		keep := p.check(&r.tally, &r.findings, text, at, scope, named, secrets)
 		for _, sp := range keep {
 			secrets[text[sp.start:sp.end]] = sp.rule
 		}
@@ -399,7 +411,7 @@ func (m *Memory) scanSession(p *scrubPlan, ref sessionRef, redact bool) sessionS
 	s.Title = visit(textLoc{-1, -1, FieldTitle}, s.Title)
 	for _, tag := range p.tags[s.Harness+"\x00"+s.ID] {
 		at := ScrubFinding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: FieldProjectTag}
-		keep := p.check(&r.tally, &r.findings, tag, at, scope)
+		keep := p.check(&r.tally, &r.findings, tag, at, scope, named)
 		if !redact || len(keep) == 0 {
 			continue
 		}
@@ -477,6 +489,7 @@ func (m *Memory) scanAudit(ctx context.Context, p *scrubPlan, t *scrubTally, rep
 	defer rows.Close()
 	var edits []auditEdit
 	scope := [2]string{FieldAudit, ""}
+	named := map[string]string{}
 	for rows.Next() {
 		var id int64
 		var args string
@@ -485,7 +498,7 @@ func (m *Memory) scanAudit(ctx context.Context, p *scrubPlan, t *scrubTally, rep
 		}
 		rep.AuditScanned++
 		n := len(rep.Findings)
-		keep := p.check(t, &rep.Findings, args, ScrubFinding{Seq: -1, Block: -1, Field: FieldAudit, AuditID: id}, scope)
+		keep := p.check(t, &rep.Findings, args, ScrubFinding{Seq: -1, Block: -1, Field: FieldAudit, AuditID: id}, scope, named)
 		for _, fd := range rep.Findings[n:] {
 			rep.ByRule[fd.Rule]++
 		}

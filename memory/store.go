@@ -78,6 +78,10 @@ func Open(dir string) (*Memory, error) {
 	}
 	os.Chmod(m.dbPath(), 0o600)
 	m.recoverLeftovers(context.Background()) // best effort: Forget and NewBatch run it again and report errors
+	// A forget or scrub killed half way is finished before anything else
+	// reads the memory (best effort here too: Forget, ScrubApply and
+	// Reindex refuse to start with one unfinished, and say why).
+	m.FinishErases(context.Background())
 	return m, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // Issue 27's repeated question, end to end: a conversation says "the heron
@@ -131,7 +132,7 @@ func heronMemory() []*funes.Session {
 // Ireneo server over m.
 func mcpClient(t *testing.T, m *memory.Memory) *client.Client {
 	t.Helper()
-	srv := mcpserver.New(m, mcpserver.NewMemoryTokenStore(), mcpserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	srv := mcpserver.New(m, tokenstore.NewMemoryTokenStore(), mcpserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	tok, _, err := srv.Tokens().Create(context.Background(), "agent", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package sync
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -142,7 +143,7 @@ func BenchmarkArrival10k(b *testing.B) {
 		runCtx, stop := context.WithCancel(ctx)
 		passes := make(chan struct{}, 1000)
 		done := make(chan error, 1)
-		w = time.Now()
+		w, c = time.Now(), cpuSeconds()
 		go func() {
 			done <- Run(runCtx, cm, Options{Redact: redact, OnPass: func(Report, error) { passes <- struct{}{} }})
 		}()
@@ -163,6 +164,10 @@ func BenchmarkArrival10k(b *testing.B) {
 			time.Sleep(time.Second)
 		}
 		b.ReportMetric(time.Since(w).Seconds(), "syncthing-arrival-s")
+		b.ReportMetric(cpuSeconds()-c, "syncthing-arrival-engine-cpu-s")
+		b.ReportMetric(sa.cpuSeconds(), "syncthing-a-cpu-s")
+		b.ReportMetric(sc.cpuSeconds(), "syncthing-c-cpu-s")
+		b.ReportMetric(float64(len(passes)), "syncthing-arrival-passes")
 		// Idle: once a pass has found nothing more to do.
 		time.Sleep(5 * time.Second)
 		for len(passes) > 0 {
@@ -205,4 +210,48 @@ func (d *daemon) cpuSeconds() float64 {
 	ut, _ := strconv.ParseFloat(f[11], 64)
 	st, _ := strconv.ParseFloat(f[12], 64)
 	return (ut + st) / 100 // clock ticks; 100 a second on Linux
+}
+
+// BenchmarkUnchangedPass: a pass over a folder of n conversations (small
+// ones) that holds nothing new: what the watcher's pass costs when a
+// change elsewhere (a journal line) wakes it, and the idle pass every few
+// minutes. IRENEO_BENCH_N sets n (10,000).
+func BenchmarkUnchangedPass(b *testing.B) {
+	n := 10_000
+	if v, err := strconv.Atoi(os.Getenv("IRENEO_BENCH_N")); err == nil {
+		n = v
+	}
+	ctx := context.Background()
+	a, err := memory.Open(filepath.Join(b.TempDir(), "a"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	var ss []*funes.Session
+	for i := 0; i < n; i++ {
+		ss = append(ss, conv(fmt.Sprintf("c%05d", i), funes.HarnessChatGPT, "t", "p"+strconv.Itoa(i%20), "a question "+strconv.Itoa(i), "an answer"))
+	}
+	if _, err := a.Ingest(ctx, ss, memory.IngestOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	folder := filepath.Join(b.TempDir(), "folder")
+	if _, err := SetUp(a.Dir(), folder, "a"); err != nil {
+		b.Fatal(err)
+	}
+	e, err := Open(a, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := e.Pass(ctx); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	c := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		if rep, err := e.Pass(ctx); err != nil || rep != (Report{}) {
+			b.Fatalf("%v %+v", err, rep)
+		}
+	}
+	b.ReportMetric((cpuSeconds()-c)/float64(b.N)*1000, "cpu-ms/pass")
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -175,20 +176,30 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 		rep.Journaled = n
 		r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	}
+	// A forget or a redaction that fails here (a conversation named
+	// ambiguously, a file that cannot be written) is tried again at the
+	// next pass, and says so; the rest of the pass goes on.
+	var later []error
 	if err := e.applyForgets(ctx, r, snap, local, sc, &rep); err != nil {
-		return rep, err
+		later = append(later, err)
 	}
 	if err := e.applyRedactions(ctx, r, local, sc, &rep); err != nil {
+		later = append(later, err)
+	}
+	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
 	if err := e.importCopies(ctx, r, local, sc, &rep); err != nil {
 		return rep, err
 	}
-	if snap, err = e.m.SyncSnapshot(ctx); err != nil {
-		return rep, err
+	if rep.Imported+rep.Forgotten+rep.Redacted > 0 {
+		// The memory changed: read it again.
+		if snap, err = e.m.SyncSnapshot(ctx); err != nil {
+			return rep, err
+		}
+		local = byHash(snap)
+		r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	}
-	local = byHash(snap)
-	r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	if err := e.export(r, local, sc, &rep); err != nil {
 		return rep, err
 	}
@@ -202,7 +213,7 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 			rep.Unreadable++
 		}
 	}
-	return rep, nil
+	return rep, errors.Join(later...)
 }
 
 // readJournals reads what every machine's journal gained since the last
@@ -586,12 +597,16 @@ const engineTempAge = time.Minute
 // conversation forgotten elsewhere that this memory never held gets a
 // tombstone, so a local import does not bring it in.
 func (e *Engine) applyForgets(ctx context.Context, r *replayed, snap memory.SyncSnapshot, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
-	var tombs []memory.CatalogTombstone
+	var (
+		tombs []memory.CatalogTombstone
+		errs  []error
+	)
 	for h, when := range r.forgotten {
 		if !e.st.Forgotten[h] {
 			if c := local[h]; c != nil {
 				if _, err := e.m.Forget(memory.Unobserved(ctx), []string{ref(c)}, nil); err != nil && !errors.Is(err, memory.ErrNotFound) {
-					return fmt.Errorf("forget a conversation forgotten on another machine: %w", err)
+					errs = append(errs, fmt.Errorf("forget %s, forgotten on another machine: %w", ref(c), err))
+					continue
 				}
 				rep.Forgotten++
 			} else if _, ok := snap.Tombstones[h]; !ok {
@@ -607,10 +622,10 @@ func (e *Engine) applyForgets(ctx context.Context, r *replayed, snap memory.Sync
 	}
 	if len(tombs) > 0 {
 		if _, err := e.m.ImportCatalog(ctx, memory.Catalog{Tombstones: tombs}, true); err != nil {
-			return fmt.Errorf("keep the forgotten conversations out: %w", err)
+			errs = append(errs, fmt.Errorf("keep the forgotten conversations out: %w", err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // erase overwrites and removes one file of the folder, unless it is the
@@ -637,33 +652,71 @@ func (e *Engine) erase(f *scanFile, sc *scanned, rep *Report) {
 // applyRedactions applies each conversation's redact entries to the
 // memory's copy (again when that copy changed) and to every copy in the
 // folder, and erases the old versions and leftover temporary files that
-// may still hold the secrets.
+// may still hold the secrets. The secrets read out of any copy are
+// redacted from every copy, so a copy whose text sits elsewhere than the
+// entries say (another version of it) loses them too.
 func (e *Engine) applyRedactions(ctx context.Context, r *replayed, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
+	var errs []error
 	for h, es := range r.redactions {
 		if _, gone := r.forgotten[h]; gone {
 			continue
 		}
-		if c := local[h]; c != nil {
+		secrets := map[string]string{}
+		var stored *funes.Session
+		c := local[h]
+		if c != nil {
 			if mark := e.st.Redacted[h]; mark.N < len(es) || mark.Hash != c.Hash {
-				if err := e.redactStored(ctx, c, es, rep); err != nil {
-					return err
+				if s, err := e.m.LoadSession(ctx, ref(c)); err == nil {
+					stored = s
+					maps.Copy(secrets, redactedCopy(s, es, e.opts.Finder))
 				}
 			}
 		}
+		type copyOf struct {
+			f *scanFile
+			s *funes.Session
+		}
+		var copies []copyOf
 		for _, f := range sc.named[h] {
 			switch f.c.kind {
 			case kindConversation, kindConflict:
 				if f.changed() || f.rec.Redactions < len(es) {
-					if err := e.redactCopy(f, es, rep); err != nil {
-						return err
+					s, err := e.readCopy(f)
+					if err != nil {
+						continue // unreadable: nothing to redact, and never imported
 					}
+					maps.Copy(secrets, redactedCopy(s, es, e.opts.Finder))
+					copies = append(copies, copyOf{f, s})
 				}
 			case kindVersion, kindEngineTemp, kindOurTemp:
 				e.erase(f, sc, rep)
 			}
 		}
+		if stored != nil {
+			if err := e.redactStored(ctx, c, secrets, len(es), rep); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		for _, cp := range copies {
+			if err := e.redactCopy(cp.f, cp.s, secrets, len(es), rep); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// redactedCopy reads the secrets the entries name out of a copy, the
+// entries applied in order to it in memory.
+func redactedCopy(s *funes.Session, es []Entry, finder memory.SecretFinder) map[string]string {
+	clone := *s
+	clone.Turns = make([]funes.Turn, len(s.Turns))
+	for i, t := range s.Turns {
+		clone.Turns[i] = t
+		clone.Turns[i].Blocks = append([]funes.Block(nil), t.Blocks...)
+	}
+	secs, _ := redactEntries(&clone, es, finder)
+	return secs
 }
 
 // redactMark is what was redacted of the memory's copy: how many entries,
@@ -673,51 +726,46 @@ type redactMark struct {
 	Hash string `json:"hash"`
 }
 
-// redactStored redacts the memory's copy of a conversation through
-// memory's scrub, with a finder of just the secrets the entries name in it.
-func (e *Engine) redactStored(ctx context.Context, c *memory.SyncConversation, es []Entry, rep *Report) error {
-	s, err := e.m.LoadSession(ctx, ref(c))
-	if err != nil {
-		return nil // gone meanwhile, or unreadable: the next pass looks again
-	}
-	secs, _ := redactEntries(s, es)
+// redactStored redacts the secrets from the memory's copy of a
+// conversation through memory's scrub, with a finder of just those.
+func (e *Engine) redactStored(ctx context.Context, c *memory.SyncConversation, secrets map[string]string, n int, rep *Report) error {
 	hash := c.Hash
-	if len(secs) > 0 {
-		if _, err := e.m.ScrubApply(memory.Unobserved(ctx), memory.ScrubOptions{Finder: literalFinder(secs), Sessions: []string{ref(c)}}); err != nil {
-			return fmt.Errorf("redact a conversation scrubbed on another machine: %w", err)
+	if len(secrets) > 0 {
+		sr, err := e.m.ScrubApply(memory.Unobserved(ctx), memory.ScrubOptions{Finder: literalFinder(secrets), Sessions: []string{ref(c)}})
+		if err != nil {
+			return fmt.Errorf("redact %s, scrubbed on another machine: %w", ref(c), err)
 		}
-		rep.Redacted++
+		if sr.Changed > 0 {
+			rep.Redacted++
+		}
 		if snap, err := e.m.SyncSnapshot(ctx); err == nil {
 			if now := byHash(snap)[memory.ConversationHash(c.Harness, c.SessionID)]; now != nil {
 				hash = now.Hash
 			}
 		}
 	}
-	e.st.Redacted[memory.ConversationHash(c.Harness, c.SessionID)] = redactMark{len(es), hash}
+	e.st.Redacted[memory.ConversationHash(c.Harness, c.SessionID)] = redactMark{n, hash}
 	return nil
 }
 
-// redactCopy redacts one copy in the folder in place, whichever machine's:
-// the redacted copy is what its own machine writes too.
-func (e *Engine) redactCopy(f *scanFile, es []Entry, rep *Report) error {
-	s, err := e.readCopy(f)
-	if err != nil {
-		return nil // unreadable: nothing to redact, and never imported
-	}
-	if secs, _ := redactEntries(s, es); len(secs) > 0 {
+// redactCopy redacts the secrets from one copy in the folder, in place,
+// whichever machine's: the redacted copy is what its own machine writes
+// too.
+func (e *Engine) redactCopy(f *scanFile, s *funes.Session, secrets map[string]string, n int, rep *Report) error {
+	if len(secrets) > 0 && len(memory.RedactSession(literalFinder(secrets), s)) > 0 {
 		data, err := funes.MarshalSession(s)
 		if err != nil {
 			return err
 		}
 		if err := replaceErasing(f.abs, data); err != nil {
-			return fmt.Errorf("redact %s: %w", f.rel, err)
+			return fmt.Errorf("redact %s: %w", f.abs, err)
 		}
 		rep.Redacted++
-		if s, err = e.readCopy(f); err != nil || s == nil {
+		if _, err := e.readCopy(f); err != nil {
 			return nil
 		}
 	}
-	f.rec.Redactions = len(es)
+	f.rec.Redactions = n
 	return nil
 }
 
@@ -845,7 +893,7 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 // scrub-on-import.
 func (e *Engine) redactArriving(r *replayed) func(*funes.Session) map[string]int {
 	return func(s *funes.Session) map[string]int {
-		_, counts := redactEntries(s, r.redactions[memory.ConversationHash(s.Harness, s.ID)])
+		_, counts := redactEntries(s, r.redactions[memory.ConversationHash(s.Harness, s.ID)], e.opts.Finder)
 		if e.opts.Redact != nil {
 			for rule, n := range e.opts.Redact(s) {
 				if counts == nil {
@@ -866,19 +914,22 @@ const exportChunk = 500
 // is there (then this memory takes that one). A forgotten conversation is
 // never written.
 func (e *Engine) export(r *replayed, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
-	held := map[string]bool{}
+	held := map[string]bool{} // content hashes some machine's conversation file holds
 	best := map[string]copyMeta{}
 	for h, fs := range sc.copies {
 		for _, f := range fs {
 			if f.rec == nil || f.rec.Bad != "" || (f.c.kind != kindConversation && f.c.kind != kindConflict) {
 				continue
 			}
-			held[f.rec.Hash] = true
+			if f.c.kind == kindConversation {
+				held[f.rec.Hash] = true
+			}
 			if m, ok := best[h]; !ok || metaOfRecord(f.rec).better(m) {
 				best[h] = metaOfRecord(f.rec)
 			}
 		}
 	}
+	defer e.dropConflicts(local, sc, held, rep)
 	hashes := make([]string, 0, len(local))
 	for h := range local {
 		hashes = append(hashes, h)
@@ -927,6 +978,23 @@ func (e *Engine) export(r *replayed, local map[string]*memory.SyncConversation, 
 		}
 	}
 	return flush()
+}
+
+// dropConflicts erases the sync engine's conflict copies that hold nothing
+// more than a conversation file or this memory does: any machine may, and
+// the folder does not fill up with them.
+func (e *Engine) dropConflicts(local map[string]*memory.SyncConversation, sc *scanned, held map[string]bool, rep *Report) {
+	for h, fs := range sc.copies {
+		for _, f := range fs {
+			if f.c.kind != kindConflict || f.rec == nil {
+				continue
+			}
+			c := local[h]
+			if f.rec.Bad != "" || held[f.rec.Hash] || c != nil && !metaOfRecord(f.rec).better(metaOfLocal(c)) {
+				e.erase(f, sc, rep)
+			}
+		}
+	}
 }
 
 // applyChoices gives each conversation the tags and star the journals

@@ -269,4 +269,17 @@ func TestSharedFolderScrubTravels(t *testing.T) {
 			t.Fatalf("%s: %v %v", mc.name, err, s)
 		}
 	}
+	// A stale copy turns up whose text differs a little where the secret
+	// was: the person's rules find it there.
+	stale := conv("x", funes.HarnessClaude, "Deploy", "", "my token is "+secret+" for the deploy, see?", "rotate "+secret+" now", "done")
+	data, _ = funes.MarshalSession(stale)
+	writeOld(t, filepath.Join(folder, machinesDir, "00000000000000aa", conversationsDir, h+convSuffix), data)
+	b.eng.Close()
+	if b.eng, err = Open(b.m, Options{Finder: finder}); err != nil {
+		t.Fatal(err)
+	}
+	b.pass()
+	if found := grepFiles(t, secret, b.dir, folder); len(found) > 0 {
+		t.Fatalf("the stale copy's secret is in %v", found)
+	}
 }

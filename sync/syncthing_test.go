@@ -5,12 +5,15 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/scrub"
+	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
 
 // Import on A, recall on B finds it; a tag on B shows on A; a star on A
@@ -228,4 +231,44 @@ func (mc *machine) cfg() Config {
 		mc.t.Fatal(err)
 	}
 	return c
+}
+
+// A scrub on A reaches B: its memory, every copy in both folders, and the
+// old version B's Syncthing keeps of the file it replaced; no journal
+// holds the secret.
+func TestSyncthingScrubTravels(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	finder, err := scrub.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := newHost(t, "a")
+	b := newHost(t, "b", a)
+	for _, h := range []*host{a, b} {
+		h.st.rest(http.MethodPatch, "/rest/config/folders/"+SyncthingFolderID, map[string]any{
+			"versioning": map[string]any{"type": "simple", "params": map[string]string{"keep": "5", "cleanoutDays": "0"}}}, nil)
+	}
+	secret := scrubtest.Shapes["github-pat"](91)
+	a.ingest(conv("deploy", funes.HarnessClaude, "Deploy", "", "my token is "+secret+" for the deploy", "rotate "+secret+" now", "done"))
+	eventually(t, "b should hold it", func() (bool, string) {
+		return len(grepFiles(t, secret, b.dir, b.folder)) >= 2, "not yet in b's memory and folder"
+	})
+	if rep, err := a.m.ScrubApply(ctx, memory.ScrubOptions{Finder: finder, Sessions: []string{"deploy"}}); err != nil || rep.Changed != 1 {
+		t.Fatalf("scrub: %v %+v", err, rep)
+	}
+	all := []string{a.dir, b.dir, a.folder, b.folder, a.st.home, b.st.home}
+	eventually(t, "the secret should be gone from every file", func() (bool, string) {
+		found := grepFiles(t, secret, all...)
+		return len(found) == 0, "still in " + join(found)
+	})
+	for _, h := range []*host{a, b} {
+		if indexHas(t, h.dir, secret) {
+			t.Fatalf("%s: the secret is in the index", h.name)
+		}
+		s, err := h.m.LoadSession(ctx, "deploy")
+		if err != nil || !strings.Contains(s.Turns[0].Blocks[0].Text, "[REDACTED:github-pat] for the deploy") {
+			t.Fatalf("%s: %v %+v", h.name, err, s)
+		}
+	}
 }

@@ -154,6 +154,9 @@ func newReindexCmd(g *globals) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(g.stdout, "reindexed %s from %s\n", plural(rep.Sessions, "conversation", "conversations"), plural(rep.Files, "file", "files"))
+			if rep.Erased > 0 {
+				fmt.Fprintf(g.stdout, "erased %s of forgotten conversations\n", plural(rep.Erased, "file", "files"))
+			}
 			for _, f := range rep.Failed {
 				fmt.Fprintln(g.stderr, "skipped", f)
 			}

@@ -20,7 +20,7 @@ func init() { register(newConnectCmd) }
 
 func newConnectCmd(g *globals) *cobra.Command {
 	var tokenName, addr, kind string
-	var write, asJSON, hooks bool
+	var write, asJSON, hooks, stdio bool
 	c := &cobra.Command{
 		Use:   "connect CLIENT",
 		Short: "Print (or --write) the config that connects an MCP client: " + strings.Join(clients.Clients, ", "),
@@ -35,8 +35,8 @@ func newConnectCmd(g *globals) *cobra.Command {
 			if !isClient(client) {
 				return usagef("connect: unknown client %q; choose one of %s", client, strings.Join(clients.Clients, ", "))
 			}
-			if hooks && client != clients.ClientClaudeCode && client != clients.ClientCodex {
-				return usagef("connect %s --hooks: only %s and %s have capture hooks", client, clients.ClientClaudeCode, clients.ClientCodex)
+			if hooks && !clients.HasHooks(client) {
+				return usagef("connect %s --hooks: only %s have capture hooks", client, strings.Join(clients.HookClients, ", "))
 			}
 			listen, err := mcpserver.NormalizeAddr(addr)
 			if err != nil {
@@ -56,8 +56,11 @@ func newConnectCmd(g *globals) *cobra.Command {
 			if kind != storeKeyring {
 				o.TokenStore = kind
 			}
+			if stdio {
+				o.Transport = clients.TransportStdio
+			}
 			created := ""
-			if client != clients.ClientClaudeDesktop {
+			if client != clients.ClientClaudeDesktop && !stdio {
 				if tokenName == "" {
 					tokenName = client
 				}
@@ -79,16 +82,17 @@ func newConnectCmd(g *globals) *cobra.Command {
 				}
 			}
 			if write {
-				r, err := cfg.Write(time.Now())
+				// One write when both go in one file (Codex's config.toml).
+				r, hr, err := cfg.WriteWithHooks(hookCfg, time.Now())
+				var notHooks *clients.HooksNotWrittenError
+				if errors.As(err, &notHooks) {
+					return fmt.Errorf("connect %s --write --hooks: the server entry is written, the hooks are not: %w", client, notHooks.Err)
+				}
 				if err != nil {
 					return fmt.Errorf("connect %s --write: %w", client, err)
 				}
 				res = &r
 				if hookCfg != nil {
-					hr, err := hookCfg.Write(time.Now())
-					if err != nil {
-						return fmt.Errorf("connect %s --write --hooks: the server entry is written, the hooks are not: %w", client, err)
-					}
 					hookRes = &hr
 				}
 			}
@@ -133,6 +137,9 @@ func newConnectCmd(g *globals) *cobra.Command {
 			}
 			if res == nil {
 				cmd := reproduce(client, memDir, listen, tokenName, o.TokenStore)
+				if stdio {
+					cmd = strings.Join([]string{"ireneo", "--memory", clients.ShellQuote(memDir), "connect", clients.ShellQuote(client), "--write", "--stdio"}, " ")
+				}
 				if hooks {
 					cmd += " --hooks"
 				}
@@ -146,16 +153,20 @@ func newConnectCmd(g *globals) *cobra.Command {
 	f.StringVar(&addr, "addr", g.cfg.Settings.ServerAddr, "the address `ireneo serve` listens on (default from the settings)")
 	f.BoolVar(&write, "write", false, "merge the entry into the client's config file (after a timestamped backup)")
 	f.BoolVar(&asJSON, "json", false, "print as JSON (the config includes the token's secret)")
-	f.BoolVar(&hooks, "hooks", false, "also add capture hooks (Claude Code: SessionEnd, PreCompact, Stop; Codex: notify) that import each session as it ends, so none is lost to cleanup")
+	f.BoolVar(&hooks, "hooks", false, "also add capture hooks (Claude Code: SessionEnd, PreCompact, Stop; Codex: notify; Gemini CLI, Cursor, Copilot CLI: their session-end and after-answer hooks; opencode: a plugin) that import each session as it ends, so none is lost to cleanup")
+	f.BoolVar(&stdio, "stdio", false, "an entry that starts `ireneo mcp` itself instead of HTTP with a token (Gemini CLI, opencode, Copilot CLI, Cursor)")
 	addTokenStoreFlag(c, g, &kind)
 	return c
 }
 
 // printHooks says what the capture hooks are and where they went.
 func printHooks(g *globals, h *clients.HookConfig, res *clients.WriteResult) {
-	what := "hooks (SessionEnd, PreCompact, Stop)"
-	if h.Client == clients.ClientCodex {
+	what := "hooks (" + strings.Join(clients.HookEvents(h.Client), ", ") + ")"
+	switch h.Client {
+	case clients.ClientCodex:
 		what = "notify program"
+	case clients.ClientOpenCode:
+		what = "plugin (on " + strings.Join(clients.HookEvents(h.Client), ", ") + ")"
 	}
 	if res == nil {
 		fmt.Fprintf(g.stdout, "\nCapture %s for %s, to go in %s, run:\n\n  %s\n\n%s\n", what, h.Client, h.Path, h.Command, h.Note)

@@ -22,12 +22,15 @@ type captureStatus struct {
 	LastProblem *capture.LogLine    `json:"last_problem,omitempty"`
 	ClaudeCode  *capture.Risk       `json:"claude_code,omitempty"`
 	Warning     string              `json:"warning,omitempty"`
+	GeminiCLI   *capture.GeminiRisk `json:"gemini_cli,omitempty"`
+	// GeminiWarning is Gemini CLI's: it deletes old sessions too.
+	GeminiWarning string `json:"gemini_warning,omitempty"`
 }
 
 func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureStatus {
 	o := clients.ConnectOptions{ClaudeConfigDir: g.cfg.ClaudeConfigDir, CodexHome: g.cfg.CodexHome}
 	cs := captureStatus{Log: capture.LogPath(m.Dir())}
-	for _, client := range []string{clients.ClientClaudeCode, clients.ClientCodex} {
+	for _, client := range clients.HookClientsHere(o) {
 		cs.Hooks = append(cs.Hooks, clients.HooksInstalled(client, o))
 	}
 	if lines, err := capture.ReadLog(m.Dir(), 50); err == nil && len(lines) > 0 {
@@ -58,6 +61,7 @@ func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureSt
 			cs.Warning = cs.ClaudeCode.Warning(claudeProjectDirs(g)[0])
 		}
 	}
+	cs.GeminiCLI, cs.GeminiWarning = geminiRisk(ctx, m)
 	return cs
 }
 
@@ -108,11 +112,9 @@ func printCaptureStatus(w io.Writer, cs captureStatus) {
 	if cs.Warning != "" {
 		fmt.Fprintf(w, "warning:       %s\n", cs.Warning)
 	}
+	if cs.GeminiWarning != "" {
+		fmt.Fprintf(w, "warning:       %s\n", cs.GeminiWarning)
+	}
 }
 
-func clientLabel(client string) string {
-	if client == clients.ClientCodex {
-		return "Codex"
-	}
-	return "Claude Code"
-}
+func clientLabel(client string) string { return clients.Label(client) }

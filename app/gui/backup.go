@@ -10,8 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -52,28 +50,18 @@ func (p *backupPanel) content() fyne.CanvasObject {
 // pickBackup asks where to write the archive.
 func (p *backupPanel) pickBackup() {
 	p.u.showScreen(screenSettings)
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil {
-			p.u.showError("choose where to back up", err)
-			return
-		}
-		if w == nil {
-			return
-		}
-		path := w.URI().Path()
-		w.Close() // Write replaces it atomically
-		p.runBackup(path)
-	}, p.u.win)
-	d.SetFileName("ireneo-backup-" + time.Now().Format("2006-01-02") + ".zip")
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".zip"}))
-	d.Resize(p.u.imp.dialogSize())
-	d.Show()
+	dir := p.u.imp.home()
+	name := filepath.Join(dir, "ireneo-backup-"+time.Now().Format("2006-01-02")+".zip")
+	p.u.askPath(pathRequest{title: "Back up the memory", label: "Archive", verb: "Back up", kind: pathFileNew,
+		initial: name, exts: []string{".zip"}, start: dir}, p.runBackup)
 }
 
 // pickRestore asks for an archive to restore.
 func (p *backupPanel) pickRestore() {
 	p.u.showScreen(screenSettings)
-	p.u.fileOpenDialog("open the backup", []string{".zip"}, func(path string) { p.runRestore(path, false) }).Show()
+	dir := p.u.imp.downloads()
+	p.u.askPath(pathRequest{title: "Restore a backup", label: "Archive", verb: "Restore…", kind: pathFile,
+		initial: folderHint(dir), exts: []string{".zip"}, start: dir}, func(path string) { p.runRestore(path, false) })
 }
 
 // busy refuses a second backup or restore while one runs.

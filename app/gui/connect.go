@@ -18,6 +18,7 @@ import (
 	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The connect screen: the MCP server's state, the access tokens (create,
@@ -32,6 +33,9 @@ var clientNames = map[string]string{
 	clients.ClientCodex:         "Codex",
 	clients.ClientCursor:        "Cursor",
 	clients.ClientVSCode:        "VS Code",
+	clients.ClientGeminiCLI:     "Gemini CLI",
+	clients.ClientOpenCode:      "opencode",
+	clients.ClientCopilotCLI:    "Copilot CLI",
 }
 
 const noToken = "(no token)"
@@ -60,7 +64,7 @@ type connectScreen struct {
 
 	// storeErr is the token store's problem, nil when it can be used;
 	// keyringBanner says so above the tokens, storeDialog is the one dialog.
-	storeErr      *mcpserver.KeyringUnavailableError
+	storeErr      *tokenstore.KeyringUnavailableError
 	keyringBanner *fyne.Container
 	keyringText   *widget.Label
 	storeDialog   dialog.Dialog
@@ -86,7 +90,7 @@ func newConnectScreen(u *ui) *connectScreen {
 	c.name = widget.NewEntry()
 	c.name.SetPlaceHolder("Token name, e.g. claude-code")
 	c.scope = widget.NewEntry()
-	c.scope.SetPlaceHolder("Projects it may see, comma-separated (empty: everything)")
+	c.scope.SetPlaceHolder("Projects it may see (none: all)")
 	c.create = widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), func() { c.createToken(c.name.Text, c.scope.Text) })
 	c.name.OnSubmitted = func(string) { c.createToken(c.name.Text, c.scope.Text) }
 	c.clients = container.NewAppTabs()
@@ -143,7 +147,7 @@ func (c *connectScreen) refresh() {
 		// Which secrets can be read, without a prompt: a locked store is
 		// not asked at all (asking raises the system's unlock prompt).
 		states := map[string]error{}
-		var probed *mcpserver.KeyringUnavailableError
+		var probed *tokenstore.KeyringUnavailableError
 		if locked == nil {
 			pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 			probed = keyringProblem(toks.Store().Probe(pctx))
@@ -176,7 +180,7 @@ func (c *connectScreen) refresh() {
 type tokenList struct {
 	list      []memory.AccessToken
 	secretErr map[string]error
-	storeErr  *mcpserver.KeyringUnavailableError // found while listing
+	storeErr  *tokenstore.KeyringUnavailableError // found while listing
 }
 
 // secretProblem says in a few words why a token's secret cannot be read.
@@ -187,7 +191,7 @@ func (c *connectScreen) secretProblem(name string) string {
 		return ""
 	case keyringProblem(err) != nil:
 		return "secret locked in the keyring"
-	case errors.Is(err, mcpserver.ErrSecretNotFound):
+	case errors.Is(err, tokenstore.ErrSecretNotFound):
 		return "secret not found in " + c.storeName() + ": revoke it and make a new one"
 	}
 	return "secret unreadable: " + err.Error()
@@ -222,6 +226,8 @@ func (c *connectScreen) showServer() {
 // stoppedReason says why the server is not running.
 func (c *connectScreen) stoppedReason() string {
 	switch {
+	case errors.Is(c.startErr, mcpserver.ErrPortInUse):
+		return "it could not start: port " + portOf(c.u.set.ServerAddr) + " is already in use by another program (perhaps another Ireneo). Choose another port in Settings."
 	case c.startErr != nil:
 		return "it could not start (" + c.startErr.Error() + "). " + fixFor(c.startErr)
 	case c.stoppedByUser:
@@ -346,12 +352,16 @@ func (c *connectScreen) showSecret(title, msg, secret string) {
 	e := widget.NewEntry()
 	e.SetText(secret)
 	e.TextStyle.Monospace = true
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+	// Enter copies and closes (what a person opening it came to do),
+	// Escape closes.
+	var d *keyDialog
+	closeIt := func() { d.d.Hide() }
+	copyBtn := newKeyButton("Copy and close", theme.ContentCopyIcon(), widget.HighImportance, func() {
+		closeIt()
 		c.u.copyText("the token", secret)
-	})
-	d := dialog.NewCustom(title, "Close", container.NewVBox(l, container.NewBorder(nil, nil, nil, copyBtn, e)), c.u.win)
-	d.Resize(fyne.NewSize(620, 0))
-	d.Show()
+	}, closeIt)
+	closeBtn := newKeyButton("Close", theme.CancelIcon(), widget.MediumImportance, closeIt, closeIt)
+	d = c.u.showKeyDialog(title, container.NewVBox(l, e), 620, []*keyButton{closeBtn, copyBtn}, 1, closeIt)
 }
 
 func (c *connectScreen) copyToken(name string) {
@@ -414,10 +424,12 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 		mk := widget.NewButton("Create token", func() { c.createToken(client, "") })
 		top = container.NewHBox(widget.NewLabel("Token"), sel, mk)
 	} else {
-		top = layout.NewSpacer()
+		// Not a spacer: in the card's column it took up the height the
+		// other cards have and the tabs share (a blank band above the config).
+		top = newMuted("Claude Desktop starts Ireneo itself (ireneo mcp), so it needs no token.")
 	}
 	body := container.NewVBox(top, snippet, note)
-	if client == clients.ClientClaudeCode || client == clients.ClientCodex {
+	if clients.HasHooks(client) {
 		body.Add(c.hooksCheck(client))
 	}
 	body.Add(container.NewHBox(copyBtn, write))
@@ -613,15 +625,13 @@ func (c *connectScreen) writeConfig(client string, cfg *clients.ClientConfig) {
 	load(c.u, "write "+clientNames[client]+"'s config", func(context.Context) (written, error) {
 		var w written
 		var err error
-		if w.cfg, err = cfg.Write(time.Now()); err != nil {
-			return w, err
+		// One write when both go in one file (Codex's config.toml).
+		w.cfg, w.hooks, err = cfg.WriteWithHooks(hooks, time.Now())
+		var notHooks *clients.HooksNotWrittenError
+		if errors.As(err, &notHooks) {
+			return w, fmt.Errorf("the server entry is written, but not the capture hooks: %w", notHooks.Err)
 		}
-		if hooks != nil {
-			if w.hooks, err = hooks.Write(time.Now()); err != nil {
-				return w, fmt.Errorf("the server entry is written, but not the capture hooks: %w", err)
-			}
-		}
-		return w, nil
+		return w, err
 	}, func(w written) {
 		res := w.cfg
 		msg := "Written to " + res.Path + "."

@@ -18,6 +18,15 @@ var hookExplain = map[string]string{
 		"(after 30 days unless cleanupPeriodDays says otherwise). They never slow Claude Code down; problems show on the Import screen.",
 	clients.ClientCodex: "Sets Codex's notify program in config.toml to import each session after a turn, in the background, so a " +
 		"session reaches Ireneo even when this app is closed. A notify program you already have keeps running after it.",
+	clients.ClientGeminiCLI: "Adds SessionEnd, PreCompress and AfterAgent hooks to Gemini CLI's settings.json, which import each session " +
+		"in the background, so it reaches Ireneo even when this app is closed, before Gemini CLI deletes old sessions (after 30 days " +
+		"unless general.sessionRetention says otherwise).",
+	clients.ClientCursor: "Adds sessionEnd and stop hooks to ~/.cursor/hooks.json (the editor's and cursor-agent's), which import each " +
+		"conversation in the background, so it reaches Ireneo even when this app is closed. Your other hooks stay.",
+	clients.ClientCopilotCLI: "Adds a hooks file of Ireneo's own (~/.copilot/hooks/ireneo.json: sessionEnd, agentStop) that imports each " +
+		"session in the background, so it reaches Ireneo even when this app is closed.",
+	clients.ClientOpenCode: "Adds a plugin of Ireneo's own (~/.config/opencode/plugins/ireneo-capture.js) that imports each session " +
+		"in the background when it goes idle or is compacted, so it reaches Ireneo even when this app is closed.",
 }
 
 func (c *connectScreen) hooksCheck(client string) fyne.CanvasObject {

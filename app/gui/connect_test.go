@@ -52,11 +52,14 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	waitIdle(t, u)
 	capture(t, u, "connect-token-created")
 	secret := secretInDialog(t, u)
-	tapDialogButton(t, u, "Copy")
+	// Enter copies and closes.
+	typeKey(t, u, fyne.KeyReturn)
 	if got := u.app.Clipboard().Content(); got != secret {
-		t.Fatalf("Copy put %q on the clipboard", got)
+		t.Fatalf("Enter put %q on the clipboard", got)
 	}
-	tapDialogButton(t, u, "Close")
+	if u.win.Canvas().Overlays().Top() != nil && strings.Contains(overlayText(u), "created") {
+		t.Fatal("Enter left the token dialog open")
+	}
 	if toks := c.activeTokens(); len(toks) != 1 || toks[0] != "claude-code" {
 		t.Fatalf("active tokens %q", toks)
 	}
@@ -77,6 +80,15 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	if strings.Contains(shown, secret) || !strings.Contains(shown, "Authorization") {
 		t.Fatalf("the card should show the config with the secret masked: %q", shown)
 	}
+	// Claude Desktop's card starts with its config, however tall the
+	// other cards grew with the token (a spacer there made a blank band).
+	c.clients.SelectIndex(0)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	relayout(u.win.Content())
+	if y := c.snippets[clients.ClientClaudeDesktop].Position().Y; y > 60 {
+		t.Errorf("Claude Desktop's config starts %v down its card", y)
+	}
+	capture(t, u, "connect-claude-desktop")
 	c.clients.SelectIndex(1)
 	capture(t, u, "connect-tokens")
 	// Copy copies the exact config, secret included.
@@ -104,7 +116,10 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	if got := secretInDialog(t, u); got != secret {
 		t.Fatal("reveal shows another secret")
 	}
-	tapDialogButton(t, u, "Close")
+	typeKey(t, u, fyne.KeyEscape) // Escape closes it
+	if u.win.Canvas().Overlays().Top() != nil && strings.Contains(overlayText(u), "Anyone with this secret") {
+		t.Fatal("Escape left the Reveal dialog open")
+	}
 
 	// Revoke, through its confirmation.
 	c.confirmRevoke("claude-code")

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -132,10 +131,13 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 }
 
 func (c *conversationsScreen) content() fyne.CanvasObject {
+	// The count has a line of its own: beside Starred and Rename project…
+	// it cut the button short at 900 points wide.
 	filters := container.NewVBox(
 		container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.SearchIcon(), c.refresh), c.query),
 		container.NewGridWithColumns(2, c.project.sel, c.source, c.when, c.order),
-		container.NewBorder(nil, nil, c.starred, c.rename, c.count),
+		container.NewBorder(nil, nil, c.starred, c.rename),
+		c.count,
 	)
 	left := container.NewBorder(filters, c.showMore, nil, nil, c.list)
 	actions := container.NewHBox(c.star, c.tag, c.untag, c.forget)
@@ -231,8 +233,12 @@ func (c *conversationsScreen) refresh() {
 		if c.current == nil && !c.tv.loading {
 			c.tv.clear(c.idleMessage())
 		}
-		if c.listing != "" {
+		// The open conversation stays selected in the list, if listed.
+		switch {
+		case c.listing != "":
 			c.selectListed(c.listing)
+		case c.current != nil:
+			c.selectListed(c.currentID())
 		}
 	})
 }
@@ -324,8 +330,8 @@ func (c *conversationsScreen) updateRow(id widget.ListItemID, o fyne.CanvasObjec
 	} else {
 		icon.SetResource(nil)
 	}
-	text.Objects[0].(*widget.Label).SetText(c.u.secrets.mask(titleOf(it)))
-	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", memory.Day(it.Updated), sourceName(it.Source),
+	setBoldText(text.Objects[0].(*widget.Label), c.u.secrets.mask(titleOf(it)))
+	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", day(it.Updated), sourceName(it.Source),
 		c.u.secrets.mask(projectsText(it.Projects)), plural(it.Turns, "turn", "turns")))
 }
 
@@ -362,6 +368,10 @@ func (c *conversationsScreen) openAt(id string, m transcriptMark, focus bool, ti
 		c.current = &info
 		c.setActions()
 		c.tv.show(tr, m)
+		if c.list.keyed || c.selecting {
+			return
+		}
+		c.selectListed(id) // a list reload may have come between
 	})
 }
 
@@ -471,14 +481,19 @@ func (c *conversationsScreen) untagDialog() {
 	if c.current == nil || len(c.current.Projects) == 0 {
 		return
 	}
+	// The keyboard style of every dialog: Untag has the focus, Enter
+	// untags, Escape cancels; the arrows choose another project.
 	sel := widget.NewSelect(c.current.Projects, nil)
 	sel.SetSelectedIndex(0)
-	items := []*widget.FormItem{widget.NewFormItem("Project", sel)}
-	dialog.ShowForm("Untag “"+clip(c.u.secrets.mask(titleOf(*c.current)), 40)+"”", "Untag", "Cancel", items, func(ok bool) {
-		if ok {
-			c.untagFrom(sel.Selected)
-		}
-	}, c.u.win)
+	var d *keyDialog
+	cancel := func() { d.d.Hide() }
+	cancelBtn := newKeyButton("Cancel", theme.CancelIcon(), widget.MediumImportance, cancel, cancel)
+	untag := newKeyButton("Untag", theme.ContentRemoveIcon(), widget.HighImportance, func() {
+		d.d.Hide()
+		c.untagFrom(sel.Selected)
+	}, cancel)
+	d = c.u.showKeyDialog("Untag “"+clip(c.u.secrets.mask(titleOf(*c.current)), 40)+"”",
+		widget.NewForm(widget.NewFormItem("Project", sel)), 420, []*keyButton{cancelBtn, untag}, 1, cancel)
 }
 
 func (c *conversationsScreen) untagFrom(project string) {

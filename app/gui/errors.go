@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/scrubber"
@@ -16,6 +18,7 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // showError tells the person what failed, why, and what to do about it. A
@@ -24,6 +27,10 @@ import (
 // or Escape press OK.
 func (u *ui) showError(what string, err error) {
 	if err == nil || errors.Is(err, context.Canceled) {
+		return
+	}
+	if errors.Is(err, mcpserver.ErrPortInUse) {
+		u.showPortInUse()
 		return
 	}
 	sc := secretFinder(u.set.UserPatterns)
@@ -68,7 +75,7 @@ func inputErrorf(format string, a ...any) error {
 // fixFor suggests what to do about an error; "" for a validation error,
 // whose message says it all.
 func fixFor(err error) string {
-	var keyring *mcpserver.KeyringUnavailableError
+	var keyring *tokenstore.KeyringUnavailableError
 	var input inputError
 	switch {
 	case errors.As(err, &input):
@@ -102,3 +109,25 @@ func capitalize(s string) string {
 }
 
 func errorsIsCanceled(err error) bool { return errors.Is(err, context.Canceled) }
+
+// showPortInUse says in one sentence that the server's port is taken, with
+// a button to the Settings field that changes it (the error's own text
+// names a command-line flag, for the CLI).
+func (u *ui) showPortInUse() {
+	port := u.set.ServerAddr
+	if _, p, err := net.SplitHostPort(port); err == nil {
+		port = p
+	}
+	msg := "Another program (perhaps another Ireneo) is using port " + port + ", so the MCP server could not start. Choose another port in Settings."
+	u.lastError = "start the MCP server: port " + port + " is in use"
+	var d *keyDialog
+	closeIt := func() { d.d.Hide() }
+	ok := newKeyButton("OK", nil, widget.MediumImportance, closeIt, closeIt)
+	change := newKeyButton("Change the port…", theme.SettingsIcon(), widget.HighImportance, func() {
+		closeIt()
+		u.showScreen(screenSettings)
+		u.win.Canvas().Focus(u.prefs.port)
+		u.prefs.port.TypedShortcut(&fyne.ShortcutSelectAll{})
+	}, closeIt)
+	d = u.showKeyDialog("The MCP server's port is in use", wrapped(msg), 480, []*keyButton{ok, change}, 1, closeIt)
+}

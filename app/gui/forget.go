@@ -121,8 +121,8 @@ func (f *forgetScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		f.checked[k] = on
 		f.updateReview()
 	}
-	title.SetText(f.u.secrets.mask(titleOf(s)))
-	setMuted(meta, fmt.Sprintf("%s · %s · %s", memory.Day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
+	setBoldText(title, f.u.secrets.mask(titleOf(s)))
+	setMuted(meta, fmt.Sprintf("%s · %s · %s", day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 }
 
 // list shows these conversations, ticked when checked says so.
@@ -246,7 +246,7 @@ func (f *forgetScreen) updateReview() {
 		}
 	}
 	f.review.SetText(fmt.Sprintf("%s selected: %s, %s, from %s to %s.",
-		plural(len(sel), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), memory.Day(first), memory.Day(last)))
+		plural(len(sel), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), day(first), day(last)))
 	f.forgetButton.SetText("Forget " + plural(len(sel), "conversation", "conversations") + "…")
 	if !f.job.running() {
 		f.forgetButton.Enable()
@@ -265,7 +265,7 @@ func (f *forgetScreen) confirm() {
 			titles = append(titles, fmt.Sprintf("…and %d more", len(sel)-i))
 			break
 		}
-		titles = append(titles, "• "+clip(f.u.secrets.mask(titleOf(s)), 60)+" ("+memory.Day(s.Updated)+")")
+		titles = append(titles, "• "+clip(f.u.secrets.mask(titleOf(s)), 60)+" ("+day(s.Updated)+")")
 	}
 	msg := wrapped(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
 		"and importing them again will not bring them back.", plural(len(sel), "conversation", "conversations"), strings.Join(titles, "\n")))

@@ -81,12 +81,28 @@ func since(option string, now time.Time) time.Time {
 	return time.Time{}
 }
 
+// The window's one date format, in local time: 2026-03-01, 2026-03-01
+// 09:30, and to the second where calls follow each other (Activity).
+const (
+	dayFormat    = "2006-01-02"
+	minuteFormat = "2006-01-02 15:04"
+	secondFormat = "2006-01-02 15:04:05"
+)
+
 // stamp formats a time as a local date and minute.
 func stamp(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.Local().Format("2006-01-02 15:04")
+	return t.Local().Format(minuteFormat)
+}
+
+// day formats a time as its local date ("undated" for none).
+func day(t time.Time) string {
+	if t.IsZero() {
+		return memory.Undated
+	}
+	return t.Local().Format(dayFormat)
 }
 
 func plural(n int, one, many string) string {

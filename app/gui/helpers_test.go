@@ -27,6 +27,7 @@ import (
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // Phrases planted in the fixture conversations, for searching and grepping.
@@ -89,7 +90,10 @@ func fixtureSessions() []*funes.Session {
 // as they do on the real driver's event loop.
 var uiMu sync.Mutex
 
-func init() { fyneDo = onUI }
+func init() {
+	fyneDo = onUI
+	memoryPollEvery = 0 // tests change the memory behind the window; TestListsFollowTheMemory turns it on
+}
 
 // onUI runs fn as on the UI goroutine: no background report runs meanwhile.
 // Tests use it for calls that start background work and go on touching
@@ -135,14 +139,14 @@ func newTestMemory(t *testing.T) *memory.Memory {
 // tokenStore is the real OS keyring under `make test` (which sets
 // IRENEO_TEST_KEYRING and starts gnome-keyring), under a service name of
 // this test's own; elsewhere an in-process store.
-func tokenStore(t testing.TB) mcpserver.TokenStore {
+func tokenStore(t testing.TB) tokenstore.TokenStore {
 	t.Helper()
 	if os.Getenv("IRENEO_TEST_KEYRING") == "" {
-		return mcpserver.NewMemoryTokenStore()
+		return tokenstore.NewMemoryTokenStore()
 	}
 	b := make([]byte, 6)
 	rand.Read(b)
-	ks := &mcpserver.KeyringStore{Service: "ireneo-gui-test-" + hex.EncodeToString(b)}
+	ks := &tokenstore.KeyringStore{Service: "ireneo-gui-test-" + hex.EncodeToString(b)}
 	if err := ks.Check(context.Background()); err != nil {
 		t.Fatalf("IRENEO_TEST_KEYRING is set but the keyring does not work: %v", err)
 	}

@@ -28,7 +28,7 @@ func (s *importScreen) refreshHooks() {
 	homes := s.u.deps.ToolHomes
 	load(s.u, "check the capture hooks", func(ctx context.Context) (hooksReport, error) {
 		var r hooksReport
-		for _, client := range []string{clients.ClientClaudeCode, clients.ClientCodex} {
+		for _, client := range clients.HookClientsHere(o) {
 			r.states = append(r.states, clients.HooksInstalled(client, o))
 		}
 		// The last problem among the recent lines, as status shows it (in
@@ -49,6 +49,16 @@ func (s *importScreen) refreshHooks() {
 				if risk, err := capturehooks.SessionsAtRisk(ctx, s.u.mem, l.Path, days, time.Now()); err == nil && risk.AtRisk > 0 {
 					r.warning = risk.Warning(l.Path)
 					break
+				}
+			}
+		}
+		// Gemini CLI deletes old sessions too (general.sessionRetention).
+		if on, age, err := clients.GeminiRetention(o); r.warning == "" && err == nil && on {
+			for _, l := range importers.DefaultLocations(homes) {
+				if l.What == importers.WhatGeminiCLI {
+					if risk, err := capturehooks.GeminiSessionsAtRisk(ctx, s.u.mem, l.Path, age, time.Now()); err == nil {
+						r.warning = risk.Warning(l.Path)
+					}
 				}
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -178,7 +179,7 @@ func headlineValues(h memory.InsightsHeadline) []string {
 		if t == nil {
 			return "–"
 		}
-		return t.Local().Format("2 Jan 2006")
+		return day(*t)
 	}
 	return []string{
 		groupDigits(h.Conversations), groupDigits(h.Turns), groupDigits(h.Tokens), date(h.Oldest), date(h.Newest),
@@ -233,9 +234,9 @@ func (s *insightsScreen) draw() {
 			return ""
 		}
 		if len(weeks) > 60 {
-			return weeks[i].Format("Jan 2006")
+			return weeks[i].Format("2006-01") // the window's date format, to the month
 		}
-		return weeks[i].Format("2 Jan")
+		return weeks[i].Format(dayFormat)
 	}
 	weekly := func(series []memory.WeekSeries, named func(string) string, colour func(i int, name string) color.Color, legend *fyne.Container, none string) {
 		spec := barSpec{n: len(weeks), label: weekLabel}
@@ -277,15 +278,19 @@ func (s *insightsScreen) draw() {
 		if i >= len(buckets.starts) {
 			return ""
 		}
-		return buckets.starts[i].Format("2 Jan")
+		return buckets.starts[i].Format(dayFormat)
 	}}
 	s.agentLegend.RemoveAll()
 	n := len(buckets.starts)
 	noMatch, refused, failed := make([]int, n), make([]int, n), make([]int, n)
 	for i, a := range in.Agents {
-		col := palette[i%len(palette)]
-		spec.stacks = append(spec.stacks, stack{name: a.Client, colour: col, values: floats(buckets.sum(a.Answered))})
-		s.agentLegend.Add(legendEntry(col, fmt.Sprintf("%s  %s calls", clip(a.Client, 16), groupDigits(a.Total))))
+		// Refused requests are audited under a client of their own, which
+		// the Refused entry below counts: not a client beside it.
+		if a.Client != mcpserver.RefusedClient {
+			col := palette[i%len(palette)]
+			spec.stacks = append(spec.stacks, stack{name: a.Client, colour: col, values: floats(buckets.sum(a.Answered))})
+			s.agentLegend.Add(legendEntry(col, fmt.Sprintf("%s  %s calls", clip(a.Client, 16), groupDigits(a.Total))))
+		}
 		for b, v := range buckets.sum(a.NoMatch) {
 			noMatch[b] += v
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/app/cli"
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -37,6 +38,9 @@ func insightsMemory(t *testing.T) *memory.Memory {
 		}
 		if d%7 == 0 {
 			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "cursor", Tool: "recall", Outcome: memory.AuditBusy})
+		}
+		if d == 2 { // a request with no valid token, audited under (refused)
+			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: mcpserver.RefusedClient, Tool: "POST /mcp", Outcome: memory.AuditUnauthorized})
 		}
 	}
 	if err := m.AddAudit(ctx, calls...); err != nil {
@@ -127,12 +131,18 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 		}
 	}
 	agents := strings.Join(legendTexts(s.agentLegend), " | ")
+	if strings.Contains(agents, mcpserver.RefusedClient) || strings.Count(agents, "Refused") != 1 {
+		t.Errorf("refused requests are one legend entry, not a client beside it: %q", agents)
+	}
 	for _, a := range want.Agents {
+		if a.Client == mcpserver.RefusedClient {
+			continue
+		}
 		if !strings.Contains(agents, a.Client+"  "+groupDigits(a.Total)+" calls") {
 			t.Errorf("agent legend %q lacks %s with %d calls", agents, a.Client, a.Total)
 		}
 	}
-	if !strings.Contains(agents, "No match  5") || !strings.Contains(agents, "Refused  3") {
+	if !strings.Contains(agents, "No match  5") || !strings.Contains(agents, "Refused  4") {
 		t.Errorf("agent legend %q", agents)
 	}
 	// The agent chart starts at the first day with a call, 19 days ago,

@@ -53,7 +53,9 @@ type scrubScreen struct {
 	titles  map[string]string
 	current int // the row the allow-list button acts on; -1 for none
 	scanned bool
-	width   float32 // the table's, as last laid out
+	// empty says the memory holds nothing to scan: Scan memory is off.
+	empty bool
+	width float32 // the table's, as last laid out
 
 	selectAll, selectNone *widget.Button
 }
@@ -65,7 +67,7 @@ func newScrubScreen(u *ui) *scrubScreen {
 	s.redactSelected = widget.NewButtonWithIcon("Redact selected…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.selected()) })
 	s.redactAll = widget.NewButtonWithIcon("Redact all…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.findings) })
 	s.redactAll.Importance = widget.DangerImportance
-	s.allow = widget.NewButtonWithIcon("Not a secret", theme.ConfirmIcon(), s.allowCurrent)
+	s.allow = widget.NewButtonWithIcon("Not a secret", theme.ConfirmIcon(), s.allowSelected)
 	s.job = newJob(u)
 	s.selectAll = widget.NewButton("Select all", func() { s.setAll(true) })
 	s.selectNone = widget.NewButton("Select none", func() { s.setAll(false) })
@@ -112,12 +114,14 @@ const scrubIntro = "Scan to find API keys, tokens, passwords and private keys in
 
 // refresh says what to do first on an empty memory, until a scan ran.
 func (s *scrubScreen) refresh() {
-	if s.scanned || s.job.running() {
+	if s.job.running() {
 		return
 	}
 	load(s.u, "read the memory's status", func(ctx context.Context) (memory.Status, error) {
 		return s.u.mem.Status(ctx)
 	}, func(st memory.Status) {
+		s.empty = st.Conversations == 0 && st.Chunks == 0
+		s.updateButtons()
 		if s.scanned || s.job.running() {
 			return
 		}
@@ -251,12 +255,12 @@ func (s *scrubScreen) updateButtons() {
 			b.Disable()
 		}
 	}
-	set(s.scan, true)
+	set(s.scan, !s.empty)
 	set(s.selectAll, len(s.findings) > 0)
 	set(s.selectNone, len(s.selected()) > 0)
 	set(s.redactAll, len(s.findings) > 0)
 	set(s.redactSelected, len(s.selected()) > 0)
-	set(s.allow, s.current >= 0 && s.current < len(s.findings))
+	set(s.allow, len(s.selected()) > 0)
 	// No findings, no table: an empty grid of headers says nothing.
 	if len(s.findings) == 0 {
 		s.table.Hide()
@@ -460,37 +464,55 @@ func (s *scrubScreen) showRedacted(rep memory.ScrubReport, err error) {
 	s.report.SetText(msg)
 }
 
-// allowCurrent marks the highlighted finding as not a secret. It is
-// remembered (as a hash, not the text) and not reported again.
-func (s *scrubScreen) allowCurrent() {
-	if s.current < 0 || s.current >= len(s.findings) {
+// allowSelected marks the ticked findings as not secrets. They are
+// remembered (as hashes, not the text) and not reported again.
+func (s *scrubScreen) allowSelected() {
+	sel := s.selected()
+	if len(sel) == 0 {
 		return
 	}
-	f := s.findings[s.current]
+	o := redactOptions(sel)
 	patterns := s.u.set.UserPatterns
-	load(s.u, "mark the finding as not a secret", func(ctx context.Context) (memory.ScrubReport, error) {
+	load(s.u, "mark the findings as not secrets", func(ctx context.Context) (memory.ScrubReport, error) {
 		sc, err := scrubber.For(patterns)
 		if err != nil {
 			return memory.ScrubReport{}, err
 		}
-		return s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Finder: sc, Sessions: []string{f.Source + ":" + f.SessionID}, Allow: []string{f.ID}})
+		return s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Finder: sc, Sessions: o.Sessions, AuditLog: o.AuditLog, Allow: o.IDs})
 	}, func(memory.ScrubReport) {
+		ids := map[string]bool{}
+		for _, f := range sel {
+			ids[f.ID] = true
+		}
 		before := len(s.findings)
-		s.findings = slices.DeleteFunc(s.findings, func(g memory.ScrubFinding) bool { return g.ID == f.ID })
-		gone := before - len(s.findings)
+		gone := map[string]int{}
+		s.findings = slices.DeleteFunc(s.findings, func(g memory.ScrubFinding) bool {
+			if ids[g.ID] {
+				gone[g.Rule]++
+			}
+			return ids[g.ID]
+		})
 		// The summary counts what is listed, so it follows the dismissal.
-		s.rep.Allowed += gone
-		if s.rep.ByRule != nil {
-			if s.rep.ByRule[f.Rule] -= gone; s.rep.ByRule[f.Rule] <= 0 {
-				delete(s.rep.ByRule, f.Rule)
+		s.rep.Allowed += before - len(s.findings)
+		for rule, n := range gone {
+			if s.rep.ByRule != nil {
+				if s.rep.ByRule[rule] -= n; s.rep.ByRule[rule] <= 0 {
+					delete(s.rep.ByRule, rule)
+				}
 			}
 		}
-		delete(s.checked, f.ID)
+		for id := range ids {
+			delete(s.checked, id)
+		}
 		s.current = -1
 		s.table.UnselectAll()
 		s.table.Refresh()
 		s.showSummary()
-		s.report.SetText(fmt.Sprintf("Marked the %s finding %s in “%s” as not a secret; it will not be reported again.",
-			f.Rule, f.Preview, scrubCell(f, 1, s.titles)))
+		if f := sel[0]; len(ids) == 1 {
+			s.report.SetText(fmt.Sprintf("Marked the %s finding %s in “%s” as not a secret; it will not be reported again.",
+				f.Rule, f.Preview, scrubCell(f, 1, s.titles)))
+		} else {
+			s.report.SetText(fmt.Sprintf("Marked %d findings as not secrets; they will not be reported again.", len(ids)))
+		}
 	})
 }

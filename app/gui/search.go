@@ -372,7 +372,7 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	h := g.best()
 	box := o.(*fyne.Container)
-	box.Objects[0].(*widget.Label).SetText(s.u.secrets.mask(hitTitle(h)))
+	setBoldText(box.Objects[0].(*widget.Label), s.u.secrets.mask(hitTitle(h)))
 	setMuted(box.Objects[1].(*widget.RichText), s.rowMeta(g))
 	for i, obj := range box.Objects[2:] {
 		var segs []widget.RichTextSegment
@@ -388,7 +388,7 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 // rowMeta is a result row's second line.
 func (s *searchScreen) rowMeta(g hitGroup) string {
 	h := g.best()
-	return fmt.Sprintf("%s · %s · %s · %s", memory.Day(h.TS), sourceName(h.Source), s.u.secrets.mask(projectsText(h.Projects)),
+	return fmt.Sprintf("%s · %s · %s · %s", day(h.TS), sourceName(h.Source), s.u.secrets.mask(projectsText(h.Projects)),
 		plural(len(g.hits), "passage", "passages"))
 }
 
@@ -454,7 +454,8 @@ func (s *searchScreen) readTurns(id string) {
 // drawDetail lays the detail pane out for a conversation's passages.
 func (s *searchScreen) drawDetail(g hitGroup) {
 	h := g.best()
-	title := widget.NewLabelWithStyle(s.u.secrets.mask(hitTitle(h)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	shownTitle := s.u.secrets.mask(hitTitle(h))
+	title := widget.NewLabelWithStyle(shownTitle, fyne.TextAlignLeading, boldStyle(shownTitle))
 	title.Wrapping = fyne.TextWrapWord
 	meta := newMuted(fmt.Sprintf("%s · %s · %s", sourceName(h.Source), s.u.secrets.mask(projectsText(h.Projects)),
 		plural(len(g.hits), "passage", "passages")+" found"))
@@ -578,17 +579,13 @@ func (s *searchScreen) neighbourView(h recall.Hit, n recall.Neighbor, workdir st
 	} else {
 		line = s.u.passageLine(n.Role, n.Text, workdir)
 	}
+	// One segment: Fyne moves a segment that would fit a line of its own
+	// whole to the next line, so a bold label before it left its line
+	// half empty.
 	style := widget.RichTextStyleParagraph
 	style.TextStyle.Italic = true
 	style.ColorName = theme.ColorNamePlaceHolder
-	label := widget.RichTextStyleParagraph
-	label.TextStyle.Bold = true
-	label.ColorName = theme.ColorNamePlaceHolder
-	label.Inline = true
-	rt := widget.NewRichText(guardWrap([]widget.RichTextSegment{
-		&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": ", Style: label},
-		&widget.TextSegment{Text: clip(line, 400), Style: style},
-	})...)
+	rt := widget.NewRichText(&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": " + clip(line, 400), Style: style})
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
 }

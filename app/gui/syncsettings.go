@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 	gosync "sync"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -47,6 +47,8 @@ type syncPanel struct {
 	done chan struct{}
 	// last is the status last shown.
 	last memsync.Status
+	// leaving is set while the person's Stop syncing runs.
+	leaving bool
 }
 
 // syncPanels finds each window's panel (the tests read it).
@@ -85,7 +87,34 @@ func newSyncPanel(u *ui) *syncPanel {
 		p.start()
 	}
 	p.refresh()
+	go p.watchSetup()
 	return p
+}
+
+// setupPoll is how often the app looks for a setup made from the command
+// line (`ireneo sync setup`) while it runs: one small file's stat.
+var setupPoll = 10 * time.Second
+
+// watchSetup starts the engine when the memory is set up from elsewhere.
+func (p *syncPanel) watchSetup() {
+	dir := p.u.mem.Dir()
+	tick := time.NewTicker(setupPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-p.u.ctx.Done():
+			return
+		case <-tick.C:
+			if _, err := memsync.LoadConfig(dir); err == nil {
+				fyneDo(func() {
+					if p.stop == nil && !p.leaving {
+						p.start()
+						p.refresh()
+					}
+				})
+			}
+		}
+	}
 }
 
 func (p *syncPanel) content() fyne.CanvasObject {
@@ -165,7 +194,32 @@ func (p *syncPanel) show(st *memsync.Status) {
 	p.setupBox.Hide()
 	p.runBox.Show()
 	p.status.SetText(syncStatusText(*st))
+	p.tray.ChildMenu = syncTrayMenu(*st, func() { p.u.show(); p.u.showScreen(screenSettings) })
 	p.setTray(traySync + syncTrayText(*st))
+}
+
+// syncTrayMenu is the sync line's submenu: each machine and when it last
+// changed, the conflicts resolved, and the way to Settings.
+func syncTrayMenu(st memsync.Status, open func()) *fyne.Menu {
+	var items []*fyne.MenuItem
+	for _, m := range st.Machines {
+		last := "no change yet"
+		if !m.LastChange.IsZero() {
+			last = "last change " + stamp(m.LastChange)
+		}
+		label := m.Name + ": " + last
+		if m.This {
+			label = m.Name + " (this one): " + last
+		}
+		it := fyne.NewMenuItem(label, nil)
+		it.Disabled = true
+		items = append(items, it)
+	}
+	resolved := fyne.NewMenuItem("Resolved: "+plural(st.ConflictsResolved, "conflicting choice", "conflicting choices")+", "+
+		plural(st.CopiesMerged, "conversation in several copies", "conversations in several copies"), nil)
+	resolved.Disabled = true
+	items = append(items, fyne.NewMenuItemSeparator(), resolved, fyne.NewMenuItem("Sync settings…", open))
+	return fyne.NewMenu("", items...)
 }
 
 // setTray shows label in the tray menu, above its last separator and
@@ -253,13 +307,8 @@ func syncStatusText(st memsync.Status) string {
 
 // chooseFolder picks the sync folder.
 func (p *syncPanel) chooseFolder() {
-	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
-		if err == nil && l != nil {
-			p.folder.SetText(l.Path())
-		}
-	}, p.u.win)
-	d.Resize(p.u.imp.dialogSize())
-	d.Show()
+	p.u.askPath(pathRequest{title: "Sync through a folder", label: "Folder", verb: "Choose", kind: pathFolder,
+		initial: folderHint(p.u.imp.home()), start: p.u.imp.home()}, p.folder.SetText)
 }
 
 // setUp makes the folder the memory's sync folder, shares it through
@@ -312,11 +361,13 @@ func (p *syncPanel) askLeave() {
 	body := wrapped("This memory keeps every conversation and choice it has; it stops sending and taking changes. " +
 		"Your other machines keep what they have. A folder added to Syncthing stays there.")
 	p.u.confirm("Stop syncing?", body, "Stop syncing", false, 480, func() {
+		p.leaving = true
 		p.halt(func() {
 			dir := p.u.mem.Dir()
 			p.u.goBackground(func(context.Context) {
 				_, err := memsync.Leave(dir, false)
 				fyneDo(func() {
+					p.leaving = false
 					if err != nil {
 						p.u.showError("stop syncing", err)
 					}

@@ -18,6 +18,7 @@ import (
 // another machine's memory there, journals the choices made in the app,
 // shows the machines in the card and the tray, and stops syncing.
 func TestSyncCard(t *testing.T) {
+	setupPoll = 100 * time.Millisecond
 	m := newTestMemory(t)
 	u := newTestUI(t, m)
 	v, _ := syncPanels.Load(u)
@@ -69,6 +70,16 @@ func TestSyncCard(t *testing.T) {
 	if !strings.HasPrefix(p.tray.Label, traySync+"2 machines") || !slices.Contains(u.tray.Items, p.tray) {
 		t.Fatalf("tray says %q", p.tray.Label)
 	}
+	var sub []string
+	onUI(func() {
+		for _, it := range p.tray.ChildMenu.Items {
+			sub = append(sub, it.Label)
+		}
+	})
+	if len(sub) != 5 || !strings.HasPrefix(sub[0], "laptop (this one): last change ") || !strings.HasPrefix(sub[1], "desktop: ") ||
+		!strings.HasPrefix(sub[3], "Resolved: 0 conflicting choices") {
+		t.Fatalf("tray submenu %q", sub)
+	}
 
 	onUI(func() { test.Tap(p.leaveBtn) })
 	tapDialogButton(t, u, "Stop syncing")
@@ -80,6 +91,16 @@ func TestSyncCard(t *testing.T) {
 	if slices.Contains(u.tray.Items, p.tray) {
 		t.Fatal("the sync line is still in the tray after leaving")
 	}
+
+	// Set up again from the command line while the app runs: the app
+	// takes it up.
+	if _, err := memsync.SetUp(m.Dir(), folder, "laptop"); err != nil {
+		t.Fatal(err)
+	}
+	waitSync(t, u, p, func(st memsync.Status) bool {
+		return st.Folder == folder && !st.LastPass.IsZero() && len(st.Machines) == 2
+	})
+	onUI(func() { p.halt(func() {}) })
 }
 
 // waitSync waits until the card shows a status that ok accepts.

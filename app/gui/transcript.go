@@ -236,7 +236,7 @@ func (t *transcriptView) show(tr *memory.Transcript, m transcriptMark) {
 
 // setHead shows a conversation's title and details.
 func (t *transcriptView) setHead(info memory.SessionInfo) {
-	t.title.SetText(t.u.secrets.mask(titleOf(info)))
+	setBoldText(t.title, t.u.secrets.mask(titleOf(info)))
 	star := ""
 	if info.Starred {
 		star = " · ★ starred"
@@ -245,14 +245,33 @@ func (t *transcriptView) setHead(info memory.SessionInfo) {
 		plural(info.Turns, "turn", "turns"), stamp(info.Started), stamp(info.Updated), star))
 }
 
-// update takes the open conversation's details as they are after an
-// edit (a tag, a star); its turns, and where the view is, stay.
+// update takes the open conversation as it is after an edit (a tag, a
+// star) or an import that added turns (a hook after an agent's reply):
+// the view stays on the turn it shows, and new turns at the end of the
+// window are laid out.
 func (t *transcriptView) update(tr *memory.Transcript) {
 	if t.tr == nil || t.tr.Session.Source != tr.Session.Source || t.tr.Session.SessionID != tr.Session.SessionID {
 		return
 	}
-	t.tr.Session = tr.Session
+	if len(tr.Turns) == len(t.tr.Turns) {
+		t.tr.Session = tr.Session
+		t.setHead(tr.Session)
+		return
+	}
+	old := len(t.tr.Turns)
+	at, _ := t.anchor()
+	t.tr = tr
 	t.setHead(tr.Session)
+	if at >= 0 {
+		t.targetTurn, t.targetBlock = at, -1
+	}
+	if t.hi == old {
+		t.hi = min(len(tr.Turns), t.lo+transcriptPage)
+	}
+	t.lo, t.hi = min(t.lo, len(tr.Turns)), min(t.hi, len(tr.Turns))
+	t.focus = min(t.focus, len(tr.Turns)-1)
+	t.moved = false
+	t.layout()
 }
 
 // passageBlock is the block of a turn that holds a passage (a chunk of

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -106,6 +107,14 @@ func TestOpenKeysGoToTheNewView(t *testing.T) {
 	if sel < 0 || u.convs.current == nil || u.convs.current.SessionID != "cc-long-1000" {
 		t.Fatalf("the list does not show the opened conversation (row %d)", sel)
 	}
+	var selected bool
+	onUI(func() {
+		u.convs.list.OnSelected = func(id int) { selected = id == sel }
+		u.convs.list.Select(sel) // a no-op if it is the selected row
+	})
+	if selected {
+		t.Error("the opened conversation's row is not the list's selection")
+	}
 	capture(t, u, "open-long-at-turn-500")
 }
 
@@ -199,4 +208,55 @@ func BenchmarkOpenSearchResult(b *testing.B) {
 	b.ReportMetric(ms(get), "get-ms")
 	b.ReportMetric(ms(firstCPU), "first-screen-cpu-ms")
 	b.ReportMetric(ms(allCPU), "all-cpu-ms")
+}
+
+// TestListsFollowTheMemory: conversations another process imports while
+// the window is open (`ireneo import`, a capture hook) appear in the
+// lists without a screen switch, and the open conversation shows the
+// turns a hook added.
+func TestListsFollowTheMemory(t *testing.T) {
+	old := memoryPollEvery
+	memoryPollEvery = 50 * time.Millisecond
+	t.Cleanup(func() { memoryPollEvery = old })
+	m := newTestMemory(t)
+	u := newTestUI(t, m)
+	onUI(func() { u.followMemory() })
+	openTranscript(t, u, "codex:sess-code")
+	before := len(u.convs.items)
+	// Another process imports a new conversation and adds a turn to the
+	// open one (the same memory folder, its own handle).
+	other, err := memory.Open(m.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	grown := fixtureSessions()[3]
+	grown.Turns = append(grown.Turns, funes.Turn{TurnUUID: "sess-code-2", Seq: 2, TS: grown.Turns[1].TS.Add(time.Minute), Role: funes.RoleUser,
+		Blocks: []funes.Block{{Type: funes.BlockText, Text: "And the flamingo test, is it flaky too?"}}})
+	fresh := &funes.Session{ID: "conv-new", Harness: funes.HarnessClaude, Title: "Imported while the window was open", Turns: []funes.Turn{
+		{TurnUUID: "n0", Seq: 0, TS: time.Now(), Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "hello"}}}}}
+	if _, err := other.Ingest(context.Background(), []*funes.Session{grown, fresh}, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var n, turns int
+		onUI(func() {
+			n = len(u.convs.items)
+			if u.convs.tv.tr != nil {
+				turns = len(u.convs.tv.tr.Turns)
+			}
+		})
+		if n == before+1 && turns == 3 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after 30 s the list has %d conversations (was %d) and the open one %d turns", n, before, turns)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	waitIdle(t, u)
+	if !strings.Contains(strings.Join(renderedTexts(u), "\n"), "flamingo test") {
+		t.Error("the turn a hook added is not laid out in the open conversation")
+	}
 }

@@ -3,10 +3,12 @@ package gui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/systray"
 
 	"github.com/ireneo-app/ireneo/clients"
 )
@@ -76,6 +78,9 @@ func (u *ui) refreshTray() {
 		state.Label, toggle.Label, toggle.Disabled = trayStopped, trayStart, false
 	}
 	u.tray.Refresh()
+	// What the icon says under the pointer: the app, and its server.
+	u.trayTooltip = "Ireneo: " + strings.Replace(state.Label, "MCP server: ", "MCP server ", 1)
+	systray.SetTooltip(u.trayTooltip)
 }
 
 // serverChanged updates everything that shows the server's state.

@@ -85,6 +85,7 @@ type ui struct {
 	// tray is the tray menu; trayState and trayToggle are its server items.
 	tray                  *fyne.Menu
 	trayState, trayToggle *fyne.MenuItem
+	trayTooltip           string // what the icon says under the pointer
 
 	search   *searchScreen
 	convs    *conversationsScreen
@@ -130,6 +131,17 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 	u := &ui{app: a, mem: m, deps: d, set: d.Settings, secrets: newShownSecrets()}
 	u.ctx, u.cancel = context.WithCancel(context.Background())
 	u.setSecretPatterns(u.set.UserPatterns)
+	a.Settings().SetTheme(appTheme{a.Settings().Theme()})
+	u.goBackground(func(context.Context) {
+		if loadCJKBold(); cjkBoldFont() == nil {
+			return
+		}
+		fyneDo(func() {
+			if c := u.win.Content(); c != nil {
+				c.Refresh() // titles drawn before the face was there
+			}
+		})
+	})
 	u.win = a.NewWindow("Ireneo")
 	u.win.SetIcon(appIcon)
 
@@ -418,6 +430,7 @@ func (u *ui) start(hidden bool) {
 		u.show()
 	}
 	u.restartWatch()
+	u.followMemory()
 	if u.set.ServerAutostart {
 		u.startServer()
 	}
