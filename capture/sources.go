@@ -309,3 +309,25 @@ func newest(paths []string) string {
 	sort.Slice(fs, func(i, j int) bool { return fs[i].t > fs[j].t })
 	return fs[0].p
 }
+
+// alsoImport are the files beside an event's transcript that belong to its
+// session: Gemini CLI's sub-agents (chats/<session id>/*.jsonl) and
+// Cursor's (agent-transcripts/<id>/subagents/).
+func alsoImport(e Event) []string {
+	var dir string
+	switch e.Harness {
+	case GeminiCLI:
+		dir = filepath.Join(filepath.Dir(e.Transcript), e.SessionID)
+	case Cursor:
+		if filepath.Base(filepath.Dir(e.Transcript)) != strings.TrimSuffix(filepath.Base(e.Transcript), ".jsonl") {
+			return nil
+		}
+		dir = filepath.Join(filepath.Dir(e.Transcript), "subagents")
+	default:
+		return nil
+	}
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return []string{dir}
+	}
+	return nil
+}

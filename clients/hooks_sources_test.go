@@ -100,7 +100,7 @@ func TestGeminiHooksMerge(t *testing.T) {
 			Matcher string
 			Hooks   []struct {
 				Type, Command, Name string
-				Timeout            int
+				Timeout             int
 			}
 		}
 	}

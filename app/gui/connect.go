@@ -90,7 +90,7 @@ func newConnectScreen(u *ui) *connectScreen {
 	c.name = widget.NewEntry()
 	c.name.SetPlaceHolder("Token name, e.g. claude-code")
 	c.scope = widget.NewEntry()
-	c.scope.SetPlaceHolder("Projects it may see, comma-separated (empty: everything)")
+	c.scope.SetPlaceHolder("Projects it may see (none: all)")
 	c.create = widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), func() { c.createToken(c.name.Text, c.scope.Text) })
 	c.name.OnSubmitted = func(string) { c.createToken(c.name.Text, c.scope.Text) }
 	c.clients = container.NewAppTabs()

@@ -233,8 +233,12 @@ func (c *conversationsScreen) refresh() {
 		if c.current == nil && !c.tv.loading {
 			c.tv.clear(c.idleMessage())
 		}
-		if c.listing != "" {
+		// The open conversation stays selected in the list, if listed.
+		switch {
+		case c.listing != "":
 			c.selectListed(c.listing)
+		case c.current != nil:
+			c.selectListed(c.currentID())
 		}
 	})
 }
@@ -364,6 +368,10 @@ func (c *conversationsScreen) openAt(id string, m transcriptMark, focus bool, ti
 		c.current = &info
 		c.setActions()
 		c.tv.show(tr, m)
+		if c.list.keyed || c.selecting {
+			return
+		}
+		c.selectListed(id) // a list reload may have come between
 	})
 }
 

@@ -43,7 +43,7 @@ func TestPathDialogTakesATypedPath(t *testing.T) {
 	}
 	export := chatGPTExport(t, home, map[string][2]string{"typed-1": {"Typed path import", "Imported from a path typed in the dialog."}})
 	u.imp.pickFile()
-	e, ok := u.win.Canvas().Focused().(*dialogEntry)
+	e, ok := u.win.Canvas().Focused().(*pathEntry)
 	if !ok {
 		t.Fatalf("the file dialog should open with its path field focused, not %T", u.win.Canvas().Focused())
 	}
@@ -61,7 +61,7 @@ func TestPathDialogTakesATypedPath(t *testing.T) {
 		t.Fatal("Escape should close the file dialog")
 	}
 	u.imp.pickFile()
-	e = u.win.Canvas().Focused().(*dialogEntry)
+	e = u.win.Canvas().Focused().(*pathEntry)
 	e.SetText(export)
 	typeKey(t, u, fyne.KeyReturn)
 	waitIdle(t, u)

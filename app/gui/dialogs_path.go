@@ -42,7 +42,7 @@ type pathRequest struct {
 func (u *ui) askPath(r pathRequest, submit func(path string)) *keyDialog {
 	var d *keyDialog
 	cancel := func() { d.d.Hide() }
-	e := newDialogEntry(nil, cancel)
+	e := newPathEntry(cancel)
 	e.SetText(r.initial)
 	e.SetPlaceHolder(r.label)
 	problem := newMuted("")
@@ -197,4 +197,26 @@ func folderHint(dir string) string {
 		return ""
 	}
 	return strings.TrimSuffix(dir, string(filepath.Separator)) + string(filepath.Separator)
+}
+
+// pathEntry is the path field: Escape cancels its dialog (a SelectEntry,
+// askText's field, would show a drop-down arrow with nothing under it).
+type pathEntry struct {
+	widget.Entry
+	escape func()
+}
+
+func newPathEntry(escape func()) *pathEntry {
+	e := &pathEntry{escape: escape}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey cancels the dialog on Escape.
+func (e *pathEntry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape && e.escape != nil {
+		e.escape()
+		return
+	}
+	e.Entry.TypedKey(ev)
 }

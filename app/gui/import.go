@@ -358,4 +358,9 @@ func (s *importScreen) showSources(locs []importers.Location) {
 // watchStatus says what the watcher is doing.
 func (s *importScreen) watchStatus(text string) {
 	setMuted(s.watchLabel, text)
+	if text == "" {
+		s.watchLabel.Hide() // an empty line left a gap before the hooks line
+	} else {
+		s.watchLabel.Show()
+	}
 }

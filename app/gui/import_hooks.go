@@ -52,6 +52,16 @@ func (s *importScreen) refreshHooks() {
 				}
 			}
 		}
+		// Gemini CLI deletes old sessions too (general.sessionRetention).
+		if on, age, err := clients.GeminiRetention(o); r.warning == "" && err == nil && on {
+			for _, l := range importers.DefaultLocations(homes) {
+				if l.What == importers.WhatGeminiCLI {
+					if risk, err := capturehooks.GeminiSessionsAtRisk(ctx, s.u.mem, l.Path, age, time.Now()); err == nil {
+						r.warning = risk.Warning(l.Path)
+					}
+				}
+			}
+		}
 		return r, nil
 	}, s.showHooks)
 }

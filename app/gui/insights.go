@@ -234,9 +234,9 @@ func (s *insightsScreen) draw() {
 			return ""
 		}
 		if len(weeks) > 60 {
-			return weeks[i].Format("Jan 2006")
+			return weeks[i].Format("2006-01") // the window's date format, to the month
 		}
-		return weeks[i].Format("2 Jan")
+		return weeks[i].Format(dayFormat)
 	}
 	weekly := func(series []memory.WeekSeries, named func(string) string, colour func(i int, name string) color.Color, legend *fyne.Container, none string) {
 		spec := barSpec{n: len(weeks), label: weekLabel}
@@ -278,7 +278,7 @@ func (s *insightsScreen) draw() {
 		if i >= len(buckets.starts) {
 			return ""
 		}
-		return buckets.starts[i].Format("2 Jan")
+		return buckets.starts[i].Format(dayFormat)
 	}}
 	s.agentLegend.RemoveAll()
 	n := len(buckets.starts)

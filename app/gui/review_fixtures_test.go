@@ -88,7 +88,7 @@ func agentSession() *funes.Session {
 func cjkSession() *funes.Session {
 	t0 := time.Date(2026, 5, 9, 8, 0, 0, 0, time.UTC)
 	return &funes.Session{ID: "conv-cjk", Harness: funes.HarnessClaude, Title: "東京の旅行計画", Turns: []funes.Turn{
-		{TurnUUID: "cjk-0", Seq: 0, TS: t0, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "東京で三日間の旅行計画を立ててください。"}}},
+		{TurnUUID: "cjk-0", Seq: 0, TS: t0, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "東京で三日間の旅行計画を立ててください。Tokyo, three days, in spring."}}},
 		{TurnUUID: "cjk-1", Seq: 1, TS: t0.Add(time.Minute), Role: funes.RoleAssistant, Blocks: []funes.Block{{Type: funes.BlockText, Text: "**一日目**：浅草と上野を歩きます。\n\n**二日目**：渋谷と原宿。\n\n中文也可以：**第三天**去台场看海。"}}},
 	}}
 }

@@ -1,17 +1,12 @@
 package gui
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/ireneo-app/ireneo/config"
-	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/settings"
 )
 
 // TestRealWindowReview photographs every screen of the real window at
@@ -25,66 +20,18 @@ func TestRealWindowReview(t *testing.T) {
 	if os.Getenv("IRENEO_REVIEW") != "1" {
 		t.Skip("IRENEO_REVIEW=1 takes the review screenshots")
 	}
-	needTools(t, "xdotool", "import", "go")
-	root := repoRoot(t)
-	shots := filepath.Join(root, "test-artifacts", "screens")
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "ireneo")
-	bctx, bcancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer bcancel()
-	build := exec.CommandContext(bctx, "go", "build", "-o", bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	envRoot := testEnv(t)
-	memDir := filepath.Join(envRoot, "memory")
-	m, err := memory.Open(memDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Ingest(context.Background(), reviewSessions(), memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
-	set := settings.Default()
-	set.ServerAddr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	if err := settings.Save(set); err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), config.EnvHome+"="+memDir, "LANG=en_US.UTF-8")
-	tok := exec.Command(bin, "token", "create", "claude-code")
-	tok.Env = env
-	if out, err := tok.CombinedOutput(); err != nil {
-		t.Logf("token create: %v\n%s", err, out)
-	}
-	logf, err := os.Create(filepath.Join(shots, "review-app.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer logf.Close()
-	cmd := exec.Command(bin)
-	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cmd.Process.Kill()
-		cmd.Wait()
-	}()
-	wid := findWindow(t, 30*time.Second)
-	if wid == "" {
-		t.Fatal("no window named Ireneo appeared in 30s")
-	}
-	run(t, "xdotool", "windowfocus", wid)
-	time.Sleep(time.Second)
+	shots := filepath.Join(repoRoot(t), "test-artifacts", "screens")
+	wid := startRealApp(t, "review-app.log", reviewSessions(), func(bin string, env []string) {
+		tok := exec.Command(bin, "token", "create", "claude-code")
+		tok.Env = env
+		if out, err := tok.CombinedOutput(); err != nil {
+			t.Logf("token create: %v\n%s", err, out)
+		}
+	})
 
 	searches := []struct{ name, query string }{
 		{"secrets", "deploy script"}, {"canvas", "local user"}, {"table", "catalogue databases"},
-		{"agent", "importer layout"}, {"cjk", "東京"}, {"long", "marmoset"},
+		{"agent", "importer layout"}, {"long", "marmoset"}, {"cjk", "Tokyo spring"},
 	}
 	var shot []byte
 	for _, size := range [][2]int{{1280, 800}, {900, 600}} {
@@ -104,5 +51,21 @@ func TestRealWindowReview(t *testing.T) {
 			time.Sleep(time.Second)
 			shot = settled(t, shots, "review-open-"+s.name+"-"+tag, shot)
 		}
+		// Forget… on the open conversation: it alone, ticked.
+		forgetX := "862"
+		if size[0] < 1280 {
+			forgetX = "717"
+		}
+		run(t, "xdotool", "mousemove", "--window", wid, forgetX, "49", "click", "1")
+		shot = settled(t, shots, "review-forget-one-"+tag, shot)
+		// Scrub after a scan.
+		sendKeys(t, wid, "ctrl+4")
+		run(t, "xdotool", "mousemove", "--window", wid, "183", "49", "click", "1")
+		time.Sleep(3 * time.Second)
+		shot = settled(t, shots, "review-scrub-scanned-"+tag, shot)
+		// The file dialog: a typed path.
+		sendKeys(t, wid, "ctrl+o")
+		shot = settled(t, shots, "review-dialog-import-"+tag, shot)
+		sendKeys(t, wid, "Escape")
 	}
 }

@@ -579,17 +579,13 @@ func (s *searchScreen) neighbourView(h recall.Hit, n recall.Neighbor, workdir st
 	} else {
 		line = s.u.passageLine(n.Role, n.Text, workdir)
 	}
+	// One segment: Fyne moves a segment that would fit a line of its own
+	// whole to the next line, so a bold label before it left its line
+	// half empty.
 	style := widget.RichTextStyleParagraph
 	style.TextStyle.Italic = true
 	style.ColorName = theme.ColorNamePlaceHolder
-	label := widget.RichTextStyleParagraph
-	label.TextStyle.Bold = true
-	label.ColorName = theme.ColorNamePlaceHolder
-	label.Inline = true
-	rt := widget.NewRichText(guardWrap([]widget.RichTextSegment{
-		&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": ", Style: label},
-		&widget.TextSegment{Text: clip(line, 400), Style: style},
-	})...)
+	rt := widget.NewRichText(&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": " + clip(line, 400), Style: style})
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
 }

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"context"
+	"fmt"
 	"net/url"
 	"sort"
 	"strings"
@@ -272,7 +273,8 @@ func (sm *secretMarks) link(v string) widget.RichTextSegment {
 
 // scrubNote is what a screen says where it masks secrets.
 func scrubNote(n int) string {
-	return plural(n, "secret", "secrets") + " here " + map[bool]string{true: "is", false: "are"}[n == 1] +
-		" masked: Scrub would redact " + map[bool]string{true: "it", false: "them"}[n == 1] +
-		" (Scan memory, then Redact). Click a masked secret to show it."
+	if n == 1 {
+		return "1 secret here is masked; Scrub would redact it. Click it to show it."
+	}
+	return fmt.Sprintf("%d secrets here are masked; Scrub would redact them. Click one to show it.", n)
 }

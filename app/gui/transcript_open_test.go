@@ -107,6 +107,14 @@ func TestOpenKeysGoToTheNewView(t *testing.T) {
 	if sel < 0 || u.convs.current == nil || u.convs.current.SessionID != "cc-long-1000" {
 		t.Fatalf("the list does not show the opened conversation (row %d)", sel)
 	}
+	var selected bool
+	onUI(func() {
+		u.convs.list.OnSelected = func(id int) { selected = id == sel }
+		u.convs.list.Select(sel) // a no-op if it is the selected row
+	})
+	if selected {
+		t.Error("the opened conversation's row is not the list's selection")
+	}
 	capture(t, u, "open-long-at-turn-500")
 }
 

@@ -23,7 +23,7 @@ var CLIs = map[string]struct{ Package, Version, Bin string }{
 }
 
 // Find returns the path of a CLI installed under .tools/harness (by
-// `scripts/deps.sh`, or `IRENEO_HARNESSES=all make deps`), or under
+// `scripts/deps.sh`; opencode with `IRENEO_HARNESSES=all scripts/deps.sh`), or under
 // $IRENEO_HARNESS_DIR; it skips the test, saying so loudly, when the CLI
 // is not there.
 func Find(t testing.TB, name string) string {
@@ -36,9 +36,7 @@ func Find(t testing.TB, name string) string {
 	if d := os.Getenv("IRENEO_HARNESS_DIR"); d != "" {
 		dirs = append(dirs, d)
 	}
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	dirs = append(dirs, filepath.Join(root, ".tools", "harness"))
+	dirs = append(dirs, filepath.Join(repoRoot(), ".tools", "harness"))
 	for _, d := range dirs {
 		p := filepath.Join(d, "node_modules", ".bin", c.Bin)
 		if _, err := os.Stat(p); err == nil {
@@ -51,4 +49,20 @@ func Find(t testing.TB, name string) string {
 	t.Skipf("SKIPPED, NOT RUN: %s@%s is not installed in %v; `IRENEO_HARNESSES=all scripts/deps.sh` installs it (npm install --prefix .tools/harness %s@%s)",
 		c.Package, c.Version, dirs, c.Package, c.Version)
 	return ""
+}
+
+// repoRoot is the repository's folder, where .tools/ is.
+func repoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// cacheDir is where the CLIs keep what they fetch or build on a first run
+// (opencode's provider package, Copilot CLI's unpacked runtime), shared
+// between runs: $IRENEO_HARNESS_CACHE, else .tools/harness/cache.
+func cacheDir() string {
+	if c := os.Getenv("IRENEO_HARNESS_CACHE"); c != "" {
+		return c
+	}
+	return filepath.Join(repoRoot(), ".tools", "harness", "cache")
 }

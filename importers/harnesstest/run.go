@@ -49,15 +49,11 @@ func NewHome(t testing.TB, name, url string) *Home {
 		h.Env = append(h.Env, "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1")
 		// opencode installs its provider package from npm the first time;
 		// a cache shared between runs keeps that to once.
-		if c := os.Getenv("IRENEO_HARNESS_CACHE"); c != "" {
-			h.Env = append(h.Env, "npm_config_cache="+filepath.Join(c, "npm"))
-		}
+		h.Env = append(h.Env, "npm_config_cache="+filepath.Join(cacheDir(), "npm"))
 	case "copilot":
 		h.Env = append(h.Env, "COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL="+url+"/v1", "COPILOT_PROVIDER_TYPE=openai",
 			"COPILOT_PROVIDER_API_KEY=x", "COPILOT_MODEL=stand-in", "COPILOT_AUTO_UPDATE=false")
-		if c := os.Getenv("IRENEO_HARNESS_CACHE"); c != "" {
-			h.Env = append(h.Env, "COPILOT_CACHE_HOME="+filepath.Join(c, "copilot"))
-		}
+		h.Env = append(h.Env, "COPILOT_CACHE_HOME="+filepath.Join(cacheDir(), "copilot"))
 	}
 	return h
 }
