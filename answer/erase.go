@@ -106,10 +106,12 @@ func erase(text string, gone Gone, passages []string, depth int) (string, int) {
 	}
 	t := strings.TrimSpace(text)
 	if head, _ := ShellOutput(t); head != "" {
-		// The CLI run through Codex's exec: the answer behind the envelope.
+		// The CLI run through Codex's exec, or any tool's result in Gemini
+		// CLI's envelope: the answer behind it, the envelope's close kept.
 		at := strings.Index(text, head) + len(head)
-		out, n := erase(text[at:], gone, passages, depth+1)
-		return text[:at] + out, n
+		end := at + envelopeClose(head, text[at:])
+		out, n := erase(text[at:end], gone, passages, depth+1)
+		return text[:at] + out + text[end:], n
 	}
 	if t != "" && (t[0] == '{' || t[0] == '[') && !strings.HasPrefix(t, Marker) {
 		if !json.Valid([]byte(t)) {

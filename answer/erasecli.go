@@ -184,6 +184,11 @@ func cliMayQuoteGone(text string, gone Gone) bool {
 	if !strings.Contains(text, Marker) {
 		return false
 	}
+	// Behind a shell's envelope, as Erase reads it: Gemini CLI's "Output: "
+	// puts the answer's marker mid-line, where cliAnswers does not cut.
+	if head, out := ShellOutput(strings.TrimSpace(text)); head != "" {
+		text = out
+	}
 	for _, a := range cliAnswers(text) {
 		if source, sid, ok := cliGetHeader(a); ok {
 			if gone(source, sid) {

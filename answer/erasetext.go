@@ -278,6 +278,7 @@ func eraseRecallHits(text string, gone Gone, passages []string) (string, int) {
 				edits = append(edits, spans.Edit{Start: at + j, End: at + j + len(p), With: ForgottenText})
 				at += j + len(p)
 			}
+			edits = append(edits, shortenedPassages(text[:r.End], r.Start, p)...)
 		}
 	}
 	if len(edits) == 0 {
@@ -312,6 +313,37 @@ func eraseRecallHits(text string, gone Gone, passages []string) (string, int) {
 		n = len(merged) // no hit was sure: each passage found is a quote
 	}
 	return spans.Replace(text, merged), n
+}
+
+// shortenMark ends a passage Shorten cut.
+const shortenMark = " …"
+
+// shortenedPassages finds in text[from:] the passage p as a hit shortened
+// to fit a budget holds it: a beginning of p of MinPassageBytes or more,
+// then Shorten's mark. The last hit of the CLI's block has nothing after
+// it to say where it ends, so by its receipt only its first line goes: a
+// shortened passage of many lines was left there.
+func shortenedPassages(text string, from int, p string) []spans.Edit {
+	var out []spans.Edit
+	needle := p[:MinPassageBytes]
+	for at := from; ; {
+		j := strings.Index(text[at:], needle)
+		if j < 0 {
+			return out
+		}
+		start := at + j
+		n := MinPassageBytes
+		for n < len(p) && start+n < len(text) && text[start+n] == p[n] {
+			n++
+		}
+		if n < len(p) && strings.HasPrefix(text[start+n:], shortenMark) {
+			out = append(out, spans.Edit{Start: start, End: start + n + len(shortenMark), With: ForgottenText})
+		} else if n < len(p) && n > MinPassageBytes && strings.HasPrefix(p[n-1:], " ") && strings.HasPrefix(text[start+n-1:], shortenMark) {
+			// Shorten cut at a space, which its mark begins with.
+			out = append(out, spans.Edit{Start: start, End: start + n - 1 + len(shortenMark), With: ForgottenText})
+		}
+		at = start + n
+	}
 }
 
 // startsHit reports whether lines[i] is the header of hit number want,

@@ -39,6 +39,33 @@ func formHits() []Hit {
 	}
 }
 
+// gonePassages are the forgotten conversation's passages as memory's
+// forget hands them to Erase: every text of its turns, in each version the
+// forms use, as the index holds it (a chunk of a block's text, trimmed, of
+// MinPassageBytes or more; these are all shorter than a chunk).
+func gonePassages() []string {
+	var out []string
+	add := func(s string) {
+		if s = strings.TrimSpace(s); len(s) >= MinPassageBytes {
+			out = append(out, s)
+		}
+	}
+	for _, w := range []*Window{goneWindow(), longWindow(), foldedWindow(), bigWindow()} {
+		for _, t := range w.Turns {
+			for _, b := range t.Blocks {
+				add(b.Text)
+			}
+		}
+	}
+	for _, h := range []Hit{formHits()[0], longHit()} {
+		add(h.Text)
+		for _, n := range h.Neighbors {
+			add(n.Text)
+		}
+	}
+	return out
+}
+
 func goneConversation() Conversation {
 	return Conversation{SessionID: "gone-1", Source: "chatgpt", Title: "Valve " + goneToken, Projects: []string{"plant"},
 		Started: t0, Updated: t0.Add(time.Minute), Turns: 2, Tokens: 40, Bytes: 900}

@@ -41,12 +41,13 @@ func golden(t *testing.T, name, got string) {
 
 // TestGoldenForms: every form of every answer, current and earlier, is
 // rendered as its golden says, known again for Ireneo's, and a forget of
-// the conversation it quotes leaves [forgotten] where the quote was, the
-// kept conversation's quotes and the rest as they were (the erased golden
-// holds the bytes), still known for Ireneo's.
+// the conversation it quotes (as memory's forget calls Erase: with the
+// forgotten conversation's passages) leaves [forgotten] where the quote
+// was, the kept conversation's quotes and the rest as they were (the
+// erased golden holds the bytes), still known for Ireneo's.
 func TestGoldenForms(t *testing.T) {
 	seen := map[string]bool{}
-	for _, f := range forms() {
+	for _, f := range append(forms(), edgeForms()...) {
 		t.Run(f.name, func(t *testing.T) {
 			if seen[f.name] {
 				t.Fatal("two forms of one name")
@@ -71,7 +72,7 @@ func TestGoldenForms(t *testing.T) {
 			if got := MayQuote(f.text, goneOnly); got != (f.quotes > 0) {
 				t.Errorf("MayQuote = %v, want %v", got, f.quotes > 0)
 			}
-			out, n := Erase(f.text, goneOnly, nil)
+			out, n := Erase(f.text, goneOnly, gonePassages())
 			if n != f.quotes {
 				t.Errorf("%d quotes erased, want %d:\n%s", n, f.quotes, out)
 			}
@@ -98,11 +99,18 @@ func TestGoldenForms(t *testing.T) {
 			if strings.Contains(f.text, "AGENTOUTPUT") && strings.Count(out, "AGENTOUTPUT") != strings.Count(f.text, "AGENTOUTPUT") {
 				t.Errorf("the shell's own output went too:\n%s", out)
 			}
+			// What is no quote stays: the answers' closing hints, the
+			// envelope's lines, the kept lines of a report.
+			for _, line := range strings.Split(f.text, "\n") {
+				if staysWhole(line) && strings.Count(out, line) < strings.Count(f.text, line) {
+					t.Errorf("%q went with the quote:\n%s", line, out)
+				}
+			}
 			if json.Valid([]byte(f.text)) && !json.Valid([]byte(out)) {
 				t.Errorf("valid JSON became invalid:\n%s", out)
 			}
 			// Erasing again finds nothing.
-			if again, k := Erase(out, goneOnly, nil); k != 0 || again != out {
+			if again, k := Erase(out, goneOnly, gonePassages()); k != 0 || again != out {
 				t.Errorf("a second erase found %d more", k)
 			}
 		})
@@ -146,4 +154,19 @@ func TestEraseKeepsTheRest(t *testing.T) {
 	if got, _ := Erase(mcpText, goneOnly, nil); got != want || !strings.HasSuffix(got, "\n\n"+readAroundHint+"\n") {
 		t.Errorf("the last hit:\n%s\nwant\n%s", got, want)
 	}
+}
+
+// staysWhole reports a line no erasure may take: an answer's closing hint
+// or paging line, a harness envelope's line, a line of the shell's own.
+func staysWhole(line string) bool {
+	if strings.Contains(line, goneToken) || strings.Contains(line, "gone-1") || strings.TrimSpace(line) == "" {
+		return false
+	}
+	for _, p := range []string{readAroundHint, "more: call sessions again", scanMoreHead, scanEvery, untrustedClose, "<untrusted_context>",
+		"Process Group PGID", "Exit Code:", "Stderr:", "Output:", "Wall time:", "Chunk ID:", "AGENTOUTPUT", "forgot claude_code", "erased "} {
+		if strings.Contains(line, p) {
+			return true
+		}
+	}
+	return false
 }

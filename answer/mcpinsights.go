@@ -60,15 +60,11 @@ type InsightsAccess struct {
 func MCPInsights(in InsightsOutput, budget int, count Count) (*InsightsOutput, string) {
 	out := in
 	out.Marker, out.TokenBudget = Marker, budget
-	if out.BySource == nil {
-		out.BySource = []InsightsSeries{}
-	}
-	if out.ByProject == nil {
-		out.ByProject = []InsightsSeries{}
-	}
-	if out.Agents == nil {
-		out.Agents = []InsightsAccess{}
-	}
+	// Fitting cuts the series: cut copies, never the caller's (a second
+	// call on the same counts found them shorter than its periods).
+	out.BySource = append([]InsightsSeries{}, in.BySource...)
+	out.ByProject = append([]InsightsSeries{}, in.ByProject...)
+	out.Agents = append([]InsightsAccess{}, in.Agents...)
 	fits := func() bool { return countJSON(&out, count) <= budget && count(insightsText(&out)) <= budget }
 	projects, periods := len(out.ByProject), len(out.Periods)
 	for !fits() {

@@ -354,6 +354,12 @@ func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *mem
 				}
 			}
 			if err := b.Add(ctx, s); err != nil {
+				var big *memory.TurnTooLargeError
+				if errors.As(err, &big) {
+					// Left out, named; the rest of the input goes in.
+					*skipped = append(*skipped, Failure{Path: in.Path + ": conversation " + s.ID, Reason: err.Error()})
+					return nil
+				}
 				return fmt.Errorf("conversation %s: %w", s.ID, err)
 			}
 			if b.Holds(s.Harness, s.ID) {

@@ -82,6 +82,7 @@ func (m *Memory) newEraseJob() (*eraseJob, error) {
 		os.RemoveAll(tmp)
 		return nil, err
 	}
+	m.erasing.Add(1)
 	return &eraseJob{m: m, op: op, dir: dir, lock: lock}, nil
 }
 
@@ -169,6 +170,7 @@ func (j *eraseJob) drop() error {
 	err := removeStaging(j.dir)
 	closeLock(j.lock)
 	j.lock = nil
+	j.m.erasing.Add(-1)
 	return err
 }
 

@@ -323,6 +323,7 @@ func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) er
 	if afterCommitTx != nil {
 		afterCommitTx()
 	}
+	killPoint("commit-tx")
 	byDir := map[string][]string{}
 	var dirs []string
 	for _, mv := range moves {

@@ -66,6 +66,12 @@ type staged struct {
 func (m *Memory) NewBatch(opts IngestOptions) (b *Batch, err error) {
 	if m.openBatches.Add(1) == 1 {
 		m.recoverStaging(context.Background()) // best effort; Open and Forget report its errors
+		// A forget or scrub another process left unfinished goes first (a
+		// long-running app imports long after its open); not from inside
+		// this process's own erase job, whose rewrites batch too.
+		if m.erasing.Load() == 0 {
+			m.FinishErases(context.Background())
+		}
 	}
 	defer func() {
 		if err != nil {
@@ -142,6 +148,10 @@ func (b *Batch) Add(ctx context.Context, s *funes.Session) error {
 	data, err := funes.MarshalSession(s)
 	if err != nil {
 		return fmt.Errorf("session %s: %w", s.ID, err)
+	}
+	// A turn no reader could read back is refused, not stored to be lost.
+	if err := checkTurnSizes(s, data); err != nil {
+		return err
 	}
 	sum := sha256.Sum256(data)
 	hash := hex.EncodeToString(sum[:])

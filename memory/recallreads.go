@@ -366,16 +366,20 @@ func (m *Memory) docFilter(ctx context.Context, q queryer, cq RecallQuery) (func
 		}
 		return func(doc uint64) bool { return sess[docSession(doc)] }, rows.Err()
 	}
+	// The conversations whose time overlaps the span first (a conversation
+	// runs from its first dated turn to its latest), then their turns by
+	// the table's key: scanning every turn's time cost a month's span
+	// 0.2 s of CPU on the heavy memory.
 	if !cq.Since.IsZero() {
-		where = append(where, "t.ts >= ?")
-		args = append(args, cq.Since.Unix())
+		where = append(where, "s.updated >= ?", "t.ts >= ?")
+		args = append(args, cq.Since.Unix(), cq.Since.Unix())
 	}
 	if !cq.Until.IsZero() {
-		where = append(where, "t.ts < ?")
-		args = append(args, cq.Until.Unix())
+		where = append(where, "s.started < ?", "t.ts < ?")
+		args = append(args, cq.Until.Unix(), cq.Until.Unix())
 	}
 	docs := map[uint64]bool{}
-	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq FROM turns t JOIN sessions s ON s.id = t.sess WHERE `+strings.Join(where, " AND "), args...)
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq FROM sessions s CROSS JOIN turns t ON t.sess = s.id WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: filter: %w", err)
 	}

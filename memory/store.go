@@ -45,7 +45,10 @@ type Memory struct {
 	// the first already made (an import holding hundreds of small batches
 	// for one transaction tried each one's lock at every new one).
 	openBatches atomic.Int32
-	observer    atomic.Pointer[ChoiceObserver] // told of each committed choice (choices.go)
+	// erasing counts this process's erase jobs under way, whose own
+	// batches must not start finishing the journal (FinishErases).
+	erasing  atomic.Int32
+	observer atomic.Pointer[ChoiceObserver] // told of each committed choice (choices.go)
 }
 
 // engineCacheBytes bounds the engine cache of one process.

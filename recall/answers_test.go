@@ -80,17 +80,20 @@ func TestAsks(t *testing.T) {
 	for i := range long {
 		long[i] = 'a'
 	}
+	terms := []weightedTerm{{stem: "program", word: "programs", idf: 2}, {stem: "kid", word: "kids", idf: 1}, {stem: "v261", word: "v261", idf: 3}}
 	for _, c := range []struct {
 		chunks []memory.Chunk
 		want   bool
 	}{
-		{[]memory.Chunk{{Body: "What kind of programs are they making?", Searched: true}}, true},
-		{[]memory.Chunk{{Body: "They make pottery.", Searched: true}}, false},
-		{[]memory.Chunk{{Body: string(long) + " Want me to add links?", Searched: true}}, false}, // a long reply offering more
-		{[]memory.Chunk{{Body: `{"query":"what?"}`}, {Body: "Done.", Searched: true}}, false},    // the question is plumbing
+		{[]memory.Chunk{{Body: "What kind of programs are they making for the kids?", Searched: true}}, true},
+		{[]memory.Chunk{{Body: "Melanie said they started programs for kids. What kind are they making?", Searched: true}}, false}, // the question holds none of it
+		{[]memory.Chunk{{Body: "They make programs for kids.", Searched: true}}, false},
+		{[]memory.Chunk{{Body: "For the record: the kids' programs moved to room B. Why is the heating off?", Searched: true}}, false}, // states, then asks something else
+		{[]memory.Chunk{{Body: string(long) + " programs for kids?", Searched: true}}, false},                                          // a long reply offering more
+		{[]memory.Chunk{{Body: `{"query":"programs for kids?"}`}, {Body: "Done.", Searched: true}}, false},                             // the question is plumbing
 	} {
-		if got := asks(&memory.ShownTurn{Chunks: c.chunks}); got != c.want {
-			t.Errorf("asks(%.40q) = %v, want %v", c.chunks[0].Body, got, c.want)
+		if got := asks(&memory.ShownTurn{Chunks: c.chunks}, terms, false); got != c.want {
+			t.Errorf("asks(%.50q) = %v, want %v", c.chunks[0].Body, got, c.want)
 		}
 	}
 }

@@ -15,7 +15,8 @@ import (
 // most of the query's terms. With follow, when the first hit asks
 // something its answer comes right after it (answers.go), and the list
 // moves down by one from there.
-func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedTerm, ranked []candidate, off int, follow bool) ([]Hit, error) {
+func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedTerm, ranked []candidate, off int, speaker string, tn Tuning) ([]Hit, error) {
+	follow := tn.AnswerFollows
 	hits := make([]Hit, 0, len(ranked))
 	if off >= len(ranked) {
 		return hits, nil
@@ -38,7 +39,7 @@ func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedT
 		return nil, err
 	}
 	if follow {
-		ranked = withAnswer(ranked, shown)
+		ranked = withAnswer(ranked, shown, terms, speaker, tn)
 	}
 	ranked = ranked[min(off, len(ranked)):]
 	for _, c := range ranked {

@@ -267,7 +267,7 @@ func (r *run) present(ctx context.Context, snap *memory.RecallSnapshot) (*Result
 		speaker, tn.SpeakerWeight = funes.RoleUser, tn.FirstPerson
 	}
 	ranked := r.rankLayers(o.K+max(o.Offset, 0), tn, speaker)
-	hits, err := hydrate(ctx, snap, r.terms, ranked, max(o.Offset, 0), tn.AnswerFollows)
+	hits, err := hydrate(ctx, snap, r.terms, ranked, max(o.Offset, 0), r.plan.Speaker, tn)
 	if err != nil {
 		return nil, err
 	}

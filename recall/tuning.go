@@ -116,6 +116,9 @@ type Tuning struct {
 	// answers it (the next of the other speaker's) comes right after it,
 	// ranked with it (answers.go).
 	AnswerFollows bool
+	// AskLoose counts any short turn with a question mark as asking, not
+	// only one whose question holds the match (answers.go).
+	AskLoose bool
 	// BM25 overrides the engine's k1 and per-field b (the field weights stay
 	// the *Weight knobs above); nil is engine.DefaultParams.
 	BM25 *engine.Params

@@ -90,6 +90,41 @@ func whenTokens(q string) []string {
 	return out
 }
 
+// timeText is the part of a query whose dates are the question's: all of a
+// question of one or two sentences; of a longer message (a person writing
+// in a chat: "Hello. Last Tuesday's dinner meant I missed it. What next?")
+// only its questions, as its other dates tell how things stand, not when
+// the answer was said.
+func timeText(q string) string {
+	var sents []string
+	start := 0
+	for i := 0; i < len(q); i++ {
+		switch q[i] {
+		case '.', '!', '?', '\n':
+			if i+1 == len(q) || q[i+1] == ' ' || q[i+1] == '\n' || q[i] == '\n' {
+				if strings.TrimSpace(q[start:i+1]) != "" {
+					sents = append(sents, q[start:i+1])
+				}
+				start = i + 1
+			}
+		}
+	}
+	if strings.TrimSpace(q[start:]) != "" {
+		sents = append(sents, q[start:])
+	}
+	if len(sents) <= 2 {
+		return q
+	}
+	var b strings.Builder
+	for _, s := range sents {
+		if strings.HasSuffix(strings.TrimSpace(s), "?") {
+			b.WriteString(s)
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
 // dayNumber reads "8", "08", "8th", "24th" as a day of the month.
 func dayNumber(w string) (int, bool) {
 	w = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(w, "th"), "st"), "nd"), "rd")
@@ -128,7 +163,7 @@ func weekStart(t time.Time) time.Time {
 func parseWhen(q string, now time.Time) when {
 	var w when
 	w.orderWords = map[string]bool{}
-	ts := whenTokens(q)
+	ts := whenTokens(timeText(q))
 	at := func(i int) string {
 		if i >= 0 && i < len(ts) {
 			return ts[i]
@@ -250,7 +285,7 @@ func parseWhen(q string, now time.Time) when {
 			d := dayStart(now).AddDate(0, 0, -1)
 			span(d, d.AddDate(0, 0, 1), true, i, t)
 		case weekdayNames[t] != 0 || t == "sunday":
-			if at(i-1) == "on" || at(i-1) == "last" || at(i-1) == "this" {
+			if at(i-1) == "on" || at(i-1) == "last" { // "this Friday" may be to come
 				d := dayStart(now)
 				for d.Weekday() != weekdayNames[t] || !d.Before(dayStart(now)) && at(i-1) == "last" {
 					d = d.AddDate(0, 0, -1)
@@ -278,7 +313,7 @@ func parseWhen(q string, now time.Time) when {
 					from, to = from.AddDate(-1, 0, 0), from
 				}
 			}
-			span(from, to, true, i)
+			span(from, to, at(i-1) != "this", i) // "this week": the present, loosely
 		case (t == "days" || t == "weeks" || t == "months" || t == "day" || t == "week" || t == "month") && (at(i+1) == "ago" || at(i-2) == "past" || at(i-2) == "last") &&
 			at(i+1) != "in" && at(i+1) != "of":
 			n, ok := numberWords[at(i-1)]
@@ -294,7 +329,7 @@ func parseWhen(q string, now time.Time) when {
 				// Loose: around then.
 				span(now.Add(-back-unit), now.Add(-back+unit), false, i)
 			} else {
-				span(now.Add(-back), now, true, i)
+				span(now.Add(-back), now, false, i) // "the past two weeks": loose, a situation more than a date
 			}
 		case t == "earlier" && at(i+1) == "this" && (at(i+2) == "year" || at(i+2) == "month" || at(i+2) == "week"):
 			var from time.Time

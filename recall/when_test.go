@@ -32,7 +32,10 @@ func TestParseWhenTable(t *testing.T) {
 		{q: "what did I cook last week?", from: day(2026, 6, 1), to: day(2026, 6, 8), filter: true},
 		{q: "what did I read yesterday", from: day(2026, 6, 9), to: day(2026, 6, 10), filter: true},
 		{q: "what did I buy last Friday?", from: day(2026, 6, 5), to: day(2026, 6, 6), filter: true},
-		{q: "what did we ship in the past 3 days", from: now.Add(-72 * time.Hour), to: now, filter: true},
+		{q: "what did we ship in the past 3 days", from: now.Add(-72 * time.Hour), to: now},
+		{q: "what did I cook this week?", from: day(2026, 6, 8), to: day(2026, 6, 15)},
+		{q: "Hello. Last Tuesday's dinner meant I missed the class. The notes helped. What do we do next?"}, // a message: its question names no date
+		{q: "In March we talked about the release cadence. What did we settle on?", from: day(2026, 3, 1), to: day(2026, 4, 1), filter: true},
 		{q: "what did I plan two weeks ago?", from: now.Add(-21 * 24 * time.Hour), to: now.Add(-7 * 24 * time.Hour)},
 		{q: "what did I try earlier this year", from: day(2026, 1, 1), to: now},
 		{q: "when did I first try the sourdough recipe?", order: -1},

@@ -16,8 +16,8 @@ import (
 
 	"github.com/ireneo-app/ireneo/app/cli"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/insights"
+	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
