@@ -23,7 +23,8 @@ type AuditEntry struct {
 	Outcome  string        `json:"outcome"`
 }
 
-// CLIAudit is audit's text answer: a table, newest first as given.
+// CLIAudit is audit's text answer: a table, newest first as given, safe
+// for a terminal (each cell escaped before the columns are laid out).
 func CLIAudit(es []AuditEntry) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
@@ -34,8 +35,8 @@ func CLIAudit(es []AuditEntry) string {
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "TIME\tCLIENT\tTOOL\tOUTCOME\tHITS\tMS\tARGUMENTS")
 	for _, e := range es {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.1f\t%s\n", e.TS.Local().Format("2006-01-02 15:04:05"), e.Client, e.Tool,
-			e.Outcome, e.Hits, float64(e.Duration.Microseconds())/1000, clipArgs(e.Args, 80))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%.1f\t%s\n", e.TS.Local().Format("2006-01-02 15:04:05"), Terminal(e.Client), Terminal(e.Tool),
+			Terminal(e.Outcome), e.Hits, float64(e.Duration.Microseconds())/1000, clipArgs(Terminal(e.Args), 80))
 	}
 	tw.Flush()
 	return b.String()

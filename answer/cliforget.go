@@ -39,12 +39,12 @@ func CLIForgetJSON(rep *ForgetReport) any {
 	}{Marker, rep}
 }
 
-// CLIForget is forget's text answer.
+// CLIForget is forget's text answer, safe for a terminal.
 func CLIForget(rep *ForgetReport) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
 	for _, s := range rep.Sessions {
-		fmt.Fprintf(&b, "forgot %s %s %q: %d turns, %d bytes, file %s erased\n", s.Source, s.SessionID, s.Title, s.Turns, s.Bytes, s.File)
+		fmt.Fprintf(&b, "%s%s %s %q: %d turns, %d bytes, file %s%s\n", forgotHead, s.Source, s.SessionID, s.Title, s.Turns, s.Bytes, s.File, forgotTail)
 	}
 	fmt.Fprintf(&b, "erased %s and their index rows; freed pages zeroed, search index merged, WAL truncated", plural(rep.Files, "file", "files"))
 	if rep.Vacuumed {
@@ -57,5 +57,5 @@ func CLIForget(rep *ForgetReport) string {
 	} else {
 		b.WriteString("No other conversation kept a quote of them in Ireneo's answers.\n")
 	}
-	return b.String()
+	return Terminal(b.String())
 }

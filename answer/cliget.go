@@ -18,33 +18,33 @@ import (
 // answer it is; every line of a turn is indented, so forget knows where
 // the answer ends and a shell's next output begins.
 
-// CLIGet is get's text answer.
+// CLIGet is get's text answer, safe for a terminal.
 func CLIGet(w *Window) string {
 	var b strings.Builder
 	s := w.Session
-	fmt.Fprintf(&b, "%s %s · %s · %s\n", Marker, oneLine(orDash(s.Title)), s.Source, s.SessionID)
+	fmt.Fprintf(&b, "%s %s%s%s%s%s\n", Marker, oneLine(orDash(s.Title)), sep, s.Source, sep, s.SessionID)
 	if len(s.Projects) > 0 {
-		fmt.Fprintf(&b, "projects: %s\n", strings.Join(s.Projects, ", "))
+		fmt.Fprintf(&b, "%s%s\n", cliProjects, strings.Join(s.Projects, ", "))
 	}
 	for _, t := range w.Turns {
-		mark := " "
+		mark := ' '
 		if t.Seq == w.Focus {
-			mark = ">"
+			mark = cliFocus
 		}
-		fmt.Fprintf(&b, "\n%s [%d] %s %s (%s)\n", mark, t.Seq, t.TS.UTC().Format("2006-01-02 15:04"), t.Role, t.TurnUUID)
+		fmt.Fprintf(&b, "\n%c [%d] %s %s (%s)\n", mark, t.Seq, t.TS.UTC().Format("2006-01-02 15:04"), t.Role, t.TurnUUID)
 		for _, bl := range t.Blocks {
 			if bl.Type != BlockText {
 				name := bl.Type
 				if bl.ToolName != "" {
 					name += " " + bl.ToolName
 				}
-				fmt.Fprintf(&b, "  ‹%s›\n", name)
+				fmt.Fprintf(&b, "%s‹%s›\n", cliIndent, name)
 			}
-			b.WriteString(indent(bl.Text, "  "))
+			b.WriteString(indent(bl.Text, cliIndent))
 			b.WriteByte('\n')
 		}
 	}
-	return b.String()
+	return Terminal(b.String())
 }
 
 // CLIGetJSON is get's --json answer: the window, marked.

@@ -65,7 +65,8 @@ func CLIInsightsJSON(in *Insights) any {
 }
 
 // CLIInsights is insights' text answer: the headline and one line per
-// series, with a sparkline of its weeks (or days).
+// series, with a sparkline of its weeks (or days), safe for a terminal
+// (names escaped before the columns are laid out).
 func CLIInsights(in *Insights) string {
 	var w strings.Builder
 	w.WriteString(Marker + "\n")
@@ -86,21 +87,21 @@ func CLIInsights(in *Insights) string {
 	}
 	nw := 12
 	for _, s := range append(append([]WeekSeries{}, in.BySource...), in.ByProject...) {
-		nw = max(nw, min(28, len([]rune(s.Name))))
+		nw = max(nw, min(28, len([]rune(Terminal(s.Name)))))
 	}
 	for _, a := range in.Agents {
-		nw = max(nw, min(28, len([]rune(a.Client))))
+		nw = max(nw, min(28, len([]rune(Terminal(a.Client)))))
 	}
 	fmt.Fprintln(&w, "by source")
 	for _, s := range in.BySource {
-		fmt.Fprintf(&w, "  %-*s %6d conv %7d turns  %s\n", nw, clip(s.Name, nw), s.TotalConvs, s.TotalTurns, sparkline(s.Conversations))
+		fmt.Fprintf(&w, "  %-*s %6d conv %7d turns  %s\n", nw, clip(Terminal(s.Name), nw), s.TotalConvs, s.TotalTurns, sparkline(s.Conversations))
 	}
 	if len(in.BySource) == 0 {
 		fmt.Fprintln(&w, "  no conversations in this range")
 	}
 	fmt.Fprintln(&w, "by project (top 10)")
 	for _, s := range in.ByProject {
-		fmt.Fprintf(&w, "  %-*s %6d conv %7d turns  %s\n", nw, clip(s.Name, nw), s.TotalConvs, s.TotalTurns, sparkline(s.Conversations))
+		fmt.Fprintf(&w, "  %-*s %6d conv %7d turns  %s\n", nw, clip(Terminal(s.Name), nw), s.TotalConvs, s.TotalTurns, sparkline(s.Conversations))
 	}
 	if len(in.ByProject) == 0 {
 		fmt.Fprintln(&w, "  no tagged conversations in this range")
@@ -108,12 +109,12 @@ func CLIInsights(in *Insights) string {
 	fmt.Fprintln(&w, "agent access per day (recall and get)")
 	for _, a := range in.Agents {
 		fmt.Fprintf(&w, "  %-*s %6d answered %5d no match %5d refused %5d failed  %s\n",
-			nw, clip(a.Client, nw), sum(a.Answered), sum(a.NoMatch), sum(a.Refused), sum(a.Failed), sparkline(addUp(a.Answered, a.NoMatch, a.Refused, a.Failed)))
+			nw, clip(Terminal(a.Client), nw), sum(a.Answered), sum(a.NoMatch), sum(a.Refused), sum(a.Failed), sparkline(addUp(a.Answered, a.NoMatch, a.Refused, a.Failed)))
 	}
 	if len(in.Agents) == 0 {
 		fmt.Fprintln(&w, "  no agent calls in this range")
 	}
-	return w.String()
+	return Terminal(w.String())
 }
 
 // clip shortens s to n characters, marking the cut.

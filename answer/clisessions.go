@@ -12,20 +12,21 @@ import (
 //	* 2026-03-01  chatgpt     conv-1      12 turns  Title  [plant]
 //	1 conversation of 1
 
-// CLISessions is sessions' text answer: a page of total conversations.
+// CLISessions is sessions' text answer: a page of total conversations,
+// safe for a terminal.
 func CLISessions(list []Conversation, total int) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
 	for _, s := range list {
-		star := " "
+		star := ' '
 		if s.Starred {
-			star = "*"
+			star = cliStarred
 		}
-		fmt.Fprintf(&b, "%s %-10s  %-11s %-40s %3d turns  %s  [%s]\n", star, day(s.Updated), s.Source, s.SessionID,
-			s.Turns, oneLine(orDash(s.Title)), strings.Join(s.Projects, ", "))
+		fmt.Fprintf(&b, "%c %-10s  %-11s %-40s %3d%s%s  [%s]\n", star, day(s.Updated), s.Source, s.SessionID,
+			s.Turns, cliTurns, oneLine(orDash(s.Title)), strings.Join(s.Projects, ", "))
 	}
 	fmt.Fprintf(&b, "%s of %d\n", plural(len(list), "conversation", "conversations"), total)
-	return b.String()
+	return Terminal(b.String())
 }
 
 // CLISessionsJSON is sessions' --json answer.
@@ -40,7 +41,7 @@ func CLISessionsJSON(list []Conversation, total int) any {
 	}{Marker, list, total}
 }
 
-// CLIProjects is projects' text answer.
+// CLIProjects is projects' text answer, safe for a terminal.
 func CLIProjects(ps []ProjectCount, untagged int) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
@@ -48,7 +49,7 @@ func CLIProjects(ps []ProjectCount, untagged int) string {
 		fmt.Fprintf(&b, "%6d  %s\n", p.Count, p.Name)
 	}
 	fmt.Fprintf(&b, "%6d  (untagged)\n", untagged)
-	return b.String()
+	return Terminal(b.String())
 }
 
 // CLIProjectsJSON is projects' --json answer.

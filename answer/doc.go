@@ -20,6 +20,8 @@
 // structured: the MarkerField field) and every text answer ends with a
 // newline, so one printed after other shell output is still known.
 //
-// It is a leaf: it imports no Ireneo package. Token counts come from the
-// caller (a Count), and memory's types are converted by the callers.
+// It is a leaf but for spans (the span replacer, itself a leaf): it
+// imports no other Ireneo package. Token counts come from the caller (a
+// Count), and memory's values are converted by the callers
+// (memory/answers.go, app/cli).
 package answer

@@ -27,8 +27,36 @@ func ShellOutput(text string) (head, out string) {
 	return text[:n], text[n:]
 }
 
-// geminiShellEnvelope is what Gemini CLI's run_shell_command puts before a
-// command's output: "<untrusted_context>\nOutput: " (0.4x on), or
-// "Command: …\nDirectory: …\nStdout: " (before). The output runs from
+// untrustedOpen and untrustedClose are Gemini CLI's envelope around a
+// tool's result.
+const (
+	untrustedOpen  = "<untrusted_context>\n"
+	untrustedClose = "</untrusted_context>"
+)
+
+// envelopeClose is where the envelope head opened closes in out, what
+// follows it (Gemini CLI's "\n</untrusted_context>", its newline with
+// it), or len(out) when head has no close: erased there, recall's MCP
+// text ran its last hit to the result's end, its closing hints and the
+// close with it.
+func envelopeClose(head, out string) int {
+	if !strings.HasPrefix(head, untrustedOpen) {
+		return len(out)
+	}
+	trimmed := strings.TrimRight(out, " \t\r\n")
+	if !strings.HasSuffix(trimmed, untrustedClose) {
+		return len(out)
+	}
+	end := len(trimmed) - len(untrustedClose)
+	if end > 0 && out[end-1] == '\n' {
+		end--
+	}
+	return end
+}
+
+// geminiShellEnvelope is what Gemini CLI puts before a tool's output:
+// "<untrusted_context>\n" around every tool's result from 0.5x on (an MCP
+// tool's too), with "Output: " after it for run_shell_command's (0.4x on),
+// or "Command: …\nDirectory: …\nStdout: " (before). The output runs from
 // there on the same line.
-var geminiShellEnvelope = regexp.MustCompile(`^(?:<untrusted_context>\n)?Output: |^Command: [^\n]*\nDirectory: [^\n]*\nStdout: `)
+var geminiShellEnvelope = regexp.MustCompile(`^<untrusted_context>\n(?:Output: )?|^Output: |^Command: [^\n]*\nDirectory: [^\n]*\nStdout: `)

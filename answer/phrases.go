@@ -73,3 +73,31 @@ const (
 	projectsHead = "Projects (conversations):"
 	projectsNone = "No projects."
 )
+
+// The CLI's get and sessions text.
+const (
+	cliProjects = "projects: " // get's second line, when the conversation has projects
+	cliIndent   = "  "         // every line of a get turn's text
+	cliFocus    = '>'          // before the turn asked for; ' ' before the others
+	cliStarred  = '*'          // before a starred conversation's sessions line
+	cliTurns    = " turns  "   // after a sessions line's count, before the title
+)
+
+// The CLI's forget report: a line for each conversation forgotten.
+const (
+	forgotHead = "forgot " // then the source, the id, the title (%q) and ": "
+	forgotTail = " erased"
+)
+
+// scan, the MCP text: its header, a match (a hit's header and receipt,
+// then the line it is on, indented), the end.
+const (
+	scanFor       = " for " // after the count of matches, before the pattern
+	scanReadMid   = " of "  // "(n of m conversations read)"
+	scanReadTail  = " conversations read)"
+	scanMatchLine = "    "          // before a match's line
+	scanNoMatch   = "No match for " // then the pattern
+	scanEvery     = "That is every match. To read around one, call get with its session_id and turn_uuid."
+	scanMoreHead  = "There may be more matches ("
+	scanMoreTail  = "call scan again with the same pattern and filters and cursor "
+)

@@ -19,7 +19,7 @@ import (
 //     "Conversation …" header with its session_id line and turn headers,
 //     sessions' and list_projects' headers, and structured answers carrying
 //     Ireneo's own fields (the records notice with hits or turns; total,
-//     offset, sessions, token_budget or more; projects and untagged; the
+//     offset, sessions, token_budget; projects and untagged; the
 //     CLI's context_block beside hits), also when wrapped in an MCP content
 //     list or a structuredContent field;
 //   - behind a shell's envelope (Codex's exec: ShellOutput).
@@ -127,8 +127,8 @@ func jsonAnswer(v any, depth int) bool {
 				return true
 			}
 		}
-		if has(x, "total", "offset", "sessions", "token_budget") || has(x, "total", "offset", "more", "sessions") {
-			return true // sessions', the second as the first MCP server wrote it
+		if has(x, "total", "offset", "sessions", "token_budget") {
+			return true
 		}
 		if len(x) == 2 && has(x, "projects", "untagged") {
 			return true
@@ -166,11 +166,12 @@ func has(m map[string]any, keys ...string) bool {
 // first byte; 0 when none does. From there to the output's end is Ireneo's:
 // no line says where the shell's next command began. An answer begins at
 // a line that begins with the marker (followed by a space or the line's
-// end: every CLI text answer begins so), at the CLI's no-match or
-// over-budget sentence (the CLI printed them unmarked, without a newline,
-// before this build: anywhere, as the next command's output may follow on
-// its line), or at the header of the CLI's context block from before the
-// marker, at a line's start.
+// end: every CLI text answer begins so), at the line that opens a CLI
+// --json answer holding the marker where CLIJSON puts it, at the CLI's
+// no-match or over-budget sentence (the CLI printed them unmarked, without
+// a newline, before this build: anywhere, as the next command's output may
+// follow on its line), or at the header of the CLI's context block from
+// before the marker, at a line's start.
 func Within(text string) int {
 	at := markedLine(text)
 	limit := len(text)
@@ -201,7 +202,43 @@ func markedLine(text string) int {
 		if text[start-1] == '\n' && (end == len(text) || strings.IndexByte(" \r\n", text[end]) >= 0) {
 			return start
 		}
+		if s := markedJSON(text, start); s > 0 {
+			return s
+		}
 		at = end
+	}
+	return 0
+}
+
+// The CLI's --json answers, as CLIJSON indents them, hold the marker on
+// their second line (audit's array on its third, the first entry's), or,
+// recall's, in its context_block on its third.
+const (
+	markerJSONLine = "{\n  \"" + MarkerField + "\": \""
+	markerJSONItem = "[\n  {\n    \"" + MarkerField + "\": \""
+	recallJSONHead = "{\n  \"query\": "
+	recallJSONMark = ",\n  \"context_block\": \""
+)
+
+// markedJSON is where a --json answer of the CLI's begins at a line's
+// start, past its first byte, when the marker at m is its marker (or its
+// context block's); 0 otherwise.
+func markedJSON(text string, m int) int {
+	before := text[:m]
+	for _, head := range []string{markerJSONLine, markerJSONItem} {
+		if s := len(before) - len(head); s >= 1 && text[s-1] == '\n' && strings.HasSuffix(before, head) {
+			return s
+		}
+	}
+	// recall's: {, its query on the next line, then the context block.
+	if !strings.HasSuffix(before, recallJSONMark) {
+		return 0
+	}
+	line := strings.LastIndexByte(before[:len(before)-len(recallJSONMark)], '\n')
+	if s := line - 1; line >= 2 && text[s] == '{' && text[s-1] == '\n' && strings.HasPrefix(text[s:], recallJSONHead) {
+		if _, err := strconv.QuotedPrefix(text[s+len(recallJSONHead):]); err == nil {
+			return s
+		}
 	}
 	return 0
 }
@@ -291,7 +328,7 @@ func digits(s string) int {
 // readRecallHeader reads recall's header line, either form, marked or not:
 // the number of hits it announces, and whether it is the CLI's.
 func readRecallHeader(line string) (hits int, cli, ok bool) {
-	rest, _ := strings.CutPrefix(line, Marker+" ")
+	rest := strings.TrimLeft(strings.TrimPrefix(line, Marker), " ")
 	rest, ok = strings.CutPrefix(rest, recallHead)
 	if !ok {
 		return 0, false, false

@@ -30,6 +30,9 @@ type Hit struct {
 	Signals   Signals    `json:"signals"`
 	Tokens    int        `json:"tokens"`
 	Truncated bool       `json:"truncated,omitempty"`
+	// Copies counts the turns of other conversations that say the same
+	// (the same question asked again), shown once as this hit.
+	Copies int `json:"copies,omitempty"`
 
 	// TextTokens is Text's o200k count as stored at import, 0 if unknown:
 	// the budget then counts only the frame around the text.

@@ -108,8 +108,9 @@ func contextBlock(query string, res *RecallResult) string {
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }
 
-// CLIRecall is recall's text answer: the context block.
-func CLIRecall(res *RecallResult) string { return res.ContextBlock }
+// CLIRecall is recall's text answer: the context block, safe for a
+// terminal (its --json holds the block as it is).
+func CLIRecall(res *RecallResult) string { return Terminal(res.ContextBlock) }
 
 // noMatch says that nothing matches query.
 func noMatch(query string) string { return noMatchHead + strconv.Quote(query) + noMatchTail }

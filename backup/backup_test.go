@@ -20,6 +20,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/bench/recalldata"
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/insights"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/settings"
@@ -185,8 +186,8 @@ func TestRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(p1, p2) {
 		t.Errorf("projects %v, after restore %v", p1, p2)
 	}
-	i1, _ := f.m.Insights(ctx, memory.InsightsQuery{})
-	i2, _ := m2.Insights(ctx, memory.InsightsQuery{})
+	i1, _ := insights.Read(ctx, f.m, insights.Query{})
+	i2, _ := insights.Read(ctx, m2, insights.Query{})
 	i1.Headline.SizeBytes, i2.Headline.SizeBytes = 0, 0
 	if !reflect.DeepEqual(i1.Headline, i2.Headline) || !reflect.DeepEqual(i1.BySource, i2.BySource) {
 		t.Errorf("insights differ after restore: %+v vs %+v", i1.Headline, i2.Headline)

@@ -2,11 +2,14 @@ package backup
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
@@ -25,13 +28,19 @@ type RestoreOptions struct {
 	// Merge adds the archive to a memory that has conversations, the way
 	// an import does: forgotten conversations stay forgotten, a changed
 	// one is replaced by the import rules, nothing is duplicated, and the
-	// memory's settings are kept.
+	// settings are kept.
 	Merge bool
 	// Redact, if set, scrubs each conversation a merge imports.
 	Redact func(*funes.Session) map[string]int
 	// SaveSettings writes the archive's settings after a restore into an
-	// empty memory; nil leaves the settings alone.
+	// empty memory (not a merge); nil leaves the settings alone. The settings file is
+	// every memory's, so a restore into a scratch folder must not take it
+	// unless the person asks (a backup with scrub on import off turned
+	// redaction off for the main memory).
 	SaveSettings func(settings.Settings) error
+	// Current, if set, is the settings in use, which the summary compares
+	// the archive's with (SettingsChanges).
+	Current *settings.Settings
 	// Progress, if set, reports files or conversations done in a phase.
 	Progress func(phase string, done, total int)
 }
@@ -49,6 +58,10 @@ type RestoreSummary struct {
 	Import   *memory.IngestReport `json:"import,omitempty"`
 	Catalog  memory.CatalogImport `json:"catalog"`
 	Settings bool                 `json:"settings_restored"`
+	// SettingsChanges lists the settings the archive holds differently
+	// from those in use: what the restore changed when Settings, what it
+	// would have changed otherwise.
+	SettingsChanges []SettingChange `json:"settings_changes,omitempty"`
 	// Failed lists files the rebuilt index could not read.
 	Failed      []string `json:"failed,omitempty"`
 	NotIncluded []string `json:"not_included"`
@@ -158,6 +171,9 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 	sum.Conversations, sum.Failed = rep.Sessions, rep.Failed
 	if err != nil {
 		return sum, fmt.Errorf("restore: the files are in place but the index is not; run `ireneo reindex`: %w", err)
+	}
+	if opts.Current != nil {
+		sum.SettingsChanges = SettingsDiff(*opts.Current, a.Settings)
 	}
 	if opts.SaveSettings != nil {
 		if err := opts.SaveSettings(a.Settings); err != nil {
@@ -272,6 +288,9 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 	if sum.Catalog, err = m.ImportCatalog(ctx, a.Catalog, true); err != nil {
 		return sum, fmt.Errorf("merge: conversations imported, catalog not: %w", err)
 	}
+	if opts.Current != nil {
+		sum.SettingsChanges = SettingsDiff(*opts.Current, a.Settings)
+	}
 	return sum, nil
 }
 
@@ -297,6 +316,44 @@ func withoutRefs(c memory.Catalog, left map[memory.CatalogRef]bool) memory.Catal
 		if !left[k.CatalogRef] {
 			out.Known = append(out.Known, k)
 		}
+	}
+	return out
+}
+
+// SettingChange is one setting an archive holds differently from the
+// settings in use.
+type SettingChange struct {
+	Name string `json:"name"` // its key in settings.json
+	From string `json:"from"` // in use, as JSON
+	To   string `json:"to"`   // the archive's, as JSON
+}
+
+func (c SettingChange) String() string { return c.Name + " " + c.From + " → " + c.To }
+
+// SettingsDiff lists the settings to holds differently from from, by
+// their keys in settings.json, in the file's order.
+func SettingsDiff(from, to settings.Settings) []SettingChange {
+	a, b := settingFields(from), settingFields(to)
+	var out []SettingChange
+	for i, f := range a {
+		if f[1] != b[i][1] {
+			out = append(out, SettingChange{Name: f[0], From: f[1], To: b[i][1]})
+		}
+	}
+	return out
+}
+
+// settingFields is each field of s as key and JSON value, in order.
+func settingFields(s settings.Settings) [][2]string {
+	v := reflect.ValueOf(s)
+	var out [][2]string
+	for i := range v.NumField() {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		js, _ := json.Marshal(v.Field(i).Interface())
+		out = append(out, [2]string{name, string(js)})
 	}
 	return out
 }

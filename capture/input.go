@@ -35,7 +35,7 @@ type Event struct {
 // Throttled reports whether the event fires after every reply, so its
 // imports are spaced out.
 func (e Event) Throttled() bool {
-	return e.Name == "Stop" || e.Name == "SubagentStop" || e.Harness == Codex
+	return e.Name == "Stop" || e.Name == "SubagentStop" || e.Harness == Codex || throttledSource(e)
 }
 
 // ParseClaudeCode reads a Claude Code hook's input: one JSON object with

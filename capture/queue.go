@@ -82,14 +82,17 @@ func Enqueue(memDir string, e Event) (bool, error) {
 
 // checkEvent accepts an event a hook or the queue may hand to an import.
 func checkEvent(e Event) error {
-	if e.Harness != ClaudeCode && e.Harness != Codex {
+	if !knownHarness(e.Harness) {
 		return fmt.Errorf("unknown harness %q", e.Harness)
 	}
 	if err := checkID(e.SessionID); err != nil {
 		return fmt.Errorf("session id: %w", err)
 	}
+	if e.Transcript == "" && e.Harness != Codex && e.Harness != ClaudeCode {
+		return errors.New("transcript: missing") // the new harnesses' is found when the hook fires
+	}
 	if e.Transcript != "" {
-		if err := checkTranscript(e.Transcript); err != nil {
+		if err := checkTranscriptOf(e.Harness, e.Transcript); err != nil {
 			return fmt.Errorf("transcript: %w", err)
 		}
 	}

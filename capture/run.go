@@ -88,7 +88,7 @@ func importOnce(ctx context.Context, e Event, o Options) (importers.Summary, err
 	}
 	defer m.Close()
 	started := o.Now()
-	sum, err := importers.Run(ctx, m, []string{e.Transcript}, importers.Options{Redact: o.Redact})
+	sum, err := importers.Run(ctx, m, append([]string{e.Transcript}, alsoImport(e)...), importers.Options{Redact: o.Redact})
 	if err == nil && sum.Failed > 0 && len(sum.Failures) > 0 {
 		err = errors.New(sum.Failures[0].Path + ": " + sum.Failures[0].Reason)
 	}

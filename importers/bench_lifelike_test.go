@@ -11,6 +11,7 @@ import (
 	"github.com/ireneo-app/ireneo/bench/lifelike"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 )
 
@@ -89,7 +90,7 @@ func BenchmarkImportLifelike10k(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	opts := Options{Redact: memory.Redactor(sc)}
+	opts := Options{Redact: redact.Redactor(sc)}
 	if os.Getenv("IRENEO_BENCH_NOSCRUB") == "1" {
 		opts.Redact = nil
 	}

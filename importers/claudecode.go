@@ -122,6 +122,7 @@ func ParseClaudeCode(ctx context.Context, r io.Reader, name string, h Handler) e
 	if len(ss) == 0 {
 		return st.emit(h, nil)
 	}
+	st.report(h)
 	for _, s := range ss {
 		if err := h.Session(s); err != nil {
 			return err

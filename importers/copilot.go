@@ -22,7 +22,9 @@ import (
 // adds the CLI's <current_datetime> and is not kept), assistant.message
 // (content, reasoningText, toolRequests), assistant.reasoning,
 // tool.execution_start/complete (the result, or an error), session.error
-// and abort. system.message is the CLI's system prompt, not kept, as
+// and abort; session.title_changed names it, and session.snapshot_rewind
+// takes back what the person rewound (its eventIds, or all after
+// upToEventId), as the CLI shows it. system.message is the CLI's system prompt, not kept, as
 // Codex's developer messages are not.
 //
 // A sub-agent (the task tool) runs inline: its events carry agentId, and
@@ -64,6 +66,10 @@ type cpData struct {
 	Error      json.RawMessage `json:"error"`
 	Message    looseString     `json:"message"`
 	Reason     looseString     `json:"reason"`
+	// session.snapshot_rewind, session.title_changed
+	UpToEventID looseString   `json:"upToEventId"`
+	EventIDs    []looseString `json:"eventIds"`
+	Title       looseString   `json:"title"`
 	// subagent.started
 	AgentName        looseString `json:"agentName"`
 	AgentDisplayName looseString `json:"agentDisplayName"`
@@ -87,6 +93,7 @@ type cpParse struct {
 	order     []string // sub-agents in the order they started
 	toolNames map[string]string
 	last      time.Time
+	title     string
 }
 
 // cpWorkspace is what workspace.yaml holds that Ireneo reads.
@@ -220,6 +227,14 @@ func (p *cpParse) line(_ int, raw []byte) string {
 			}
 			conv.label = strings.TrimSpace(label)
 		}
+	case "session.title_changed":
+		if !blank(string(d.Title)) {
+			p.title = strings.TrimSpace(string(d.Title))
+		}
+	case "session.snapshot_rewind":
+		// The person rewound: the events it names (or all after the one it
+		// rewound to) are gone, as the CLI shows it.
+		p.rewind(conv, d)
 	case "session.error":
 		add(funes.RoleSystem, addBlock(nil, funes.BlockText, string(d.Message), ""))
 	case "abort":
@@ -230,6 +245,26 @@ func (p *cpParse) line(_ int, raw []byte) string {
 		add(funes.RoleSystem, addBlock(nil, funes.BlockText, msg, ""))
 	}
 	return ""
+}
+
+// rewind drops the turns a session.snapshot_rewind removed.
+func (p *cpParse) rewind(c *cpConv, d cpData) {
+	gone := map[string]bool{}
+	for _, id := range d.EventIDs {
+		gone[string(id)] = true
+	}
+	kept := c.turns[:0]
+	after := false
+	for _, t := range c.turns {
+		if len(gone) == 0 && after || gone[t.TurnUUID] {
+			continue
+		}
+		if t.TurnUUID == string(d.UpToEventID) {
+			after = true
+		}
+		kept = append(kept, t)
+	}
+	c.turns = kept
 }
 
 func (p *cpParse) agent(id string) *cpConv {
@@ -291,6 +326,8 @@ func (p *cpParse) sessions(name string, ws cpWorkspace) []*funes.Session {
 		switch {
 		case ws.UserNamed && !blank(ws.Name):
 			s.Title = firstWords(ws.Name)
+		case p.title != "":
+			s.Title = firstWords(p.title)
 		case !blank(ws.Summary):
 			s.Title = firstWords(ws.Summary)
 		}

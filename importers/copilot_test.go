@@ -62,6 +62,10 @@ func TestCopilotCLIShapes(t *testing.T) {
 {"type":"session.resume","id":"e10","timestamp":"2026-10-02T08:00:00Z","data":{"context":{"cwd":"/elsewhere"}}}
 {"type":"user.message","id":"e11","timestamp":"2026-10-02T08:00:01Z","data":{"content":"try again"}}
 {"type":"assistant.message","id":"e12","timestamp":"2026-10-02T08:00:02Z","data":{"content":"The fixture moved to testdata/k2."}}
+{"type":"user.message","id":"e13","timestamp":"2026-10-02T08:01:00Z","data":{"content":"a prompt the person rewinds"}}
+{"type":"assistant.message","id":"e14","timestamp":"2026-10-02T08:01:02Z","data":{"content":"an answer rewound with it"}}
+{"type":"session.snapshot_rewind","id":"e15","timestamp":"2026-10-02T08:02:00Z","data":{"upToEventId":"e12","eventsRemoved":2,"eventIds":["e13","e14"]}}
+{"type":"session.title_changed","id":"e16","timestamp":"2026-10-02T08:02:01Z","data":{"title":"K-2 fixture moved"}}
 `
 	os.WriteFile(filepath.Join(dir, "events.jsonl"), []byte(events), 0o644)
 	os.WriteFile(filepath.Join(dir, "workspace.yaml"), []byte(`id: c0p1-0000
@@ -94,8 +98,8 @@ summary: >-
 	if s.Project != "plant-control" || s.Workdir != "/home/a/src/plant/sub" {
 		t.Errorf("project %q workdir %q (the repository names it)", s.Project, s.Workdir)
 	}
-	if !strings.HasPrefix(s.Title, "Fixing the K-2 compressor test after its fixture moved") {
-		t.Errorf("title %q, want the summary", s.Title)
+	if s.Title != "K-2 fixture moved" {
+		t.Errorf("title %q, want the one the session was given", s.Title)
 	}
 
 	// A workspace.yaml Ireneo cannot read fails the session, naming it.

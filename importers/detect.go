@@ -31,6 +31,8 @@ const (
 	FormatOpenCodeDB Format = "opencode_db" // opencode's SQLite database (1.2 on)
 	FormatOpenCode   Format = "opencode"    // `opencode export` JSON
 	FormatOpenCodeV1 Format = "opencode_v1" // a session of opencode's storage/ tree (1.1 and before)
+	FormatCursorDB   Format = "cursor_db"   // a Cursor state.vscdb
+	FormatCursor     Format = "cursor"      // a Cursor agent transcript (.jsonl, or the older .txt)
 
 	formatEmpty Format = "empty" // sniffing only: an export with no conversations
 )
@@ -46,6 +48,8 @@ var parsers = map[Format]parseFunc{
 	FormatOpenCodeDB: ParseOpenCodeDB,
 	FormatOpenCode:   ParseOpenCodeExport,
 	FormatOpenCodeV1: ParseOpenCodeStorage,
+	FormatCursorDB:   ParseCursorDB,
+	FormatCursor:     ParseCursorTranscript,
 }
 
 // Input is one importable file: a plain file, or an entry of an archive.
@@ -290,6 +294,10 @@ func sniff(r io.Reader) (Format, string, error) {
 		return sniffArray(br)
 	case '{':
 		return sniffObjects(br)
+	case 'u':
+		if head, _ := br.Peek(64 << 10); looksLikeCursorTranscript(head) {
+			return FormatCursor, "a Cursor agent transcript (user: and <user_query>)", nil
+		}
 	}
 	return "", "", errUnknownFormat
 }
@@ -502,6 +510,8 @@ func classifyLine(keys map[string]bool, vals map[string]string, complete bool) (
 		return FormatFunes, "funes jsonl (session_id, turn_uuid)"
 	case keys["sessionId"] && keys["projectHash"]:
 		return FormatGeminiCLI, "a Gemini CLI session (sessionId, projectHash)"
+	case keys["role"] && keys["message"] && typ == "" && !keys["uuid"]:
+		return FormatCursor, "a Cursor agent transcript (role, message)"
 	case keys["info"] && keys["messages"]:
 		return FormatOpenCode, "an opencode export (info, messages)"
 	case keys["id"] && keys["projectID"] && keys["directory"] && keys["time"]:
@@ -540,6 +550,19 @@ func sniffDB(path string) (Format, string, error) {
 	switch {
 	case ts["session"] && ts["message"] && ts["part"]:
 		return FormatOpenCodeDB, "an opencode database (session, message, part)", nil
+	case ts["cursorDiskKV"] || ts["ItemTable"]:
+		// Every editor built on VS Code has an ItemTable; Cursor's hold its
+		// conversations' keys.
+		var n int
+		if ts["cursorDiskKV"] {
+			db.QueryRowContext(ctx, "SELECT count(*) FROM (SELECT 1 FROM cursorDiskKV WHERE key LIKE 'composerData:%' LIMIT 1)").Scan(&n)
+		}
+		if n == 0 && ts["ItemTable"] {
+			db.QueryRowContext(ctx, "SELECT count(*) FROM ItemTable WHERE key IN (?, ?)", cursorChatKey, cursorComposerKey).Scan(&n)
+		}
+		if n > 0 {
+			return FormatCursorDB, "a Cursor state.vscdb (composers, chat tabs)", nil
+		}
 	}
 	return "", "", errUnknownFormat
 }

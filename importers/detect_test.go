@@ -152,7 +152,12 @@ func TestDetectFolder(t *testing.T) {
 	}
 	// README.md, users.json, projects.json, memories.json, the manifest and
 	// the index are not conversations, and are silently left alone.
-	if count[FormatCodex] != 5 || count[FormatClaudeCode] != 12 || count[FormatChatGPT] != 3 || count[FormatClaude] != 3 || len(ins) != 23 {
+	// opencode's messages and parts, Copilot CLI's workspace.yaml, Gemini
+	// CLI's .project_root, Cursor's workspace.json and a state.vscdb with no
+	// chat in it are not inputs either.
+	if count[FormatCodex] != 5 || count[FormatClaudeCode] != 12 || count[FormatChatGPT] != 3 || count[FormatClaude] != 3 ||
+		count[FormatGeminiCLI] != 3 || count[FormatCopilotCLI] != 1 || count[FormatOpenCodeDB] != 1 || count[FormatOpenCode] != 2 ||
+		count[FormatOpenCodeV1] != 2 || count[FormatCursorDB] != 2 || count[FormatCursor] != 3 || len(ins) != 37 {
 		paths := make([]string, 0, len(ins))
 		for _, in := range ins {
 			paths = append(paths, string(in.Format)+" "+in.Path)

@@ -24,9 +24,7 @@ func ParseFunesJSONL(ctx context.Context, r io.Reader, name string, h Handler) e
 	if err != nil {
 		return err
 	}
-	if st.Bad > 0 {
-		h.skip(fmt.Sprintf("%d bad lines", st.Bad), st.FirstBad)
-	}
+	reportUnreadable(h, st.Bad, st.FirstBad)
 	for _, s := range sessions {
 		if err := ctx.Err(); err != nil {
 			return err

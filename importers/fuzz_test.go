@@ -225,3 +225,37 @@ func FuzzOpenCodeDB(f *testing.F) {
 		}
 	})
 }
+
+func FuzzCursorTranscript(f *testing.F) {
+	seed(f, "cursor/projects")
+	f.Add([]byte("user:\n<user_query>\nx\n</user_query>\nassistant:\n[Tool call] A\n[Tool result] A\n[Thinking]\n"))
+	f.Add([]byte(`{"role":"user","message":{"content":"<timestamp>Monday, Sep 21, 2026, 9:14 AM (UTC+99:99)</timestamp>"}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzParse(t, ParseCursorTranscript, "/h/.cursor/projects/home-a-src-x/agent-transcripts/6b7c8d9e.jsonl", data)
+	})
+}
+
+// FuzzCursorDB opens damaged copies of the hand-made global database.
+func FuzzCursorDB(f *testing.F) {
+	data, err := os.ReadFile(testdata(cursorGlobal))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	dir := filepath.Join(f.TempDir(), "globalStorage")
+	os.MkdirAll(dir, 0o755)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := filepath.Join(dir, "state.vscdb")
+		os.Remove(p + "-wal")
+		os.Remove(p + "-shm")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := ParseCursorDB(context.Background(), nil, p, Handler{Path: p,
+			Session: func(s *funes.Session) error { checkSession(t, s); return nil }})
+		if err != nil && err.Error() == "" {
+			t.Fatal("an error with no message")
+		}
+	})
+}

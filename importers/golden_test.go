@@ -38,60 +38,22 @@ func fixtureDirs(t testing.TB) []string {
 	return out
 }
 
-// sharedRealDirs are where the project's folder of real sample files may
-// be: beside the repository (not in it), from a clone or from a worktree
-// one level deeper; IRENEO_SHARED_REAL names another. Its golden outputs
-// live in the repo.
-var sharedRealDirs = []string{os.Getenv("IRENEO_SHARED_REAL"), "../../shared/fixtures/real", "../../../shared/fixtures/real"}
-
-// sharedReal is the first of sharedRealDirs that is there, or "".
-func sharedReal() string {
-	for _, d := range sharedRealDirs {
-		if fi, err := os.Stat(d); d != "" && err == nil && fi.IsDir() {
-			return d
-		}
-	}
-	return ""
-}
-
 // TestGolden pins what every fixture imports as: the funes jsonl of each
 // conversation a parser finds in it, byte for byte. An importer change shows
 // up as a diff of these files; `go test ./importers -run Golden -update`
 // rewrites them once the change is meant. Every golden must be checked: one
 // whose input is gone, or no longer detected as one conversation file,
-// fails; the real samples' goldens are skipped, saying so, only when the
-// samples are not on this machine.
+// fails.
 func TestGolden(t *testing.T) {
-	t.Run("testdata", func(t *testing.T) {
-		checkGoldens(t, "testdata", goldenDir, func(path string) bool {
-			return path == filepath.Join(goldenDir, "shared-real")
-		})
-	})
-	t.Run("shared-real", func(t *testing.T) {
-		golden := filepath.Join(goldenDir, "shared-real")
-		dir := sharedReal()
-		if dir == "" {
-			msg := fmt.Sprintf("the real sample files are not at any of %q (set IRENEO_SHARED_REAL): %d goldens under %s left unchecked",
-				sharedRealDirs[1:], len(goldenFiles(t, golden, nil)), golden)
-			if os.Getenv(sharedRequiredEnv) != "" {
-				// CI clones the repository beside shared/: missing there, the
-				// clone is laid out wrong, and a skip would hide it.
-				t.Fatalf("%s; %s is set (by .ci/run), so they must be there: clone the repository beside shared/", msg, sharedRequiredEnv)
-			}
-			t.Skip(msg)
-		}
-		checkGoldens(t, dir, golden, nil)
-	})
+	// The real sample files (../shared/fixtures/real) are copied byte for
+	// byte into testdata/real, provenance in testdata/README.md, so their
+	// goldens are checked on every machine, CI's clean clone included.
+	checkGoldens(t, "testdata", goldenDir)
 }
 
-// sharedRequiredEnv, when set, makes a missing ../shared a failure rather
-// than a skip; .ci/run sets it.
-const sharedRequiredEnv = "IRENEO_SHARED_REQUIRED"
-
 // checkGoldens compares every conversation file under dir with its golden
-// under golden, and fails for a golden left unchecked. skipGolden leaves
-// out golden folders that another root checks.
-func checkGoldens(t *testing.T, dir, golden string, skipGolden func(string) bool) {
+// under golden, and fails for a golden left unchecked.
+func checkGoldens(t *testing.T, dir, golden string) {
 	checked := map[string]bool{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -126,7 +88,7 @@ func checkGoldens(t *testing.T, dir, golden string, skipGolden func(string) bool
 	if err != nil {
 		t.Fatal(err)
 	}
-	goldens := goldenFiles(t, golden, skipGolden)
+	goldens := goldenFiles(t, golden)
 	if !*update && len(checked) < max(len(goldens), 3) {
 		// Every golden names a fixture; fewer fixtures than goldens is a
 		// folder only partly there, not a passing run.
@@ -143,15 +105,12 @@ func checkGoldens(t *testing.T, dir, golden string, skipGolden func(string) bool
 }
 
 // goldenFiles lists the golden outputs under dir.
-func goldenFiles(t *testing.T, dir string, skip func(string) bool) []string {
+func goldenFiles(t *testing.T, dir string) []string {
 	t.Helper()
 	var out []string
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
-		}
-		if d.IsDir() && skip != nil && skip(p) {
-			return fs.SkipDir
 		}
 		if !d.IsDir() && strings.HasSuffix(p, ".funes.jsonl") {
 			out = append(out, p)

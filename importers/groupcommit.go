@@ -157,6 +157,9 @@ func (g *groupCommit) land(ctx context.Context) error {
 		}
 		g.sum.add(h.b.Report())
 		g.sum.Skipped = append(g.sum.Skipped, h.skipped...)
+		for _, f := range h.skipped {
+			g.sum.UnreadableLines += f.Lines
+		}
 	}
 	if g.progress != nil {
 		g.progress(Progress{Input: c.held[len(c.held)-1].name, Phase: PhaseCommit, Done: int64(c.sessions), Total: int64(c.sessions)})

@@ -15,6 +15,9 @@ type Handler struct {
 	// Skip, if set, is told about a conversation that could not be read while
 	// the rest of the input can: what names it, reason says why.
 	Skip func(what, reason string)
+	// Unreadable, if set, is told how many lines of the input could not be
+	// read (and left out) while the rest could, and why the first could not.
+	Unreadable func(lines int, first string)
 	// Progress, if set, is told how many bytes of the input have been read.
 	Progress func(read int64)
 	// Lookup, if set, answers what the memory already holds, so a parser

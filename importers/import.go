@@ -45,6 +45,9 @@ const (
 type Failure struct {
 	Path   string `json:"path"`
 	Reason string `json:"reason"`
+	// Lines counts the lines of the input this skip stands for, when what
+	// was left out is lines that could not be read.
+	Lines int `json:"lines,omitempty"`
 }
 
 // Summary says what an import did.
@@ -60,8 +63,12 @@ type Summary struct {
 	Failures []Failure `json:"failures,omitempty"`
 	// Skipped names conversations left out of inputs that were otherwise
 	// imported.
-	Skipped  []Failure      `json:"skipped,omitempty"`
-	Redacted map[string]int `json:"redacted,omitempty"`
+	Skipped []Failure `json:"skipped,omitempty"`
+	// UnreadableLines counts the lines of inputs that were imported but
+	// could not be read (not UTF-8, not JSON, over funes.MaxLineBytes):
+	// left out, each input's named in Skipped.
+	UnreadableLines int            `json:"unreadable_lines,omitempty"`
+	Redacted        map[string]int `json:"redacted,omitempty"`
 }
 
 func (s *Summary) fail(path string, err error) {
@@ -89,6 +96,7 @@ func (s *Summary) Merge(o Summary) {
 	s.Failed += o.Failed
 	s.Failures = append(s.Failures, o.Failures...)
 	s.Skipped = append(s.Skipped, o.Skipped...)
+	s.UnreadableLines += o.UnreadableLines
 	s.Redacted = mergeCounts(s.Redacted, o.Redacted)
 }
 
@@ -346,6 +354,12 @@ func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *mem
 				}
 			}
 			if err := b.Add(ctx, s); err != nil {
+				var big *memory.TurnTooLargeError
+				if errors.As(err, &big) {
+					// Left out, named; the rest of the input goes in.
+					*skipped = append(*skipped, Failure{Path: in.Path + ": conversation " + s.ID, Reason: err.Error()})
+					return nil
+				}
 				return fmt.Errorf("conversation %s: %w", s.ID, err)
 			}
 			if b.Holds(s.Harness, s.ID) {
@@ -356,6 +370,9 @@ func parseInput(ctx context.Context, in Input, za *archive, opts Options, b *mem
 		},
 		Skip: func(what, reason string) {
 			*skipped = append(*skipped, Failure{Path: in.Path + ": " + what, Reason: reason})
+		},
+		Unreadable: func(lines int, first string) {
+			*skipped = append(*skipped, Failure{Path: in.Path + ": " + unreadableLines(lines), Reason: first, Lines: lines})
 		},
 		Lookup:  gc,
 		Pending: pending,

@@ -30,16 +30,42 @@ func (st *lineStats) bad(n int, why string) {
 	}
 }
 
-// emit hands a JSONL file's one conversation to h. With none, the file is
-// an error: every line unreadable, or nothing to import.
+// emit hands a JSONL file's one conversation to h, and the lines it
+// could not read. With none, the file is an error: every line unreadable,
+// or nothing to import.
 func (st *lineStats) emit(h Handler, s *funes.Session) error {
 	if s != nil {
+		st.report(h)
 		return h.Session(s)
 	}
 	if st.Lines > 0 && st.Bad == st.Lines {
 		return fmt.Errorf("no readable line (%s)", st.FirstBad)
 	}
 	return errNoConversation
+}
+
+// report tells h how many lines were left out as unreadable (an
+// invalid-UTF-8 line was dropped with no word in the summary).
+func (st *lineStats) report(h Handler) {
+	reportUnreadable(h, st.Bad, st.FirstBad)
+}
+
+func reportUnreadable(h Handler, bad int, first string) {
+	if bad == 0 {
+		return
+	}
+	if h.Unreadable != nil {
+		h.Unreadable(bad, first)
+		return
+	}
+	h.skip(unreadableLines(bad), first)
+}
+
+func unreadableLines(n int) string {
+	if n == 1 {
+		return "1 line could not be read"
+	}
+	return fmt.Sprintf("%d lines could not be read", n)
 }
 
 // readJSONLines calls fn with each line of a JSONL input that is worth

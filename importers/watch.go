@@ -22,11 +22,14 @@ import (
 var watchDebounce = time.Second
 
 // Watch keeps watching dirs (recursively, including folders created later)
-// and imports each new or grown .jsonl transcript once it has been quiet
-// for about a second. onImport, if set, is called after each import of a
-// recognised file, from Watch's own goroutine. Callers import what is
-// already there with Run first; Watch only follows changes. It returns nil
-// when ctx ends, or an error if no folder can be watched.
+// and imports each new or grown transcript (.jsonl, and Cursor's .txt) or
+// database (opencode's, Cursor's state.vscdb: a write to its -wal counts)
+// once it has been quiet for about a second. A path that is a file, a
+// database, is watched alone, through its folder. onImport, if set, is
+// called after each import of a recognised file, from Watch's own
+// goroutine. Callers import what is already there with Run first; Watch
+// only follows changes. It returns nil when ctx ends, or an error if
+// nothing can be watched.
 func Watch(ctx context.Context, m *memory.Memory, dirs []string, opts Options, onImport func(Summary)) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -34,10 +37,41 @@ func Watch(ctx context.Context, m *memory.Memory, dirs []string, opts Options, o
 	}
 	defer w.Close()
 	watched := 0
+	files := map[string]bool{} // databases watched alone
 	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && fi.Mode().IsRegular() {
+			if w.Add(filepath.Dir(d)) == nil {
+				files[filepath.Clean(d)] = true
+				watched++
+			}
+			continue
+		}
 		if n, err := watchTree(w, d); err == nil {
 			watched += n
 		}
+	}
+	// A file's folder may hold other things: only the file is followed
+	// there, unless the folder is watched too.
+	trees := map[string]bool{}
+	for _, d := range dirs {
+		if !files[filepath.Clean(d)] {
+			trees[filepath.Clean(d)] = true
+		}
+	}
+	inTree := func(p string) bool {
+		for d := range trees {
+			if p == d || strings.HasPrefix(p, d+string(filepath.Separator)) {
+				return true
+			}
+		}
+		return false
+	}
+	follow := func(p string) (string, bool) {
+		t := watchTarget(p)
+		if files[t] {
+			return t, true
+		}
+		return t, inTree(t) && watchable(t)
 	}
 	if watched == 0 {
 		return fmt.Errorf("watch: none of %s can be watched", strings.Join(dirs, ", "))
@@ -94,7 +128,7 @@ func Watch(ctx context.Context, m *memory.Memory, dirs []string, opts Options, o
 						watchTree(w, ev.Name)
 						// Files written before the new folder was watched.
 						filepath.WalkDir(ev.Name, func(p string, d fs.DirEntry, err error) error {
-							if err == nil && !d.IsDir() && watchable(p) {
+							if err == nil && !d.IsDir() && watchable(p) && inTree(p) {
 								pending[p] = time.Now().Add(watchDebounce)
 							}
 							return nil
@@ -102,8 +136,8 @@ func Watch(ctx context.Context, m *memory.Memory, dirs []string, opts Options, o
 					}
 					continue
 				}
-				if watchable(ev.Name) {
-					pending[ev.Name] = time.Now().Add(watchDebounce)
+				if t, ok := follow(ev.Name); ok {
+					pending[t] = time.Now().Add(watchDebounce)
 				}
 			case ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename):
 				delete(pending, ev.Name)
@@ -117,8 +151,8 @@ func Watch(ctx context.Context, m *memory.Memory, dirs []string, opts Options, o
 				for _, d := range w.WatchList() {
 					entries, _ := os.ReadDir(d)
 					for _, e := range entries {
-						if p := filepath.Join(d, e.Name()); !e.IsDir() && watchable(p) {
-							pending[p] = time.Now().Add(watchDebounce)
+						if t, ok := follow(filepath.Join(d, e.Name())); !e.IsDir() && ok {
+							pending[t] = time.Now().Add(watchDebounce)
 						}
 					}
 				}
@@ -162,9 +196,33 @@ func watchTree(w *fsnotify.Watcher, dir string) (int, error) {
 	return n, err
 }
 
-// watchable: the watcher follows transcripts, which are .jsonl files.
+// watchable: the watcher follows transcripts (.jsonl files, Cursor's
+// .txt ones) and the databases opencode and Cursor keep.
 func watchable(p string) bool {
-	return strings.HasSuffix(p, ".jsonl") && !strings.HasPrefix(filepath.Base(p), ".")
+	base := filepath.Base(p)
+	switch {
+	case strings.HasPrefix(base, "."):
+		return false
+	case strings.HasSuffix(base, ".jsonl"), base == "state.vscdb":
+		return true
+	case strings.HasPrefix(base, "opencode") && strings.HasSuffix(base, ".db"):
+		return true
+	case strings.HasSuffix(base, ".txt"):
+		return filepath.Base(filepath.Dir(p)) == "agent-transcripts"
+	}
+	return false
+}
+
+// watchTarget is the file a change is to: a database's, for a write to
+// its -wal, -shm or -journal.
+func watchTarget(p string) string {
+	p = filepath.Clean(p)
+	for _, sfx := range []string{"-wal", "-shm", "-journal"} {
+		if t, ok := strings.CutSuffix(p, sfx); ok {
+			return t
+		}
+	}
+	return p
 }
 
 type fileMark struct {

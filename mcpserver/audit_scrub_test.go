@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
@@ -88,7 +89,7 @@ func holdingBytes(t *testing.T, dir, s string) []string {
 // very first call, however soon it follows.
 func TestLazySecretsRedactFirstCall(t *testing.T) {
 	built := 0
-	ts := startTestServer(t, Options{LazySecrets: func() memory.SecretFinder {
+	ts := startTestServer(t, Options{LazySecrets: func() redact.SecretFinder {
 		built++
 		sc, err := scrub.New([]scrub.Pattern{{Name: "acme-badge", Regex: `ACME-[0-9]{6}`}})
 		if err != nil {

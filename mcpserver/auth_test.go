@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/mark3labs/mcp-go/client/transport"
+
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // TestAuthMatrix is every refusal row of the design, over real HTTP.
@@ -144,7 +146,7 @@ func TestNormalizeAddr(t *testing.T) {
 }
 
 func TestStartRefusesNonLoopback(t *testing.T) {
-	s := New(newFixtureMemory(t), NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(newFixtureMemory(t), tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	defer s.Close()
 	for _, addr := range []string{"0.0.0.0:0", ":0", "[::]:0"} {
 		if err := s.Start(addr); err == nil || !strings.Contains(err.Error(), "not a loopback address") {
@@ -163,7 +165,7 @@ func TestStartPortInUse(t *testing.T) {
 	}
 	defer ln.Close()
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	s := New(newFixtureMemory(t), NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(newFixtureMemory(t), tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	defer s.Close()
 	err = s.Start(ln.Addr().String())
 	if !errors.Is(err, ErrPortInUse) || !strings.Contains(err.Error(), "port "+port+" is already in use") {

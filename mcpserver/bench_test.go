@@ -20,6 +20,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // benchVocab is a Zipf-drawn vocabulary: a few words everywhere, most rare,
@@ -123,7 +124,7 @@ var benchQueries = []string{
 }
 
 func benchServer(b *testing.B, m *memory.Memory) (*Server, string) {
-	s := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	tok, _, err := s.Tokens().Create(context.Background(), fmt.Sprintf("bench-%d", time.Now().UnixNano()), nil)
 	if err != nil {
 		b.Fatal(err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -51,7 +52,7 @@ func measure(t testing.TB, r *mcp.CallToolResult) (structuredTokens, textTokens 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return memory.CountTokens(string(b)), memory.CountTokens(resultText(r))
+	return o200k.Count(string(b)), o200k.Count(resultText(r))
 }
 
 // TestAnswersFitTheirBudget: what the model reads (structuredContent, or

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // Messages a tool call can end with instead of an answer. They are written
@@ -179,14 +180,14 @@ func decodeArgs(raw []byte, dst any) error {
 // with secrets redacted (a query may hold a pasted token), and cut short.
 // Redaction comes before the cut, so a cut cannot leave half a secret
 // behind unrecognised.
-func auditArgs(raw []byte, secrets memory.SecretFinder) string {
+func auditArgs(raw []byte, secrets redact.SecretFinder) string {
 	var buf bytes.Buffer
 	if json.Compact(&buf, raw) != nil {
 		buf.Reset()
 		buf.Write(raw)
 	}
 	s := buf.String()
-	s = memory.RedactText(secrets, s[:min(len(s), maxAuditArgs+auditScanSlack)])
+	s = redact.RedactText(secrets, s[:min(len(s), maxAuditArgs+auditScanSlack)])
 	if len(s) > maxAuditArgs {
 		s = s[:maxAuditArgs] + "…"
 	}

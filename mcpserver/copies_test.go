@@ -20,6 +20,7 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The scenario of issue 20, end to end: facts said once; agents in Claude
@@ -216,7 +217,7 @@ func copyText(role, text string) bool {
 func TestAgentsRecallCopiesStayOutOfRecall(t *testing.T) {
 	ctx := context.Background()
 	m := copiesMemory(t)
-	srv := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
+	srv := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger(), validateOutput: true})
 	tok, _, err := srv.Tokens().Create(ctx, "agent", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -345,7 +346,7 @@ func TestAgentsRecallCopiesStayOutOfRecall(t *testing.T) {
 // plumbing knows Ireneo's tools by name and argument shape without
 // importing this package: its list must be the tools' real arguments.
 func TestPlumbingKnowsTheTools(t *testing.T) {
-	for tool, args := range map[string]any{ToolRecall: RecallArgs{}, ToolGet: GetArgs{}, ToolSessions: SessionsArgs{}, ToolListProjects: ListProjectsArgs{}} {
+	for tool, args := range map[string]any{ToolRecall: RecallArgs{}, ToolGet: GetArgs{}, ToolSessions: SessionsArgs{}, ToolListProjects: ListProjectsArgs{}, ToolScan: ScanArgs{}, ToolInsights: InsightsArgs{}} {
 		var names, required []string
 		rt := reflect.TypeOf(args)
 		for i := range rt.NumField() {

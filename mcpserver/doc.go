@@ -3,16 +3,16 @@
 // list_projects) on a loopback Streamable HTTP endpoint guarded by per-client
 // bearer tokens, and on stdio for clients that start a process.
 //
-// It owns the tokens (secrets in the OS keyring, metadata in the memory's
-// catalog), the HTTP refusals (401 for a missing, unknown or revoked token;
-// 403 for a foreign Host or any foreign Origin; both logged, rate-limited, to
-// the audit log), the Streamable HTTP sessions (issued at initialize, bound
-// to the token that opened them, ended by DELETE), the limits (request size,
-// concurrent calls, per-call time, result size, query length), the token
-// budget of every answer (its structured content and its text each counted
-// in o200k tokens), the audit log of every call, and the snippets that
-// connect each supported client. The CLI and the GUI both drive it through
-// Server, Tokens and the Connect functions.
+// It owns the tokens (secrets kept by package tokenstore, metadata in the
+// memory's catalog), the HTTP refusals (401 for a missing, unknown or revoked
+// token; 403 for a foreign Host or any foreign Origin; both logged,
+// rate-limited, to the audit log), the Streamable HTTP sessions (issued at
+// initialize, bound to the token that opened them, ended by DELETE), the
+// limits (request size, concurrent calls, per-call time, result size, query
+// length), and the audit log of every call. The CLI and the GUI both drive it
+// through Server and Tokens; the client configs that point at it are package
+// clients', and the answers themselves (their types, text, marker and token
+// budget) are package answer's.
 //
 // Scope: a token scoped to projects sees only conversations tagged with one
 // of them, and of their tags only those in its scope. One side channel is

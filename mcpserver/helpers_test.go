@@ -9,57 +9,30 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/mark3labs/mcp-go/client"
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/mcpserver/mcptest"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
-// Fixture conversations: one per project and one untagged. Each carries a
-// marker that must never reach a token scoped away from it.
+// The fixture memory and the client side are mcptest's, shared with the
+// tests of the packages that drive this server.
 const (
-	markerAlpha  = "ALPHAMARK"
-	markerBeta   = "BETAMARK"
-	markerGlobal = "GLOBALMARK"
+	markerAlpha  = mcptest.MarkerAlpha
+	markerBeta   = mcptest.MarkerBeta
+	markerGlobal = mcptest.MarkerGlobal
 )
 
-func fixtureSessions() []*funes.Session {
-	t0 := time.Date(2026, 10, 8, 9, 14, 0, 0, time.UTC)
-	mk := func(id, harness, project, title, marker string, day int) *funes.Session {
-		ts := t0.AddDate(0, 0, day)
-		return &funes.Session{
-			ID: id, Harness: harness, Title: title, Project: project,
-			Turns: []funes.Turn{
-				{TurnUUID: id + "-u0", Seq: 0, TS: ts, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "What price did we settle for MT-4471 in " + title + "?"}}},
-				{TurnUUID: id + "-u1", Seq: 1, TS: ts.Add(time.Minute), Role: funes.RoleAssistant, Blocks: []funes.Block{{Type: funes.BlockText, Text: "For MT-4471 we settled on the figure recorded here: " + marker + " 42 EUR per seat."}}},
-				{TurnUUID: id + "-u2", Seq: 2, TS: ts.Add(2 * time.Minute), Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "Thanks, noted " + marker + " for the quarterly review."}}},
-			},
-		}
-	}
-	return []*funes.Session{
-		mk("conv-alpha", funes.HarnessChatGPT, "alpha", "Alpha pricing", markerAlpha, 0),
-		mk("conv-beta", funes.HarnessClaude, "beta", "Beta pricing", markerBeta, 1),
-		mk("conv-global", funes.HarnessCodex, "", "Global pricing", markerGlobal, 2),
-	}
-}
-
-// newFixtureMemory opens a memory in a temp dir holding fixtureSessions.
-func newFixtureMemory(t testing.TB) *memory.Memory {
-	t.Helper()
-	m, err := memory.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { m.Close() })
-	if _, err := m.Ingest(context.Background(), fixtureSessions(), memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
+var (
+	newFixtureMemory = mcptest.NewFixtureMemory
+	connect          = mcptest.Connect
+	dial             = mcptest.Dial
+	callTool         = mcptest.CallTool
+	resultText       = mcptest.ResultText
+	initRequest      = mcptest.InitRequest
+)
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
@@ -79,7 +52,7 @@ func startTestServer(t testing.TB, opts Options) *testServer {
 		opts.Logger = quietLogger()
 	}
 	opts.validateOutput = true
-	s := New(m, NewMemoryTokenStore(), opts)
+	s := New(m, tokenstore.NewMemoryTokenStore(), opts)
 	ctx := context.Background()
 	full, _, err := s.Tokens().Create(ctx, "full", nil)
 	if err != nil {
@@ -94,66 +67,6 @@ func startTestServer(t testing.TB, opts Options) *testServer {
 	}
 	t.Cleanup(func() { s.Close() })
 	return &testServer{Server: s, mem: m, url: s.URL(), full: full, scoped: scoped}
-}
-
-// connect makes an initialized mcp-go client over HTTP with a token.
-func connect(t testing.TB, url, token string, opts ...client.ClientOption) *client.Client {
-	t.Helper()
-	c, err := dial(url, token, opts...)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
-}
-
-func dial(url, token string, opts ...client.ClientOption) (*client.Client, error) {
-	hdr := map[string]string{}
-	if token != "" {
-		hdr["Authorization"] = "Bearer " + token
-	}
-	tr, err := transport.NewStreamableHTTP(url, transport.WithHTTPHeaders(hdr))
-	if err != nil {
-		return nil, err
-	}
-	c := client.NewClient(tr, opts...)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		return nil, err
-	}
-	req := mcp.InitializeRequest{}
-	req.Params.ClientInfo = mcp.Implementation{Name: "ireneo-test", Version: "1"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return c, nil
-}
-
-func callTool(t testing.TB, c *client.Client, name string, args map[string]any) *mcp.CallToolResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = name
-	req.Params.Arguments = args
-	res, err := c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("call %s: %v", name, err)
-	}
-	return res
-}
-
-// resultText joins a result's text content.
-func resultText(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
-		}
-	}
-	return b.String()
 }
 
 // resultJSON is a result's whole encoding, for leak checks.
@@ -210,11 +123,5 @@ func toolRequest(name string, args map[string]any) mcp.CallToolRequest {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
 	req.Params.Arguments = args
-	return req
-}
-
-func initRequest() mcp.InitializeRequest {
-	req := mcp.InitializeRequest{}
-	req.Params.ClientInfo = mcp.Implementation{Name: "ireneo-test", Version: "1"}
 	return req
 }

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/mcpserver/keyringtest"
+	"github.com/ireneo-app/ireneo/tokenstore"
+	"github.com/ireneo-app/ireneo/tokenstore/keyringtest"
 )
 
 // lockKeyring locks the private session's real keyring until the test ends.
@@ -34,7 +35,7 @@ func TestServeOnLockedKeyring(t *testing.T) {
 	}
 	ctx := context.Background()
 	m := newFixtureMemory(t)
-	store := NewKeyringStore()
+	store := tokenstore.NewKeyringStore()
 	s := New(m, store, Options{Logger: quietLogger()})
 	defer s.Close()
 	name := uniqueName("locked")
@@ -47,8 +48,8 @@ func TestServeOnLockedKeyring(t *testing.T) {
 	lockKeyring(t)
 	pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	var ke *KeyringUnavailableError
-	if err := store.Probe(pctx); !errors.As(err, &ke) || ke.Kind != KeyringLocked {
+	var ke *tokenstore.KeyringUnavailableError
+	if err := store.Probe(pctx); !errors.As(err, &ke) || ke.Kind != tokenstore.KeyringLocked {
 		t.Fatalf("Probe on a locked keyring = %v", err)
 	}
 	if err := s.Start("127.0.0.1:0"); err != nil {

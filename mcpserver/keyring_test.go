@@ -11,57 +11,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
+	"github.com/ireneo-app/ireneo/tokenstore/keyringtest"
 )
-
-// requireKeyring skips unless the run provides a real, unlocked keyring
-// (make test sets IRENEO_TEST_KEYRING=1 inside dbus-run-session with
-// gnome-keyring). When it is set, a broken keyring fails the test.
-func requireKeyring(t *testing.T) {
-	t.Helper()
-	if os.Getenv("IRENEO_TEST_KEYRING") == "" {
-		t.Skip("IRENEO_TEST_KEYRING is not set; `make test` runs this against a real keyring")
-	}
-}
-
-// uniqueName makes a token name no earlier run has used.
-func uniqueName(prefix string) string {
-	return fmt.Sprintf("%s-%d", prefix, time.Now().UnixNano())
-}
-
-func TestKeyringStoreReal(t *testing.T) {
-	requireKeyring(t)
-	ctx := context.Background()
-	k := NewKeyringStore()
-	if err := k.Check(ctx); err != nil {
-		t.Fatalf("keyring unusable: %v", err)
-	}
-	name := uniqueName("test")
-	t.Cleanup(func() { k.Delete(context.Background(), name) })
-	if _, err := k.Get(ctx, name); !errors.Is(err, ErrSecretNotFound) {
-		t.Fatalf("get before set: %v", err)
-	}
-	if err := k.Set(ctx, name, "ireneo_first"); err != nil {
-		t.Fatal(err)
-	}
-	if err := k.Set(ctx, name, "ireneo_second"); err != nil {
-		t.Fatal(err)
-	}
-	if v, err := k.Get(ctx, name); err != nil || v != "ireneo_second" {
-		t.Fatalf("get = %q, %v", v, err)
-	}
-	if err := k.Delete(ctx, name); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := k.Get(ctx, name); !errors.Is(err, ErrSecretNotFound) {
-		t.Fatalf("get after delete: %v", err)
-	}
-	if err := k.Delete(ctx, name); err != nil {
-		t.Fatalf("delete twice: %v", err)
-	}
-}
 
 // TestTokensRealKeyring: a token made against the real keyring serves an
 // HTTP client, reveals the same secret, and after revocation is refused and
@@ -74,7 +28,7 @@ func TestTokensRealKeyring(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", cfg)
 
 	m := newFixtureMemory(t)
-	store := NewKeyringStore()
+	store := tokenstore.NewKeyringStore()
 	s := New(m, store, Options{Logger: quietLogger()})
 	defer s.Close()
 	name := uniqueName("real")
@@ -105,7 +59,7 @@ func TestTokensRealKeyring(t *testing.T) {
 	if err := s.Tokens().Revoke(ctx, name); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Get(ctx, name); !errors.Is(err, ErrSecretNotFound) {
+	if _, err := store.Get(ctx, name); !errors.Is(err, tokenstore.ErrSecretNotFound) {
 		t.Fatalf("revoked secret still in the keyring: %v", err)
 	}
 	if _, err := s.Tokens().Authenticate(ctx, secret); !errors.Is(err, ErrUnauthorized) {
@@ -145,6 +99,11 @@ func assertSecretInNoFile(t *testing.T, secret string, dirs ...string) {
 	}
 }
 
+var (
+	requireKeyring = keyringtest.Require
+	uniqueName     = keyringtest.UniqueName
+)
+
 // The keyring-unavailable cases run in a child process, because the D-Bus
 // session connection is cached for the life of a process.
 const keyringChildEnv = "IRENEO_KEYRING_CHILD"
@@ -158,7 +117,7 @@ func TestKeyringUnavailableChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	_, _, err = NewTokens(m, NewKeyringStore()).Create(context.Background(), "child", nil)
+	_, _, err = NewTokens(m, tokenstore.NewKeyringStore()).Create(context.Background(), "child", nil)
 	fmt.Printf("RESULT: %v\n", err)
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // fixedBackend answers every recall with one result recalled beforehand,
@@ -36,7 +37,7 @@ func BenchmarkMCPOverhead(b *testing.B) {
 	if len(res.Hits) < 5 {
 		b.Fatalf("recall found %d hits, want a full answer", len(res.Hits))
 	}
-	s := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	s.mem = fixedBackend{fakeBackend{func(context.Context) error { return nil }}, res}
 	tok, _, err := s.Tokens().Create(ctx, "overhead", nil)
 	if err != nil {

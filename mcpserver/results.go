@@ -3,6 +3,7 @@ package mcpserver
 import (
 	ans "github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -25,7 +26,7 @@ type (
 )
 
 func buildRecall(query string, res *recall.Result, scope []string, budget int) (*RecallOutput, string) {
-	return ans.MCPRecall(query, res, scope, budget, memory.CountTokens)
+	return ans.MCPRecall(query, res, scope, budget, o200k.Count)
 }
 
 // buildGet hands get's window to answer with what of each block is no
@@ -45,7 +46,7 @@ func buildGet(tr *memory.Transcript, scope []string, budget int) (*GetOutput, st
 			}
 		}
 	}
-	return ans.MCPGet(&w, scope, budget, memory.CountTokens)
+	return ans.MCPGet(&w, scope, budget, o200k.Count)
 }
 
 func buildSessions(list []memory.SessionInfo, total, offset int, scope []string, budget int) (*SessionsResult, string) {
@@ -53,7 +54,7 @@ func buildSessions(list []memory.SessionInfo, total, offset int, scope []string,
 	for i, si := range list {
 		cs[i] = si.Conversation()
 	}
-	return ans.MCPSessions(cs, total, offset, scope, budget, memory.CountTokens)
+	return ans.MCPSessions(cs, total, offset, scope, budget, o200k.Count)
 }
 
 func buildProjects(ps []memory.ProjectCount, untagged int) (*ProjectsResult, string) {

@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // sdkDir is the official TypeScript SDK that `make deps` installs beside
@@ -104,7 +105,7 @@ func checkSDKBudgets(t *testing.T, lines []sdkLine) {
 			continue
 		}
 		budget := int(l.Arguments["token_budget"].(float64))
-		st, tt := memory.CountTokens(*l.Structured), memory.CountTokens(l.Text)
+		st, tt := o200k.Count(*l.Structured), o200k.Count(l.Text)
 		t.Logf("%-8s budget %5d: structuredContent %5d tokens (%d bytes), text %5d tokens", l.Name, budget, st, len(*l.Structured), tt)
 		if st > budget || tt > budget {
 			t.Errorf("%s at budget %d: structuredContent %d tokens, text %d tokens", l.Name, budget, st, tt)
@@ -142,7 +143,7 @@ func checkSDKBudgets(t *testing.T, lines []sdkLine) {
 func TestTypeScriptSDKOverHTTP(t *testing.T) {
 	sdkDir(t)
 	m := budgetMemory(t)
-	s := New(m, NewMemoryTokenStore(), Options{Logger: quietLogger()})
+	s := New(m, tokenstore.NewMemoryTokenStore(), Options{Logger: quietLogger()})
 	tok, _, err := s.Tokens().Create(context.Background(), "sdk", nil)
 	if err != nil {
 		t.Fatal(err)

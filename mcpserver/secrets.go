@@ -3,7 +3,7 @@ package mcpserver
 import (
 	"sync"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 )
 
@@ -15,11 +15,11 @@ import (
 // tool call waits for them if it comes sooner. No call is audited unredacted.
 type auditSecrets struct {
 	once  sync.Once
-	build func() memory.SecretFinder // nil result: the built-in rules
-	f     memory.SecretFinder
+	build func() redact.SecretFinder // nil result: the built-in rules
+	f     redact.SecretFinder
 }
 
-func newAuditSecrets(eager memory.SecretFinder, build func() memory.SecretFinder) *auditSecrets {
+func newAuditSecrets(eager redact.SecretFinder, build func() redact.SecretFinder) *auditSecrets {
 	a := &auditSecrets{build: build}
 	if eager != nil {
 		a.once.Do(func() { a.f = eager })
@@ -29,7 +29,7 @@ func newAuditSecrets(eager memory.SecretFinder, build func() memory.SecretFinder
 
 // get is the finder, built now if it is not yet; nil only if even the
 // built-in rules cannot be loaded.
-func (a *auditSecrets) get() memory.SecretFinder {
+func (a *auditSecrets) get() redact.SecretFinder {
 	a.once.Do(func() {
 		if a.build != nil {
 			a.f = a.build()

@@ -18,7 +18,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/redact"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // Limits and their defaults.
@@ -58,13 +61,13 @@ type Options struct {
 	// before the call is audited or shown to OnCall. Nil means
 	// LazySecrets, else the built-in rules without the person's own
 	// patterns.
-	Secrets memory.SecretFinder
+	Secrets redact.SecretFinder
 	// LazySecrets, if Secrets is nil, builds the finder when it is first
 	// needed (in the background after a client's initialize, or by the
 	// first tool call), so a process a client starts answers initialize
 	// without first compiling every rule. A nil result means the built-in
 	// rules.
-	LazySecrets func() memory.SecretFinder
+	LazySecrets func() redact.SecretFinder
 
 	// validateOutput checks every result against its tool's output schema;
 	// tests turn it on so a schema and its results can't drift apart.
@@ -160,7 +163,7 @@ type Server struct {
 
 // New makes a Server over memory m. tokens holds the secrets that HTTP
 // clients present; it may be nil for a stdio-only server.
-func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
+func New(m *memory.Memory, tokens tokenstore.TokenStore, opts Options) *Server {
 	opts = opts.withDefaults()
 	s := &Server{
 		mem:          memoryBackend{m},
@@ -185,7 +188,7 @@ func New(m *memory.Memory, tokens TokenStore, opts Options) *Server {
 	// tools, not before answering it.
 	hooks.AddAfterInitialize(func(context.Context, any, *mcp.InitializeRequest, *mcp.InitializeResult) {
 		s.secrets.warm()
-		go memory.CountTokens("warm up")
+		go o200k.Count("warm up")
 	})
 	hooks.AddOnRegisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(1) })
 	hooks.AddOnUnregisterSession(func(context.Context, server.ClientSession) { s.liveSessions.Add(-1) })

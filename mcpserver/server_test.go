@@ -39,7 +39,7 @@ func TestHTTPClientBothHandshakes(t *testing.T) {
 			for _, tl := range tools.Tools {
 				names[tl.Name] = tl
 			}
-			for _, want := range []string{ToolRecall, ToolGet, ToolSessions, ToolListProjects} {
+			for _, want := range []string{ToolRecall, ToolGet, ToolSessions, ToolListProjects, ToolScan, ToolInsights} {
 				tl, ok := names[want]
 				if !ok {
 					t.Fatalf("tool %s missing; have %v", want, tools.Tools)
@@ -49,8 +49,8 @@ func TestHTTPClientBothHandshakes(t *testing.T) {
 					t.Errorf("%s is not annotated read-only: %+v", want, a)
 				}
 			}
-			if len(names) != 4 {
-				t.Errorf("want exactly 4 tools, got %d", len(names))
+			if len(names) != 6 {
+				t.Errorf("want exactly 6 tools, got %d", len(names))
 			}
 			d := names[ToolRecall].Description
 			for _, phrase := range []string{"last time", "earlier", "what did we decide", "the numbers we used", "identifiers", "search again", "verbatim"} {
@@ -140,7 +140,7 @@ func TestToolArgumentErrors(t *testing.T) {
 		{ToolRecall, map[string]any{"query": ""}, "query is empty"},
 		{ToolRecall, map[string]any{"query": "MT-4471", "bogus": 1}, `unknown field "bogus"`},
 		{ToolRecall, map[string]any{"query": "MT-4471", "since": "last week"}, "not a date"},
-		{ToolRecall, map[string]any{"query": "MT-4471", "source": "gemini"}, "not one of"},
+		{ToolRecall, map[string]any{"query": "MT-4471", "source": "bard"}, "not one of"},
 		{ToolRecall, map[string]any{"query": "MT-4471", "top_k": "many"}, "want an integer"},
 		{ToolGet, map[string]any{}, "session_id is required"},
 		{ToolSessions, map[string]any{"limit": -1}, "must not be negative"},

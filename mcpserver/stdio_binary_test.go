@@ -3,41 +3,17 @@ package mcpserver
 import (
 	"context"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 
+	"github.com/ireneo-app/ireneo/mcpserver/mcptest"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// buildIreneo builds the ireneo binary from the repository root, as a
-// client that starts `ireneo mcp` would run it.
-func buildIreneo(t testing.TB) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the whole app; skipped with -short")
-	}
-	root, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(root, "main.go")); err != nil {
-		t.Skip("no main.go at the repository root yet")
-	}
-	bin := filepath.Join(t.TempDir(), "ireneo")
-	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+var buildIreneo = mcptest.BuildIreneo
 
 // TestStdioBinary: mcp-go's stdio client starts the real `ireneo mcp`.
 func TestStdioBinary(t *testing.T) {

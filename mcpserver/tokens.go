@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // TokenPrefix starts every token secret, so a leaked one is recognisable.
@@ -48,17 +49,17 @@ type Tokens struct {
 	now func() time.Time
 
 	mu      sync.Mutex
-	store   TokenStore           // guarded by mu: the GUI may switch it while serving
-	touched map[string]time.Time // last time we wrote last_used, per name
+	store   tokenstore.TokenStore // guarded by mu: the GUI may switch it while serving
+	touched map[string]time.Time  // last time we wrote last_used, per name
 }
 
 // NewTokens manages the tokens of memory m, keeping secrets in store.
-func NewTokens(m *memory.Memory, store TokenStore) *Tokens {
+func NewTokens(m *memory.Memory, store tokenstore.TokenStore) *Tokens {
 	return &Tokens{mem: m, store: store, now: time.Now, touched: map[string]time.Time{}}
 }
 
 // Store is the token store secrets are kept in.
-func (t *Tokens) Store() TokenStore {
+func (t *Tokens) Store() tokenstore.TokenStore {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.store
@@ -66,7 +67,7 @@ func (t *Tokens) Store() TokenStore {
 
 // SetStore switches where secrets are kept from now on, as when a person
 // whose keyring is locked chooses the file store. Serving never reads it.
-func (t *Tokens) SetStore(s TokenStore) {
+func (t *Tokens) SetStore(s tokenstore.TokenStore) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.store = s
@@ -181,7 +182,7 @@ func (t *Tokens) Reveal(ctx context.Context, name string) (string, error) {
 	store := t.Store()
 	secret, err := store.Get(ctx, name)
 	if err != nil {
-		if errors.Is(err, ErrSecretNotFound) {
+		if errors.Is(err, tokenstore.ErrSecretNotFound) {
 			return "", &missingSecretError{fmt.Sprintf("token %s: its secret is not in %s (was it made with another token store?); revoke it and create a new one", name, store.Describe())}
 		}
 		return "", err
@@ -198,7 +199,7 @@ func (t *Tokens) Reveal(ctx context.Context, name string) (string, error) {
 type missingSecretError struct{ msg string }
 
 func (e *missingSecretError) Error() string { return e.msg }
-func (e *missingSecretError) Unwrap() error { return ErrSecretNotFound }
+func (e *missingSecretError) Unwrap() error { return tokenstore.ErrSecretNotFound }
 
 // maxBearerLen bounds what Authenticate hashes; real secrets are 50 bytes.
 const maxBearerLen = 512

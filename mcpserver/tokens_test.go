@@ -4,13 +4,12 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 func TestNewSecret(t *testing.T) {
@@ -47,7 +46,7 @@ func TestValidateTokenName(t *testing.T) {
 	}
 }
 
-func newTokens(t *testing.T, store TokenStore) (*Tokens, *memory.Memory) {
+func newTokens(t *testing.T, store tokenstore.TokenStore) (*Tokens, *memory.Memory) {
 	t.Helper()
 	m, err := memory.Open(t.TempDir())
 	if err != nil {
@@ -59,7 +58,7 @@ func newTokens(t *testing.T, store TokenStore) (*Tokens, *memory.Memory) {
 
 func TestTokensLifecycle(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryTokenStore()
+	store := tokenstore.NewMemoryTokenStore()
 	tk, m := newTokens(t, store)
 	now := time.Date(2026, 10, 8, 9, 0, 0, 0, time.UTC)
 	tk.now = func() time.Time { return now }
@@ -122,7 +121,7 @@ func TestTokensLifecycle(t *testing.T) {
 	if _, err := tk.Authenticate(ctx, secret); !errors.Is(err, ErrUnauthorized) {
 		t.Fatalf("revoked token: %v", err)
 	}
-	if _, err := store.Get(ctx, "cursor"); !errors.Is(err, ErrSecretNotFound) {
+	if _, err := store.Get(ctx, "cursor"); !errors.Is(err, tokenstore.ErrSecretNotFound) {
 		t.Fatalf("revoked secret still stored: %v", err)
 	}
 	if _, err := tk.Reveal(ctx, "cursor"); err == nil || !strings.Contains(err.Error(), "revoked") {
@@ -139,11 +138,11 @@ func TestTokensLifecycle(t *testing.T) {
 
 func TestTokensStoreFailureLeavesNothing(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryTokenStore()
-	store.Err = &KeyringUnavailableError{Reason: "the keyring is locked", Fix: "Unlock it.", Err: errors.New("failed to unlock correct collection")}
+	store := tokenstore.NewMemoryTokenStore()
+	store.Err = &tokenstore.KeyringUnavailableError{Reason: "the keyring is locked", Fix: "Unlock it.", Err: errors.New("failed to unlock correct collection")}
 	tk, m := newTokens(t, store)
 	_, _, err := tk.Create(ctx, "cursor", nil)
-	var ke *KeyringUnavailableError
+	var ke *tokenstore.KeyringUnavailableError
 	if !errors.As(err, &ke) {
 		t.Fatalf("err = %v", err)
 	}
@@ -154,7 +153,7 @@ func TestTokensStoreFailureLeavesNothing(t *testing.T) {
 
 func TestTokensRevealMismatch(t *testing.T) {
 	ctx := context.Background()
-	store := NewMemoryTokenStore()
+	store := tokenstore.NewMemoryTokenStore()
 	tk, _ := newTokens(t, store)
 	if _, _, err := tk.Create(ctx, "cursor", nil); err != nil {
 		t.Fatal(err)
@@ -166,62 +165,5 @@ func TestTokensRevealMismatch(t *testing.T) {
 	store.Delete(ctx, "cursor")
 	if _, err := tk.Reveal(ctx, "cursor"); err == nil || !strings.Contains(err.Error(), "not in process memory") {
 		t.Fatalf("reveal missing: %v", err)
-	}
-}
-
-func TestClassifyKeyringError(t *testing.T) {
-	for msg, want := range map[string]string{
-		`exec: "dbus-launch": executable file not found in $PATH`:                        "no D-Bus session bus",
-		`dial unix /run/user/1000/bus: connect: no such file or directory`:               "no D-Bus session bus",
-		`The name org.freedesktop.secrets was not provided by any .service files`:        "no Secret Service",
-		`failed to unlock correct collection '/org/freedesktop/secrets/aliases/default'`: "locked",
-	} {
-		err := classifyKeyringError(errors.New(msg))
-		var ke *KeyringUnavailableError
-		if !errors.As(err, &ke) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "--token-store file") {
-			t.Errorf("%q → %v", msg, err)
-		}
-	}
-	if err := classifyKeyringError(errors.New("something else")); err.Error() != "something else" {
-		t.Errorf("unknown error rewritten: %v", err)
-	}
-}
-
-func TestFileTokenStore(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "cfg", "token-secrets.json")
-	fs := NewFileTokenStore(path)
-	if err := fs.Check(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := fs.Set(ctx, "a", "ireneo_one"); err != nil {
-		t.Fatal(err)
-	}
-	if err := fs.Set(ctx, "b", "ireneo_two"); err != nil {
-		t.Fatal(err)
-	}
-	st, err := os.Stat(path)
-	if err != nil || st.Mode().Perm() != 0o600 {
-		t.Fatalf("mode = %v, %v", st.Mode(), err)
-	}
-	if v, err := fs.Get(ctx, "a"); err != nil || v != "ireneo_one" {
-		t.Fatalf("get = %q %v", v, err)
-	}
-	if err := fs.Delete(ctx, "a"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := fs.Get(ctx, "a"); !errors.Is(err, ErrSecretNotFound) {
-		t.Fatalf("deleted: %v", err)
-	}
-	if err := fs.Delete(ctx, "a"); err != nil {
-		t.Fatalf("delete missing: %v", err)
-	}
-	os.Chmod(path, 0o644)
-	if err := fs.Check(ctx); err == nil || !strings.Contains(err.Error(), "chmod 600") {
-		t.Fatalf("check on 0644: %v", err)
-	}
-	os.WriteFile(path, []byte("{not json"), 0o600)
-	if err := fs.Check(ctx); err == nil {
-		t.Fatal("check on garbage passed")
 	}
 }

@@ -15,7 +15,7 @@ import (
 var ErrAccessTokenExists = errors.New("a token with that name already exists")
 
 // AccessToken is the catalog's record of an MCP access token, the bearer
-// token a client sends (not an LLM token, which tokencount.go counts). The
+// token a client sends (not an LLM token, which package o200k counts). The
 // secret itself is never stored here: only its SHA-256, for lookup.
 type AccessToken struct {
 	Name     string    `json:"name"`

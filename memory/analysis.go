@@ -5,7 +5,6 @@ import (
 	"unicode"
 
 	"github.com/ireneo-app/ireneo/engine"
-	"github.com/ireneo-app/ireneo/funes"
 )
 
 // MaxQueryRunes caps a recall query; longer input is cut, not refused.
@@ -34,30 +33,38 @@ func words(text string) []string {
 	return ws
 }
 
-// queryPlan is a recall query taken apart.
-type queryPlan struct {
-	terms []string // content words searched in the body and title
-	all   []string // every content word, before pruning by cost
-	// stops are the stopwords taken out of the query: too common to search
-	// by, they still tell apart turns that match its content words alike.
-	stops  []string
-	ids    []string // normalised identifiers
-	recent bool     // the query asks for the latest state of something
-	// speaker is the role whose turns the question is about: RoleUser for
-	// "what did I say", RoleAssistant for "what did you suggest"; "" if
-	// neither.
-	speaker string
+// IsStopword reports whether a lowercase word is an English function word
+// or question word (stopwords below). Recall's query plan leaves them out of
+// the search as memory's own searches do.
+func IsStopword(w string) bool { return stopwords[w] }
+
+// IsRecencyWord reports whether a lowercase word asks for the latest state
+// of something ("latest", "current", "now").
+func IsRecencyWord(w string) bool { return recencyWords[w] }
+
+// Identifiers finds identifier-like tokens (MT-4471, 3.4%, v1.2.1) and
+// returns them normalised as the index stores them.
+func Identifiers(text string) []string { return identifiers(text) }
+
+// Words splits text into lowercase runs of letters and digits.
+func Words(text string) []string { return words(text) }
+
+// searchTerms are a query's terms for memory's own searches (the sessions
+// list, the forget audit's probe): its content words and its identifiers.
+// Recall plans its queries itself (package recall), on the same words.
+type searchTerms struct {
+	words []string // content words; every word when all are stopwords
+	ids   []string // normalised identifiers
 }
 
-// planQuery cuts the query to MaxQueryRunes, takes out identifiers, and
-// drops stopwords and question words unless nothing would be left. The query
-// is only ever searched as text: every term is quoted when it reaches FTS5.
-func planQuery(q string, dropStop bool) queryPlan {
+// querySearchTerms cuts the query to MaxQueryRunes, takes out identifiers,
+// and drops one-letter words, stopwords and the words asking for the
+// latest, unless nothing would be left.
+func querySearchTerms(q string) searchTerms {
 	if rs := []rune(q); len(rs) > MaxQueryRunes {
 		q = string(rs[:MaxQueryRunes])
 	}
-	var p queryPlan
-	p.ids = identifiers(q)
+	st := searchTerms{ids: identifiers(q)}
 	seen := map[string]bool{}
 	var all []string
 	for _, w := range words(q) {
@@ -66,125 +73,30 @@ func planQuery(q string, dropStop bool) queryPlan {
 		}
 		seen[w] = true
 		all = append(all, w)
-		if len([]rune(w)) < 2 && !unicode.IsDigit([]rune(w)[0]) {
-			if dropStop {
-				p.stops = append(p.stops, w) // "I" says whose words are asked about
-			}
+		if len([]rune(w)) < 2 && !unicode.IsDigit([]rune(w)[0]) || recencyWords[w] || stopwords[w] {
 			continue
 		}
-		if recencyWords[w] {
-			p.recent = true
-			if dropStop {
-				continue
-			}
-		}
-		if dropStop && stopwords[w] {
-			p.stops = append(p.stops, w)
-			continue
-		}
-		p.terms = append(p.terms, w)
+		st.words = append(st.words, w)
 	}
-	if len(p.terms) == 0 && len(p.ids) == 0 {
-		p.terms, p.stops = all, nil
+	if len(st.words) == 0 && len(st.ids) == 0 {
+		st.words = all
 	}
-	p.all = append([]string(nil), p.terms...)
-	p.speaker = speakerOf(q)
-	return p
+	return st
 }
 
-// speakerOf tells whose words a question asks about, from how it says it:
-// the person's own ("what did I say", "I mentioned", "my …") or the
-// assistant's ("what did you suggest", "your advice"). A question about
-// both, or neither, gets "".
-func speakerOf(q string) string {
-	ws := words(q)
-	var user, asst bool
-	for i, w := range ws {
-		next := ""
-		if i+1 < len(ws) {
-			next = ws[i+1]
-		}
-		prev := ""
-		if i > 0 {
-			prev = ws[i-1]
-		}
-		switch {
-		case (w == "i" && userVerbs[next]) || (userVerbs[w] && prev == "i"):
-			user = true
-		case w == "you" && asstVerbs[next], asstVerbs[w] && prev == "you",
-			w == "your" && asstNouns[next]:
-			asst = true
-		}
-	}
-	switch {
-	case user && !asst:
-		return funes.RoleUser
-	case asst && !user:
-		return funes.RoleAssistant
-	}
-	return ""
-}
-
-// userVerbs and asstVerbs are what a person or the assistant did with
-// words; asstNouns what the assistant gave.
-var (
-	userVerbs = setOf(`said say told tell mentioned mention asked ask wrote write shared share described describe
-		explained explain wanted want planned plan decided decide chose choose picked prefer preferred like liked
-		noted note stated state called named set listed`)
-	asstVerbs = setOf(`suggest suggested recommend recommended propose proposed advise advised say said tell told
-		mention mentioned give gave provide provided write wrote list listed explain explained call called offer
-		offered outline outlined come came share shared`)
-	asstNouns = setOf(`suggestion suggestions advice recommendation recommendations proposal idea ideas answer
-		explanation plan tips list`)
-)
-
-func setOf(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
-
-// recallExpr renders the plan as recall's FTS5 MATCH expression: the words
-// searched in the chunk, its title and, when asked, its date; identifiers
-// in their own column.
-func (p queryPlan) recallExpr(useIDs, date bool) string {
-	cols := "body title"
-	if date {
-		cols += " date"
-	}
+// matchExpr renders the terms as an FTS5 MATCH expression.
+func (st searchTerms) matchExpr() string {
 	var parts []string
-	if len(p.terms) > 0 {
-		q := make([]string, len(p.terms))
-		for i, t := range p.terms {
-			q[i] = quoteFTS(t)
-		}
-		parts = append(parts, "{"+cols+"} : ("+strings.Join(q, " OR ")+")")
-	}
-	if useIDs && len(p.ids) > 0 {
-		q := make([]string, len(p.ids))
-		for i, t := range p.ids {
-			q[i] = quoteFTS(t)
-		}
-		parts = append(parts, "ids : ("+strings.Join(q, " OR ")+")")
-	}
-	return strings.Join(parts, " OR ")
-}
-
-// matchExpr renders the plan as an FTS5 MATCH expression.
-func (p queryPlan) matchExpr(useIDs bool) string {
-	var parts []string
-	if len(p.terms) > 0 {
-		q := make([]string, len(p.terms))
-		for i, t := range p.terms {
+	if len(st.words) > 0 {
+		q := make([]string, len(st.words))
+		for i, t := range st.words {
 			q[i] = quoteFTS(t)
 		}
 		parts = append(parts, "{body title} : ("+strings.Join(q, " OR ")+")")
 	}
-	if useIDs && len(p.ids) > 0 {
-		q := make([]string, len(p.ids))
-		for i, t := range p.ids {
+	if len(st.ids) > 0 {
+		q := make([]string, len(st.ids))
+		for i, t := range st.ids {
 			q[i] = quoteFTS(t)
 		}
 		parts = append(parts, "ids : ("+strings.Join(q, " OR ")+")")
@@ -194,7 +106,8 @@ func (p queryPlan) matchExpr(useIDs bool) string {
 
 func quoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
-// recencyWords say the question wants the latest state of something.
+// recencyWords say the question wants the latest state of something; they
+// name nothing to search for.
 var recencyWords = map[string]bool{
 	"latest": true, "newest": true, "current": true, "currently": true, "recent": true,
 	"recently": true, "lately": true, "nowadays": true, "now": true, "today": true, "updated": true,

@@ -4,12 +4,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/ireneo-app/ireneo/funes"
 )
 
-// Table tests for query analysis: identifiers, the plan (content words,
-// stopwords, the speaker a question is about) and the MATCH expression.
+// Table tests for the text analysis the index and memory's own searches
+// share: identifiers, search terms and the MATCH expression.
 
 func TestIdentifiersTable(t *testing.T) {
 	for _, c := range []struct {
@@ -31,55 +29,30 @@ func TestIdentifiersTable(t *testing.T) {
 	}
 }
 
-func TestPlanQueryTable(t *testing.T) {
+func TestSearchTermsTable(t *testing.T) {
 	for _, c := range []struct {
-		q       string
-		terms   []string
-		ids     []string
-		recent  bool
-		speaker string
+		q     string
+		words []string
+		ids   []string
+		expr  string
 	}{
 		{"which work order was raised for the leaking seal on pump P-003?",
-			[]string{"work", "order", "raised", "leaking", "seal", "pump", "003"}, []string{"p003"}, false, ""},
-		{"what's the latest reject rate on line L-07", []string{"reject", "rate", "line", "07"}, []string{"l07"}, true, ""},
-		{"the of and", []string{"the", "of", "and"}, nil, false, ""}, // nothing but stopwords: keep them
-		{"what did I say about the sprint end date", []string{"sprint", "end", "date"}, nil, false, funes.RoleUser},
-		{"what did you suggest for the kiln", []string{"suggest", "kiln"}, nil, false, funes.RoleAssistant},
-		{"your advice on the kiln", []string{"advice", "kiln"}, nil, false, funes.RoleAssistant},
-		{"I said you suggested", []string{"suggested"}, nil, false, ""}, // both: neither
-		{"Vibration vibration VIBRATION", []string{"vibration"}, nil, false, ""},
+			[]string{"work", "order", "raised", "leaking", "seal", "pump", "003"}, []string{"p003"},
+			`{body title} : ("work" OR "order" OR "raised" OR "leaking" OR "seal" OR "pump" OR "003") OR ids : ("p003")`},
+		{"what's the latest reject rate on line L-07", []string{"reject", "rate", "line", "07"}, []string{"l07"},
+			`{body title} : ("reject" OR "rate" OR "line" OR "07") OR ids : ("l07")`},
+		{"the of and", []string{"the", "of", "and"}, nil, `{body title} : ("the" OR "of" OR "and")`}, // nothing but stopwords: keep them
+		{`say "hi" MT-1`, []string{"hi", "mt", "1"}, []string{"mt1"}, `{body title} : ("hi" OR "mt" OR "1") OR ids : ("mt1")`},
 	} {
-		p := planQuery(c.q, true)
-		if !reflect.DeepEqual(p.terms, c.terms) || !reflect.DeepEqual(p.ids, c.ids) || p.recent != c.recent || p.speaker != c.speaker {
-			t.Errorf("planQuery(%q) = terms %q ids %q recent %v speaker %q; want %q %q %v %q",
-				c.q, p.terms, p.ids, p.recent, p.speaker, c.terms, c.ids, c.recent, c.speaker)
+		st := querySearchTerms(c.q)
+		if !reflect.DeepEqual(st.words, c.words) || !reflect.DeepEqual(st.ids, c.ids) || st.matchExpr() != c.expr {
+			t.Errorf("querySearchTerms(%q) = %q %q %s; want %q %q %s", c.q, st.words, st.ids, st.matchExpr(), c.words, c.ids, c.expr)
 		}
 	}
-	if p := planQuery("What score did I say I got on the test?", true); !reflect.DeepEqual(p.stops, []string{"what", "did", "i", "say", "got", "on", "the"}) {
-		t.Errorf("stops = %q, want the stopwords taken out, once each", p.stops)
+	if st := querySearchTerms(strings.Repeat("x", MaxQueryRunes+50)); len(st.words) != 1 || len(st.words[0]) != MaxQueryRunes {
+		t.Errorf("long query not cut to %d runes: %d", MaxQueryRunes, len(st.words[0]))
 	}
-	if p := planQuery("the of and", true); p.stops != nil {
-		t.Errorf("stops = %q for a query of stopwords alone, want none (they are searched)", p.stops)
-	}
-	if p := planQuery(strings.Repeat("x", MaxQueryRunes+50), true); len(p.terms) != 1 || len(p.terms[0]) != MaxQueryRunes {
-		t.Errorf("long query not cut to %d runes: %d", MaxQueryRunes, len(p.terms[0]))
-	}
-}
-
-func TestRecallExprTable(t *testing.T) {
-	p := queryPlan{terms: []string{"seal", `say "hi"`}, ids: []string{"p003"}}
-	for _, c := range []struct {
-		ids, date bool
-		want      string
-	}{
-		{true, true, `{body title date} : ("seal" OR "say ""hi""") OR ids : ("p003")`},
-		{false, false, `{body title} : ("seal" OR "say ""hi""")`},
-	} {
-		if got := p.recallExpr(c.ids, c.date); got != c.want {
-			t.Errorf("recallExpr(%v, %v) = %s, want %s", c.ids, c.date, got, c.want)
-		}
-	}
-	if got := (queryPlan{}).recallExpr(true, true); got != "" {
-		t.Errorf("empty plan gave %q", got)
+	if got := (searchTerms{}).matchExpr(); got != "" {
+		t.Errorf("empty terms gave %q", got)
 	}
 }

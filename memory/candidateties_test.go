@@ -44,12 +44,9 @@ func TestCandidatesSameAfterReimport(t *testing.T) {
 	for _, s := range rev {
 		mustIngest(t, m2, s) // one at a time: other row ids than m1's
 	}
-	et := PlanQuery("walrus ledger reconciliation", true).EngineTerms(true, true, false)
+	terms := queryTerms("walrus ledger reconciliation")
 	list := func(m *Memory, k int) []string {
-		cs, err := m.Candidates(ctx, CandidateQuery{Query: engine.Query{Terms: et.Terms, K: k}, Params: engine.DefaultParams(), CheckExact: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		cs := readCandidates(t, m, RecallQuery{Query: engine.Query{Terms: terms, K: k}, Params: engine.DefaultParams(), CheckExact: true})
 		if len(cs) != min(k, 3*46) {
 			t.Fatalf("K %d: %d candidates", k, len(cs))
 		}
@@ -81,7 +78,7 @@ func TestCandidatesSameAfterReimport(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer tx.Rollback()
-		hits, err := engine.Search(ctx, tx, engine.Query{Terms: et.Terms, K: 7}, engine.DefaultParams())
+		hits, err := engine.Search(ctx, tx, engine.Query{Terms: terms, K: 7}, engine.DefaultParams())
 		if err != nil {
 			t.Fatal(err)
 		}

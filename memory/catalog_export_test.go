@@ -37,7 +37,7 @@ func TestCatalogValidateRefusesBadRows(t *testing.T) {
 func TestImportCatalogKeepsTheAllowListKey(t *testing.T) {
 	ctx := context.Background()
 	m := openTest(t)
-	if _, err := m.scrubKey(ctx); err != nil { // this memory has its own key
+	if _, err := m.ScrubKey(ctx); err != nil { // this memory has its own key
 		t.Fatal(err)
 	}
 	other := strings.Repeat("cd", 32)

@@ -8,7 +8,9 @@
 //
 // Everything that reads or changes a memory goes through this package: the
 // CLI, the MCP server and the GUI call the same functions. The recall
-// pipeline is package recall, built on the read methods of recallreads.go.
+// pipeline is package recall, built on one read snapshot per recall
+// (recallreads.go: ReadCandidates, then Shown) and on the text analysis the
+// index is cut by (analysis.go: Words, Identifiers, the stopwords).
 // The search index is package engine's tables in ireneo.db (one document
 // per turn), which memory keeps in the same transaction as every import,
 // forget, scrub and reindex. The conversations' model and codec are package

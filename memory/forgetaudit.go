@@ -88,7 +88,7 @@ func auditQueries(ctx context.Context, tx *sql.Tx) (map[string][]int64, error) {
 		if json.Unmarshal([]byte(args), &a) != nil || strings.TrimSpace(a.Query) == "" {
 			continue
 		}
-		if expr := planQuery(a.Query, true).matchExpr(true); expr != "" {
+		if expr := querySearchTerms(a.Query).matchExpr(); expr != "" {
 			out[expr] = append(out[expr], id)
 		}
 	}

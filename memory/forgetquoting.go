@@ -189,7 +189,7 @@ func (m *Memory) rewriteQuoting(ctx context.Context, cands []sessionRef, set for
 	// (shredOld leaves a file the commit did not replace alone).
 	var links []string
 	for _, ref := range olds {
-		if l, err := m.linkOld(ref.path); err == nil {
+		if l, err := m.keepOld(ctx, ref.path); err == nil {
 			links = append(links, l)
 		}
 	}
@@ -197,8 +197,9 @@ func (m *Memory) rewriteQuoting(ctx context.Context, cands []sessionRef, set for
 		beforeQuoteCommit()
 	}
 	rep, err := batch.Commit(ctx, nil)
+	killPoint("forget-quotes-committed")
 	for _, l := range links {
-		shredOld(m.dir, l)
+		m.shredKept(l)
 	}
 	if err != nil {
 		return quotingScrub{}, nil, err

@@ -22,6 +22,7 @@ func TestForgetRacingAnImportKeepsTheNewTurns(t *testing.T) {
 		Blocks: []funes.Block{{Type: funes.BlockText, Text: "NEWTURNWORDS my own later message"}}})
 	beforeQuoteCommit = func() { beforeQuoteCommit = nil; mustIngest(t, m, &grown) }
 	defer func() { beforeQuoteCommit = nil }()
+	indexedBefore(t, m, true)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestForgetRacingAnImportKeepsTheNewTurns(t *testing.T) {
 	if !bytes.Contains(data, []byte("NEWTURNWORDS")) {
 		t.Errorf("the turn imported meanwhile is gone from src/:\n%s", data)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, true); len(found) > 0 {
 		t.Errorf("the forgotten quote survives in %v", found)
 	}
 }
@@ -47,6 +48,7 @@ func TestForgetInAnImportsRenameWindow(t *testing.T) {
 	grown := *agent
 	grown.Turns = append(append([]funes.Turn{}, agent.Turns...), funes.Turn{TurnUUID: "agent-1-4", Seq: 4, TS: agent.Turns[3].TS.Add(1e9), Role: funes.RoleUser,
 		Blocks: []funes.Block{{Type: funes.BlockText, Text: "NEWTURNWORDS my own later message"}}})
+	indexedBefore(t, m, true)
 	var ferr error
 	afterCommitTx = func() {
 		afterCommitTx = nil
@@ -70,7 +72,7 @@ func TestForgetInAnImportsRenameWindow(t *testing.T) {
 	if !bytes.Contains(data, []byte("NEWTURNWORDS")) {
 		t.Errorf("the grown copy's new turn is gone from src/:\n%s", data)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, true); len(found) > 0 {
 		t.Errorf("the forgotten quote survives in %v", found)
 	}
 }
@@ -93,10 +95,11 @@ func TestForgetFindsAnIdSplitAcrossChunks(t *testing.T) {
 	}
 	answer := head + pad + tail
 	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), agentSession("agent-1", answer))
+	indexedBefore(t, m, false)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, false); len(found) > 0 {
 		t.Fatalf("the forgotten quote survives in %v", found)
 	}
 }
@@ -144,11 +147,12 @@ func TestImportErasesQuotesAmongManyTombstones(t *testing.T) {
 		}
 	}
 	mustIngest(t, m, conv("gone-1", funes.HarnessChatGPT, "Valve", "", day0, goneSaid), conv("kept-1", funes.HarnessChatGPT, "Pump", "", day0, keptSaid))
+	indexedBefore(t, m, true)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	mustIngest(t, m, agentSession("agent-1", mcpRecallText(quoteHits())))
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, true); len(found) > 0 {
 		t.Fatalf("the forgotten quote came back in %v", found)
 	}
 	if data, _ := os.ReadFile(srcFileOf(t, m, "agent-1")); !bytes.Contains(data, []byte(keptToken)) {
@@ -174,6 +178,7 @@ func TestForgetSweepsAGrownCopyStoredUnderItsOldId(t *testing.T) {
 		m.db.QueryRow(`SELECT id FROM sessions WHERE session_id='agent-1'`).Scan(&after)
 	}
 	defer func() { afterQuoteSweep = nil }()
+	indexedBefore(t, m, true)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +190,7 @@ func TestForgetSweepsAGrownCopyStoredUnderItsOldId(t *testing.T) {
 	if !bytes.Contains(data, []byte("NEWTURNWORDS")) {
 		t.Errorf("the grown copy's new turn is gone from src/:\n%s", data)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, true); len(found) > 0 {
 		t.Errorf("the forgotten quote survives in %v", found)
 	}
 }

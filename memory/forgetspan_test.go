@@ -76,10 +76,11 @@ func TestForgetErasesCLIAnswerAfterOtherOutput(t *testing.T) {
 	if err := m.db.QueryRow(`SELECT count(*) FROM chunks WHERE searched AND instr(body, 'AGENTOUTPUT') > 0`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("searched chunks holding the shell's own output: %d (%v), want 1", n, err)
 	}
+	indexedBefore(t, m, false)
 	if _, err := m.Forget(ctx, []string{"gone-1"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if found := grepDir(t, m.Dir(), goneToken); len(found) > 0 {
+	if found := forgottenIn(t, m, false); len(found) > 0 {
 		t.Fatalf("the forgotten quote survives in %v", found)
 	}
 	if hits := searchTurns(t, m, "AGENTOUTPUT"); len(hits) == 0 || hits[0].SessionID != "agent-1" {

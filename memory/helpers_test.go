@@ -74,11 +74,7 @@ func grepDir(t *testing.T, dir, marker string) []string {
 // recall pipeline itself lives in package recall, which imports this one.
 func searchTurns(t *testing.T, m *Memory, query string) []searchHit {
 	t.Helper()
-	et := PlanQuery(query, true).EngineTerms(true, true, false)
-	cs, err := m.Candidates(context.Background(), CandidateQuery{Query: engine.Query{Terms: et.Terms, K: 200}, Params: engine.DefaultParams(), CheckExact: true})
-	if err != nil {
-		t.Fatalf("search %q: %v", query, err)
-	}
+	cs := readCandidates(t, m, RecallQuery{Query: engine.Query{Terms: queryTerms(query), K: 200}, Params: engine.DefaultParams(), CheckExact: true})
 	keys := make([]TurnKey, len(cs))
 	for i, c := range cs {
 		keys[i] = TurnKey{c.Sess, c.Seq}
@@ -98,4 +94,30 @@ func searchTurns(t *testing.T, m *Memory, query string) []searchHit {
 type searchHit struct {
 	Candidate
 	SessionID string
+}
+
+// queryTerms is the engine's query for a question as recall plans one: its
+// content words searched in a turn's text, title and date words, its
+// identifiers in theirs.
+func queryTerms(query string) []engine.QueryTerm {
+	st := querySearchTerms(query)
+	var ts []engine.QueryTerm
+	for _, w := range st.words {
+		ts = append(ts, engine.QueryTerm{Term: engine.Term(w), Fields: 1<<engine.Body | 1<<engine.Title | 1<<engine.Date})
+	}
+	for _, id := range st.ids {
+		ts = append(ts, engine.QueryTerm{Term: engine.Term(id), Fields: 1 << engine.IDs})
+	}
+	return ts
+}
+
+// readCandidates reads a recall snapshot's candidates and closes it.
+func readCandidates(t *testing.T, m *Memory, q RecallQuery) []Candidate {
+	t.Helper()
+	snap, err := m.ReadCandidates(context.Background(), q)
+	if err != nil {
+		t.Fatalf("candidates: %v", err)
+	}
+	defer snap.Close()
+	return snap.Candidates
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -101,7 +102,7 @@ func prepare(s *funes.Session, data []byte, hash string) *prepared {
 					c := preparedChunk{seq: t.Seq, block: bi, part: pi, blockType: blk.Type, searched: searched, body: piece}
 					pi++
 					if searched { // plumbing counts for nothing
-						c.tokens = CountTokens(piece)
+						c.tokens = o200k.Count(piece)
 						p.tokens += c.tokens
 						body = append(body, piece)
 					}

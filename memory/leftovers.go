@@ -43,6 +43,12 @@ func (m *Memory) recoverStaging(ctx context.Context) error {
 	}
 	var errs []error
 	for _, e := range ents {
+		if e.IsDir() && strings.HasPrefix(e.Name(), erasePrefix) {
+			if err := m.recoverEraseDir(ctx, filepath.Join(root, e.Name())); err != nil {
+				errs = append(errs, err)
+			}
+			continue
+		}
 		if e.IsDir() && strings.HasPrefix(e.Name(), restorePrefix) {
 			if err := m.recoverRestore(ctx, filepath.Join(root, e.Name())); err != nil {
 				errs = append(errs, err)
@@ -94,6 +100,20 @@ func (m *Memory) recoverBatch(ctx context.Context, dir string) error {
 	}
 	errs = append(errs, removeStaging(dir))
 	return errors.Join(errs...)
+}
+
+// recoverEraseDir clears a dead erase job's folder that no journal row
+// names (killed before its rows were in, or after they went); one the
+// journal names is left to FinishErases, which finishes its job first.
+func (m *Memory) recoverEraseDir(ctx context.Context, dir string) error {
+	if jobAlive(dir) {
+		return nil
+	}
+	var named bool
+	if err := m.db.QueryRowContext(ctx, `SELECT EXISTS(SELECT 1 FROM erase_journal WHERE op=?)`, filepath.Base(dir)).Scan(&named); err != nil || named {
+		return err
+	}
+	return m.clearJobDir(dir)
 }
 
 // legacyIncomingKey is the meta key set once src/ has been cleared of

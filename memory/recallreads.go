@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -11,115 +12,18 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/funes"
 )
 
-// The read methods the recall pipeline (package recall) is built on: the
-// query plan, term statistics, the ranked candidate query, and the texts,
-// neighbours and projects it hydrates hits with. They read; none changes the
-// memory.
+// The recall pipeline's reads (package recall). A recall reads the memory
+// in one snapshot (RecallSnapshot: one read transaction, however other
+// processes write): the candidates with what ranking reads of them, then
+// the turns it shows. Nothing here changes the memory.
 
-// QueryPlan is a recall query taken apart (see PlanQuery).
-type QueryPlan struct {
-	Terms []string // content words searched in the body and title
-	All   []string // every content word, before pruning by cost
-	// Stops are the stopwords taken out of the query: too common to search
-	// by, they still tell apart turns that match its content words alike.
-	Stops   []string
-	IDs     []string // normalised identifiers
-	Recent  bool     // the query asks for the latest state of something
-	Speaker string   // RoleUser, RoleAssistant, or "" for neither
-}
-
-// PlanQuery cuts the query to MaxQueryRunes, takes out identifiers, and
-// drops stopwords and question words (when dropStop) unless nothing would be
-// left.
-func PlanQuery(q string, dropStop bool) QueryPlan {
-	p := planQuery(q, dropStop)
-	return QueryPlan{Terms: p.terms, All: p.all, Stops: p.stops, IDs: p.ids, Recent: p.recent, Speaker: p.speaker}
-}
-
-// EngineTerms is a plan as the engine's query terms, and where each of the
-// plan's words and identifiers sits among them (for coverage, from the
-// fields the hits say hold each term).
-type EngineTerms struct {
-	Terms []engine.QueryTerm
-	Word  map[string]int // content word (All) → term index
-	ID    map[string]int // identifier → term index
-	Stop  map[string]int // stopword → term index, when asked for
-}
-
-// EngineTerms renders the plan for the engine: content words searched in a
-// turn's text, its title and (when date) its date words; identifiers in
-// their own field (probed only, unless useIDs). Words pruned by cost, and
-// stopwords (when stops), only probe: the hits say whether they hold them.
-func (p QueryPlan) EngineTerms(useIDs, date, stops bool) EngineTerms {
-	et := EngineTerms{Word: map[string]int{}, ID: map[string]int{}, Stop: map[string]int{}}
-	words := engine.FieldMask(1<<engine.Body | 1<<engine.Title)
-	if date {
-		words |= 1 << engine.Date
-	}
-	add := func(term string, f engine.FieldMask, probe bool) int {
-		et.Terms = append(et.Terms, engine.QueryTerm{Term: term, Fields: f, Probe: probe})
-		return len(et.Terms) - 1
-	}
-	searched := map[string]bool{}
-	for _, w := range p.Terms {
-		searched[w] = true
-		et.Word[w] = add(engine.Term(w), words, false)
-	}
-	for _, w := range p.All {
-		if !searched[w] {
-			et.Word[w] = add(engine.Term(w), 1<<engine.Body, true)
-		}
-	}
-	for _, id := range p.IDs {
-		et.ID[id] = add(engine.Term(id), 1<<engine.IDs, !useIDs)
-	}
-	if stops {
-		for _, w := range p.Stops {
-			et.Stop[w] = add(engine.Term(w), 1<<engine.Body, true)
-		}
-	}
-	return et
-}
-
-// Searched reports whether any term is searched (not only probed).
-func (et EngineTerms) Searched() bool {
-	for _, t := range et.Terms {
-		if !t.Probe && t.Term != "" {
-			return true
-		}
-	}
-	return false
-}
-
-// Identifiers finds identifier-like tokens (MT-4471, 3.4%, v1.2.1) and
-// returns them normalised as the index stores them.
-func Identifiers(text string) []string { return identifiers(text) }
-
-// Words splits text into lowercase runs of letters and digits.
-func Words(text string) []string { return words(text) }
-
-// TermFrequencies returns, for each word, its index term (engine.Term: ""
-// when the index would hold none) and the number of turns that hold that
-// term, and the number of turns (engine documents) in the memory. Figures may be up to statsTTL stale when
-// another process changed the memory.
-func (m *Memory) TermFrequencies(ctx context.Context, ws []string) (df map[string]int, stems map[string]string, total int, err error) {
-	df, total, err = m.frequencies(ctx, ws)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	stems = make(map[string]string, len(ws))
-	m.stats.mu.Lock()
-	for _, w := range ws {
-		stems[w] = m.stats.stems[w]
-	}
-	m.stats.mu.Unlock()
-	return df, stems, total, nil
-}
-
-// CandidateQuery asks the engine for the best turns.
-type CandidateQuery struct {
+// RecallQuery is what one recall reads before it ranks: the engine's
+// candidates under the request's filters, and what the ranking stages ask
+// of them.
+type RecallQuery struct {
 	Query  engine.Query // terms and K; Allow is set from the filters below
 	Params engine.Params
 	Source string // harness; "" for any
@@ -134,11 +38,37 @@ type CandidateQuery struct {
 	// CheckExact also scores every match and fails if the pruned top-k
 	// differs (the bench's proof of the engine's pruning).
 	CheckExact bool
+	// SpanSince and SpanUntil, when either is set, also read the best
+	// Query.K turns inside [SpanSince, SpanUntil) (within the filters
+	// above) and merge them into the candidates: the days a question
+	// names, whose turns may rank below the first K of all.
+	SpanSince, SpanUntil time.Time
+
+	// Words are the query's words whose index term and document frequency
+	// ranking weighs them by (RecallSnapshot.DF, Stems).
+	Words []string
+	// TextBytes, above 0, reads up to that many bytes of each candidate
+	// turn's searched text (Candidate.Text).
+	TextBytes int
+	// Around, above 0, reads the searched chunks of the turns up to Around
+	// before and after each of the first AroundOf candidates
+	// (RecallSnapshot.Around).
+	Around, AroundOf int
+	// ChunkCounts reads how many chunks each candidate's turn was cut into
+	// (Candidate.Chunks).
+	ChunkCounts bool
+	// Previews reads each candidate's preview (Candidate.Preview).
+	Previews bool
+	// Show is the most turns Shown will be asked for (its statements are
+	// prepared before the snapshot takes its connection), and Neighbours
+	// whether it shows each with the previews of the turns around it.
+	Show       int
+	Neighbours bool
 }
 
 // Candidate is one turn the engine found: what ranking needs of it. Its
 // conversation's names and the turn's uuid are read for the few hits shown
-// (TurnInfos).
+// (Shown).
 type Candidate struct {
 	Sess int64 // the conversation's row id
 	Seq  int
@@ -155,23 +85,147 @@ type Candidate struct {
 	Starred      bool
 	// Fields says, per term of the query, which of the turn's fields hold it.
 	Fields []engine.FieldMask
+	Text   string // its searched text, when asked (RecallQuery.TextBytes)
+	Chunks int    // its searched chunks, when asked (RecallQuery.ChunkCounts)
+	// Preview is its preview as import cut it (the first previewRunes
+	// runes of what was said, on one line, "…" when cut), when asked
+	// (RecallQuery.Previews).
+	Preview string
 }
 
-// Candidates asks the engine for the best turns, with the filters applied
-// inside its search (so the filtered top-k is exact), all in one read
-// transaction: one snapshot however other processes write.
-func (m *Memory) Candidates(ctx context.Context, cq CandidateQuery) ([]Candidate, error) {
-	tx, err := m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+// RecallSnapshot is one recall's read of the memory: the candidates and the
+// statistics they are weighed by, read in one read transaction that stays
+// open for Shown, so the turns shown are those the candidates named however
+// other processes import or forget meanwhile. Close it.
+type RecallSnapshot struct {
+	Candidates []Candidate       // best first, at most Query.K
+	Docs       int               // turns in the memory (engine documents)
+	DF         map[string]int    // each of Words: the turns holding its index term
+	Stems      map[string]string // each of Words: its index term ("" when the index would hold none)
+	// Around holds the searched chunk bodies, in order, of the turns around
+	// the candidates asked for (RecallQuery.Around).
+	Around map[TurnKey][]string
+
+	tx         *sql.Tx
+	show       int         // Shown's list length its statements were prepared for
+	stmts      []*sql.Stmt // Shown's, for show turns
+	neighbours bool
+}
+
+// ReadCandidates opens a recall's snapshot and reads its candidates: the
+// engine's best turns, with the filters applied inside its search (so the
+// filtered top-k is exact), and what q asks of them.
+func (m *Memory) ReadCandidates(ctx context.Context, q RecallQuery) (_ *RecallSnapshot, err error) {
+	s := &RecallSnapshot{show: padLen(max(q.Show, 1)), neighbours: q.Neighbours}
+	// Prepared before the transaction takes its connection: preparing on
+	// the pool inside it waited for a connection that every other reader,
+	// each in a transaction of its own, held (TestShownTurnsConcurrent).
+	if s.stmts, err = m.stmts.prepare(ctx, m.db, shownQueries(s.show, s.neighbours)...); err != nil {
+		return nil, fmt.Errorf("recall: shown turns: %w", err)
+	}
+	if s.tx, err = m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	st, err := engine.ReadStats(ctx, s.tx)
 	if err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
-	defer tx.Rollback()
+	s.Docs = int(st.Docs)
+	if s.DF, s.Stems, err = m.stats.frequencies(ctx, s.tx, st.Gen, q.Words); err != nil {
+		return nil, fmt.Errorf("recall: %w", err)
+	}
+	if s.Candidates, err = m.candidates(ctx, s.tx, q); err != nil {
+		return nil, err
+	}
+	keys := make([]TurnKey, len(s.Candidates))
+	for i, c := range s.Candidates {
+		keys[i] = TurnKey{c.Sess, c.Seq}
+	}
+	if q.TextBytes > 0 {
+		texts, err := turnTexts(ctx, s.tx, keys, q.TextBytes)
+		if err != nil {
+			return nil, fmt.Errorf("recall: candidates' text: %w", err)
+		}
+		for i := range s.Candidates {
+			s.Candidates[i].Text = texts[keys[i]]
+		}
+	}
+	if q.ChunkCounts {
+		n, err := turnChunkCounts(ctx, s.tx, keys)
+		if err != nil {
+			return nil, fmt.Errorf("recall: candidates' chunks: %w", err)
+		}
+		for i := range s.Candidates {
+			s.Candidates[i].Chunks = n[keys[i]]
+		}
+	}
+	if q.Previews {
+		if err := turnPreviews(ctx, s.tx, s.Candidates); err != nil {
+			return nil, fmt.Errorf("recall: candidates' previews: %w", err)
+		}
+	}
+	if q.Around > 0 {
+		if s.Around, err = turnsAround(ctx, s.tx, keys[:min(len(keys), max(q.AroundOf, 0))], q.Around); err != nil {
+			return nil, fmt.Errorf("recall: turns around candidates: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// Close ends the snapshot.
+func (s *RecallSnapshot) Close() {
+	if s.tx != nil {
+		s.tx.Rollback()
+		s.tx = nil
+	}
+}
+
+// candidates asks the engine for the best turns in tx, and for the best
+// inside the query's span when it has one, best first.
+func (m *Memory) candidates(ctx context.Context, tx *sql.Tx, cq RecallQuery) ([]Candidate, error) {
+	cands, err := m.search(ctx, tx, cq)
+	if err != nil || cq.SpanSince.IsZero() && cq.SpanUntil.IsZero() {
+		return cands, err
+	}
+	sq := cq
+	if !cq.SpanSince.IsZero() && (sq.Since.IsZero() || cq.SpanSince.After(sq.Since)) {
+		sq.Since = cq.SpanSince
+	}
+	if !cq.SpanUntil.IsZero() && (sq.Until.IsZero() || cq.SpanUntil.Before(sq.Until)) {
+		sq.Until = cq.SpanUntil
+	}
+	in, err := m.search(ctx, tx, sq)
+	if err != nil {
+		return nil, err
+	}
+	have := make(map[TurnKey]bool, len(cands))
+	for _, c := range cands {
+		have[TurnKey{c.Sess, c.Seq}] = true
+	}
+	for _, c := range in {
+		if !have[TurnKey{c.Sess, c.Seq}] {
+			cands = append(cands, c)
+		}
+	}
+	// Best first; the order of equals as each search gave it.
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].BM25 < cands[j].BM25 })
+	return cands, nil
+}
+
+// search asks the engine for the best Query.K turns under the filters.
+func (m *Memory) search(ctx context.Context, tx *sql.Tx, cq RecallQuery) ([]Candidate, error) {
 	q := cq.Query
 	q.Cache = m.engCache
 	// The engine breaks ties by document id, which a restore or re-import
 	// changes: it keeps the turns tied with the K-th too, and they are
 	// ordered here by what the turn is, then cut.
 	q.Ties = max(tieCap*q.K, minTies)
+	var err error
 	if q.Allow, err = m.docFilter(ctx, tx, cq); err != nil {
 		return nil, err
 	}
@@ -289,7 +343,7 @@ func sameHits(got, want []engine.Hit) error {
 
 // docFilter is the query's filters as a test on engine documents: nil when
 // there are none.
-func (m *Memory) docFilter(ctx context.Context, q queryer, cq CandidateQuery) (func(uint64) bool, error) {
+func (m *Memory) docFilter(ctx context.Context, q queryer, cq RecallQuery) (func(uint64) bool, error) {
 	var where []string
 	var args []any
 	if cq.Source != "" {
@@ -319,16 +373,20 @@ func (m *Memory) docFilter(ctx context.Context, q queryer, cq CandidateQuery) (f
 		}
 		return func(doc uint64) bool { return sess[docSession(doc)] }, rows.Err()
 	}
+	// The conversations whose time overlaps the span first (a conversation
+	// runs from its first dated turn to its latest), then their turns by
+	// the table's key: scanning every turn's time cost a month's span
+	// 0.2 s of CPU on the heavy memory.
 	if !cq.Since.IsZero() {
-		where = append(where, "t.ts >= ?")
-		args = append(args, cq.Since.Unix())
+		where = append(where, "s.updated >= ?", "t.ts >= ?")
+		args = append(args, cq.Since.Unix(), cq.Since.Unix())
 	}
 	if !cq.Until.IsZero() {
-		where = append(where, "t.ts < ?")
-		args = append(args, cq.Until.Unix())
+		where = append(where, "s.started < ?", "t.ts < ?")
+		args = append(args, cq.Until.Unix(), cq.Until.Unix())
 	}
 	docs := map[uint64]bool{}
-	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq FROM turns t JOIN sessions s ON s.id = t.sess WHERE `+strings.Join(where, " AND "), args...)
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq FROM sessions s CROSS JOIN turns t ON t.sess = s.id WHERE `+strings.Join(where, " AND "), args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: filter: %w", err)
 	}
@@ -460,32 +518,6 @@ func (m *Memory) TurnInfos(ctx context.Context, turns []TurnKey) (map[TurnKey]Tu
 	return out, rows.Err()
 }
 
-// ChunkTexts reads the bodies of chunks by row id.
-func (m *Memory) ChunkTexts(ctx context.Context, chunks []int64) (map[int64]string, error) {
-	out := make(map[int64]string, len(chunks))
-	if len(chunks) == 0 {
-		return out, nil
-	}
-	ids := make([]string, len(chunks))
-	for i, c := range chunks {
-		ids[i] = strconv.FormatInt(c, 10)
-	}
-	rows, err := m.db.QueryContext(ctx, `SELECT id, body FROM chunks WHERE id IN (`+strings.Join(ids, ",")+`)`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var body string
-		if err := rows.Scan(&id, &body); err != nil {
-			return nil, err
-		}
-		out[id] = body
-	}
-	return out, rows.Err()
-}
-
 // Chunk is one chunk of a turn, for display and the budget.
 type Chunk struct {
 	ID       int64
@@ -512,14 +544,14 @@ func (m *Memory) TurnChunks(ctx context.Context, turn TurnKey) ([]Chunk, error) 
 	return out, rows.Err()
 }
 
-// TurnTexts reads the searched text of turns, at most limit bytes of each.
-func (m *Memory) TurnTexts(ctx context.Context, turns []TurnKey, limit int) (map[TurnKey]string, error) {
+// turnTexts reads the searched text of turns, at most limit bytes of each.
+func turnTexts(ctx context.Context, q queryer, turns []TurnKey, limit int) (map[TurnKey]string, error) {
 	out := make(map[TurnKey]string, len(turns))
 	if len(turns) == 0 {
 		return out, nil
 	}
 	set, args := turnSet(turns)
-	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, body FROM chunks WHERE searched AND (sess, seq) IN (`+set+`) ORDER BY sess, seq, block, part`, args...)
+	rows, err := q.QueryContext(ctx, `SELECT sess, seq, body FROM chunks WHERE searched AND (sess, seq) IN (`+set+`) ORDER BY sess, seq, block, part`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -561,8 +593,8 @@ func turnSet(turns []TurnKey) (string, []any) {
 	return "VALUES " + strings.Join(vals, ","), args
 }
 
-// TurnChunkCounts says how many chunks each turn was cut into.
-func (m *Memory) TurnChunkCounts(ctx context.Context, turns []TurnKey) (map[TurnKey]int, error) {
+// turnChunkCounts says how many searched chunks each turn was cut into.
+func turnChunkCounts(ctx context.Context, q queryer, turns []TurnKey) (map[TurnKey]int, error) {
 	n := map[TurnKey]int{}
 	for _, k := range turns {
 		n[k] = 0
@@ -571,7 +603,7 @@ func (m *Memory) TurnChunkCounts(ctx context.Context, turns []TurnKey) (map[Turn
 		return n, nil
 	}
 	set, args := turnSet(turns)
-	rows, err := m.db.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE searched AND (sess, seq) IN (`+set+`) GROUP BY sess, seq`, args...)
+	rows, err := q.QueryContext(ctx, `SELECT sess, seq, count(*) FROM chunks WHERE searched AND (sess, seq) IN (`+set+`) GROUP BY sess, seq`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -587,9 +619,10 @@ func (m *Memory) TurnChunkCounts(ctx context.Context, turns []TurnKey) (map[Turn
 	return n, rows.Err()
 }
 
-// TurnsAround reads the chunk bodies, in order, of the turns up to n before
-// and after each given turn in its conversation (the turn itself left out).
-func (m *Memory) TurnsAround(ctx context.Context, turns []TurnKey, n int) (map[TurnKey][]string, error) {
+// turnsAround reads the searched chunk bodies, in order, of the turns up to
+// n before and after each given turn in its conversation (the turn itself
+// left out).
+func turnsAround(ctx context.Context, q queryer, turns []TurnKey, n int) (map[TurnKey][]string, error) {
 	out := map[TurnKey][]string{}
 	if len(turns) == 0 {
 		return out, nil
@@ -600,10 +633,10 @@ func (m *Memory) TurnsAround(ctx context.Context, turns []TurnKey, n int) (map[T
 		where = append(where, "(c.sess = ? AND c.seq BETWEEN ? AND ? AND c.seq != ?)")
 		args = append(args, k.Sess, k.Seq-n, k.Seq+n, k.Seq)
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT c.sess, c.seq, c.body FROM chunks c
+	rows, err := q.QueryContext(ctx, `SELECT c.sess, c.seq, c.body FROM chunks c
 		WHERE c.searched AND (`+strings.Join(where, " OR ")+`) ORDER BY c.sess, c.seq, c.block, c.part`, args...)
 	if err != nil {
-		return nil, fmt.Errorf("recall: turns around candidates: %w", err)
+		return nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -617,7 +650,41 @@ func (m *Memory) TurnsAround(ctx context.Context, turns []TurnKey, n int) (map[T
 	return out, rows.Err()
 }
 
-// Preview is the short preview of one turn, as stored at import.
+// turnPreviews fills in each candidate's preview: the stored one, else (a
+// turn keeps none of its own text) cut from its first chunks as import did.
+func turnPreviews(ctx context.Context, q queryer, cs []Candidate) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	keys := make([]TurnKey, len(cs))
+	at := make(map[TurnKey]int, len(cs))
+	for i, c := range cs {
+		keys[i] = TurnKey{c.Sess, c.Seq}
+		at[keys[i]] = i
+	}
+	set, args := turnSet(keys)
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq, t.preview, `+previewSQL+` FROM turns t WHERE (t.sess, t.seq) IN (`+set+`)`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k TurnKey
+		var p, said string
+		if err := rows.Scan(&k.Sess, &k.Seq, &p, &said); err != nil {
+			return err
+		}
+		if p == "" {
+			p = preview(said, previewRunes)
+		}
+		if i, ok := at[k]; ok {
+			cs[i].Preview = p
+		}
+	}
+	return rows.Err()
+}
+
+// Preview is the short preview of one turn, as import cut it.
 type Preview struct {
 	Seq  int
 	Role string
@@ -627,29 +694,103 @@ type Preview struct {
 // ShownTurn is what a recalled turn is shown with.
 type ShownTurn struct {
 	TurnInfo
+	Role     string
+	TS       int64    // Unix seconds; 0 when undated
 	Projects []string // its conversation's, sorted; empty, not nil, when none
 	Chunks   []Chunk  // in order
 	// Neighbours are the previews of the turns just before and after it,
 	// in order, when asked for; empty previews are left out.
 	Neighbours []Preview
+	// Reply, for a turn Shown was asked the reply of, is the turn that
+	// answers it: the other speaker's (a person's or an assistant's) last
+	// turn that says something before the asker speaks again, within
+	// replyReach turns (an agent's steps end in its answer); nil when
+	// there is none.
+	Reply *ShownTurn
+	// ReplySeq is Reply's seq.
+	ReplySeq int
 }
 
-// ShownTurns reads what the given turns are shown with, in one snapshot:
-// three queries for all of them (a query per turn and per part cost hydrate
-// 0.3 s of 300 bench-speed questions). A turn gone since is missing.
-func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours bool) (map[TurnKey]*ShownTurn, error) {
-	out := make(map[TurnKey]*ShownTurn, len(turns))
-	if len(turns) == 0 {
-		return out, nil
-	}
-	set, args := paddedTurnSet(turns)
+// replyReach is how many turns after a question its reply is looked for:
+// an agent's tool calls and their results come between the two.
+const replyReach = 6
+
+// shownQueries are Shown's three statements for a list of n turns (and as
+// many conversations): the turns with their neighbours, their chunks, and
+// their conversations' names and projects.
+func shownQueries(n int, neighbours bool) []string {
+	set := "VALUES (?,?)" + strings.Repeat(",(?,?)", n-1)
 	// The turns, and their neighbours as one range each: the turns table
 	// is ordered by (sess, seq).
 	span := "t.seq = k.column2"
 	if neighbours {
 		span = "t.seq BETWEEN k.column2 - 1 AND k.column2 + 1"
 	}
-	ids := make([]any, 0, len(turns))
+	return []string{
+		// A turn keeps no preview of its own text (the index would hold it
+		// twice): it is cut from its first chunks (previewSQL).
+		`SELECT t.sess, t.seq, t.role, t.preview, ` + previewSQL + `, t.turn_uuid, t.ts FROM (` + set + `) k JOIN turns t ON t.sess = k.column1 AND ` + span,
+		`SELECT sess, seq, id, body, tokens, searched FROM chunks WHERE (sess, seq) IN (` + set + `) ORDER BY sess, seq, block, part`,
+		`SELECT s.id, s.harness, s.session_id, s.title, p.project FROM sessions s
+		LEFT JOIN session_projects p ON p.harness = s.harness AND p.session_id = s.session_id
+		WHERE s.id IN (?` + strings.Repeat(",?", n-1) + `) ORDER BY s.id, p.project`,
+	}
+}
+
+// Shown reads what the given turns are shown with, in the snapshot, with
+// their neighbours' previews when the query asked (RecallQuery.Neighbours),
+// and the reply of each turn of replyOf: three queries for all of them (a
+// query per turn and per part cost hydrate 0.3 s of 300 bench-speed
+// questions), and one more for each reply. A turn gone before the snapshot
+// is missing.
+func (s *RecallSnapshot) Shown(ctx context.Context, turns []TurnKey, replyOf ...TurnKey) (map[TurnKey]*ShownTurn, error) {
+	neighbours := s.neighbours
+	out := make(map[TurnKey]*ShownTurn, len(turns))
+	if len(turns) == 0 {
+		return out, nil
+	}
+	if s.tx == nil {
+		return nil, errors.New("recall: shown turns: the snapshot is closed")
+	}
+	replies := map[TurnKey]TurnKey{}
+	for _, k := range replyOf {
+		seq, err := replySeq(ctx, s.tx, k)
+		if err != nil {
+			return nil, fmt.Errorf("recall: reply: %w", err)
+		}
+		if seq >= 0 {
+			replies[k] = TurnKey{k.Sess, seq}
+			turns = append(turns, replies[k])
+		}
+	}
+	// Lists padded to one length, repeating their first item (which
+	// changes no IN), so the statements are prepared once per length, not
+	// per call, where preparing cost as much as running them.
+	n := padLen(len(turns))
+	var stmts []*sql.Stmt
+	if n > s.show {
+		// More than the snapshot was opened for: prepared on its own
+		// connection (never on the pool, which other readers may hold).
+		for _, q := range shownQueries(n, neighbours) {
+			st, err := s.tx.PrepareContext(ctx, q)
+			if err != nil {
+				return nil, fmt.Errorf("recall: shown turns: %w", err)
+			}
+			defer st.Close()
+			stmts = append(stmts, st)
+		}
+	} else {
+		n = s.show
+		for _, st := range s.stmts {
+			stmts = append(stmts, s.tx.StmtContext(ctx, st))
+		}
+	}
+	args := make([]any, 0, 2*n)
+	for _, k := range turns {
+		args = append(args, k.Sess, k.Seq)
+	}
+	args = padList(args, 2, n)
+	ids := make([]any, 0, n)
 	seen := make(map[int64]bool, len(turns))
 	for _, k := range turns {
 		if !seen[k.Sess] {
@@ -657,32 +798,14 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 			ids = append(ids, k.Sess)
 		}
 	}
-	ids = padList(ids, 1)
-	// Prepared before the transaction takes its connection: preparing on
-	// the pool inside it waited for a connection that every other reader,
-	// each in a transaction of its own, held (TestShownTurnsConcurrent).
-	stmts, err := m.stmts.prepare(ctx, m.db,
-		// A turn keeps no preview of its own text (the index would hold it
-		// twice): it is cut from its first chunks (previewSQL).
-		`SELECT t.sess, t.seq, t.role, t.preview, `+previewSQL+`, t.turn_uuid FROM (`+set+`) k JOIN turns t ON t.sess = k.column1 AND `+span,
-		`SELECT sess, seq, id, body, tokens, searched FROM chunks WHERE (sess, seq) IN (`+set+`) ORDER BY sess, seq, block, part`,
-		`SELECT s.id, s.harness, s.session_id, s.title, p.project FROM sessions s
-		LEFT JOIN session_projects p ON p.harness = s.harness AND p.session_id = s.session_id
-		WHERE s.id IN (?`+strings.Repeat(",?", len(ids)-1)+`) ORDER BY s.id, p.project`)
-	if err != nil {
-		return nil, fmt.Errorf("recall: shown turns: %w", err)
-	}
-	tx, err := m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
-	}
-	defer tx.Rollback()
+	ids = padList(ids, 1, n)
 	type row struct {
 		uuid    string
+		ts      int64
 		preview Preview
 	}
 	rowsOf := make(map[TurnKey]row, 3*len(turns))
-	rows, err := tx.StmtContext(ctx, stmts[0]).QueryContext(ctx, args...)
+	rows, err := stmts[0].QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: shown turns: %w", err)
 	}
@@ -690,7 +813,7 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 		var k TurnKey
 		var r row
 		var said string
-		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &said, &r.uuid); err != nil {
+		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &said, &r.uuid, &r.ts); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("recall: shown turns: %w", err)
 		}
@@ -709,7 +832,7 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 		if !ok {
 			continue
 		}
-		st := &ShownTurn{TurnInfo: TurnInfo{TurnUUID: r.uuid}, Projects: []string{}}
+		st := &ShownTurn{TurnInfo: TurnInfo{TurnUUID: r.uuid}, Role: r.preview.Role, TS: r.ts, Projects: []string{}}
 		if neighbours {
 			for _, n := range []TurnKey{{k.Sess, k.Seq - 1}, {k.Sess, k.Seq + 1}} {
 				if p, ok := rowsOf[n]; ok && p.preview.Text != "" {
@@ -723,7 +846,7 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 		return out, nil
 	}
 
-	rows, err = tx.StmtContext(ctx, stmts[1]).QueryContext(ctx, args...)
+	rows, err = stmts[1].QueryContext(ctx, args...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: shown chunks: %w", err)
 	}
@@ -744,7 +867,7 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 	}
 
 	// The conversations' names and projects, a row per project.
-	rows, err = tx.StmtContext(ctx, stmts[2]).QueryContext(ctx, ids...)
+	rows, err = stmts[2].QueryContext(ctx, ids...)
 	if err != nil {
 		return nil, fmt.Errorf("recall: shown conversations: %w", err)
 	}
@@ -782,29 +905,64 @@ func (m *Memory) ShownTurns(ctx context.Context, turns []TurnKey, neighbours boo
 		}
 		st.Harness, st.SessionID, st.Title, st.Projects = c.harness, c.sid, c.title, c.projects
 	}
+	for k, rk := range replies {
+		if st := out[k]; st != nil && out[rk] != nil {
+			st.Reply, st.ReplySeq = out[rk], rk.Seq
+		}
+	}
 	return out, nil
 }
 
-// paddedTurnSet is turnSet with the list padded to a length of a few
-// sizes, repeating its first turn (which changes no IN): so each of
-// ShownTurns' queries is prepared once per length, not per call, where
-// preparing it cost as much as running it.
-func paddedTurnSet(turns []TurnKey) (string, []any) {
-	args := make([]any, 0, 2*len(turns))
-	for _, k := range turns {
-		args = append(args, k.Sess, k.Seq)
+// replySeq finds the seq of the turn that replies to turn k (ShownTurn's
+// Reply), -1 when there is none.
+func replySeq(ctx context.Context, q queryer, k TurnKey) (int, error) {
+	rows, err := q.QueryContext(ctx, `SELECT t.seq, t.role,
+			EXISTS(SELECT 1 FROM chunks c WHERE c.sess = t.sess AND c.seq = t.seq AND c.searched)
+		FROM turns t WHERE t.sess = ? AND t.seq BETWEEN ? AND ? ORDER BY t.seq`, k.Sess, k.Seq, k.Seq+replyReach)
+	if err != nil {
+		return -1, err
 	}
-	args = padList(args, 2)
-	return "VALUES (?,?)" + strings.Repeat(",(?,?)", len(args)/2-1), args
+	defer rows.Close()
+	role, reply := "", -1
+	for rows.Next() {
+		var seq int
+		var r string
+		var said bool
+		if err := rows.Scan(&seq, &r, &said); err != nil {
+			return -1, err
+		}
+		switch {
+		case seq == k.Seq:
+			role = r
+			if role != funes.RoleUser && role != funes.RoleAssistant {
+				return -1, nil
+			}
+		case !said || r != funes.RoleUser && r != funes.RoleAssistant:
+			// a tool's output, or Ireneo's own traffic
+		case r == role || role == "":
+			return reply, rows.Err() // the asker speaks again
+		default:
+			reply = seq // the other's last word so far: an agent's steps end in its answer
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return -1, err
+	}
+	return reply, nil
 }
 
-// padList pads a list of arguments in groups of width to 8, 16, 32, … groups
-// by repeating its first group; it must not be empty.
-func padList(args []any, width int) []any {
-	n := 8
-	for n*width < len(args) {
-		n *= 2
+// padLen is the length a list of n items is padded to: 8, 16, 32, …
+func padLen(n int) int {
+	l := 8
+	for l < n {
+		l *= 2
 	}
+	return l
+}
+
+// padList pads a list of arguments in groups of width to n groups by
+// repeating its first group; it must not be empty.
+func padList(args []any, width, n int) []any {
 	for len(args) < n*width {
 		args = append(args, args[:width]...)
 	}

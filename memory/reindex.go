@@ -17,15 +17,22 @@ import (
 
 // ReindexReport says what a reindex rebuilt.
 type ReindexReport struct {
-	Sessions int      `json:"sessions"`
-	Files    int      `json:"files"`
-	Failed   []string `json:"failed,omitempty"` // "path: reason"
+	Sessions int `json:"sessions"`
+	Files    int `json:"files"`
+	// Erased counts files of forgotten conversations it found in src/ and
+	// overwrote and removed (a forget killed before it shredded the file,
+	// in a build before the erase journal).
+	Erased int      `json:"erased_forgotten,omitempty"`
+	Failed []string `json:"failed,omitempty"` // "path: reason"
 }
 
 // Reindex rebuilds the search index from the files under src/ and keeps the
 // catalog (tags, stars, tombstones, tokens, audit).
 func (m *Memory) Reindex(ctx context.Context, progress func(done, total int)) (ReindexReport, error) {
 	var rep ReindexReport
+	if err := m.finishErases(ctx); err != nil {
+		return rep, fmt.Errorf("reindex: %w", err)
+	}
 	files, err := m.srcFiles()
 	if err != nil {
 		return rep, fmt.Errorf("reindex: %w", err)
@@ -69,7 +76,8 @@ func (m *Memory) srcFiles() ([]string, error) {
 }
 
 // fillIndex indexes files into an empty index within tx, skipping forgotten
-// conversations; a file that cannot be read is listed in rep.Failed.
+// conversations, and overwrites and removes a file that holds only those;
+// a file that cannot be read is listed in rep.Failed.
 func (m *Memory) fillIndex(ctx context.Context, tx *sql.Tx, files []string, rep *ReindexReport, progress func(done, total int)) error {
 	stmts, err := prepareIndexStmts(ctx, tx)
 	if err != nil {
@@ -91,12 +99,14 @@ func (m *Memory) fillIndex(ctx context.Context, tx *sql.Tx, files []string, rep 
 			rep.Failed = append(rep.Failed, fmt.Sprintf("%s: %v", rel, err))
 			continue
 		}
+		live := 0
 		for _, s := range ss {
 			var dead int
 			tx.QueryRowContext(ctx, `SELECT count(*) FROM tombstones WHERE hash=?`, tombstoneHash(s.Harness, s.ID)).Scan(&dead)
 			if dead > 0 {
 				continue
 			}
+			live++
 			canon, err := funes.MarshalSession(s)
 			if err != nil {
 				return err
@@ -109,6 +119,15 @@ func (m *Memory) fillIndex(ctx context.Context, tx *sql.Tx, files []string, rep 
 				return err
 			}
 			rep.Sessions++
+		}
+		if live == 0 {
+			// Forgotten, all of it: gone for good, under the write lock an
+			// import that brings it back takes to lift its tombstone.
+			if err := shred(p); err != nil && !os.IsNotExist(err) {
+				return fmt.Errorf("erase %s, which holds only forgotten conversations: %w", rel, err)
+			}
+			rep.Erased++
+			rep.Files--
 		}
 		if progress != nil {
 			progress(i+1, len(files))

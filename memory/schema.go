@@ -50,11 +50,11 @@ import (
 // commands' output in a shell's became unsearched too, from its marker on:
 // still layout 5.)
 //
-// Layout 6: plumbing (through package answer's readers) also knows the
-// CLI's unmarked no-match and over-budget sentences and its context block
-// from before the marker after other commands' output in a shell's, so a
-// rebuild takes them out of the index (one such no-match answer was being
-// returned as a hit).
+// Layout 6: plumbing (through package answer's readers) also knows, after
+// other commands' output in a shell's, the CLI's --json answers, its
+// unmarked no-match and over-budget sentences and its context block from
+// before the marker, so a rebuild takes them out of the index (one such
+// no-match answer was being returned as a hit).
 //
 // Layout 7 (issue 27, the engine's side): runs of Han, Kana, Hangul, Thai,
 // Lao, Khmer and Myanmar are indexed as character bigrams; identifiers are
@@ -163,6 +163,22 @@ CREATE TABLE IF NOT EXISTS scrub_allow(hash TEXT PRIMARY KEY, rule TEXT NOT NULL
 -- The first release's index had layout 1 and no record of it.
 INSERT OR IGNORE INTO meta(key, value)
 	SELECT 'index_layout', '1' WHERE EXISTS (SELECT 1 FROM sqlite_master WHERE name = 'chunks_fts');
+`,
+	// 2: the erase journal (erasejournal.go): what a forget or scrub under
+	// way will remove or rewrite, so the next open finishes it. op is the
+	// job's folder under .staging ("" for a queued forget); path is
+	// relative to the memory directory.
+	`
+CREATE TABLE IF NOT EXISTS erase_journal(
+	id INTEGER PRIMARY KEY,
+	op TEXT NOT NULL,
+	kind TEXT NOT NULL,
+	harness TEXT NOT NULL DEFAULT '',
+	session_id TEXT NOT NULL DEFAULT '',
+	path TEXT NOT NULL DEFAULT '',
+	created INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS erase_journal_op ON erase_journal(op);
 `,
 }
 

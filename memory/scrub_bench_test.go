@@ -12,6 +12,7 @@ import (
 	gre "github.com/zricethezav/gitleaks/v8/regexp"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
@@ -68,7 +69,7 @@ func BenchmarkScrubImport(b *testing.B) {
 		for b.Loop() {
 			w, c := importOnce(b, files, nil)
 			off, cpuOff = off+w, cpuOff+c
-			w, c = importOnce(b, files, Redactor(sc))
+			w, c = importOnce(b, files, redact.Redactor(sc))
 			on, cpuOn = on+w, cpuOn+c
 		}
 		runs := float64(b.N)

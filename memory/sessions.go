@@ -74,8 +74,8 @@ func (m *Memory) Sessions(ctx context.Context, q SessionQuery) ([]SessionInfo, i
 	where = append(where, w...)
 	args = append(args, a...)
 	if strings.TrimSpace(q.Query) != "" {
-		plan := planQuery(q.Query, true)
-		if len(plan.terms)+len(plan.ids) > 0 {
+		plan := querySearchTerms(q.Query)
+		if len(plan.words)+len(plan.ids) > 0 {
 			ids, err := m.sessionsMatching(ctx, plan)
 			if err != nil {
 				return nil, 0, fmt.Errorf("sessions: %w", err)
@@ -229,7 +229,7 @@ func (m *Memory) loadRef(ref sessionRef) (*funes.Session, error) {
 
 // sessionsMatching lists the ids of the sessions with a turn that holds one
 // of the plan's words (in its text or title) or identifiers.
-func (m *Memory) sessionsMatching(ctx context.Context, plan queryPlan) ([]string, error) {
+func (m *Memory) sessionsMatching(ctx context.Context, plan searchTerms) ([]string, error) {
 	seen := map[int64]bool{}
 	var out []string
 	collect := func(term string, fields engine.FieldMask) error {
@@ -241,7 +241,7 @@ func (m *Memory) sessionsMatching(ctx context.Context, plan queryPlan) ([]string
 			return true
 		})
 	}
-	for _, w := range plan.terms {
+	for _, w := range plan.words {
 		if err := collect(engine.Term(w), 1<<engine.Body|1<<engine.Title); err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 )
 
@@ -42,10 +43,7 @@ func TestShownTurns(t *testing.T) {
 		keys = append(keys, TurnKey{sb, seq})
 	}
 	for _, neighbours := range []bool{true, false} {
-		shown, err := m.ShownTurns(ctx, keys, neighbours)
-		if err != nil {
-			t.Fatal(err)
-		}
+		shown := showTurns(t, m, keys, len(keys), neighbours)
 		if len(shown) != len(keys)-1 || shown[TurnKey{sb, 99}] != nil {
 			t.Fatalf("neighbours %v: %d turns shown of %d asked, one missing", neighbours, len(shown), len(keys))
 		}
@@ -92,9 +90,30 @@ func TestShownTurns(t *testing.T) {
 			t.Errorf("the long turn has %d chunks, want several", n)
 		}
 	}
-	if shown, err := m.ShownTurns(ctx, nil, true); err != nil || len(shown) != 0 {
-		t.Fatalf("no turns: %v, %v", shown, err)
+	if shown := showTurns(t, m, nil, 0, true); len(shown) != 0 {
+		t.Fatalf("no turns: %v", shown)
 	}
+	// More turns than the snapshot was opened for: read all the same.
+	if shown := showTurns(t, m, keys, 2, true); len(shown) != len(keys)-1 {
+		t.Fatalf("%d turns past the snapshot's list: %d shown", len(keys), len(shown))
+	}
+}
+
+// showTurns reads turns as a recall shows them, from a snapshot opened for
+// show turns.
+func showTurns(t *testing.T, m *Memory, keys []TurnKey, show int, neighbours bool) map[TurnKey]*ShownTurn {
+	t.Helper()
+	ctx := context.Background()
+	snap, err := m.ReadCandidates(ctx, RecallQuery{Query: engine.Query{Terms: queryTerms("pump"), K: 1}, Params: engine.DefaultParams(), Show: show, Neighbours: neighbours})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer snap.Close()
+	shown, err := snap.Shown(ctx, keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shown
 }
 
 // TestShownTurnsConcurrent reads shown turns from many goroutines at once,
@@ -122,7 +141,13 @@ func TestShownTurnsConcurrent(t *testing.T) {
 				for i := range keys {
 					keys[i] = TurnKey{sess, i}
 				}
-				shown, err := m.ShownTurns(ctx, keys, g%2 == 0)
+				snap, err := m.ReadCandidates(ctx, RecallQuery{Query: engine.Query{Terms: queryTerms("seal"), K: 5}, Params: engine.DefaultParams(), Show: n, Neighbours: g%2 == 0})
+				if err != nil {
+					done <- err
+					return
+				}
+				shown, err := snap.Shown(ctx, keys)
+				snap.Close()
 				if err != nil {
 					done <- err
 					return

@@ -45,7 +45,10 @@ type Memory struct {
 	// the first already made (an import holding hundreds of small batches
 	// for one transaction tried each one's lock at every new one).
 	openBatches atomic.Int32
-	observer    atomic.Pointer[ChoiceObserver] // told of each committed choice (choices.go)
+	// erasing counts this process's erase jobs under way, whose own
+	// batches must not start finishing the journal (FinishErases).
+	erasing  atomic.Int32
+	observer atomic.Pointer[ChoiceObserver] // told of each committed choice (choices.go)
 }
 
 // engineCacheBytes bounds the engine cache of one process.
@@ -78,6 +81,10 @@ func Open(dir string) (*Memory, error) {
 	}
 	os.Chmod(m.dbPath(), 0o600)
 	m.recoverLeftovers(context.Background()) // best effort: Forget and NewBatch run it again and report errors
+	// A forget or scrub killed half way is finished before anything else
+	// reads the memory (best effort here too: Forget, ScrubApply and
+	// Reindex refuse to start with one unfinished, and say why).
+	m.FinishErases(context.Background())
 	return m, nil
 }
 

@@ -3,45 +3,40 @@ package memory
 import (
 	"context"
 	"sync"
-	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
 )
 
 // termStats knows, for a query word, its index term (engine.Term: the folded
-// Porter stem) and in how many turns that term occurs. Recall uses it to
-// weigh words by rarity (coverage) and to leave out words so common that
-// they add nothing to the ranking.
+// Porter stem) and in how many turns that term occurs, per generation of the
+// engine's index (every write draws a new one). Recall weighs words by
+// rarity with them (coverage).
 type termStats struct {
 	mu    sync.Mutex
 	stems map[string]string // word → index term
+	gen   int64             // the index generation df holds
 	df    map[string]int    // index term → turns holding it
-	total int
-	at    time.Time // when df and total were read
 }
 
-// statsTTL bounds how stale document frequencies may be when another
-// process (the tray app, a CLI import) changed the memory.
-const statsTTL = 30 * time.Second
-
-// invalidate drops cached frequencies after this process changed the index.
+// invalidate drops cached frequencies after this process changed the index
+// (the generation would tell too; this frees them sooner).
 func (ts *termStats) invalidate() {
 	ts.mu.Lock()
 	ts.df = nil
 	ts.mu.Unlock()
 }
 
-// frequencies returns the document frequency of each word's index term and
-// the number of documents. Words the index would not hold come back as 0.
-func (m *Memory) frequencies(ctx context.Context, words []string) (map[string]int, int, error) {
-	ts := &m.stats
+// frequencies returns, for each word, the document frequency of its index
+// term in generation gen of the index q reads, and the term itself ("" when
+// the index would hold none; its frequency is 0).
+func (ts *termStats) frequencies(ctx context.Context, q engine.Querier, gen int64, words []string) (map[string]int, map[string]string, error) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.stems == nil || len(ts.stems) > 200000 {
 		ts.stems = map[string]string{}
 	}
-	if ts.df == nil || time.Since(ts.at) > statsTTL {
-		ts.df, ts.total, ts.at = map[string]int{}, -1, time.Now()
+	if ts.df == nil || ts.gen != gen || len(ts.df) > 200000 {
+		ts.df, ts.gen = map[string]int{}, gen
 	}
 	var need []string
 	for _, w := range words {
@@ -54,25 +49,20 @@ func (m *Memory) frequencies(ctx context.Context, words []string) (map[string]in
 			need = append(need, st)
 		}
 	}
-	if ts.total < 0 {
-		st, err := engine.ReadStats(ctx, m.db)
-		if err != nil {
-			return nil, 0, err
-		}
-		ts.total = int(st.Docs)
-	}
 	if len(need) > 0 {
-		df, err := engine.DocFreq(ctx, m.db, need)
+		df, err := engine.DocFreq(ctx, q, need)
 		if err != nil {
-			return nil, 0, err
+			return nil, nil, err
 		}
 		for t, n := range df {
 			ts.df[t] = n
 		}
 	}
-	out := make(map[string]int, len(words))
+	df := make(map[string]int, len(words))
+	stems := make(map[string]string, len(words))
 	for _, w := range words {
-		out[w] = ts.df[ts.stems[w]]
+		stems[w] = ts.stems[w]
+		df[w] = ts.df[ts.stems[w]]
 	}
-	return out, ts.total, nil
+	return df, stems, nil
 }

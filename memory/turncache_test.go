@@ -16,13 +16,9 @@ func TestTurnCacheFollowsWrites(t *testing.T) {
 	ctx := context.Background()
 	m := openTest(t)
 	mustIngest(t, m, conv("a", "claude-code", "notes", "", day0, "walrus ledger", "ledger walrus again"))
-	et := PlanQuery("walrus ledger", true).EngineTerms(true, true, false)
+	terms := queryTerms("walrus ledger")
 	ask := func() []Candidate {
-		cs, err := m.Candidates(ctx, CandidateQuery{Query: engine.Query{Terms: et.Terms, K: 5}, Params: engine.DefaultParams()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cs
+		return readCandidates(t, m, RecallQuery{Query: engine.Query{Terms: terms, K: 5}, Params: engine.DefaultParams()})
 	}
 	first := ask()
 	if len(first) != 2 || len(m.turnCache.m) != 2 {

@@ -21,9 +21,9 @@ var preambleTags = []string{
 	// Gemini CLI: the workspace preamble of a session's first message, and
 	// a hook's context added to a prompt.
 	"session_context", "hook_context",
-	// Cursor's agent transcripts: the slash commands it expanded before the
-	// person's <user_query>.
-	"cursor_commands",
+	// Cursor's agent transcripts: when the prompt was sent, and the slash
+	// commands it expanded, before the person's <user_query>.
+	"timestamp", "cursor_commands",
 }
 
 // agentsPreamble opens the AGENTS.md instructions Codex sends as a user

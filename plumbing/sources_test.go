@@ -78,6 +78,9 @@ func TestGeminiShellEnvelope(t *testing.T) {
 		"<untrusted_context>\nOutput: " + answer + "Process Group PGID: 26720\n</untrusted_context>",
 		"Output: " + answer,
 		"Command: ireneo recall K-2\nDirectory: (root)\nStdout: " + answer + "Stderr: (empty)\nError: (none)\nExit Code: 0",
+		// Gemini CLI 0.61 wraps an MCP tool's result too (the shape its real
+		// session held in TestHarnessGeminiCLI).
+		"<untrusted_context>\n" + answer + "\n</untrusted_context>",
 	} {
 		got := Classify("tool", "tool_result", "run_shell_command", text)
 		checkCover(t, text, got)

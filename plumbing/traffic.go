@@ -51,9 +51,11 @@ var toolArgs = map[string][]string{
 	"get":           {"session_id", "turn_uuid", "window", "token_budget"},
 	"sessions":      {"query", "project", "source", "since", "until", "limit", "offset", "token_budget"},
 	"list_projects": {},
+	"scan":          {"pattern", "regexp", "ignore_case", "session_id", "project", "source", "since", "until", "limit", "cursor", "token_budget"},
+	"insights":      {"period", "since", "until", "source", "project", "token_budget"},
 }
 
-var required = map[string]int{"recall": 1, "get": 1}
+var required = map[string]int{"recall": 1, "get": 1, "scan": 1}
 
 // ToolArguments returns the argument names of Ireneo's tool, required ones
 // first, and whether it is one of Ireneo's tools.

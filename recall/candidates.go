@@ -1,31 +1,46 @@
 package recall
 
 import (
-	"context"
-
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// fetchCandidates is the pipeline's one seam to the index: the best
-// candidates for the plan, best first, with the request's filters applied.
-// Everything after it (coverage, ranking, hydrating) works on what it
-// returns, whichever index answered.
-var fetchCandidates = engineCandidates
-
-// checkExact, set by the bench (SetCheckExact), makes every candidate query
-// also score every match and fail if pruning changed the top-k.
-var checkExact bool
-
-// SetCheckExact turns the engine's exactness check on for every recall of
-// this process: the bench's proof, on every question it asks, that the
-// pruned top-k is the exhaustive one. It slows recall down; never set it in
-// production.
-func SetCheckExact(on bool) { checkExact = on }
-
-// engineTerms is the plan as the engine's query terms under a tuning.
-func engineTerms(plan memory.QueryPlan, tn Tuning) memory.EngineTerms {
-	return plan.EngineTerms(!tn.NoIDs, tn.DateWeight > 0, tn.StopWeight > 0 || tn.StopAdd > 0 && !tn.StopFromText)
+// readQuery is what the run reads of the memory before it ranks, in one
+// snapshot: the engine's best turns (one document per turn, BM25F over
+// text, title, identifiers and date) with the request's filters applied
+// inside its search, so the filtered top is exact; the rarity of the
+// query's words; and what of the candidates the run's stages read (their
+// text, the turns around them, their chunk counts). A candidate is a turn;
+// hydrate picks the chunk it shows.
+func (r *run) readQuery() memory.RecallQuery {
+	o, tn := r.o, r.tn
+	q := memory.RecallQuery{
+		Query:  engine.Query{Terms: r.et.Terms, K: r.depth},
+		Params: engineParams(tn),
+		Source: o.Source, Since: r.since, Until: r.until, Project: o.Project, ProjectOnly: o.ProjectOnly, Untagged: o.Untagged, Scope: o.Scope,
+		CheckExact: o.CheckExact,
+		// Coverage weighs the content words always (hydrate picks the
+		// chunk shown by it), the stopwords when their stages run.
+		Words:       r.plan.All,
+		ChunkCounts: tn.TurnLenPower > 0,
+		Previews:    tn.Echo > 0 && tn.Echo < 1 || tn.FoldCopies,
+		Show:        o.K + 3, // with the first hit, the one before the page and a reply (hydrate)
+		Neighbours:  !tn.NoNeighbors,
+	}
+	if r.stops {
+		q.Words = append(append([]string(nil), r.plan.All...), r.plan.Stops...)
+	}
+	// Stopwords the engine does not probe are looked for in the turns' text.
+	if r.cover && r.stops && len(r.et.Stop) == 0 || r.vectors {
+		q.TextBytes = turnTextBytes
+	}
+	if r.dated {
+		q.SpanSince, q.SpanUntil = r.spanFrom, r.spanTo
+	}
+	if r.vectors && semanticWindow > 0 {
+		q.Around, q.AroundOf = semanticWindow, semanticTop
+	}
+	return q
 }
 
 // engineParams are the engine's BM25F parameters for a tuning.
@@ -39,32 +54,4 @@ func engineParams(tn Tuning) engine.Params {
 	p.Fields[engine.IDs].Weight = tn.IDWeight
 	p.Fields[engine.Date].Weight = tn.DateWeight
 	return p
-}
-
-// engineCandidates asks Ireneo's engine for the best turns (one document
-// per turn, BM25F over text, title, identifiers and date), the filters
-// applied inside its search so the filtered top is exact. A candidate is a
-// turn; hydrate picks the chunk it shows.
-func engineCandidates(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, o Options, tn Tuning) ([]candidate, error) {
-	et := engineTerms(plan, tn)
-	if !et.Searched() {
-		return nil, ErrEmptyQuery
-	}
-	rows, err := m.Candidates(ctx, memory.CandidateQuery{
-		Query:  engine.Query{Terms: et.Terms, K: tn.Candidates},
-		Params: engineParams(tn),
-		Source: o.Source, Since: o.Since, Until: o.Until, Project: o.Project, ProjectOnly: o.ProjectOnly, Untagged: o.Untagged, Scope: o.Scope,
-		CheckExact: checkExact,
-	})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]candidate, len(rows))
-	for i, r := range rows {
-		out[i] = candidate{
-			sess: r.Sess, seq: r.Seq, bm25: r.BM25, role: r.Role,
-			ts: r.TS, starred: r.Starred, fields: r.Fields, unnamed: true, passage: r.Passage + 1,
-		}
-	}
-	return out, nil
 }

@@ -1,12 +1,11 @@
 package recall
 
 import (
-	"github.com/ireneo-app/ireneo/engine"
-
-	"context"
 	"math"
+	"slices"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -17,41 +16,38 @@ type weightedTerm struct {
 	word string // the word as asked: a porter stem is not always its prefix ("flaky", "flaki")
 	id   bool
 	idf  float64
+	alts []string // its other forms (verbForms), when the plan searches them
 }
 
 // coverageTerms weighs every content word of the query (the common ones
 // pruned from the engine query too) and every identifier by inverse document
-// frequency.
-func coverageTerms(ctx context.Context, m *memory.Memory, p memory.QueryPlan) ([]weightedTerm, error) {
-	out, err := weighWords(ctx, m, p.All)
-	if err != nil {
-		return nil, err
+// frequency, as the snapshot read them.
+func coverageTerms(snap *memory.RecallSnapshot, p Plan) []weightedTerm {
+	out := weighWords(snap, p.All)
+	if p.forms {
+		for i := range out {
+			out[i].alts = verbForms[out[i].word]
+		}
 	}
 	for _, id := range p.IDs {
 		// Identifiers are rare by nature; weigh them as a word in ten chunks.
 		out = append(out, weightedTerm{stem: id, id: true, idf: idf(10, 10000)})
 	}
-	return out, nil
+	return out
 }
 
 // weighWords weighs words by inverse document frequency, leaving out those
-// no chunk holds.
-func weighWords(ctx context.Context, m *memory.Memory, ws []string) ([]weightedTerm, error) {
+// no turn holds.
+func weighWords(snap *memory.RecallSnapshot, ws []string) []weightedTerm {
 	var out []weightedTerm
-	if len(ws) > 0 {
-		df, stems, total, err := m.TermFrequencies(ctx, ws)
-		if err != nil {
-			return nil, err
+	for _, w := range ws {
+		st := snap.Stems[w]
+		if st == "" || snap.DF[w] == 0 {
+			continue // a word no turn holds can't tell turns apart
 		}
-		for _, w := range ws {
-			st := stems[w]
-			if st == "" || df[w] == 0 {
-				continue // a word no chunk holds can't tell chunks apart
-			}
-			out = append(out, weightedTerm{stem: st, word: w, idf: idf(df[w], total)})
-		}
+		out = append(out, weightedTerm{stem: st, word: w, idf: idf(snap.DF[w], snap.Docs)})
 	}
-	return out, nil
+	return out
 }
 
 func idf(df, total int) float64 {
@@ -84,7 +80,7 @@ func coverage(text string, terms []weightedTerm) float64 {
 			continue
 		}
 		for _, w := range ws {
-			if w == t.stem || w == t.word || (len(t.stem) >= 3 && strings.HasPrefix(w, t.stem)) {
+			if w == t.stem || w == t.word || (len(t.stem) >= 3 && strings.HasPrefix(w, t.stem)) || slices.Contains(t.alts, w) {
 				got += t.idf
 				break
 			}
@@ -120,82 +116,63 @@ func wordCoverage(text string, terms []weightedTerm) float64 {
 	return got / all
 }
 
-// cover fills in how much of the query each candidate turn holds: from the
-// fields the engine found each term in (a word counts in the turn's text,
-// an identifier in its identifiers), or for a candidate without them from
-// its text.
-func cover(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, et memory.EngineTerms, cands []candidate, stops bool) error {
-	terms, err := coverageTerms(ctx, m, plan)
-	if err != nil {
-		return err
-	}
-	var stopTerms []weightedTerm
-	if stops {
-		if stopTerms, err = weighWords(ctx, m, plan.Stops); err != nil {
-			return err
-		}
-	}
+// cover fills in how much of the query each candidate turn holds, and of
+// its stopwords: from the fields the engine found each term in (a word
+// counts in the turn's text, an identifier in its identifiers), or from the
+// turn's text for a candidate without them and for stopwords the engine did
+// not probe.
+func cover(cands []candidate, terms, stopTerms []weightedTerm, et engineTerms) {
 	var stopAll float64 // the stopwords' whole IDF: stopCov times it is what a turn holds
 	for _, t := range stopTerms {
 		stopAll += t.idf
 	}
-	// Stopwords the engine did not probe are looked for in the turn's text.
 	stopText := len(stopTerms) > 0 && len(et.Stop) == 0
-	var texted []candidate
-	for _, c := range cands {
-		if (c.fields == nil || stopText) && c.body == "" {
-			texted = append(texted, c)
-		}
-	}
-	texts, err := turnTexts(ctx, m, texted)
-	if err != nil {
-		return err
-	}
 	for i := range cands {
 		c := &cands[i]
-		if c.fields != nil {
-			c.cov = fieldCoverage(c.fields, terms, et.Word, et.ID)
-			if stopText {
-				if c.body == "" {
-					c.body = texts[c.turn()]
-				}
-				c.stopCov = wordCoverage(c.body, stopTerms)
-				c.stopIDF = c.stopCov * stopAll
-			} else if len(stopTerms) > 0 {
-				c.stopCov = fieldCoverage(c.fields, stopTerms, et.Stop, nil)
+		if c.fields == nil {
+			c.cov = coverage(c.body, terms)
+			if len(stopTerms) > 0 {
+				c.stopCov = coverage(c.body, stopTerms)
 				c.stopIDF = c.stopCov * stopAll
 			}
 			continue
 		}
-		if c.body == "" {
-			c.body = texts[c.turn()]
-		}
-		c.cov = coverage(c.body, terms)
-		if len(stopTerms) > 0 {
-			c.stopCov = coverage(c.body, stopTerms)
+		c.cov = fieldCoverage(c.fields, terms, et)
+		if stopText {
+			c.stopCov = wordCoverage(c.body, stopTerms)
+			c.stopIDF = c.stopCov * stopAll
+		} else if len(stopTerms) > 0 {
+			c.stopCov = fieldCoverage(c.fields, stopTerms, engineTerms{Word: et.Stop})
 			c.stopIDF = c.stopCov * stopAll
 		}
 	}
-	return nil
 }
 
 // fieldCoverage is coverage from the engine's per-term fields: the share of
-// the query's weight whose terms the turn's text (a word) or identifiers
-// (an identifier) hold.
-func fieldCoverage(fields []engine.FieldMask, terms []weightedTerm, word, id map[string]int) float64 {
+// the query's weight whose terms the turn's text (a word, or one of its
+// forms) or identifiers (an identifier) hold.
+func fieldCoverage(fields []engine.FieldMask, terms []weightedTerm, et engineTerms) float64 {
 	if len(terms) == 0 {
 		return 1
 	}
+	has := func(at int, f engine.Field) bool { return at < len(fields) && fields[at].Has(f) }
 	var got, all float64
 	for _, t := range terms {
 		all += t.idf
-		at, ok := word[t.word]
-		f := engine.Body
 		if t.id {
-			at, ok = id[t.stem]
-			f = engine.IDs
+			if at, ok := et.ID[t.stem]; ok && has(at, engine.IDs) {
+				got += t.idf
+			}
+			continue
 		}
-		if ok && at < len(fields) && fields[at].Has(f) {
+		held := false
+		if at, ok := et.Word[t.word]; ok && has(at, engine.Body) {
+			held = true
+		}
+		for _, at := range et.Alt[t.word] {
+			held = held || has(at, engine.Body)
+		}
+		if held {
 			got += t.idf
 		}
 	}
@@ -208,12 +185,3 @@ func fieldCoverage(fields []engine.FieldMask, terms []weightedTerm, word, id map
 // turnTextBytes bounds the text read of one turn for coverage and the
 // semantic stage.
 const turnTextBytes = 4000
-
-// turnTexts reads the searched text of the candidates' turns.
-func turnTexts(ctx context.Context, m *memory.Memory, cands []candidate) (map[memory.TurnKey]string, error) {
-	keys := make([]memory.TurnKey, len(cands))
-	for i, c := range cands {
-		keys[i] = c.turn()
-	}
-	return m.TurnTexts(ctx, keys, turnTextBytes)
-}

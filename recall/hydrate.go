@@ -9,73 +9,65 @@ import (
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// hydrate loads the text, projects and neighbours of the ranked hits, all
-// in one read (memory.ShownTurns).
-func hydrate(ctx context.Context, m *memory.Memory, plan memory.QueryPlan, ranked []candidate, tn Tuning) ([]Hit, error) {
+// hydrate reads the hits of ranked[off:] from the snapshot, with their
+// text, receipts, projects and neighbours, all in one read
+// (memory.RecallSnapshot.Shown), and shows each turn's chunk that covers
+// most of the query's terms. With follow, when the first hit asks
+// something its answer comes right after it (answers.go), and the list
+// moves down by one from there.
+func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedTerm, ranked []candidate, off int, speaker string, tn Tuning) ([]Hit, error) {
+	follow := tn.AnswerFollows
 	hits := make([]Hit, 0, len(ranked))
-	if len(ranked) == 0 {
+	if off >= len(ranked) {
 		return hits, nil
 	}
-	terms, err := coverageTerms(ctx, m, plan)
+	from := off
+	if follow && off > 0 {
+		from = off - 1 // the answer's place moves the page back by one
+	}
+	// The first hit always: whether it asks decides the list below it.
+	keys := []memory.TurnKey{ranked[0].turn()}
+	for _, c := range ranked[max(from, 1):] {
+		keys = append(keys, c.turn())
+	}
+	var replyOf []memory.TurnKey
+	if follow {
+		replyOf = keys[:1]
+	}
+	shown, err := snap.Shown(ctx, keys, replyOf...)
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]memory.TurnKey, len(ranked))
-	for i, c := range ranked {
-		keys[i] = c.turn()
+	if follow {
+		ranked = withAnswer(ranked, shown, terms, speaker, tn)
 	}
-	shown, err := m.ShownTurns(ctx, keys, !tn.NoNeighbors)
-	if err != nil {
-		return nil, err
-	}
+	ranked = ranked[min(off, len(ranked)):]
 	for _, c := range ranked {
 		st := shown[c.turn()]
 		if st == nil {
-			if c.unnamed {
-				return nil, fmt.Errorf("recall: turn %d of conversation %d is gone from the index", c.seq, c.sess)
-			}
-			return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, c.sid)
-		}
-		if c.unnamed {
-			// The engine's candidates carry what ranking needs; the
-			// receipts of the few shown are read here.
-			c.harness, c.sid, c.title, c.uuid = st.Harness, st.SessionID, st.Title, st.TurnUUID
+			return nil, fmt.Errorf("recall: turn %d of conversation %d is gone from the index", c.seq, c.sess)
 		}
 		h := Hit{
-			SessionID: c.sid, TurnUUID: c.uuid, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
-			Source: c.harness, Title: c.title, Score: round4(c.score),
+			SessionID: st.SessionID, TurnUUID: st.TurnUUID, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
+			Source: st.Harness, Title: st.Title, Score: round4(c.score),
 			Signals:  Signals{BM25: round4(-c.bm25), Recency: round4(c.rec)},
-			Projects: st.Projects,
+			Projects: st.Projects, Copies: c.copies,
 		}
 		if c.starred {
 			h.Signals.Importance = 1
 		}
-		h.Text, h.TextTokens = c.body, c.tokens
-		if c.chunk == 0 {
-			// A candidate is a turn: show its chunk that covers most of the
-			// query, or for a long turn the engine's best passage, from its
-			// start.
-			ch, off := shownChunk(st.Chunks, terms), 0
-			if i, o, ok := memory.PassageChunk(st.Chunks, c.passage-1); ok {
-				ch, off = st.Chunks[i], o
-			}
-			if ch.ID == 0 {
-				return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, c.sid)
-			}
-			h.Text, h.TextTokens = ch.Body, ch.Tokens
-			if off > 0 {
-				h.Text, h.TextTokens = "… "+ch.Body[off:], 0
-			}
-		} else if h.Text == "" {
-			texts, err := m.ChunkTexts(ctx, []int64{c.chunk})
-			if err != nil {
-				return nil, err
-			}
-			t, ok := texts[c.chunk]
-			if !ok {
-				return nil, fmt.Errorf("recall: chunk %d of %s is gone from the index", c.chunk, c.sid)
-			}
-			h.Text = t
+		// Show its chunk that covers most of the query, or for a long turn
+		// the engine's best passage, from its start.
+		ch, off := shownChunk(st.Chunks, terms), 0
+		if i, o, ok := memory.PassageChunk(st.Chunks, c.passage-1); ok {
+			ch, off = st.Chunks[i], o
+		}
+		if ch.ID == 0 {
+			return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, st.SessionID)
+		}
+		h.Text, h.TextTokens = ch.Body, ch.Tokens
+		if off > 0 {
+			h.Text, h.TextTokens = "… "+ch.Body[off:], 0
 		}
 		h.Neighbors = make([]Neighbor, len(st.Neighbours))
 		for i, p := range st.Neighbours {

@@ -3,7 +3,6 @@ package recall
 import (
 	"context"
 	"os"
-	"slices"
 	"testing"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 
 // BenchmarkPresent times what recall does after the engine — rank, hydrate,
 // budget, context block — on the questions bench-speed asks of its heavy
-// memory, each question's candidates gathered once beforehand. Point
+// memory, each question's candidates gathered beforehand, untimed. Point
 // IRENEO_HEAVY_MEMORY at bench-speed's memory (its -cache folder's
 // lifelike-n10000-s1/memory). It reports the wall p50/p95 per question and
 // the process's CPU time per question, which a busy machine moves less.
@@ -30,30 +29,33 @@ func BenchmarkPresent(b *testing.B) {
 	defer m.Close()
 	d := lifelike.Generate(lifelike.Config{N: 10000, Seed: 1})
 	const asked = 300 // bench-speed's -q default, spread over the types as it does
-	var gs []*gathered
-	for i := 0; i < len(d.Questions) && len(gs) < asked; i += max(1, len(d.Questions)/asked) {
-		g, err := gather(ctx, m, Options{Query: d.Questions[i].Text})
-		if err == ErrEmptyQuery {
-			continue
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		gs = append(gs, g)
+	var qs []string
+	for i := 0; i < len(d.Questions) && len(qs) < asked; i += max(1, len(d.Questions)/asked) {
+		qs = append(qs, d.Questions[i].Text)
 	}
 	var ds []time.Duration
 	var cpu time.Duration
 	b.ResetTimer()
 	for range b.N {
-		for _, g := range gs {
-			gc := *g
-			gc.cands = slices.Clone(g.cands) // rank reorders them
-			c0, t0 := cpuTime(), time.Now()
-			if _, err := present(ctx, m, &gc); err != nil {
+		for _, q := range qs {
+			// Each question's candidates gathered in its snapshot, untimed.
+			r := newRun(Options{Query: q})
+			if !r.et.searched() {
+				continue
+			}
+			snap, err := m.ReadCandidates(ctx, r.readQuery())
+			if err != nil {
 				b.Fatal(err)
 			}
+			r.gather(snap)
+			c0, t0 := cpuTime(), time.Now()
+			_, err = r.present(ctx, snap)
 			ds = append(ds, time.Since(t0))
 			cpu += cpuTime() - c0
+			snap.Close()
+			if err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 	b.StopTimer()

@@ -118,6 +118,13 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		if c.starred {
 			c.score *= 1 + tn.StarWeight
 		}
+		if c.echo {
+			c.score *= tn.Echo
+		}
+		c.score *= 1 + tn.WhenWeight*c.when
+		if c.inSpan {
+			c.score *= 1 + tn.SpanWeight
+		}
 		if boosted && c.role == funes.RoleUser {
 			userRaw[exchangeOf(c)] = c.score
 		}
@@ -137,8 +144,11 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		}
 		return 0
 	})
-	if tie > 0 {
+	if tie != 0 {
 		newestFirstAmongTies(pool, tie)
+	}
+	if tn.FoldCopies {
+		pool = foldCopies(pool)
 	}
 	if tn.OneHitPerExchange {
 		pool = onePerExchange(pool)
@@ -209,11 +219,14 @@ func groupCompanions(out, pool []candidate, taken []bool, perSess map[int64]int,
 
 // newestFirstAmongTies moves the chunks that cover the query as fully as the
 // top one, and score at least share of it, to the front, newest first: they
-// say the same thing, and the latest saying is the one that holds.
+// say the same thing, and the latest saying is the one that holds. A
+// negative share orders them oldest first ("the first time").
 func newestFirstAmongTies(pool []candidate, share float64) {
 	if len(pool) < 2 {
 		return
 	}
+	oldest := share < 0
+	share = math.Abs(share)
 	top := pool[0]
 	var ties, rest []candidate
 	for _, c := range pool {
@@ -226,7 +239,12 @@ func newestFirstAmongTies(pool []candidate, share float64) {
 	if len(ties) < 2 {
 		return
 	}
-	sort.SliceStable(ties, func(i, j int) bool { return ties[i].ts > ties[j].ts })
+	sort.SliceStable(ties, func(i, j int) bool {
+		if oldest {
+			return ties[i].ts < ties[j].ts
+		}
+		return ties[i].ts > ties[j].ts
+	})
 	// A tie keeps the top score so later re-ranking (diversity) keeps the order.
 	for i := range ties {
 		ties[i].score = top.score * (1 - 1e-6*float64(i))
@@ -261,4 +279,23 @@ func exchangeOf(c candidate) [2]int64 {
 		ex-- // a reply belongs to the message before it
 	}
 	return [2]int64{c.sess, ex}
+}
+
+// foldCopies keeps, of turns in several conversations that say the same
+// (by their whole preview), the best-scoring one, counting the others in
+// its copies. pool is sorted best first and stays so.
+func foldCopies(pool []candidate) []candidate {
+	first := map[string]int{} // copy key → index in out
+	out := pool[:0]
+	for _, c := range pool {
+		if k := copyKey(c.preview); k != "" {
+			if at, ok := first[k]; ok && out[at].sess != c.sess {
+				out[at].copies++
+				continue
+			}
+			first[k] = len(out)
+		}
+		out = append(out, c)
+	}
+	return out
 }

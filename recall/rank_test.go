@@ -50,12 +50,12 @@ func TestRankTable(t *testing.T) {
 	tn.SameSession = 0.5                   // a discount the table's scores show
 	day := int64(86400)
 	c := func(sess int64, seq int, bm25, cov float64, role string, ts int64) candidate {
-		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: cov, role: role, ts: ts}
+		return candidate{sess: sess, seq: seq, bm25: bm25, cov: cov, role: role, ts: ts}
 	}
 	order := func(cs []candidate) []int64 {
 		var out []int64
 		for _, x := range cs {
-			out = append(out, x.chunk)
+			out = append(out, x.id())
 		}
 		return out
 	}
@@ -90,9 +90,9 @@ func TestRankConversationSignals(t *testing.T) {
 	base := DefaultTuning
 	base.HalfLifeDays, base.CoverPower, base.SameSession, base.SessionWeight = 0, 0, 1, 0
 	c := func(sess int64, seq int, bm25, stopCov float64) candidate {
-		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: funes.RoleUser}
+		return candidate{sess: sess, seq: seq, bm25: bm25, stopCov: stopCov, role: funes.RoleUser}
 	}
-	first := func(tn Tuning, cs []candidate) int64 { return rank(cs, 3, tn, 0, "")[0].chunk }
+	first := func(tn Tuning, cs []candidate) int64 { return rank(cs, 3, tn, 0, "")[0].id() }
 	// One strong turn alone against a slightly weaker one whose
 	// conversation matches in another turn too.
 	cs := []candidate{c(1, 0, -10, 0), c(2, 0, -9, 0), c(2, 1, -8, 0)}
@@ -148,16 +148,16 @@ func TestSessionCover(t *testing.T) {
 	tn.HalfLifeDays, tn.SameSession, tn.SameExchange = 0, 1, 0
 	tn.SessionWeight, tn.SessionTurns, tn.CoverPower = 0.5, 2, 2
 	c := func(sess int64, seq int, bm25, cov float64) candidate {
-		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: cov, role: funes.RoleUser}
+		return candidate{sess: sess, seq: seq, bm25: bm25, cov: cov, role: funes.RoleUser}
 	}
 	// Conversation 1: the fact, alone. Conversation 2: a weaker fact and a
 	// small-talk turn that matches a common word strongly but covers little.
 	cs := []candidate{c(1, 0, -10, 0.6), c(2, 0, -9.5, 0.6), c(2, 1, -12, 0.1)}
-	if got := rank(cs, 3, tn, 0, "")[0].chunk; got != 200 {
+	if got := rank(cs, 3, tn, 0, "")[0].id(); got != 200 {
 		t.Errorf("without SessionCover the small talk lifts its conversation's fact: got %d", got)
 	}
 	tn.SessionCover = true
-	if got := rank(cs, 3, tn, 0, "")[0].chunk; got != 100 {
+	if got := rank(cs, 3, tn, 0, "")[0].id(); got != 100 {
 		t.Errorf("with SessionCover the small talk lifts nothing: got %d", got)
 	}
 }
@@ -217,12 +217,12 @@ func TestRankGroupsAndExchanges(t *testing.T) {
 	base := DefaultTuning
 	base.HalfLifeDays, base.CoverPower, base.SessionWeight = 0, 0, 0
 	c := func(sess int64, seq int, bm25 float64, role string) candidate {
-		return candidate{chunk: sess*100 + int64(seq), sess: sess, seq: seq, bm25: bm25, cov: 1, role: role}
+		return candidate{sess: sess, seq: seq, bm25: bm25, cov: 1, role: role}
 	}
 	order := func(tn Tuning, cs []candidate, k int) []int64 {
 		var out []int64
 		for _, x := range rank(append([]candidate(nil), cs...), k, tn, 0, "") {
-			out = append(out, x.chunk)
+			out = append(out, x.id())
 		}
 		return out
 	}
@@ -361,27 +361,27 @@ func TestFirstPersonKeepsBetterReply(t *testing.T) {
 	tn.HalfLifeDays, tn.SessionWeight, tn.CoverPower = 0, 0, 0
 	tn.SpeakerWeight = 1
 	cands := []candidate{
-		{chunk: 11, sess: 1, seq: 1, bm25: -8, cov: 1, role: funes.RoleAssistant}, // the fix, in the reply
-		{chunk: 10, sess: 1, seq: 0, bm25: -5, cov: 1, role: funes.RoleUser},
-		{chunk: 20, sess: 2, seq: 1, bm25: -6, cov: 1, role: funes.RoleAssistant},
+		{sess: 1, seq: 1, bm25: -8, cov: 1, role: funes.RoleAssistant}, // the fix, in the reply
+		{sess: 1, seq: 0, bm25: -5, cov: 1, role: funes.RoleUser},
+		{sess: 2, seq: 1, bm25: -6, cov: 1, role: funes.RoleAssistant},
 	}
 	order := func(speaker string, cs []candidate) []int64 {
 		var out []int64
 		for _, c := range rank(append([]candidate(nil), cs...), 3, tn, 0, speaker) {
-			out = append(out, c.chunk)
+			out = append(out, c.id())
 		}
 		return out
 	}
-	if got, want := order(funes.RoleUser, cands), []int64{10, 11, 20}; !reflect.DeepEqual(got, want) {
+	if got, want := order(funes.RoleUser, cands), []int64{100, 101, 201}; !reflect.DeepEqual(got, want) {
 		t.Errorf("favoured: got %v, want %v (the better reply right after its message)", got, want)
 	}
 	// A reply that matched worse than its message takes the exchange discount.
 	worse := append([]candidate(nil), cands...)
 	worse[0].bm25 = -3
-	if got, want := order(funes.RoleUser, worse), []int64{10, 20, 11}; !reflect.DeepEqual(got, want) {
+	if got, want := order(funes.RoleUser, worse), []int64{100, 201, 101}; !reflect.DeepEqual(got, want) {
 		t.Errorf("favoured, weaker reply: got %v, want %v", got, want)
 	}
-	if got, want := order("", cands), []int64{11, 20, 10}; !reflect.DeepEqual(got, want) {
+	if got, want := order("", cands), []int64{101, 201, 100}; !reflect.DeepEqual(got, want) {
 		t.Errorf("not favoured: got %v, want %v", got, want)
 	}
 }
@@ -398,3 +398,6 @@ func topHit(t *testing.T, m *memory.Memory, q string, tn Tuning) Hit {
 	}
 	return res.Hits[0]
 }
+
+// id names a test candidate by its conversation and turn: sess·100 + seq.
+func (c candidate) id() int64 { return c.sess*100 + int64(c.seq) }

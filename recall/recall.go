@@ -3,13 +3,14 @@ package recall
 import (
 	"context"
 	"errors"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/o200k"
 )
 
 // Recall defaults.
@@ -31,7 +32,11 @@ type Options struct {
 	Source   string // harness
 	Since    time.Time
 	Until    time.Time
-	K        int
+	// Now is the time of asking, which the question's dates resolve
+	// against ("last week", "in July": the latest July before it); zero is
+	// the clock's.
+	Now time.Time
+	K   int
 	// Offset skips the first hits of the ranking: the next page of a
 	// list (the GUI's "Show more"); each page is at most MaxK hits.
 	Offset int
@@ -40,6 +45,10 @@ type Options struct {
 	Scope []string
 	// Tuning overrides the ranking pipeline, for ablations; nil is the default.
 	Tuning *Tuning
+	// CheckExact also scores every match of the engine's query and fails
+	// if its pruning changed the top-k: the bench's proof, on every
+	// question it asks. It slows recall down; never set it in production.
+	CheckExact bool
 }
 
 // Result is what recall returns: a context block for agents and the
@@ -59,15 +68,12 @@ type Signals = answer.Signals
 // ErrEmptyQuery is returned for a query with nothing to search for.
 var ErrEmptyQuery = errors.New("empty query")
 
-// candidate is one chunk on its way through the ranking stages.
+// candidate is one turn on its way through the ranking stages.
 type candidate struct {
-	chunk, sess     int64 // chunk: the chunk shown, 0 until hydrate picks one
+	sess            int64 // the conversation's row id
 	seq             int
 	bm25            float64            // the engine's BM25F score negated: lower is better, as FTS5's bm25() was
 	fields          []engine.FieldMask // per engine query term: the turn's fields that hold it
-	unnamed         bool               // harness, sid, title and uuid are read by hydrate
-	harness, sid    string
-	title, uuid     string
 	role            string
 	ts              int64
 	starred         bool
@@ -76,35 +82,87 @@ type candidate struct {
 	stopCov         float64 // the share of the question's stopwords it holds
 	stopIDF         float64 // the IDF of the question's stopwords it holds
 	passage         int     // 1 + the engine's best passage of a long turn, 0 for none: hydrate shows it
-	tokens          int     // the chunk's own o200k count, stored at import
+	inSpan          bool    // inside the question's explicit span
+	when            float64 // how well its time fits the question's loose dates or order (0..1)
 	turnChunks      int     // chunks in the candidate's turn, when asked for
-	body            string  // filled by cover
+	body            string  // its searched text, when a stage asked for it
+	preview         string  // its stored preview, when a stage asked for it
+	echo            bool    // it says nothing but the query's words
+	copies          int     // other conversations' turns of the same text, folded into it
 }
 
 func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, Seq: c.seq} }
 
 // Recall finds the passages of m that best answer a query, within a token
-// budget.
+// budget. The road, top down, enters memory three times:
+//
+//  1. plan the query (plan.go), reading nothing;
+//  2. memory.ReadCandidates opens one read snapshot of the memory and
+//     reads the engine's candidates with what the ranking stages weigh
+//     them by (the words' rarity, the turns' text) — memory, once;
+//  3. the ranking stages: coverage (coverage.go), meaning (semantic.go),
+//     the score and the list (rank.go);
+//  4. the snapshot's Shown reads the turns shown (hydrate.go) — twice;
+//  5. the budget and the context block (package answer);
+//  6. the snapshot closes — three times.
+//
+// One case reads more: a question naming days none of whose turns holds
+// its words reads those days again for all its words (when.go, widened).
 func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
-	g, err := gather(ctx, m, o)
+	r := newRun(o)
+	if !r.et.searched() {
+		return nil, ErrEmptyQuery
+	}
+	snap, err := m.ReadCandidates(ctx, r.readQuery())
 	if err != nil {
 		return nil, err
 	}
-	return present(ctx, m, g)
+	if r.dated && !r.anyInSpan(snap) {
+		// Nothing in the question's days holds its words: those days'
+		// turns, searched for every word of it, when any does.
+		if wide := r.widened(); wide != nil {
+			ws, err := m.ReadCandidates(ctx, wide.readQuery())
+			if err != nil {
+				snap.Close()
+				return nil, err
+			}
+			if len(ws.Candidates) > 0 {
+				snap.Close()
+				snap, r = ws, wide
+			} else {
+				ws.Close()
+			}
+		}
+	}
+	defer snap.Close()
+	r.gather(snap)
+	return r.present(ctx, snap)
 }
 
-// gathered is a request's candidates with what ranking them needs.
-type gathered struct {
-	o     Options
-	tn    Tuning
-	plan  memory.QueryPlan
-	cands []candidate
-	tie   float64
+// run is one recall on its way down the road: the request, the tuning it is
+// ranked by with the stages this query takes, its plan, and its candidates
+// once read.
+type run struct {
+	o    Options
+	tn   Tuning
+	plan Plan
+	et   engineTerms
+	// stops: the stopword stages run; cover: coverage is computed; vectors:
+	// the semantic stage runs.
+	stops, cover, vectors bool
+	tie                   float64        // the newest-first share among ties (TieShare, TieShareRecent)
+	terms                 []weightedTerm // the query's words and identifiers weighed by rarity
+	cands                 []candidate
+	layer, depth          int       // the first layer of the engine's pool, and the deepest read
+	when                  when      // what the question says of time
+	since, until          time.Time // the request's span
+	spanFrom, spanTo      time.Time // the question's explicit span, when dated
+	dated                 bool
 }
 
-// gather plans the query, asks the engine for candidates and fills in the
-// signals ranking reads of them.
-func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error) {
+// newRun plans a request: its defaults, its query's plan and engine terms,
+// and which stages its query takes.
+func newRun(o Options) *run {
 	tn := DefaultTuning
 	if o.Tuning != nil {
 		tn = *o.Tuning
@@ -119,121 +177,197 @@ func gather(ctx context.Context, m *memory.Memory, o Options) (*gathered, error)
 	if rs := []rune(o.Query); len(rs) > memory.MaxQueryRunes {
 		o.Query = string(rs[:memory.MaxQueryRunes])
 	}
-	plan := memory.PlanQuery(o.Query, !tn.NoStopwords)
+	plan := planQuery(o.Query, !tn.NoStopwords)
+	plan.forms = tn.VerbForms
 	if tn.KeepStopsOver > 0 && !tn.NoStopwords && len(plan.IDs) == 0 && len(plan.All) > tn.KeepStopsOver {
 		// A long paraphrase: its function words ("I", "my") tell a person's
 		// own telling apart from replies about it, as they do for plain BM25.
-		plan = memory.PlanQuery(o.Query, false)
-	}
-	if tn.PostingShare > 0 && len(plan.Terms) > 1 {
-		if err := pruneCommon(ctx, m, &plan, tn.PostingShare); err != nil {
-			return nil, err
-		}
+		plan = planQuery(o.Query, false)
+		plan.forms = tn.VerbForms
 	}
 	// The stopword stages, and the engine's probes they need, only for
 	// short questions (StopMaxTerms).
 	if n := len(plan.All) + len(plan.IDs); tn.StopMaxTerms > 0 && n > tn.StopMaxTerms {
 		tn.StopWeight, tn.StopAdd = 0, 0
 	}
-	// The engine's pool: the tuning's candidates, but at least 4 for each
-	// hit asked (a long list is ranked from as deep a pool as the default
-	// 8 hits are) and every hit up to the page's end (paging goes on past
-	// the pool).
-	tn.Candidates = max(tn.Candidates, 4*o.K, o.K+max(o.Offset, 0))
-	cands, err := fetchCandidates(ctx, m, plan, o, tn)
-	if err != nil {
-		return nil, err
-	}
 	if n := len(plan.All) + len(plan.IDs); tn.CoverMaxTerms > 0 && n > tn.CoverMaxTerms ||
 		len(plan.IDs) == 0 && tn.CoverMaxPlain > 0 && n > tn.CoverMaxPlain {
 		tn.CoverPower = 0
 	}
-	stops := tn.StopWeight > 0 || tn.StopAdd > 0
-	if tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || stops {
-		if err := cover(ctx, m, plan, engineTerms(plan, tn), cands, stops); err != nil {
-			return nil, err
-		}
+	r := &run{o: o, tn: tn, plan: plan, since: o.Since, until: o.Until}
+	if tn.Dates {
+		r.date()
+		plan = r.plan
 	}
-	if err := semantic(ctx, m, o.Query, cands, tn); err != nil {
-		return nil, err
+	// The engine's pool is ranked in layers of Candidates, 4·Candidates, …
+	// turns (each the top of the next): the hits come from the first
+	// layer's ranking, then each deeper layer's hits not yet listed follow.
+	// So a larger request's first hits are the smaller one's, and a page
+	// continues the pages before it. The snapshot reads the deepest layer
+	// the page's end can need: at least twice the hits up to it.
+	r.layer = max(tn.Candidates, 1)
+	for r.depth = r.layer; r.depth < 2*(o.K+max(o.Offset, 0)); {
+		r.depth *= 4
 	}
+	r.stops = tn.StopWeight > 0 || tn.StopAdd > 0
+	r.cover = tn.CoverPower > 0 || tn.TieShare > 0 || tn.TieShareRecent > 0 || r.stops
+	r.vectors = tn.VectorWeight > 0 && !asksWhen(o.Query)
+	r.et = plan.engineTerms(!tn.NoIDs, tn.DateWeight > 0, tn.StopWeight > 0 || tn.StopAdd > 0 && !tn.StopFromText)
 	// Newest-first among equals is for repeated reports of one thing: a
 	// question about an identified thing, or one that asks for the latest.
-	tie := 0.0
 	switch {
 	case plan.Recent:
-		tie = tn.TieShareRecent
+		r.tie = tn.TieShareRecent
+	case r.when.order < 0:
+		r.tie = -tn.TieShareRecent // "the first time": oldest first among ties
 	case len(plan.IDs) > 0:
-		tie = tn.TieShare
+		r.tie = tn.TieShare
 	}
-	if tn.TurnLenPower > 0 {
-		if err := turnChunks(ctx, m, cands); err != nil {
-			return nil, err
-		}
-	}
-	return &gathered{o: o, tn: tn, plan: plan, cands: cands, tie: tie}, nil
+	return r
 }
 
-// present ranks the gathered candidates and shows the best: hydrated, fit
-// to the budget, and rendered as the context block (package answer).
-func present(ctx context.Context, m *memory.Memory, g *gathered) (*Result, error) {
-	o := g.o
-	tn := g.tn
-	speaker := g.plan.Speaker
+// gather fills in, from the snapshot's candidates, the signals ranking
+// reads of them: coverage of the query and its stopwords, and meaning.
+func (r *run) gather(snap *memory.RecallSnapshot) {
+	r.cands = make([]candidate, len(snap.Candidates))
+	for i, c := range snap.Candidates {
+		r.cands[i] = candidate{
+			sess: c.Sess, seq: c.Seq, bm25: c.BM25, role: c.Role, ts: c.TS, starred: c.Starred,
+			fields: c.Fields, body: c.Text, turnChunks: c.Chunks, preview: c.Preview, passage: c.Passage + 1,
+		}
+	}
+	if r.tn.Echo > 0 && r.tn.Echo < 1 {
+		stems := queryStems(r.o.Query)
+		for i := range r.cands {
+			r.cands[i].echo = echoes(r.cands[i].preview, stems)
+		}
+	}
+	r.terms = coverageTerms(snap, r.plan)
+	if r.cover {
+		var stopTerms []weightedTerm
+		if r.stops {
+			stopTerms = weighWords(snap, r.plan.Stops)
+		}
+		cover(r.cands, r.terms, stopTerms, r.et)
+	}
+	if r.vectors {
+		semantic(r.o.Query, r.cands, snap.Around, r.tn)
+	}
+	if r.tn.Dates {
+		r.timeSignals()
+	}
+}
+
+// present ranks the gathered candidates and shows the best: read from the
+// snapshot, fit to the budget, and rendered as the context block.
+func (r *run) present(ctx context.Context, snap *memory.RecallSnapshot) (*Result, error) {
+	o := r.o
+	tn := r.tn
+	speaker := r.plan.Speaker
 	if tn.FirstPerson > 0 && (speaker == funes.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
 		speaker, tn.SpeakerWeight = funes.RoleUser, tn.FirstPerson
 	}
-	ranked := rank(g.cands, o.K+max(o.Offset, 0), tn, g.tie, speaker)
-	ranked = ranked[min(max(o.Offset, 0), len(ranked)):]
-	hits, err := hydrate(ctx, m, g.plan, ranked, g.tn)
+	ranked := r.rankLayers(o.K+max(o.Offset, 0), tn, speaker)
+	hits, err := hydrate(ctx, snap, r.terms, ranked, max(o.Offset, 0), r.plan.Speaker, tn)
 	if err != nil {
 		return nil, err
 	}
-	return answer.FitRecall(o.Query, hits, o.Budget, memory.CountTokens), nil
+	return answer.FitRecall(o.Query, hits, o.Budget, o200k.Count), nil
 }
 
-// pruneCommon keeps the query's rarest words while the chunks they match
-// stay under share of the index: a word in a third of all chunks costs
-// FTS5 a third of the index to score and says little about relevance.
-func pruneCommon(ctx context.Context, m *memory.Memory, p *memory.QueryPlan, share float64) error {
-	df, _, total, err := m.TermFrequencies(ctx, p.Terms)
-	if err != nil {
-		return err
+// date reads the question's dates and order (when.go): an explicit span
+// joins its best turns to the candidates and favours them; "the first
+// time" orders ties oldest first, "most recently" newest first; the words
+// that said an order are no search terms.
+func (r *run) date() {
+	now := r.o.Now
+	if now.IsZero() {
+		now = time.Now()
 	}
-	terms := append([]string(nil), p.Terms...)
-	sort.SliceStable(terms, func(i, j int) bool { return df[terms[i]] < df[terms[j]] })
-	limit := int(share * float64(total))
-	var kept []string
-	sum := 0
-	for _, t := range terms {
-		// A word found nowhere costs nothing; the rarest found word always stays.
-		if sum > 0 && sum+df[t] > limit && df[t]*100 > total {
-			continue
+	w := parseWhen(r.o.Query, now)
+	r.when = w
+	if w.filter && (!w.from.IsZero() || !w.to.IsZero()) {
+		r.spanFrom, r.spanTo, r.dated = w.from, w.to, true
+	}
+	if len(w.orderWords) > 0 {
+		r.plan.Terms, r.plan.All = without(r.plan.Terms, w.orderWords), without(r.plan.All, w.orderWords)
+	}
+	if w.order > 0 {
+		r.plan.Recent = true
+	}
+}
+
+func without(ws []string, drop map[string]bool) []string {
+	var out []string
+	for _, x := range ws {
+		if !drop[x] {
+			out = append(out, x)
 		}
-		kept = append(kept, t)
-		sum += df[t]
 	}
-	p.Terms = kept
-	return nil
+	return out
 }
 
-// turnChunks fills in how many chunks each candidate's turn was cut into.
-func turnChunks(ctx context.Context, m *memory.Memory, cands []candidate) error {
-	if len(cands) == 0 {
+// inSpan reports whether a time is inside the question's explicit span.
+func (r *run) inSpan(ts int64) bool {
+	t := time.Unix(ts, 0)
+	return r.dated && ts != 0 && (r.spanFrom.IsZero() || !t.Before(r.spanFrom)) && (r.spanTo.IsZero() || t.Before(r.spanTo))
+}
+
+func (r *run) anyInSpan(snap *memory.RecallSnapshot) bool {
+	for _, c := range snap.Candidates {
+		if r.inSpan(c.TS) {
+			return true
+		}
+	}
+	return false
+}
+
+// widened is the run for the question's span alone, searched for every
+// word of the question, its function words too; nil when that searches
+// nothing more.
+func (r *run) widened() *run {
+	p := planQuery(r.o.Query, false)
+	p.forms = r.plan.forms
+	p.Terms = without(p.Terms, r.when.orderWords)
+	p.All = p.Terms
+	if len(p.Terms) <= len(r.plan.Terms) && len(p.IDs) == len(r.plan.IDs) {
 		return nil
 	}
-	keys := make([]memory.TurnKey, len(cands))
-	for i, c := range cands {
-		keys[i] = c.turn()
+	w := *r
+	w.plan, w.stops, w.dated = p, false, false
+	w.since, w.until = r.o.Since, r.o.Until
+	if !r.spanFrom.IsZero() && (w.since.IsZero() || r.spanFrom.After(w.since)) {
+		w.since = r.spanFrom
 	}
-	n, err := m.TurnChunkCounts(ctx, keys)
-	if err != nil {
-		return err
+	if !r.spanTo.IsZero() && (w.until.IsZero() || r.spanTo.Before(w.until)) {
+		w.until = r.spanTo
 	}
-	for i := range cands {
-		cands[i].turnChunks = n[cands[i].turn()]
+	w.et = p.engineTerms(!r.tn.NoIDs, r.tn.DateWeight > 0, false)
+	return &w
+}
+
+// rankLayers ranks the first need hits: the first layer of the pool, then
+// each deeper layer's hits not already listed (see newRun).
+func (r *run) rankLayers(need int, tn Tuning, speaker string) []candidate {
+	var out []candidate
+	listed := map[memory.TurnKey]bool{}
+	for size := r.layer; ; size *= 4 {
+		pool := slices.Clone(r.cands[:min(size, len(r.cands))]) // rank edits its pool
+		for _, c := range r.cands[len(pool):] {
+			if c.inSpan {
+				pool = append(pool, c) // the question's days are in every layer
+			}
+		}
+		for _, c := range rank(pool, min(len(pool), need+len(out)), tn, r.tie, speaker) {
+			if !listed[c.turn()] && len(out) < need {
+				listed[c.turn()] = true
+				out = append(out, c)
+			}
+		}
+		if len(out) >= need || size >= len(r.cands) {
+			return out
+		}
 	}
-	return nil
 }
 
 // firstPerson reports whether a question speaks of the person ("I", "my",

@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"context"
 	"math"
 	"strings"
 
@@ -37,43 +36,27 @@ const (
 // (cos_chunk + cos_window + 1)/2 with a window, written back in BM25's
 // units (rank normalises it as it does BM25). Candidates below the top get
 // the lowest similarity seen above them. Off when tn.VectorWeight is 0.
-func semantic(ctx context.Context, m *memory.Memory, query string, cands []candidate, tn Tuning) error {
+func semantic(query string, cands []candidate, around map[memory.TurnKey][]string, tn Tuning) {
 	w := tn.VectorWeight
 	if w <= 0 || len(cands) < 2 || asksWhen(query) {
-		return nil
+		return
 	}
 	best := 0.0
 	for _, c := range cands {
 		best = math.Min(best, c.bm25)
 	}
 	if best >= 0 {
-		return nil // nothing matched by weight: no scale to fuse into
+		return // nothing matched by weight: no scale to fuse into
 	}
 	q := wordvec.Sentence(query)
 	if q == nil {
-		return nil
+		return
 	}
 	top := cands[:min(semanticTop, len(cands))]
-	var missing []candidate
-	for _, c := range top {
-		if c.body == "" {
-			missing = append(missing, c)
-		}
-	}
-	var texts map[memory.TurnKey]string
-	if len(missing) > 0 {
-		var err error
-		if texts, err = turnTexts(ctx, m, missing); err != nil {
-			return err
-		}
-	}
 	bodies := make([]string, len(top))
 	vecs := make([][]float32, len(top))
 	for i, c := range top {
 		bodies[i] = c.body
-		if bodies[i] == "" {
-			bodies[i] = texts[c.turn()]
-		}
 		vecs[i] = wordvec.Sentence(bodies[i])
 	}
 	qc := removeCommon(q, vecs)
@@ -82,14 +65,10 @@ func semantic(ctx context.Context, m *memory.Memory, query string, cands []candi
 		sims[i] = wordvec.Cosine(qc, vecs[i])
 	}
 	if semanticWindow > 0 {
-		around, err := turnsAround(ctx, m, top, semanticWindow)
-		if err != nil {
-			return err
-		}
 		wvecs := make([][]float32, len(top))
 		for i, c := range top {
-			key := [2]int64{c.sess, int64(c.seq)}
-			wvecs[i] = wordvec.Sentence(around[key][0] + "\n" + bodies[i] + "\n" + around[key][1])
+			before, after := turnsAround(around, c, semanticWindow)
+			wvecs[i] = wordvec.Sentence(before + "\n" + bodies[i] + "\n" + after)
 		}
 		qw := removeCommon(q, wvecs)
 		for i := range top {
@@ -105,7 +84,6 @@ func semantic(ctx context.Context, m *memory.Memory, query string, cands []candi
 	for i := len(top); i < len(cands); i++ {
 		cands[i].bm25 = best * (cands[i].bm25/best + w*lowest) / (1 + w)
 	}
-	return nil
 }
 
 // timeWords mark a question placed in time ("what did we decide in March",
@@ -140,47 +118,24 @@ func removeCommon(q []float32, vecs [][]float32) []float32 {
 	return q
 }
 
-// turnsAround reads the text of the turns up to n before and after each
-// candidate's turn (each capped at semanticWindowBytes): [0] before, [1] after.
-func turnsAround(ctx context.Context, m *memory.Memory, cands []candidate, n int) (map[[2]int64][2]string, error) {
-	out := make(map[[2]int64][2]string, len(cands))
-	if len(cands) == 0 {
-		return out, nil
-	}
-	keys := make([]memory.TurnKey, len(cands))
-	for i, c := range cands {
-		keys[i] = c.turn()
-	}
-	bodies, err := m.TurnsAround(ctx, keys, n)
-	if err != nil {
-		return nil, err
-	}
-	text := map[memory.TurnKey]string{}
-	for k, bs := range bodies {
+// turnsAround is the text of the turns up to n before and after a
+// candidate's turn, each capped at semanticWindowBytes, from the chunks the
+// snapshot read around the candidates.
+func turnsAround(around map[memory.TurnKey][]string, c candidate, n int) (before, after string) {
+	text := func(k memory.TurnKey) string {
 		var b strings.Builder
-		for _, body := range bs {
+		for _, body := range around[k] {
 			if b.Len() < semanticWindowBytes {
 				b.WriteString(answer.Shorten(body, semanticWindowBytes-b.Len()))
 				b.WriteByte('\n')
 			}
 		}
-		text[k] = b.String()
+		return b.String()
 	}
-	for _, c := range cands {
-		var before, after strings.Builder
-		for d := 1; d <= n; d++ {
-			before.WriteString(text[memory.TurnKey{Sess: c.sess, Seq: c.seq - d}])
-			after.WriteString(text[memory.TurnKey{Sess: c.sess, Seq: c.seq + d}])
-		}
-		out[[2]int64{c.sess, int64(c.seq)}] = [2]string{before.String(), after.String()}
+	var bs, as strings.Builder
+	for d := 1; d <= n; d++ {
+		bs.WriteString(text(memory.TurnKey{Sess: c.sess, Seq: c.seq - d}))
+		as.WriteString(text(memory.TurnKey{Sess: c.sess, Seq: c.seq + d}))
 	}
-	return out, nil
-}
-
-func setOf(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
+	return bs.String(), as.String()
 }

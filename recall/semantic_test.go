@@ -104,12 +104,11 @@ func TestSemanticStageSafe(t *testing.T) {
 	if err != nil || len(one.Hits) != 1 || one.Hits[0].SessionID != "a" {
 		t.Fatalf("one candidate with vectors: %v %+v", err, one)
 	}
-	if err := semantic(ctx, m, "anything", nil, on); err != nil {
-		t.Fatal(err)
-	}
+	semantic("anything", nil, nil, on)
 }
 
-// The window is the turns either side of a candidate's, in its own conversation.
+// The window is the turns either side of a candidate's, in its own
+// conversation, as the snapshot reads them.
 func TestTurnsAround(t *testing.T) {
 	t.Parallel()
 	m := openTest(t)
@@ -118,18 +117,18 @@ func TestTurnsAround(t *testing.T) {
 		conv("a", "funes", "", "", day0, "first question", "the answer in between", "a follow-up"),
 		conv("b", "funes", "", "", day0, "another conversation", "elsewhere"),
 	)
-	g, err := gather(ctx, m, Options{Query: "answer between"})
-	if err != nil || len(g.cands) == 0 {
-		t.Fatalf("gather: %v %+v", err, g)
+	tn := DefaultTuning
+	tn.VectorWeight = 0.5
+	r := newRun(Options{Query: "answer between", Tuning: &tn})
+	snap, err := m.ReadCandidates(ctx, r.readQuery())
+	if err != nil || len(snap.Candidates) == 0 {
+		t.Fatalf("candidates: %v %+v", err, snap)
 	}
-	c := g.cands[0]
-	around, err := turnsAround(ctx, m, []candidate{{sess: c.sess, seq: c.seq}}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := around[[2]int64{c.sess, int64(c.seq)}]
-	if !strings.Contains(got[0], "first question") || !strings.Contains(got[1], "a follow-up") || strings.Contains(got[0]+got[1], "elsewhere") {
-		t.Fatalf("window of turn %d: %q", c.seq, got)
+	defer snap.Close()
+	c := snap.Candidates[0]
+	before, after := turnsAround(snap.Around, candidate{sess: c.Sess, seq: c.Seq}, 1)
+	if !strings.Contains(before, "first question") || !strings.Contains(after, "a follow-up") || strings.Contains(before+after, "elsewhere") {
+		t.Fatalf("window of %q: %q, %q", c.Text, before, after)
 	}
 }
 

@@ -4,7 +4,7 @@ import "github.com/ireneo-app/ireneo/engine"
 
 // Tuning holds the knobs of the ranking pipeline.
 type Tuning struct {
-	Candidates  int  // BM25 candidates fetched before re-ranking (recall asks at least 4 per hit)
+	Candidates  int  // the engine's turns ranked for the first hits (deeper pages rank from 4×, 16×, …: newRun)
 	NoIDs       bool // ignore the identifier column
 	NoStopwords bool // keep stopwords and question words in the query
 	// KeepStopsOver keeps them for an identifier-free question of more than
@@ -94,11 +94,31 @@ type Tuning struct {
 	// StopFromText looks for StopAdd's stopwords in the candidates' text
 	// rather than having the engine probe their long posting lists.
 	StopFromText bool
-	// PostingShare caps the query's words by cost: words are kept rarest
-	// first while their chunks together stay under this share of the index.
-	// 0 keeps every word.
-	PostingShare float64
 	VectorWeight float64 // the semantic stage's weight beside BM25 (semantic.go); 0 turns it off
+	// Echo is the score factor of a turn that holds nothing but the query's
+	// own words (echo.go: the question asked before, which answers
+	// nothing); 0 or 1 turns it off.
+	Echo float64
+	// FoldCopies shows turns of one text in several conversations (a
+	// question asked again) as one hit, the best, with their count.
+	FoldCopies bool
+	// Dates reads the question's dates and order (when.go): the turns
+	// inside an explicit day or range join the candidates and gain
+	// SpanWeight of their score; a loose span and an order ("the first
+	// time", "right after the move") favour the turns they fit, by up to
+	// WhenWeight.
+	Dates      bool
+	SpanWeight float64
+	WhenWeight float64
+	// VerbForms searches a verb's irregular forms beside it ("eat", "ate").
+	VerbForms bool
+	// AnswerFollows: when the first hit asks something, the turn that
+	// answers it (the next of the other speaker's) comes right after it,
+	// ranked with it (answers.go).
+	AnswerFollows bool
+	// AskLoose counts any short turn with a question mark as asking, not
+	// only one whose question holds the match (answers.go).
+	AskLoose bool
 	// BM25 overrides the engine's k1 and per-field b (the field weights stay
 	// the *Weight knobs above); nil is engine.DefaultParams.
 	BM25 *engine.Params
@@ -138,6 +158,14 @@ var DefaultTuning = Tuning{
 	StopMaxTerms: 9,
 	StopFromText: true,
 	BM25:         shippedBM25(),
+
+	Dates:         true,
+	SpanWeight:    1000, // a tier: the named days' turns first, the rest after them
+	VerbForms:     true,
+	WhenWeight:    0.5,
+	Echo:          0.5,
+	FoldCopies:    true,
+	AnswerFollows: true,
 }
 
 // shippedBM25 is the engine's BM25F with k1 = 2: a turn that says a word

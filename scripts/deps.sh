@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # Installs what Ireneo needs to build, run and test on Debian or Ubuntu:
-# the cgo packages Fyne builds with, Xvfb and X tools for the GUI tests, a
-# CJK font (Fyne draws glyphs its own font lacks from system fonts),
-# D-Bus and gnome-keyring for the keyring tests, and from npm the MCP
-# inspector CLI and the official TypeScript SDK (the MCP tests drive both). As root it installs what is missing; otherwise it says exactly
-# what to run.
+# the cgo packages Fyne builds with, Xvfb and X tools for the GUI tests,
+# CJK fonts (Fyne draws glyphs its own font lacks from system fonts; Noto
+# CJK has the bold face the app draws bold CJK with),
+# D-Bus and gnome-keyring for the keyring tests, Syncthing for the sync
+# tests (real daemons on loopback), and from npm the MCP
+# inspector CLI and the official TypeScript SDK (the MCP tests drive both),
+# and the agent CLIs the import, connect and hook tests run offline against a
+# stand-in model (into .tools/harness: Gemini CLI and Copilot CLI always,
+# about 40 s and 290 MB once; opencode too with IRENEO_HARNESSES=all, another
+# 354 MB and about 3 minutes of tests). As root it installs what is missing;
+# otherwise it says exactly what to run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
       libxi-dev libxxf86vm-dev xvfb xauth x11-utils xdotool imagemagick dbus dbus-x11
-      gnome-keyring libsecret-tools nodejs npm ca-certificates fonts-wqy-microhei)
+      gnome-keyring libsecret-tools nodejs npm ca-certificates fonts-wqy-microhei fonts-noto-cjk syncthing)
 INSPECTOR_VERSION=2.12.0
 SDK_VERSION=1.32.2
 
@@ -54,3 +60,16 @@ if [[ ! -f .tools/node_modules/@modelcontextprotocol/sdk/package.json ]] ||
   mkdir -p .tools
   npm install --silent --no-audit --no-fund --save-exact --prefix .tools "@modelcontextprotocol/sdk@$SDK_VERSION" >/dev/null
 fi
+
+# The agent CLIs, pinned as importers/harnesstest.CLIs pins them.
+HARNESSES=("@google/gemini-cli@0.61.0" "@github/copilot@1.0.102")
+[[ ${IRENEO_HARNESSES:-} == all ]] && HARNESSES+=("opencode-ai@1.18.33")
+for spec in "${HARNESSES[@]}"; do
+  name=${spec%@*}; version=${spec##*@}
+  if [[ ! -f .tools/harness/node_modules/$name/package.json ]] ||
+     ! grep -q "\"version\": \"$version\"" ".tools/harness/node_modules/$name/package.json"; then
+    echo "deps: installing $spec into .tools/harness/"
+    mkdir -p .tools/harness
+    npm install --silent --no-audit --no-fund --save-exact --prefix .tools/harness "$spec" >/dev/null
+  fi
+done

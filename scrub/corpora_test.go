@@ -202,7 +202,7 @@ func TestCleanCorporaFalseRedactions(t *testing.T) {
 	}
 }
 
-// maskedPreview is memory.MaskSecret's preview, for test output.
+// maskedPreview is redact.MaskSecret's preview, for test output.
 func maskedPreview(v string) string {
 	r := []rune(v)
 	if len(r) < 10 {

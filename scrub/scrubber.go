@@ -7,10 +7,10 @@
 // Ireneo's own rules, what counts as a documentation placeholder rather
 // than a secret — and knows nothing of conversations, files or SQLite.
 //
-// The memory package redacts stored conversations through a small
-// interface (memory.SecretFinder) that *Scrubber satisfies with plain
-// strings and ints, so memory imports nothing of ours and neither package
-// knows the other; app/ wires them together.
+// Packages redact and memscrub redact conversations and stored memories
+// through a small interface (redact.SecretFinder) that *Scrubber satisfies
+// with plain strings and ints, so neither side imports the other; app/
+// wires them together.
 package scrub
 
 import (
@@ -109,14 +109,14 @@ func (s *Scrubber) HasRule(id string) bool {
 }
 
 // FindSecrets calls found for each secret Scan finds in text, in order. It
-// is Scan in the plain types memory.SecretFinder asks for.
+// is Scan in the plain types redact.SecretFinder asks for.
 func (s *Scrubber) FindSecrets(text string, found func(rule string, start, end int)) {
 	for _, m := range s.Scan(text) {
 		found(m.Rule, m.Start, m.End)
 	}
 }
 
-// RedactedText is RedactedText(rule), as a method for memory.SecretFinder.
+// RedactedText is RedactedText(rule), as a method for redact.SecretFinder.
 func (s *Scrubber) RedactedText(rule string) string { return RedactedText(rule) }
 
 // Scan finds the secrets in text. Matches are sorted by position and do not

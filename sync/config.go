@@ -24,6 +24,7 @@ const (
 	journalLockName = "journal.lock"
 	engineLockName  = "engine.lock"
 	outboxName      = "outbox.jsonl"
+	leftName        = "left.json" // the folder and machine id a memory left
 	stignoreName    = ".stignore"
 )
 
@@ -113,12 +114,21 @@ func SetUp(memDir, folder, name string) (Config, error) {
 		b := make([]byte, 8)
 		rand.Read(b)
 		c = Config{Folder: folder, Machine: hex.EncodeToString(b), Since: time.Now().UTC()}
+		// Back on a folder this memory left: the same machine again, with
+		// the subfolder it left there.
+		if data, err := os.ReadFile(filepath.Join(localDir(memDir), leftName)); err == nil {
+			var was Config
+			if json.Unmarshal(data, &was) == nil && was.Folder == folder && machineIDRe.MatchString(was.Machine) {
+				c.Machine, c.Since = was.Machine, was.Since
+			}
+		}
 	case err != nil:
 		return Config{}, err
 	case c.Folder != folder:
 		return Config{}, fmt.Errorf("this memory already syncs through %s; run `ireneo sync leave` first", c.Folder)
 	}
 	c.Name = name
+	os.Remove(filepath.Join(localDir(memDir), leftName))
 	if err := os.MkdirAll(localDir(memDir), 0o700); err != nil {
 		return Config{}, err
 	}
@@ -173,7 +183,8 @@ func within(p, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// Leave stops this memory's syncing: its configuration and local state go.
+// Leave stops this memory's syncing: its configuration and local state go
+// (a later SetUp on the same folder comes back as the same machine).
 // The memory keeps every conversation and choice it has. With removeFiles
 // this machine's subfolder goes too, so the other machines stop getting
 // its conversations from the folder (they keep what they imported, and
@@ -195,8 +206,10 @@ func Leave(memDir string, removeFiles bool) (Config, error) {
 		if err := os.RemoveAll(machineDir(c.Folder, c.Machine)); err != nil {
 			return c, fmt.Errorf("remove this machine's subfolder: %w", err)
 		}
+	} else if data, err := json.Marshal(c); err == nil {
+		funes.WriteFileAtomic(filepath.Join(localDir(memDir), leftName), data, 0o600)
 	}
-	for _, n := range []string{configName, stateName, clockName, outboxName, journalLockName} {
+	for _, n := range []string{configName, stateName, outboxName, journalLockName} {
 		if err := os.Remove(filepath.Join(localDir(memDir), n)); err != nil && !os.IsNotExist(err) {
 			return c, err
 		}

@@ -13,7 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // Journal operations: one line of a machine's journal.jsonl each.
@@ -128,7 +128,7 @@ func checkProject(p string) error {
 
 func (s Span) check() error {
 	switch s.Field {
-	case memory.FieldText, memory.FieldTitle, memory.FieldWorkdir, memory.FieldProject, memory.FieldToolName:
+	case redact.FieldText, redact.FieldTitle, redact.FieldWorkdir, redact.FieldProject, redact.FieldToolName:
 	default:
 		return fmt.Errorf("redaction in unknown field %q", s.Field)
 	}
@@ -236,7 +236,11 @@ func (w journalWriter) appendEntries(entries []Entry) ([]Entry, error) {
 	if err := saveClock(w.memDir, c); err != nil {
 		return nil, err
 	}
-	if err := appendLines(journalPath(w.cfg.Folder, w.cfg.Machine), buf.Bytes()); err != nil {
+	err = errFolderAway
+	if folderThere(w.cfg.Folder) {
+		err = appendLines(journalPath(w.cfg.Folder, w.cfg.Machine), buf.Bytes())
+	}
+	if err != nil {
 		if oerr := appendLines(filepath.Join(localDir(w.memDir), outboxName), buf.Bytes()); oerr != nil {
 			return nil, fmt.Errorf("journal: %w (and the outbox: %v)", err, oerr)
 		}
@@ -265,11 +269,23 @@ func (w journalWriter) flushOutbox() error {
 		data = nil
 	}
 	if len(data) > 0 {
+		if !folderThere(w.cfg.Folder) {
+			return errFolderAway
+		}
 		if err := appendLines(journalPath(w.cfg.Folder, w.cfg.Machine), data); err != nil {
 			return err
 		}
 	}
 	return os.Remove(p)
+}
+
+var errFolderAway = errors.New("the sync folder is not there")
+
+// folderThere says whether the sync folder exists: one on a disk not
+// attached must not be made again on the disk below it.
+func folderThere(folder string) bool {
+	st, err := os.Stat(folder)
+	return err == nil && st.IsDir()
 }
 
 // appendLines appends whole lines to path, first ending a line a crash

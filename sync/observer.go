@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // Observer journals the person's choices as memory commits them, in
@@ -16,27 +17,24 @@ import (
 // that syncs with nothing costs one small file read per choice.
 type Observer struct {
 	m      *memory.Memory
-	finder func() memory.SecretFinder
+	finder func() redact.SecretFinder
 	now    func() time.Time
 
 	once gosync.Once
-	f    memory.SecretFinder
-	// Journaled, if set, hears that entries were written (the tray app
-	// wakes its engine).
-	Journaled func()
+	f    redact.SecretFinder
 }
 
 // Attach makes the memory report its choices to a new Observer. finder
 // gives the person's secret finder when first needed (building it takes a
 // moment): a project name it finds a secret in is not journaled. It may be
 // nil, and may return nil.
-func Attach(m *memory.Memory, finder func() memory.SecretFinder) *Observer {
+func Attach(m *memory.Memory, finder func() redact.SecretFinder) *Observer {
 	o := &Observer{m: m, finder: finder, now: time.Now}
 	m.ObserveChoices(o)
 	return o
 }
 
-func (o *Observer) secretFinder() memory.SecretFinder {
+func (o *Observer) secretFinder() redact.SecretFinder {
 	o.once.Do(func() {
 		if o.finder != nil {
 			o.f = o.finder()
@@ -63,10 +61,6 @@ func (o *Observer) Chose(ctx context.Context, c memory.Choice) {
 	}
 	if _, err := (journalWriter{o.m.Dir(), cfg, o.now}).appendEntries(es); err != nil {
 		log.Printf("ireneo: sync: journal a choice: %v", err)
-		return
-	}
-	if o.Journaled != nil {
-		o.Journaled()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +19,8 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // Options are what an engine needs besides the memory.
@@ -25,7 +28,7 @@ type Options struct {
 	// Finder is the person's secret finder (scrub's, with their own
 	// patterns). A project name it finds a secret in is never journaled:
 	// that tag stays on this machine. Nil journals every name.
-	Finder memory.SecretFinder
+	Finder redact.SecretFinder
 	// Redact is the person's scrub-on-import hook, as a local import uses
 	// it, for the conversations other machines send. Nil: none.
 	Redact func(*funes.Session) map[string]int
@@ -60,7 +63,6 @@ type Engine struct {
 	// conflicts is how many entries the last replay found overriding
 	// another machine's different choice.
 	conflicts int
-	wake      chan struct{}
 }
 
 // Report says what one pass did.
@@ -104,7 +106,7 @@ func Open(m *memory.Memory, opts Options) (*Engine, error) {
 		return nil, err
 	}
 	return &Engine{m: m, memDir: memDir, cfg: cfg, opts: opts, jw: journalWriter{memDir, cfg, opts.Now},
-		unlock: unlock, st: st, seen: map[string]bool{}, marks: map[string]int64{}, wake: make(chan struct{}, 1)}, nil
+		unlock: unlock, st: st, seen: map[string]bool{}, marks: map[string]int64{}}, nil
 }
 
 // Close lets another process run the engine.
@@ -141,7 +143,7 @@ func (e *Engine) Pass(ctx context.Context) (Report, error) {
 
 func (e *Engine) pass(ctx context.Context) (Report, error) {
 	var rep Report
-	if st, err := os.Stat(e.cfg.Folder); err != nil || !st.IsDir() {
+	if !folderThere(e.cfg.Folder) {
 		return rep, fmt.Errorf("sync folder %s is not there (is its disk attached?)", e.cfg.Folder)
 	}
 	if _, err := os.Stat(machineDir(e.cfg.Folder, e.cfg.Machine)); err != nil {
@@ -176,20 +178,30 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 		rep.Journaled = n
 		r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	}
+	// A forget or a redaction that fails here (a conversation named
+	// ambiguously, a file that cannot be written) is tried again at the
+	// next pass, and says so; the rest of the pass goes on.
+	var later []error
 	if err := e.applyForgets(ctx, r, snap, local, sc, &rep); err != nil {
-		return rep, err
+		later = append(later, err)
 	}
 	if err := e.applyRedactions(ctx, r, local, sc, &rep); err != nil {
+		later = append(later, err)
+	}
+	if err := ctx.Err(); err != nil {
 		return rep, err
 	}
 	if err := e.importCopies(ctx, r, local, sc, &rep); err != nil {
 		return rep, err
 	}
-	if snap, err = e.m.SyncSnapshot(ctx); err != nil {
-		return rep, err
+	if rep.Imported+rep.Forgotten+rep.Redacted > 0 {
+		// The memory changed: read it again.
+		if snap, err = e.m.SyncSnapshot(ctx); err != nil {
+			return rep, err
+		}
+		local = byHash(snap)
+		r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	}
-	local = byHash(snap)
-	r = replay(e.sorted(), derivedOf(local), e.cfg.Machine)
 	if err := e.export(r, local, sc, &rep); err != nil {
 		return rep, err
 	}
@@ -203,7 +215,7 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 			rep.Unreadable++
 		}
 	}
-	return rep, nil
+	return rep, errors.Join(later...)
 }
 
 // readJournals reads what every machine's journal gained since the last
@@ -363,11 +375,18 @@ func readCopyFile(path, conv string) (*funes.Session, *fileRecord, error) {
 		rec.Bad = err.Error()
 		return nil, rec, err
 	}
+	s, err := parseCopy(data, conv, rec)
+	return s, rec, err
+}
+
+// parseCopy checks a conversation file's bytes (one conversation, every
+// line whole, the one its name says) and fills rec from them.
+func parseCopy(data []byte, conv string, rec *fileRecord) (*funes.Session, error) {
 	sum := sha256.Sum256(data)
 	rec.Hash, rec.Bytes = hex.EncodeToString(sum[:]), int64(len(data))
-	bad := func(why string) (*funes.Session, *fileRecord, error) {
+	bad := func(why string) (*funes.Session, error) {
 		rec.Bad = why
-		return nil, rec, errors.New(why)
+		return nil, errors.New(why)
 	}
 	if len(data) == 0 || data[len(data)-1] != '\n' {
 		return bad("not whole: its last line has no end")
@@ -387,7 +406,7 @@ func readCopyFile(path, conv string) (*funes.Session, *fileRecord, error) {
 	}
 	s := ss[0]
 	rec.Turns, rec.Updated = len(s.Turns), unixOf(s.Updated())
-	return s, rec, nil
+	return s, nil
 }
 
 func unixOf(t time.Time) int64 {
@@ -553,7 +572,7 @@ func (e *Engine) secretName(p string) bool {
 	return hasSecret(e.opts.Finder, p)
 }
 
-func hasSecret(f memory.SecretFinder, text string) bool {
+func hasSecret(f redact.SecretFinder, text string) bool {
 	if f == nil || text == "" {
 		return false
 	}
@@ -580,12 +599,16 @@ const engineTempAge = time.Minute
 // conversation forgotten elsewhere that this memory never held gets a
 // tombstone, so a local import does not bring it in.
 func (e *Engine) applyForgets(ctx context.Context, r *replayed, snap memory.SyncSnapshot, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
-	var tombs []memory.CatalogTombstone
+	var (
+		tombs []memory.CatalogTombstone
+		errs  []error
+	)
 	for h, when := range r.forgotten {
 		if !e.st.Forgotten[h] {
 			if c := local[h]; c != nil {
 				if _, err := e.m.Forget(memory.Unobserved(ctx), []string{ref(c)}, nil); err != nil && !errors.Is(err, memory.ErrNotFound) {
-					return fmt.Errorf("forget a conversation forgotten on another machine: %w", err)
+					errs = append(errs, fmt.Errorf("forget %s, forgotten on another machine: %w", ref(c), err))
+					continue
 				}
 				rep.Forgotten++
 			} else if _, ok := snap.Tombstones[h]; !ok {
@@ -601,10 +624,10 @@ func (e *Engine) applyForgets(ctx context.Context, r *replayed, snap memory.Sync
 	}
 	if len(tombs) > 0 {
 		if _, err := e.m.ImportCatalog(ctx, memory.Catalog{Tombstones: tombs}, true); err != nil {
-			return fmt.Errorf("keep the forgotten conversations out: %w", err)
+			errs = append(errs, fmt.Errorf("keep the forgotten conversations out: %w", err))
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // erase overwrites and removes one file of the folder, unless it is the
@@ -631,33 +654,71 @@ func (e *Engine) erase(f *scanFile, sc *scanned, rep *Report) {
 // applyRedactions applies each conversation's redact entries to the
 // memory's copy (again when that copy changed) and to every copy in the
 // folder, and erases the old versions and leftover temporary files that
-// may still hold the secrets.
+// may still hold the secrets. The secrets read out of any copy are
+// redacted from every copy, so a copy whose text sits elsewhere than the
+// entries say (another version of it) loses them too.
 func (e *Engine) applyRedactions(ctx context.Context, r *replayed, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
+	var errs []error
 	for h, es := range r.redactions {
 		if _, gone := r.forgotten[h]; gone {
 			continue
 		}
-		if c := local[h]; c != nil {
+		secrets := map[string]string{}
+		var stored *funes.Session
+		c := local[h]
+		if c != nil {
 			if mark := e.st.Redacted[h]; mark.N < len(es) || mark.Hash != c.Hash {
-				if err := e.redactStored(ctx, c, es, rep); err != nil {
-					return err
+				if s, err := e.m.LoadSession(ctx, ref(c)); err == nil {
+					stored = s
+					maps.Copy(secrets, redactedCopy(s, es, e.opts.Finder))
 				}
 			}
 		}
+		type copyOf struct {
+			f *scanFile
+			s *funes.Session
+		}
+		var copies []copyOf
 		for _, f := range sc.named[h] {
 			switch f.c.kind {
 			case kindConversation, kindConflict:
 				if f.changed() || f.rec.Redactions < len(es) {
-					if err := e.redactCopy(f, es, rep); err != nil {
-						return err
+					s, err := e.readCopy(f)
+					if err != nil {
+						continue // unreadable: nothing to redact, and never imported
 					}
+					maps.Copy(secrets, redactedCopy(s, es, e.opts.Finder))
+					copies = append(copies, copyOf{f, s})
 				}
 			case kindVersion, kindEngineTemp, kindOurTemp:
 				e.erase(f, sc, rep)
 			}
 		}
+		if stored != nil {
+			if err := e.redactStored(ctx, c, secrets, len(es), rep); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		for _, cp := range copies {
+			if err := e.redactCopy(cp.f, cp.s, secrets, len(es), rep); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	}
-	return nil
+	return errors.Join(errs...)
+}
+
+// redactedCopy reads the secrets the entries name out of a copy, the
+// entries applied in order to it in memory.
+func redactedCopy(s *funes.Session, es []Entry, finder redact.SecretFinder) map[string]string {
+	clone := *s
+	clone.Turns = make([]funes.Turn, len(s.Turns))
+	for i, t := range s.Turns {
+		clone.Turns[i] = t
+		clone.Turns[i].Blocks = append([]funes.Block(nil), t.Blocks...)
+	}
+	secs, _ := redactEntries(&clone, es, finder)
+	return secs
 }
 
 // redactMark is what was redacted of the memory's copy: how many entries,
@@ -667,51 +728,46 @@ type redactMark struct {
 	Hash string `json:"hash"`
 }
 
-// redactStored redacts the memory's copy of a conversation through
-// memory's scrub, with a finder of just the secrets the entries name in it.
-func (e *Engine) redactStored(ctx context.Context, c *memory.SyncConversation, es []Entry, rep *Report) error {
-	s, err := e.m.LoadSession(ctx, ref(c))
-	if err != nil {
-		return nil // gone meanwhile, or unreadable: the next pass looks again
-	}
-	secs, _ := redactEntries(s, es)
+// redactStored redacts the secrets from the memory's copy of a
+// conversation through memory's scrub, with a finder of just those.
+func (e *Engine) redactStored(ctx context.Context, c *memory.SyncConversation, secrets map[string]string, n int, rep *Report) error {
 	hash := c.Hash
-	if len(secs) > 0 {
-		if _, err := e.m.ScrubApply(memory.Unobserved(ctx), memory.ScrubOptions{Finder: literalFinder(secs), Sessions: []string{ref(c)}}); err != nil {
-			return fmt.Errorf("redact a conversation scrubbed on another machine: %w", err)
+	if len(secrets) > 0 {
+		sr, err := memscrub.Apply(memory.Unobserved(ctx), e.m, memscrub.Options{Finder: literalFinder(secrets), Sessions: []string{ref(c)}})
+		if err != nil {
+			return fmt.Errorf("redact %s, scrubbed on another machine: %w", ref(c), err)
 		}
-		rep.Redacted++
+		if sr.Changed > 0 {
+			rep.Redacted++
+		}
 		if snap, err := e.m.SyncSnapshot(ctx); err == nil {
 			if now := byHash(snap)[memory.ConversationHash(c.Harness, c.SessionID)]; now != nil {
 				hash = now.Hash
 			}
 		}
 	}
-	e.st.Redacted[memory.ConversationHash(c.Harness, c.SessionID)] = redactMark{len(es), hash}
+	e.st.Redacted[memory.ConversationHash(c.Harness, c.SessionID)] = redactMark{n, hash}
 	return nil
 }
 
-// redactCopy redacts one copy in the folder in place, whichever machine's:
-// the redacted copy is what its own machine writes too.
-func (e *Engine) redactCopy(f *scanFile, es []Entry, rep *Report) error {
-	s, err := e.readCopy(f)
-	if err != nil {
-		return nil // unreadable: nothing to redact, and never imported
-	}
-	if secs, _ := redactEntries(s, es); len(secs) > 0 {
+// redactCopy redacts the secrets from one copy in the folder, in place,
+// whichever machine's: the redacted copy is what its own machine writes
+// too.
+func (e *Engine) redactCopy(f *scanFile, s *funes.Session, secrets map[string]string, n int, rep *Report) error {
+	if len(secrets) > 0 && len(redact.RedactSession(literalFinder(secrets), s)) > 0 {
 		data, err := funes.MarshalSession(s)
 		if err != nil {
 			return err
 		}
 		if err := replaceErasing(f.abs, data); err != nil {
-			return fmt.Errorf("redact %s: %w", f.rel, err)
+			return fmt.Errorf("redact %s: %w", f.abs, err)
 		}
 		rep.Redacted++
-		if s, err = e.readCopy(f); err != nil || s == nil {
+		if _, err := e.readCopy(f); err != nil {
 			return nil
 		}
 	}
-	f.rec.Redactions = len(es)
+	f.rec.Redactions = n
 	return nil
 }
 
@@ -728,9 +784,13 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 		hashes = append(hashes, h)
 	}
 	slices.Sort(hashes)
+	type offer struct {
+		f    *scanFile
+		held string // what the memory held ("-": nothing)
+	}
 	var (
 		b       *memory.Batch
-		offered int
+		offered = map[string]offer{} // conversation → the copy offered
 	)
 	commit := func() error {
 		if b == nil {
@@ -742,7 +802,17 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 			return fmt.Errorf("import from the sync folder: %w", err)
 		}
 		rep.Imported += ir.New + ir.Updated
-		offered = 0
+		// A copy the memory kept its own over (or refused) is not offered
+		// again until the memory's copy changes; one it took needs no mark.
+		for _, o := range ir.Sessions {
+			if of, ok := offered[memory.ConversationHash(o.Harness, o.SessionID)]; ok {
+				of.f.rec.Declined = of.held
+				if o.Outcome == memory.OutcomeNew || o.Outcome == memory.OutcomeUpdated {
+					of.f.rec.Declined = ""
+				}
+			}
+		}
+		clear(offered)
 		return e.saveState() // a kill after this commit does not read these files again
 	}
 	for _, h := range hashes {
@@ -810,9 +880,8 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 			best.rec.Bad = err.Error()
 			continue
 		}
-		best.rec.Declined = held // if memory keeps what it has, this copy is not offered again
-		offered++
-		if offered >= importBatch {
+		offered[h] = offer{best, held}
+		if len(offered) >= importBatch {
 			if err := commit(); err != nil {
 				return err
 			}
@@ -826,7 +895,7 @@ func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string
 // scrub-on-import.
 func (e *Engine) redactArriving(r *replayed) func(*funes.Session) map[string]int {
 	return func(s *funes.Session) map[string]int {
-		_, counts := redactEntries(s, r.redactions[memory.ConversationHash(s.Harness, s.ID)])
+		_, counts := redactEntries(s, r.redactions[memory.ConversationHash(s.Harness, s.ID)], e.opts.Finder)
 		if e.opts.Redact != nil {
 			for rule, n := range e.opts.Redact(s) {
 				if counts == nil {
@@ -847,19 +916,22 @@ const exportChunk = 500
 // is there (then this memory takes that one). A forgotten conversation is
 // never written.
 func (e *Engine) export(r *replayed, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
-	held := map[string]bool{}
+	held := map[string]bool{} // content hashes some machine's conversation file holds
 	best := map[string]copyMeta{}
 	for h, fs := range sc.copies {
 		for _, f := range fs {
 			if f.rec == nil || f.rec.Bad != "" || (f.c.kind != kindConversation && f.c.kind != kindConflict) {
 				continue
 			}
-			held[f.rec.Hash] = true
+			if f.c.kind == kindConversation {
+				held[f.rec.Hash] = true
+			}
 			if m, ok := best[h]; !ok || metaOfRecord(f.rec).better(m) {
 				best[h] = metaOfRecord(f.rec)
 			}
 		}
 	}
+	defer e.dropConflicts(local, sc, held, rep)
 	hashes := make([]string, 0, len(local))
 	for h := range local {
 		hashes = append(hashes, h)
@@ -908,6 +980,23 @@ func (e *Engine) export(r *replayed, local map[string]*memory.SyncConversation, 
 		}
 	}
 	return flush()
+}
+
+// dropConflicts erases the sync engine's conflict copies that hold nothing
+// more than a conversation file or this memory does: any machine may, and
+// the folder does not fill up with them.
+func (e *Engine) dropConflicts(local map[string]*memory.SyncConversation, sc *scanned, held map[string]bool, rep *Report) {
+	for h, fs := range sc.copies {
+		for _, f := range fs {
+			if f.c.kind != kindConflict || f.rec == nil {
+				continue
+			}
+			c := local[h]
+			if f.rec.Bad != "" || held[f.rec.Hash] || c != nil && !metaOfRecord(f.rec).better(metaOfLocal(c)) {
+				e.erase(f, sc, rep)
+			}
+		}
+	}
 }
 
 // applyChoices gives each conversation the tags and star the journals

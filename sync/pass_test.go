@@ -9,6 +9,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
@@ -243,7 +244,7 @@ func TestSharedFolderScrubTravels(t *testing.T) {
 	data, _ := readFile(t, conversationPath(folder, a.eng.cfg.Machine, h))
 	writeOld(t, filepath.Join(folder, versionsDir, machinesDir, a.eng.cfg.Machine, conversationsDir, h+".funes~20261201-120000.jsonl"), data)
 
-	rep, err := a.m.ScrubApply(ctx, memory.ScrubOptions{Finder: finder, Sessions: []string{"x"}})
+	rep, err := memscrub.Apply(ctx, a.m, memscrub.Options{Finder: finder, Sessions: []string{"x"}})
 	if err != nil || rep.Changed != 1 {
 		t.Fatalf("scrub: %v %+v", err, rep)
 	}
@@ -268,5 +269,18 @@ func TestSharedFolderScrubTravels(t *testing.T) {
 		if err != nil || !strings.Contains(s.Turns[0].Blocks[0].Text, "[REDACTED:github-pat]") || !strings.Contains(s.Turns[0].Blocks[0].Text, "for the deploy") {
 			t.Fatalf("%s: %v %v", mc.name, err, s)
 		}
+	}
+	// A stale copy turns up whose text differs a little where the secret
+	// was: the person's rules find it there.
+	stale := conv("x", funes.HarnessClaude, "Deploy", "", "my token is "+secret+" for the deploy, see?", "rotate "+secret+" now", "done")
+	data, _ = funes.MarshalSession(stale)
+	writeOld(t, filepath.Join(folder, machinesDir, "00000000000000aa", conversationsDir, h+convSuffix), data)
+	b.eng.Close()
+	if b.eng, err = Open(b.m, Options{Finder: finder}); err != nil {
+		t.Fatal(err)
+	}
+	b.pass()
+	if found := grepFiles(t, secret, b.dir, folder); len(found) > 0 {
+		t.Fatalf("the stale copy's secret is in %v", found)
 	}
 }

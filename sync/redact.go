@@ -6,6 +6,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 )
 
@@ -24,11 +25,11 @@ const minSecret = 4
 func textAt(s *funes.Session, sp Span) (string, bool) {
 	if sp.Turn == "" {
 		switch sp.Field {
-		case memory.FieldTitle:
+		case redact.FieldTitle:
 			return s.Title, true
-		case memory.FieldWorkdir:
+		case redact.FieldWorkdir:
 			return s.Workdir, true
-		case memory.FieldProject:
+		case redact.FieldProject:
 			return s.Project, true
 		}
 		return "", false
@@ -42,9 +43,9 @@ func textAt(s *funes.Session, sp Span) (string, bool) {
 		}
 		b := t.Blocks[sp.Block]
 		switch sp.Field {
-		case memory.FieldText:
+		case redact.FieldText:
 			return b.Text, true
-		case memory.FieldToolName:
+		case redact.FieldToolName:
 			return b.ToolName, true
 		}
 		return "", false
@@ -52,18 +53,29 @@ func textAt(s *funes.Session, sp Span) (string, bool) {
 	return "", false
 }
 
-// secretsIn reads the secrets the spans name out of s: rule by secret.
-// A place whose text is not as long as it was (another version of the
-// text, or redacted already) gives nothing.
-func secretsIn(s *funes.Session, spans []Span) map[string]string {
+// secretsIn reads the secrets the spans name out of s: rule by secret. A
+// place whose text is not as long as it was (another version of the text)
+// is searched with the person's finder, for that rule, when it has it;
+// else it gives nothing, as a text redacted already does.
+func secretsIn(s *funes.Session, spans []Span, finder redact.SecretFinder) map[string]string {
 	out := map[string]string{}
+	add := func(sec, rule string) {
+		if len(sec) >= minSecret && !strings.Contains(sec, "[REDACTED:") {
+			out[sec] = rule
+		}
+	}
 	for _, sp := range spans {
 		text, ok := textAt(s, sp)
-		if !ok || len(text) != sp.Len || sp.End > len(text) {
-			continue
-		}
-		if sec := text[sp.Start:sp.End]; len(sec) >= minSecret && !strings.Contains(sec, "[REDACTED:") {
-			out[sec] = sp.Rule
+		switch {
+		case !ok:
+		case len(text) == sp.Len:
+			add(text[sp.Start:sp.End], sp.Rule)
+		case finder != nil && finder.HasRule(sp.Rule):
+			finder.FindSecrets(text, func(rule string, start, end int) {
+				if rule == sp.Rule && 0 <= start && start < end && end <= len(text) {
+					add(text[start:end], rule)
+				}
+			})
 		}
 	}
 	return out
@@ -72,19 +84,20 @@ func secretsIn(s *funes.Session, spans []Span) map[string]string {
 // redactEntries applies redact entries, in their order, to s in place, and
 // returns every secret they named in it (rule by secret) and the counts
 // per rule. Each entry's places are read in s as the entries before it
-// left it, as they were on the machine that made it.
-func redactEntries(s *funes.Session, entries []Entry) (map[string]string, map[string]int) {
+// left it, as they were on the machine that made it; finder (the
+// person's, may be nil) looks in a place whose text differs.
+func redactEntries(s *funes.Session, entries []Entry, finder redact.SecretFinder) (map[string]string, map[string]int) {
 	all := map[string]string{}
 	var counts map[string]int
 	for _, e := range entries {
-		secs := secretsIn(s, e.Spans)
+		secs := secretsIn(s, e.Spans, finder)
 		if len(secs) == 0 {
 			continue
 		}
 		for k, v := range secs {
 			all[k] = v
 		}
-		for rule, n := range memory.RedactSession(literalFinder(secs), s) {
+		for rule, n := range redact.RedactSession(literalFinder(secs), s) {
 			if counts == nil {
 				counts = map[string]int{}
 			}
@@ -94,7 +107,7 @@ func redactEntries(s *funes.Session, entries []Entry) (map[string]string, map[st
 	return all, counts
 }
 
-// literalFinder is a memory.SecretFinder that finds given secrets (rule by
+// literalFinder is a redact.SecretFinder that finds given secrets (rule by
 // secret) wherever they are, longest first where two overlap.
 type literalFinder map[string]string
 
@@ -155,7 +168,7 @@ func spansOf(s *funes.Session, findings []memory.ScrubFinding) []Span {
 	var order []place
 	for _, f := range findings {
 		switch f.Field {
-		case memory.FieldProjectTag, memory.FieldAudit:
+		case redact.FieldProjectTag, memory.FieldAudit:
 			continue
 		}
 		p := place{f.TurnUUID, f.Block, f.Field}

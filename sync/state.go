@@ -101,14 +101,6 @@ func loadState(memDir string) (*state, error) {
 	return st, nil
 }
 
-func (st *state) save(memDir string) error {
-	data, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	return funes.WriteFileAtomic(filepath.Join(localDir(memDir), stateName), data, 0o600)
-}
-
 func loadClock(memDir string) (Clock, error) {
 	var c Clock
 	data, err := os.ReadFile(filepath.Join(localDir(memDir), clockName))

@@ -48,8 +48,10 @@ type MachineStatus struct {
 type Waiting struct {
 	InFlight   int `json:"in_flight"`  // files the sync engine is still writing
 	Unread     int `json:"unread"`     // conversation files new or changed since the last pass
-	Unreadable int `json:"unreadable"` // conversation files that cannot be read (named in no text)
-	Outbox     int `json:"outbox"`     // choices not yet in the journal: the folder was out of reach
+	Unreadable int `json:"unreadable"` // conversation files that cannot be read
+	// Problems names up to ten of them, each with what is wrong.
+	Problems []string `json:"problems,omitempty"`
+	Outbox   int      `json:"outbox"` // choices not yet in the journal: the folder was out of reach
 }
 
 // Up says whether nothing waits.
@@ -89,6 +91,7 @@ func (e *Engine) status(rep Report, err error) Status {
 		}
 		if rec.Bad != "" {
 			st.Waiting.Unreadable++
+			st.Waiting.Problems = append(st.Waiting.Problems, filepath.Join(e.cfg.Folder, filepath.FromSlash(rel))+": "+rec.Bad)
 			continue
 		}
 		m := machine(c.machine)
@@ -107,6 +110,10 @@ func (e *Engine) status(rep Report, err error) Status {
 		if len(hs) > 1 {
 			st.CopiesMerged++
 		}
+	}
+	slices.Sort(st.Waiting.Problems)
+	if len(st.Waiting.Problems) > 10 {
+		st.Waiting.Problems = st.Waiting.Problems[:10]
 	}
 	for _, m := range seen {
 		st.Machines = append(st.Machines, *m)
@@ -179,9 +186,23 @@ func ReadStatus(memDir string) (Status, error) {
 	if data, err := os.ReadFile(filepath.Join(localDir(memDir), statusName)); err == nil {
 		json.Unmarshal(data, &st)
 	}
-	if len(st.Machines) == 0 {
-		st.Machines = []MachineStatus{{ID: cfg.Machine, Name: cfg.Name, This: true}}
+	// Machines that joined since the last pass, by their subfolders.
+	known := map[string]bool{}
+	for _, m := range st.Machines {
+		known[m.ID] = true
 	}
+	if !known[cfg.Machine] {
+		st.Machines = append(st.Machines, MachineStatus{ID: cfg.Machine, Name: cfg.Name, This: true})
+		known[cfg.Machine] = true
+	}
+	if ents, err := os.ReadDir(filepath.Join(cfg.Folder, machinesDir)); err == nil {
+		for _, d := range ents {
+			if id := d.Name(); d.IsDir() && machineIDRe.MatchString(id) && !known[id] {
+				st.Machines = append(st.Machines, MachineStatus{ID: id, Name: machineName(cfg.Folder, id)})
+			}
+		}
+	}
+	sortMachines(st.Machines)
 	stt, err := loadState(memDir)
 	if err != nil {
 		return st, err

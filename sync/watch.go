@@ -15,14 +15,19 @@ import (
 
 // Timing of Run. A pass starts once the folder has been quiet for
 // runQuiet after a change (the sync engine writes a burst of files), and
-// at the latest runMaxWait after the first change of a burst; with no
+// at the latest runMaxWait after the first change of a burst (or ten times
+// the last pass's length, when that is more: a pass over a large memory
+// costs a walk of the folder and a read of the catalog however little
+// arrived, so files arriving one after another for minutes are taken in
+// fewer, larger passes); with no
 // change at all, every runIdle, to catch what no watcher saw (a catalog
 // changed by a process without the observer, a watch the system dropped).
 var (
-	runQuiet   = time.Second
-	runMaxWait = 5 * time.Second
-	runIdle    = 5 * time.Minute
-	runRetry   = 30 * time.Second // after a failed pass, or while another process runs the engine
+	runQuiet      = time.Second
+	runMaxWait    = 5 * time.Second
+	runMaxWaitCap = time.Minute
+	runIdle       = 5 * time.Minute
+	runRetry      = 30 * time.Second // after a failed pass, or while another process runs the engine
 )
 
 // Run keeps memory m and its sync folder in step until ctx ends: a pass
@@ -50,15 +55,6 @@ func Run(ctx context.Context, m *memory.Memory, opts Options) error {
 	}
 }
 
-// Wake, if the engine runs in this process, makes it pass soon: a choice
-// was journaled here.
-func (e *Engine) Wake() {
-	select {
-	case e.wake <- struct{}{}:
-	default:
-	}
-}
-
 func (e *Engine) run(ctx context.Context) error {
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -72,6 +68,7 @@ func (e *Engine) run(ctx context.Context) error {
 	var (
 		first, last time.Time // of the burst of changes not yet passed over
 		next        = time.Now()
+		maxWait     = runMaxWait
 		tick        = time.NewTicker(runQuiet / 4)
 	)
 	defer tick.Stop()
@@ -96,18 +93,18 @@ func (e *Engine) run(ctx context.Context) error {
 		case <-w.Errors:
 			// Events lost (an overflow): look at everything.
 			first, last = time.Now(), time.Now()
-		case <-e.wake:
-			first, last = time.Now(), time.Now()
 		case now := <-tick.C:
 			due := !next.IsZero() && !now.Before(next)
-			if !first.IsZero() && (now.Sub(last) >= runQuiet || now.Sub(first) >= runMaxWait) {
+			if !first.IsZero() && (now.Sub(last) >= runQuiet || now.Sub(first) >= maxWait) {
 				due = true
 			}
 			if !due {
 				continue
 			}
 			first, last = time.Time{}, time.Time{}
+			began := time.Now()
 			rep, err := e.Pass(ctx)
+			maxWait = min(max(runMaxWait, 10*time.Since(began)), runMaxWaitCap)
 			if ctx.Err() != nil {
 				return nil
 			}

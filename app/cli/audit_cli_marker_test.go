@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/insights"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
@@ -92,7 +93,7 @@ func TestAuditInsightsForgetOutputRunThroughAShellIsNotIndexed(t *testing.T) {
 	if err := json.Unmarshal([]byte(runs[1].stdout), &es); err != nil || len(es) != 2 || es[1].Tool != "recall" || !strings.Contains(es[1].Args, auditQueryToken) {
 		t.Fatalf("audit --json no longer an array of entries (%v):\n%s", err, runs[1].stdout)
 	}
-	var in memory.Insights
+	var in insights.Insights
 	if err := json.Unmarshal([]byte(runs[5].stdout), &in); err != nil || in.Headline.Conversations != 3 {
 		t.Fatalf("insights --json (%v):\n%s", err, runs[5].stdout)
 	}

@@ -73,17 +73,22 @@ func printBackupSummary(w io.Writer, s backup.WriteSummary) {
 }
 
 func newRestoreCmd(g *globals) *cobra.Command {
-	var merge, asJSON, noScrub bool
+	var merge, asJSON, noScrub, withSettings, settingsOnly bool
 	c := &cobra.Command{
-		Use:   "restore [--merge] FILE",
+		Use:   "restore [--merge] [--settings] FILE",
 		Short: "Restore a backup into an empty memory, or merge it into this one",
 		Long: `Restore a backup made by ` + "`ireneo backup`" + `. Every file of the archive is
 checked against its sha256 first; a damaged or truncated archive is refused
-and nothing changes. Into an empty memory, restore writes the conversations,
-the catalog and the settings and rebuilds the index. A memory that already
-holds conversations is refused unless --merge, which imports the archive's
+and nothing changes. Into an empty memory, restore writes the conversations
+and the catalog and rebuilds the index. A memory that already holds
+conversations is refused unless --merge, which imports the archive's
 conversations the way ` + "`ireneo import`" + ` does (forgotten stays forgotten,
-nothing is duplicated), adds its tags and stars, and keeps your settings.`,
+nothing is duplicated) and adds its tags and stars.
+
+The settings file is every memory's (scrub on import, the server address,
+the token store, the watched folders), so restore leaves it alone and lists
+the settings the backup holds differently; --settings takes them too, and
+--settings-only takes only them, touching no memory.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
@@ -96,12 +101,19 @@ nothing is duplicated), adds its tags and stars, and keeps your settings.`,
 				return err
 			}
 			defer a.Close()
+			save := func(s settings.Settings) error { return settings.SaveTo(g.cfg.Dir, s) }
+			if settingsOnly {
+				return g.restoreSettingsOnly(a, save, asJSON)
+			}
 			m, err := g.open()
 			if err != nil {
 				return err
 			}
 			defer m.Close()
-			opts := backup.RestoreOptions{Merge: merge, SaveSettings: func(s settings.Settings) error { return settings.SaveTo(g.cfg.Dir, s) }}
+			opts := backup.RestoreOptions{Merge: merge, Current: &g.cfg.Settings}
+			if withSettings {
+				opts.SaveSettings = save
+			}
 			if merge && importRedactor != nil && !noScrub {
 				if opts.Redact, err = importRedactor(g); err != nil {
 					return err
@@ -114,6 +126,13 @@ nothing is duplicated), adds its tags and stars, and keeps your settings.`,
 			}
 			sum, err := a.Restore(ctx, m, opts)
 			line.clear()
+			if err == nil && merge && withSettings {
+				// A merge keeps the settings; asked for, they are taken after it.
+				if err = save(a.Settings); err != nil {
+					err = fmt.Errorf("merge: conversations merged, settings not: %w", err)
+				}
+				sum.Settings = err == nil
+			}
 			if errors.Is(err, backup.ErrNotEmpty) {
 				return usagef("%v (--merge)", err)
 			}
@@ -132,6 +151,8 @@ nothing is duplicated), adds its tags and stars, and keeps your settings.`,
 	}
 	c.Flags().BoolVar(&merge, "merge", false, "import the backup into a memory that already has conversations")
 	c.Flags().BoolVar(&noScrub, "no-scrub", false, "merge without redacting secrets")
+	c.Flags().BoolVar(&withSettings, "settings", false, "also replace the settings (every memory's) with the backup's")
+	c.Flags().BoolVar(&settingsOnly, "settings-only", false, "replace only the settings with the backup's; no memory is touched")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
 	return c
 }
@@ -153,11 +174,7 @@ func printRestoreSummary(w io.Writer, s backup.RestoreSummary) {
 	if k.ScrubAllowSkipped > 0 {
 		fmt.Fprintf(w, "%s not added: this memory's allow-list uses another key\n", plural(k.ScrubAllowSkipped, "allow-list entry", "allow-list entries"))
 	}
-	if s.Settings {
-		fmt.Fprintln(w, "settings restored")
-	} else {
-		fmt.Fprintln(w, "settings kept as they were")
-	}
+	printSettingsChanges(w, s.Settings, s.SettingsChanges)
 	for _, f := range s.Failed {
 		fmt.Fprintln(w, "could not index", f)
 	}
@@ -172,4 +189,40 @@ func (p *progressLine) text(msg string) {
 	p.last = time.Now()
 	fmt.Fprintf(p.w, "\r\033[K%s", msg)
 	p.drawn = true
+}
+
+// printSettingsChanges says what a restore did to the settings: what it
+// changed, or, kept, how the backup's differ.
+func printSettingsChanges(w io.Writer, restored bool, changes []backup.SettingChange) {
+	list := make([]string, len(changes))
+	for i, c := range changes {
+		list[i] = c.String()
+	}
+	switch {
+	case restored && len(changes) == 0:
+		fmt.Fprintln(w, "settings restored: the backup's are the ones in use")
+	case restored:
+		fmt.Fprintf(w, "settings restored, for every memory: %s\n", strings.Join(list, "; "))
+	case len(changes) == 0:
+		fmt.Fprintln(w, "settings kept as they were (the backup's are the same)")
+	default:
+		fmt.Fprintf(w, "settings kept as they were; the backup's differ (yours → the backup's): %s; `ireneo restore --settings-only FILE` takes them\n", strings.Join(list, "; "))
+	}
+}
+
+// restoreSettingsOnly replaces the settings with the archive's.
+func (g *globals) restoreSettingsOnly(a *backup.Archive, save func(settings.Settings) error, asJSON bool) error {
+	changes := backup.SettingsDiff(g.cfg.Settings, a.Settings)
+	if err := save(a.Settings); err != nil {
+		return fmt.Errorf("restore the settings: %w", err)
+	}
+	if asJSON {
+		return printJSON(g.stdout, struct {
+			Archive  string                 `json:"archive"`
+			Settings bool                   `json:"settings_restored"`
+			Changes  []backup.SettingChange `json:"settings_changes"`
+		}{a.Path, true, changes})
+	}
+	printSettingsChanges(g.stdout, true, changes)
+	return nil
 }

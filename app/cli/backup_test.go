@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/settings"
 )
 
 // dirSums maps every file under dir to its sha256.
@@ -52,7 +54,7 @@ func TestBackupRestoreCommands(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("restore: exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"restored 12 conversations", "rebuilt the index", "settings restored", "token secrets were not in the backup"} {
+	for _, want := range []string{"restored 12 conversations", "rebuilt the index", "settings kept as they were (the backup's are the same)", "token secrets were not in the backup"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("restore output lacks %q:\n%s", want, out)
 		}
@@ -93,5 +95,57 @@ func TestBackupRestoreCommands(t *testing.T) {
 	}
 	if _, err := os.Stat(empty); err == nil {
 		t.Errorf("a damaged archive created the memory folder %s", empty)
+	}
+}
+
+// TestRestoreLeavesSettings: a restore into a scratch memory leaves the
+// settings every memory shares alone and lists how the backup's differ
+// (it replaced them: a backup with scrub on import off turned redaction
+// off for the main memory); --settings takes them and says what changed;
+// --settings-only takes only them.
+func TestRestoreLeavesSettings(t *testing.T) {
+	cfgA := filepath.Join(t.TempDir(), "config-a")
+	t.Setenv("IRENEO_CONFIG", cfgA)
+	src := seed(t)
+	off := settings.Default()
+	off.ScrubOnImport = false
+	off.ServerAddr = "127.0.0.1:47200"
+	if err := settings.SaveTo(cfgA, off); err != nil {
+		t.Fatal(err)
+	}
+	archive := filepath.Join(t.TempDir(), "memory.zip")
+	if code, _, errs := run(t, "--memory", src, "backup", archive); code != 0 {
+		t.Fatal(errs)
+	}
+
+	// The person's own settings, elsewhere: scrub on import on.
+	cfgB := filepath.Join(t.TempDir(), "config-b")
+	t.Setenv("IRENEO_CONFIG", cfgB)
+	if err := settings.SaveTo(cfgB, settings.Default()); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(settings.PathIn(cfgB))
+	code, out, errs := run(t, "--memory", filepath.Join(t.TempDir(), "scratch"), "restore", archive)
+	if code != 0 {
+		t.Fatalf("restore: %d %s", code, errs)
+	}
+	if after, _ := os.ReadFile(settings.PathIn(cfgB)); string(after) != string(before) {
+		t.Fatalf("a restore into a scratch memory rewrote the settings:\n%s", after)
+	}
+	for _, want := range []string{"settings kept as they were", "scrub_on_import true → false", `server_addr "127.0.0.1:47119" → "127.0.0.1:47200"`, "--settings-only"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("restore output lacks %q:\n%s", want, out)
+		}
+	}
+
+	code, out, errs = run(t, "--memory", filepath.Join(t.TempDir(), "scratch2"), "restore", "--settings", archive)
+	if got, _ := settings.LoadFrom(cfgB); code != 0 || got.ScrubOnImport || !strings.Contains(out, "settings restored, for every memory: ") || !strings.Contains(out, "scrub_on_import true → false") {
+		t.Fatalf("restore --settings: %d %s\n%s (scrub on import %v)", code, errs, out, got.ScrubOnImport)
+	}
+
+	settings.SaveTo(cfgB, settings.Default())
+	code, out, errs = run(t, "restore", "--settings-only", archive)
+	if got, _ := settings.LoadFrom(cfgB); code != 0 || got.ServerAddr != "127.0.0.1:47200" || !strings.Contains(out, "server_addr") {
+		t.Fatalf("restore --settings-only: %d %s\n%s", code, errs, out)
 	}
 }

@@ -98,7 +98,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					fmt.Fprintf(g.stderr, "  %-10s  %s  %s (%d turns)\n", memory.Day(tr.Session.Updated), tr.Session.Source, orDash(tr.Session.Title), tr.Session.Turns)
+					fmt.Fprintf(g.stderr, "  %-10s  %s  %s (%d turns)\n", memory.Day(tr.Session.Updated), tr.Session.Source, answer.Terminal(orDash(tr.Session.Title)), tr.Session.Turns)
 				}
 				fmt.Fprintf(g.stderr, "Forget %s? This cannot be undone. [y/N] ", plural(len(args), "conversation", "conversations"))
 				answer, _ := bufio.NewReader(g.stdin).ReadString('\n')
@@ -154,6 +154,9 @@ func newReindexCmd(g *globals) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(g.stdout, "reindexed %s from %s\n", plural(rep.Sessions, "conversation", "conversations"), plural(rep.Files, "file", "files"))
+			if rep.Erased > 0 {
+				fmt.Fprintf(g.stdout, "erased %s of forgotten conversations\n", plural(rep.Erased, "file", "files"))
+			}
 			for _, f := range rep.Failed {
 				fmt.Fprintln(g.stderr, "skipped", f)
 			}
@@ -186,7 +189,8 @@ func newStatusCmd(g *globals) *cobra.Command {
 				return printJSON(g.stdout, struct {
 					memory.Status
 					Capture captureStatus `json:"capture"`
-				}{st, cs})
+					Sync    any           `json:"sync"`
+				}{st, cs, syncStatusOf(m.Dir())})
 			}
 			fmt.Fprintf(g.stdout, "memory:        %s\n", st.Dir)
 			fmt.Fprintf(g.stdout, "conversations: %d (%d turns, %d tokens)\n", st.Conversations, st.Turns, st.Tokens)
@@ -202,6 +206,9 @@ func newStatusCmd(g *globals) *cobra.Command {
 				fmt.Fprintln(g.stdout, "last import:   never")
 			}
 			printCaptureStatus(g.stdout, cs)
+			if ss := syncStatusOf(m.Dir()); ss != nil {
+				printSyncStatus(g.stdout, *ss)
+			}
 			return nil
 		},
 	}

@@ -237,3 +237,32 @@ func TestRecallNotesFlagsAfterQuery(t *testing.T) {
 		t.Errorf("no flag after the query, yet stderr says %q", errs)
 	}
 }
+
+// --now is the time of asking that the query's own dates resolve against.
+func TestRecallNowResolvesTheQuerysDates(t *testing.T) {
+	dir := t.TempDir()
+	m, err := memory.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ss []*funes.Session
+	for i, meal := range []string{"a lentil soup", "a saffron paella", "fish tacos"} {
+		at := time.Date(2026, 5, 7+i, 19, 0, 0, 0, time.UTC)
+		ss = append(ss, chatSession(fmt.Sprintf("food-%d", i), "Food log", "", at, "Food log: tonight I ate "+meal+".", "Noted."))
+	}
+	ss = append(ss, chatSession("food-2025", "Food log", "", time.Date(2025, 5, 8, 19, 0, 0, 0, time.UTC), "Food log: tonight I ate a pizza.", "Noted."))
+	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	m.Close()
+	for now, want := range map[string]string{"2026-06-10": "food-1", "2026-01-15": "food-2025"} {
+		code, out, errs := run(t, "--memory", dir, "recall", "--json", "--now", now, "what did I eat on 8 May?")
+		var res recall.Result
+		if code != 0 || json.Unmarshal([]byte(out), &res) != nil || len(res.Hits) == 0 || res.Hits[0].SessionID != want {
+			t.Fatalf("--now %s: exit %d %s, hits %+v; want %s first", now, code, errs, res.Hits, want)
+		}
+	}
+	if code, _, errs := run(t, "--memory", dir, "recall", "--now", "soon", "dinner"); code == 0 || !strings.Contains(errs, "--now") {
+		t.Fatalf("a bad --now: exit %d, %q", code, errs)
+	}
+}

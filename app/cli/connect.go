@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/capture"
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -19,23 +20,23 @@ func init() { register(newConnectCmd) }
 
 func newConnectCmd(g *globals) *cobra.Command {
 	var tokenName, addr, kind string
-	var write, asJSON, hooks bool
+	var write, asJSON, hooks, stdio bool
 	c := &cobra.Command{
 		Use:   "connect CLIENT",
-		Short: "Print (or --write) the config that connects an MCP client: " + strings.Join(mcpserver.Clients, ", "),
+		Short: "Print (or --write) the config that connects an MCP client: " + strings.Join(clients.Clients, ", "),
 		Long: "Print the exact config or command that connects CLIENT to Ireneo. HTTP clients get the URL and\n" +
 			"their token's header: the token named by --token, else one named after the client (made if\n" +
 			"missing). Clients that only start processes run `ireneo mcp`. --write merges the entry into the\n" +
 			"client's own config file after a timestamped backup, keeping every other server.\n\n" +
-			"Clients: " + strings.Join(mcpserver.Clients, ", "),
+			"Clients: " + strings.Join(clients.Clients, ", "),
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			client := args[0]
 			if !isClient(client) {
-				return usagef("connect: unknown client %q; choose one of %s", client, strings.Join(mcpserver.Clients, ", "))
+				return usagef("connect: unknown client %q; choose one of %s", client, strings.Join(clients.Clients, ", "))
 			}
-			if hooks && client != mcpserver.ClientClaudeCode && client != mcpserver.ClientCodex {
-				return usagef("connect %s --hooks: only %s and %s have capture hooks", client, mcpserver.ClientClaudeCode, mcpserver.ClientCodex)
+			if hooks && !clients.HasHooks(client) {
+				return usagef("connect %s --hooks: only %s have capture hooks", client, strings.Join(clients.HookClients, ", "))
 			}
 			listen, err := mcpserver.NormalizeAddr(addr)
 			if err != nil {
@@ -47,7 +48,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("connect: memory directory %s: %w", g.cfg.MemoryDir, err)
 			}
-			o := mcpserver.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: memDir,
+			o := clients.ConnectOptions{URL: mcpserver.URLFor(listen), MemoryDir: memDir,
 				ClaudeConfigDir: g.cfg.ClaudeConfigDir, CodexHome: g.cfg.CodexHome}
 			if exe, err := os.Executable(); err == nil {
 				o.Command = exe
@@ -55,8 +56,11 @@ func newConnectCmd(g *globals) *cobra.Command {
 			if kind != storeKeyring {
 				o.TokenStore = kind
 			}
+			if stdio {
+				o.Transport = clients.TransportStdio
+			}
 			created := ""
-			if client != mcpserver.ClientClaudeDesktop {
+			if client != clients.ClientClaudeDesktop && !stdio {
 				if tokenName == "" {
 					tokenName = client
 				}
@@ -66,28 +70,29 @@ func newConnectCmd(g *globals) *cobra.Command {
 				}
 				o.TokenName = tokenName
 			}
-			cfg, err := mcpserver.Connect(client, o)
+			cfg, err := clients.Connect(client, o)
 			if err != nil {
 				return err
 			}
-			var res, hookRes *mcpserver.WriteResult
-			var hookCfg *mcpserver.HookConfig
+			var res, hookRes *clients.WriteResult
+			var hookCfg *clients.HookConfig
 			if hooks {
-				if hookCfg, err = mcpserver.Hooks(client, o); err != nil {
+				if hookCfg, err = clients.Hooks(client, o); err != nil {
 					return fmt.Errorf("connect %s --hooks: %w", client, err)
 				}
 			}
 			if write {
-				r, err := cfg.Write(time.Now())
+				// One write when both go in one file (Codex's config.toml).
+				r, hr, err := cfg.WriteWithHooks(hookCfg, time.Now())
+				var notHooks *clients.HooksNotWrittenError
+				if errors.As(err, &notHooks) {
+					return fmt.Errorf("connect %s --write --hooks: the server entry is written, the hooks are not: %w", client, notHooks.Err)
+				}
 				if err != nil {
 					return fmt.Errorf("connect %s --write: %w", client, err)
 				}
 				res = &r
 				if hookCfg != nil {
-					hr, err := hookCfg.Write(time.Now())
-					if err != nil {
-						return fmt.Errorf("connect %s --write --hooks: the server entry is written, the hooks are not: %w", client, err)
-					}
 					hookRes = &hr
 				}
 			}
@@ -103,7 +108,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(g.stdout, "Made token %q for %s (its secret is in %s; revoke it with `ireneo token revoke %s`).\n\n", created, client, where, created)
 			}
 			switch {
-			case cfg.Transport == mcpserver.TransportStdio:
+			case cfg.Transport == clients.TransportStdio:
 				fmt.Fprintf(g.stdout, "%s starts Ireneo itself (stdio). Its config file is %s; the entry is:\n\n%s\n", client, cfg.Path, cfg.Snippet)
 			case cfg.SafeCommand != "":
 				fmt.Fprintf(g.stdout, "Run this, which reads the secret from Ireneo's token store as it runs, so it stays out of your shell history:\n\n  %s\n\n"+
@@ -114,7 +119,7 @@ func newConnectCmd(g *globals) *cobra.Command {
 			default:
 				fmt.Fprintf(g.stdout, "Put this entry in %s:\n\n%s\n", cfg.Path, cfg.Snippet)
 			}
-			if cfg.Transport == mcpserver.TransportHTTP {
+			if cfg.Transport == clients.TransportHTTP {
 				fmt.Fprintln(g.stdout, "This holds the token's secret: keep it out of shared files and screenshots.")
 			}
 			if cfg.Note != "" {
@@ -132,6 +137,9 @@ func newConnectCmd(g *globals) *cobra.Command {
 			}
 			if res == nil {
 				cmd := reproduce(client, memDir, listen, tokenName, o.TokenStore)
+				if stdio {
+					cmd = strings.Join([]string{"ireneo", "--memory", clients.ShellQuote(memDir), "connect", clients.ShellQuote(client), "--write", "--stdio"}, " ")
+				}
 				if hooks {
 					cmd += " --hooks"
 				}
@@ -145,16 +153,20 @@ func newConnectCmd(g *globals) *cobra.Command {
 	f.StringVar(&addr, "addr", g.cfg.Settings.ServerAddr, "the address `ireneo serve` listens on (default from the settings)")
 	f.BoolVar(&write, "write", false, "merge the entry into the client's config file (after a timestamped backup)")
 	f.BoolVar(&asJSON, "json", false, "print as JSON (the config includes the token's secret)")
-	f.BoolVar(&hooks, "hooks", false, "also add capture hooks (Claude Code: SessionEnd, PreCompact, Stop; Codex: notify) that import each session as it ends, so none is lost to cleanup")
+	f.BoolVar(&hooks, "hooks", false, "also add capture hooks (Claude Code: SessionEnd, PreCompact, Stop; Codex: notify; Gemini CLI, Cursor, Copilot CLI: their session-end and after-answer hooks; opencode: a plugin) that import each session as it ends, so none is lost to cleanup")
+	f.BoolVar(&stdio, "stdio", false, "an entry that starts `ireneo mcp` itself instead of HTTP with a token (Gemini CLI, opencode, Copilot CLI, Cursor)")
 	addTokenStoreFlag(c, g, &kind)
 	return c
 }
 
 // printHooks says what the capture hooks are and where they went.
-func printHooks(g *globals, h *mcpserver.HookConfig, res *mcpserver.WriteResult) {
-	what := "hooks (SessionEnd, PreCompact, Stop)"
-	if h.Client == mcpserver.ClientCodex {
+func printHooks(g *globals, h *clients.HookConfig, res *clients.WriteResult) {
+	what := "hooks (" + strings.Join(clients.HookEvents(h.Client), ", ") + ")"
+	switch h.Client {
+	case clients.ClientCodex:
 		what = "notify program"
+	case clients.ClientOpenCode:
+		what = "plugin (on " + strings.Join(clients.HookEvents(h.Client), ", ") + ")"
 	}
 	if res == nil {
 		fmt.Fprintf(g.stdout, "\nCapture %s for %s, to go in %s, run:\n\n  %s\n\n%s\n", what, h.Client, h.Path, h.Command, h.Note)
@@ -169,9 +181,9 @@ func printHooks(g *globals, h *mcpserver.HookConfig, res *mcpserver.WriteResult)
 
 // reproduce is the connect command that writes exactly the config shown.
 func reproduce(client, memDir, addr, token, store string) string {
-	q := mcpserver.ShellQuote
+	q := clients.ShellQuote
 	parts := []string{"ireneo", "--memory", q(memDir), "connect", q(client), "--write"}
-	if client != mcpserver.ClientClaudeDesktop {
+	if client != clients.ClientClaudeDesktop {
 		parts = append(parts, "--addr", q(addr), "--token", q(token))
 		if store != "" {
 			parts = append(parts, "--token-store", q(store))
@@ -210,7 +222,7 @@ func newTokenSecretCmd(g *globals) *cobra.Command {
 }
 
 func isClient(name string) bool {
-	for _, c := range mcpserver.Clients {
+	for _, c := range clients.Clients {
 		if c == name {
 			return true
 		}

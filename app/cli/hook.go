@@ -29,14 +29,16 @@ func init() { register(newHookCmd) }
 func newHookCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "hook",
-		Short: "Import the session a Claude Code hook or Codex notify names (installed by `connect --hooks`)",
+		Short: "Import the session a harness's hook names: Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI, opencode (installed by `connect --hooks`)",
 		Long: "Run by Claude Code's SessionEnd, PreCompact and Stop hooks (`hook claude-code`, the hook's JSON on\n" +
 			"stdin) and by Codex's notify program (`hook codex`, its JSON as the last argument), as\n" +
 			"`ireneo connect claude-code --write --hooks` and `ireneo connect codex --write --hooks` install\n" +
-			"them. The import runs in the background; the hook returns at once, prints nothing and always\n" +
+			"them; `hook gemini-cli`, `hook cursor` and `hook copilot-cli` are those harnesses' hooks and\n" +
+			"`hook opencode` Ireneo's opencode plugin's, each with its JSON on stdin. The import runs in the background; the hook returns at once, prints nothing and always\n" +
 			"exits 0. Problems go to " + filepath.Join("MEMORY", capture.DirName, capture.LogName) + ", which `ireneo status` shows.",
 	}
 	c.AddCommand(newHookClaudeCodeCmd(g), newHookCodexCmd(g), newHookWorkCmd(g), newHookRunCmd(g))
+	c.AddCommand(newHookSourceCmds(g)...)
 	return c
 }
 
@@ -180,6 +182,9 @@ func summaryLine(s importers.Summary) string {
 	parts := []string{fmt.Sprintf("%d new", s.New), fmt.Sprintf("%d updated", s.Updated), fmt.Sprintf("%d unchanged", s.Unchanged)}
 	if s.Forgotten > 0 {
 		parts = append(parts, fmt.Sprintf("%d skipped as forgotten", s.Forgotten))
+	}
+	if s.UnreadableLines > 0 {
+		parts = append(parts, plural(s.UnreadableLines, "line", "lines")+" could not be read")
 	}
 	return "imported " + strings.Join(parts, ", ")
 }

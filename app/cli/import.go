@@ -30,16 +30,19 @@ func newImportCmd(g *globals) *cobra.Command {
 	var includeForgotten, detect, watch, noScrub bool
 	c := &cobra.Command{
 		Use:   "import [--include-forgotten] [--detect] [--watch] [--no-scrub] PATH...",
-		Short: "Import ChatGPT and Claude exports, Codex and Claude Code sessions, and funes jsonl",
+		Short: "Import ChatGPT and Claude exports, Codex, Claude Code, Gemini CLI, opencode, Cursor and Copilot CLI sessions, and funes jsonl",
 		Long: `Import conversations into the memory. PATH may be a ChatGPT or Claude.ai export
 (the zip as downloaded, an unzipped folder or conversations.json), a Codex or
-Claude Code session file or folder (~/.codex/sessions, ~/.claude/projects), or
-funes jsonl. Formats are recognised by content. Each file is imported all or
+Claude Code session file or folder (~/.codex/sessions, ~/.claude/projects), a
+Gemini CLI session or ~/.gemini/tmp, opencode's database (opencode.db, read in
+place, read-only), an opencode export or its older storage/ folder, Cursor's
+state.vscdb or agent transcripts (~/.cursor/projects), a Copilot CLI session
+folder (~/.copilot/session-state), or funes jsonl. Formats are recognised by content. Each file is imported all or
 nothing; a bad file changes nothing and is named with its problem.
 
 With --detect, list what would be imported (from PATHs, or from the default
 locations when none is given) and import nothing. With --watch, keep following
-the Codex and Claude Code folders and import new or grown sessions as they are
+the agents' folders and databases and import new or grown sessions as they are
 written.`,
 		RunE: func(c *cobra.Command, args []string) error {
 			paths := args
@@ -53,7 +56,7 @@ written.`,
 					}
 				}
 				if len(paths) == 0 {
-					return errors.New("no Codex or Claude Code folders and no export zips found in the default locations")
+					return errors.New("no agent history (Codex, Claude Code, Gemini CLI, opencode, Cursor, Copilot CLI) and no export zips found in the default locations")
 				}
 			}
 			if detect {
@@ -156,6 +159,20 @@ func formatName(f importers.Format) string {
 		return "Claude Code sessions"
 	case importers.FormatFunes:
 		return "funes jsonl"
+	case importers.FormatGeminiCLI:
+		return "Gemini CLI sessions"
+	case importers.FormatOpenCodeDB:
+		return "opencode database"
+	case importers.FormatOpenCode:
+		return "opencode exports"
+	case importers.FormatOpenCodeV1:
+		return "opencode sessions (before 1.2)"
+	case importers.FormatCursorDB:
+		return "Cursor databases"
+	case importers.FormatCursor:
+		return "Cursor agent transcripts"
+	case importers.FormatCopilotCLI:
+		return "GitHub Copilot CLI sessions"
 	}
 	return string(f)
 }
@@ -193,12 +210,13 @@ func printSummary(w io.Writer, s importers.Summary) {
 func watchAndImport(ctx context.Context, g *globals, m *memory.Memory, paths []string, opts importers.Options) error {
 	var dirs []string
 	for _, p := range paths {
-		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		// Folders, and the databases opencode and Cursor keep.
+		if fi, err := os.Stat(p); err == nil && (fi.IsDir() || watchableDB(p)) {
 			dirs = append(dirs, p)
 		}
 	}
 	if len(dirs) == 0 {
-		return errors.New("--watch: no folder to watch among the paths")
+		return errors.New("--watch: no folder or database to watch among the paths")
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -210,6 +228,17 @@ func watchAndImport(ctx context.Context, g *globals, m *memory.Memory, paths []s
 		fmt.Fprintf(g.stdout, "%s ", time.Now().Format("15:04:05"))
 		printSummary(g.stdout, s)
 	})
+}
+
+// watchableDB reports a database file the watcher can follow alone.
+func watchableDB(p string) bool {
+	for _, l := range importers.DefaultLocations(importers.Homes{}) {
+		if l.Live && filepath.Clean(l.Path) == filepath.Clean(p) {
+			return true
+		}
+	}
+	base := filepath.Base(p)
+	return base == "state.vscdb" || strings.HasPrefix(base, "opencode") && strings.HasSuffix(base, ".db")
 }
 
 // progressLine redraws one status line on a terminal; elsewhere it is

@@ -3,7 +3,7 @@ package cli
 import (
 	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 )
 
@@ -41,7 +41,7 @@ func (g *globals) newScrubber() (*scrub.Scrubber, error) {
 // auditSecrets is what the MCP server redacts from the queries it audits:
 // the settings' scrubber, or nil (the server's built-in rules) when the
 // settings cannot be read or hold a bad pattern — a server must still start.
-func (g *globals) auditSecrets() memory.SecretFinder {
+func (g *globals) auditSecrets() redact.SecretFinder {
 	sc, err := g.newScrubber()
 	if err != nil {
 		return nil

@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/answer"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/insights"
 )
 
 func init() { register(newInsightsCmd) }
@@ -25,7 +25,7 @@ calls apart. A conversation counts, with all its turns, in the week it
 started; weeks start on Monday (UTC). --json prints every series.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			if _, err := memory.InsightsSince(rng, time.Now()); err != nil {
+			if _, err := insights.Since(rng, time.Now()); err != nil {
 				return usagef("--range %q: want 3m, year or all", rng)
 			}
 			m, err := g.open()
@@ -33,7 +33,7 @@ started; weeks start on Monday (UTC). --json prints every series.`,
 				return err
 			}
 			defer m.Close()
-			in, err := m.Insights(c.Context(), memory.InsightsQuery{Range: rng})
+			in, err := insights.Read(c.Context(), m, insights.Query{Range: rng})
 			if err != nil {
 				return err
 			}
@@ -48,13 +48,13 @@ started; weeks start on Monday (UTC). --json prints every series.`,
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON, every series included")
-	c.Flags().StringVar(&rng, "range", memory.RangeAll, "how far back the charts go: 3m, year or all")
+	c.Flags().StringVar(&rng, "range", insights.RangeAll, "how far back the charts go: 3m, year or all")
 	return c
 }
 
 // insightsAnswer is in as insights' answer gives it.
-func insightsAnswer(in memory.Insights) answer.Insights {
-	series := func(ss []memory.WeekSeries) []answer.WeekSeries {
+func insightsAnswer(in insights.Insights) answer.Insights {
+	series := func(ss []insights.WeekSeries) []answer.WeekSeries {
 		if ss == nil {
 			return nil
 		}

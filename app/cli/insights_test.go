@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/insights"
 )
 
 func TestInsightsCommand(t *testing.T) {
@@ -14,11 +14,11 @@ func TestInsightsCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	var in memory.Insights
+	var in insights.Insights
 	if err := json.Unmarshal([]byte(out), &in); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if in.Range != memory.RangeAll || in.Headline.Conversations != 12 || in.Headline.Turns != 36 || len(in.BySource) != 1 ||
+	if in.Range != insights.RangeAll || in.Headline.Conversations != 12 || in.Headline.Turns != 36 || len(in.BySource) != 1 ||
 		in.BySource[0].TotalConvs != 12 || len(in.ByProject) != 2 || in.ByProject[0].TotalConvs != 4 {
 		t.Errorf("insights --json: %+v", in)
 	}

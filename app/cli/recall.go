@@ -38,7 +38,7 @@ func init() {
 
 func newRecallCmd(g *globals) *cobra.Command {
 	var o recall.Options
-	var since, until string
+	var since, until, now string
 	var asJSON bool
 	c := &cobra.Command{
 		Use:   "recall [flags] QUERY",
@@ -52,6 +52,9 @@ func newRecallCmd(g *globals) *cobra.Command {
 				return err
 			}
 			if o.Until, err = parseDate("until", until); err != nil {
+				return err
+			}
+			if o.Now, err = parseDate("now", now); err != nil {
 				return err
 			}
 			o.Query = strings.Join(args, " ")
@@ -86,6 +89,7 @@ func newRecallCmd(g *globals) *cobra.Command {
 	f.StringVar(&o.Source, "source", "", "only this source: chatgpt, claude, codex, claude_code")
 	f.StringVar(&since, "since", "", "only turns on or after this date (2026-10-08)")
 	f.StringVar(&until, "until", "", "only turns before this date")
+	f.StringVar(&now, "now", "", "resolve the query's own dates (\"last week\", \"on 8 May\") against this time, not the clock's")
 	f.IntVarP(&o.K, "k", "k", g.cfg.Settings.DefaultK, "at most this many passages (default from the settings)")
 	f.IntVar(&o.Budget, "budget", g.cfg.Settings.DefaultBudget, "token budget for all passages together (default from the settings)")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")

@@ -46,7 +46,7 @@ func (g *globals) toolHomes() importers.Homes {
 
 // open opens the memory directory the configuration names.
 func (g *globals) open() (*memory.Memory, error) {
-	return memory.Open(g.cfg.MemoryDir)
+	return g.attachSync(memory.Open(g.cfg.MemoryDir))
 }
 
 // commands lists the constructors of every subcommand. Each command's file

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 func init() { register(newScrubCmd) }
@@ -46,16 +48,16 @@ not the secret) and not reported or redacted again.`,
 				return err
 			}
 			defer m.Close()
-			o := memory.ScrubOptions{Finder: sc, Rules: rules, Sessions: sessions, Allow: allow}
+			o := memscrub.Options{Finder: sc, Rules: rules, Sessions: sessions, Allow: allow}
 			if isTerminal(g.stderr) && !asJSON {
 				o.Progress = scrubProgress(g.stderr)
 				defer fmt.Fprint(g.stderr, "\r\033[K")
 			}
-			run := m.ScrubScan
+			run := memscrub.Scan
 			if apply {
-				run = m.ScrubApply
+				run = memscrub.Apply
 			}
-			rep, err := run(c.Context(), o)
+			rep, err := run(c.Context(), m, o)
 			if err != nil {
 				return err
 			}
@@ -86,7 +88,7 @@ func scrubProgress(w io.Writer) func(done, total int) {
 }
 
 // printScrubReport lists the findings and ends with what was redacted, per rule.
-func printScrubReport(w io.Writer, rep memory.ScrubReport) {
+func printScrubReport(w io.Writer, rep memscrub.Report) {
 	fmt.Fprintf(w, "scanned %s", plural(rep.Scanned, "conversation", "conversations"))
 	if rep.AuditScanned > 0 {
 		fmt.Fprintf(w, " and %s of the audit log", plural(rep.AuditScanned, "call", "calls"))
@@ -105,7 +107,7 @@ func printScrubReport(w io.Writer, rep memory.ScrubReport) {
 				conv, turn, block = "audit log", fmt.Sprintf("call %d", f.AuditID), "-"
 			case f.Block < 0:
 				turn, block = f.Field, "-"
-			case f.Field != memory.FieldText:
+			case f.Field != redact.FieldText:
 				block += " " + f.Field
 			}
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", f.ID, f.Rule, conv, turn, block, f.Start, f.Preview)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/settings"
 )
 
@@ -117,7 +118,7 @@ func TestScrubCommand(t *testing.T) {
 	if strings.Contains(out, fakePAT) || strings.Contains(out, fakeHost) {
 		t.Fatal("the report shows a secret")
 	}
-	var rep memory.ScrubReport
+	var rep memscrub.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 func init() {
@@ -51,7 +52,7 @@ func newServeCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(g.stdout, "Ireneo MCP server at %s (memory %s). Ctrl-C stops it.\n", s.URL(), m.Dir())
 			// Serving needs no keyring; say once what a locked one still stops.
 			pctx, cancel := context.WithTimeout(c.Context(), probeTimeout)
-			var ke *mcpserver.KeyringUnavailableError
+			var ke *tokenstore.KeyringUnavailableError
 			if err := store.Probe(pctx); errors.As(err, &ke) {
 				fmt.Fprintf(g.stdout, "The OS keyring cannot be used (%s); the server does not need it and accepts the tokens made earlier. "+
 					"Only making a token (`ireneo token create`) or reading its secret needs it.\n", ke.Reason)
@@ -62,6 +63,7 @@ func newServeCmd(g *globals) *cobra.Command {
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			defer g.syncBeside(ctx, m)()
 			<-ctx.Done()
 			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()

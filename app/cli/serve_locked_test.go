@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/mcpserver/keyringtest"
+	"github.com/ireneo-app/ireneo/tokenstore/keyringtest"
 )
 
 // TestServeLockedKeyring: a token made while the real keyring was unlocked

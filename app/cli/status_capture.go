@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/capture"
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/importers"
-	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -16,19 +16,22 @@ import (
 // they are installed, the last hook run and problem, and the Claude Code
 // sessions its cleanup will delete before Ireneo has them.
 type captureStatus struct {
-	Hooks       []mcpserver.HookState `json:"hooks"`
-	Log         string                `json:"log"`
-	LastRun     *capture.LogLine      `json:"last_run,omitempty"`
-	LastProblem *capture.LogLine      `json:"last_problem,omitempty"`
-	ClaudeCode  *capture.Risk         `json:"claude_code,omitempty"`
-	Warning     string                `json:"warning,omitempty"`
+	Hooks       []clients.HookState `json:"hooks"`
+	Log         string              `json:"log"`
+	LastRun     *capture.LogLine    `json:"last_run,omitempty"`
+	LastProblem *capture.LogLine    `json:"last_problem,omitempty"`
+	ClaudeCode  *capture.Risk       `json:"claude_code,omitempty"`
+	Warning     string              `json:"warning,omitempty"`
+	GeminiCLI   *capture.GeminiRisk `json:"gemini_cli,omitempty"`
+	// GeminiWarning is Gemini CLI's: it deletes old sessions too.
+	GeminiWarning string `json:"gemini_warning,omitempty"`
 }
 
 func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureStatus {
-	o := mcpserver.ConnectOptions{ClaudeConfigDir: g.cfg.ClaudeConfigDir, CodexHome: g.cfg.CodexHome}
+	o := clients.ConnectOptions{ClaudeConfigDir: g.cfg.ClaudeConfigDir, CodexHome: g.cfg.CodexHome}
 	cs := captureStatus{Log: capture.LogPath(m.Dir())}
-	for _, client := range []string{mcpserver.ClientClaudeCode, mcpserver.ClientCodex} {
-		cs.Hooks = append(cs.Hooks, mcpserver.HooksInstalled(client, o))
+	for _, client := range clients.HookClientsHere(o) {
+		cs.Hooks = append(cs.Hooks, clients.HooksInstalled(client, o))
 	}
 	if lines, err := capture.ReadLog(m.Dir(), 50); err == nil && len(lines) > 0 {
 		last := lines[len(lines)-1]
@@ -41,7 +44,7 @@ func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureSt
 			}
 		}
 	}
-	if days, err := mcpserver.ClaudeCodeCleanupDays(o); err == nil {
+	if days, err := clients.ClaudeCodeCleanupDays(o); err == nil {
 		for _, l := range claudeProjectDirs(g) {
 			r, err := capture.SessionsAtRisk(ctx, m, l, days, time.Now())
 			if err != nil {
@@ -58,6 +61,7 @@ func (g *globals) captureStatus(ctx context.Context, m *memory.Memory) captureSt
 			cs.Warning = cs.ClaudeCode.Warning(claudeProjectDirs(g)[0])
 		}
 	}
+	cs.GeminiCLI, cs.GeminiWarning = geminiRisk(ctx, m)
 	return cs
 }
 
@@ -108,11 +112,9 @@ func printCaptureStatus(w io.Writer, cs captureStatus) {
 	if cs.Warning != "" {
 		fmt.Fprintf(w, "warning:       %s\n", cs.Warning)
 	}
+	if cs.GeminiWarning != "" {
+		fmt.Fprintf(w, "warning:       %s\n", cs.GeminiWarning)
+	}
 }
 
-func clientLabel(client string) string {
-	if client == mcpserver.ClientCodex {
-		return "Codex"
-	}
-	return "Claude Code"
-}
+func clientLabel(client string) string { return clients.Label(client) }

@@ -13,6 +13,7 @@ import (
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 func init() { register(newTokenCmd) }
@@ -38,13 +39,13 @@ func addTokenStoreFlag(c *cobra.Command, g *globals, kind *string) {
 
 // tokenStore opens the token store a --token-store flag names; the file
 // store always comes with its warning on stderr.
-func (g *globals) tokenStore(kind string) (mcpserver.TokenStore, error) {
+func (g *globals) tokenStore(kind string) (tokenstore.TokenStore, error) {
 	switch kind {
 	case storeKeyring, "":
-		return mcpserver.NewKeyringStore(), nil
+		return tokenstore.NewKeyringStore(), nil
 	case storeFile:
-		fs := mcpserver.NewFileTokenStore(g.cfg.TokenFile())
-		fmt.Fprintf(g.stderr, mcpserver.FileStoreWarning+"\n", fs.Path)
+		fs := tokenstore.NewFileTokenStore(g.cfg.TokenFile())
+		fmt.Fprintf(g.stderr, tokenstore.FileStoreWarning+"\n", fs.Path)
 		return fs, nil
 	}
 	return nil, usagef("--token-store %q: want keyring or file", kind)
@@ -53,7 +54,7 @@ func (g *globals) tokenStore(kind string) (mcpserver.TokenStore, error) {
 // openWithTokens opens the token store a --token-store flag names, then the
 // memory, for the commands that read or write token secrets. The caller
 // closes the memory.
-func (g *globals) openWithTokens(kind string) (*memory.Memory, mcpserver.TokenStore, error) {
+func (g *globals) openWithTokens(kind string) (*memory.Memory, tokenstore.TokenStore, error) {
 	store, err := g.tokenStore(kind)
 	if err != nil {
 		return nil, nil, err
@@ -72,11 +73,11 @@ const probeTimeout = 3 * time.Second
 // needSecrets checks, without raising an unlock prompt, that store can be
 // used by command cmd, which needs a token's secret. A locked or missing
 // keyring is said once, in plain words, with what still works.
-func needSecrets(ctx context.Context, cmd string, store mcpserver.TokenStore) error {
+func needSecrets(ctx context.Context, cmd string, store tokenstore.TokenStore) error {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	err := store.Probe(ctx)
-	var ke *mcpserver.KeyringUnavailableError
+	var ke *tokenstore.KeyringUnavailableError
 	if !errors.As(err, &ke) {
 		return err
 	}
@@ -87,11 +88,11 @@ func needSecrets(ctx context.Context, cmd string, store mcpserver.TokenStore) er
 // cannot be used.
 type secretsUnavailable struct {
 	cmd string
-	ke  *mcpserver.KeyringUnavailableError
+	ke  *tokenstore.KeyringUnavailableError
 }
 
 func (e *secretsUnavailable) Error() string {
-	return fmt.Sprintf("%s needs the OS keyring, but %s. %s\n%s", e.cmd, e.ke.Reason, e.ke.Fix, mcpserver.ServingNote)
+	return fmt.Sprintf("%s needs the OS keyring, but %s. %s\n%s", e.cmd, e.ke.Reason, e.ke.Fix, tokenstore.ServingNote)
 }
 
 func (e *secretsUnavailable) Unwrap() error { return e.ke }

@@ -197,11 +197,7 @@ func (a *activityScreen) updateCell(id widget.TableCellID, o fyne.CanvasObject) 
 func activityCell(e memory.AuditEntry, col int) string {
 	switch col {
 	case 0:
-		t := e.TS.Local()
-		if t.Year() != timeNow().Year() {
-			return t.Format("2 Jan 2006 15:04")
-		}
-		return t.Format("2 Jan 15:04:05")
+		return e.TS.Local().Format(secondFormat)
 	case 1:
 		return e.Client
 	case 2:
@@ -241,7 +237,7 @@ var outcomeMeanings = map[string]string{
 // activityDetail is one call in full, for the pane under the table.
 func activityDetail(e memory.AuditEntry, query string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s · %s · %s", e.TS.Local().Format("Mon 2 Jan 2006 15:04:05"), e.Client, e.Tool)
+	fmt.Fprintf(&b, "%s · %s · %s", e.TS.Local().Format(secondFormat), e.Client, e.Tool)
 	fmt.Fprintf(&b, "\nOutcome: %s", outcomeText(e.Outcome))
 	if m, ok := outcomeMeanings[e.Outcome]; ok {
 		b.WriteString(" — " + m)

@@ -26,6 +26,7 @@ import (
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // AppID is the app's unique id, as in FyneApp.toml.
@@ -73,9 +74,9 @@ func Main(cfg config.Config) int {
 	}
 	// The server never needs the store to serve; only making and reading
 	// secrets do, and the Connect screen says so when the keyring is locked.
-	var store mcpserver.TokenStore = mcpserver.NewKeyringStore()
+	var store tokenstore.TokenStore = tokenstore.NewKeyringStore()
 	if set.TokenStore == settings.TokenStoreFile {
-		store = mcpserver.NewFileTokenStore(cfg.TokenFile())
+		store = tokenstore.NewFileTokenStore(cfg.TokenFile())
 	}
 	srv := mcpserver.New(m, store, opts)
 	auto := Autostart{}

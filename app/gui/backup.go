@@ -10,8 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -52,28 +50,18 @@ func (p *backupPanel) content() fyne.CanvasObject {
 // pickBackup asks where to write the archive.
 func (p *backupPanel) pickBackup() {
 	p.u.showScreen(screenSettings)
-	d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-		if err != nil {
-			p.u.showError("choose where to back up", err)
-			return
-		}
-		if w == nil {
-			return
-		}
-		path := w.URI().Path()
-		w.Close() // Write replaces it atomically
-		p.runBackup(path)
-	}, p.u.win)
-	d.SetFileName("ireneo-backup-" + time.Now().Format("2006-01-02") + ".zip")
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".zip"}))
-	d.Resize(p.u.imp.dialogSize())
-	d.Show()
+	dir := p.u.imp.home()
+	name := filepath.Join(dir, "ireneo-backup-"+time.Now().Format("2006-01-02")+".zip")
+	p.u.askPath(pathRequest{title: "Back up the memory", label: "Archive", verb: "Back up", kind: pathFileNew,
+		initial: name, exts: []string{".zip"}, start: dir}, p.runBackup)
 }
 
 // pickRestore asks for an archive to restore.
 func (p *backupPanel) pickRestore() {
 	p.u.showScreen(screenSettings)
-	p.u.fileOpenDialog("open the backup", []string{".zip"}, func(path string) { p.runRestore(path, false) }).Show()
+	dir := p.u.imp.downloads()
+	p.u.askPath(pathRequest{title: "Restore a backup", label: "Archive", verb: "Restore…", kind: pathFile,
+		initial: folderHint(dir), exts: []string{".zip"}, start: dir}, func(path string) { p.runRestore(path, false) })
 }
 
 // busy refuses a second backup or restore while one runs.
@@ -126,7 +114,9 @@ func (p *backupPanel) runRestore(path string, merge bool) {
 		restored settings.Settings
 	)
 	set := p.u.set
-	opts := backup.RestoreOptions{Merge: merge, SaveSettings: p.u.deps.SaveSettings}
+	// The settings are every memory's: they change only if the person says
+	// so after the restore (askSettings).
+	opts := backup.RestoreOptions{Merge: merge, Current: &set}
 	p.summary.SetText("")
 	what := "Checking " + filepath.Base(path)
 	p.job.start(what, func(ctx context.Context, report progress) error {
@@ -200,5 +190,30 @@ func (p *backupPanel) restored(sum backup.RestoreSummary, set settings.Settings)
 		p.u.restartWatch()
 	}
 	p.u.memoryChanged()
+	if !sum.Merged && len(sum.SettingsChanges) > 0 {
+		p.askSettings(sum.SettingsChanges, set) // instead of a toast: one hiding takes the dialogs above it along
+		return
+	}
 	p.u.toast("Backup restored")
+}
+
+// askSettings offers the backup's settings, which differ from those in
+// use, after a restore that kept them.
+func (p *backupPanel) askSettings(changes []backup.SettingChange, set settings.Settings) {
+	list := make([]string, len(changes))
+	for i, c := range changes {
+		list[i] = c.String()
+	}
+	msg := wrapped("Backup restored. Its settings differ from yours (yours → the backup's): " + strings.Join(list, "; ") +
+		". They apply to every memory; a new server port takes effect when Ireneo restarts. Use the backup's settings?")
+	p.u.confirm("Use the backup's settings?", msg, "Use them", false, 520, func() {
+		if err := p.u.deps.SaveSettings(set); err != nil {
+			p.u.showError("restore the settings", err)
+			return
+		}
+		p.u.set = set
+		p.u.prefs.load()
+		p.u.restartWatch()
+		p.u.toast("Settings restored")
+	})
 }

@@ -28,8 +28,9 @@ func TestBackupAndRestoreFromSettings(t *testing.T) {
 		t.Errorf("backup summary %q", got)
 	}
 
-	// Restore on a new, empty memory: the conversations, the index and
-	// the settings come back, and the screens show them.
+	// Restore on a new, empty memory: the conversations and the index
+	// come back, and the screens show them; the settings, every memory's,
+	// only when the person says yes to the backup's.
 	m2, err := memory.Open(filepath.Join(t.TempDir(), "memory-2"))
 	if err != nil {
 		t.Fatal(err)
@@ -38,9 +39,14 @@ func TestBackupAndRestoreFromSettings(t *testing.T) {
 	u2 := newTestUI(t, m2)
 	u2.backup.runRestore(archive, false)
 	waitIdle(t, u2)
-	if got := u2.backup.summary.Text; !strings.Contains(got, "Restored 5 conversations") || !strings.Contains(got, "Settings restored") {
+	if got := u2.backup.summary.Text; !strings.Contains(got, "Restored 5 conversations") {
 		t.Fatalf("restore summary %q (error %q)", got, u2.lastError)
 	}
+	if u2.set.DefaultK == 12 {
+		t.Fatal("the restore took the backup's settings without asking")
+	}
+	tapDialogButton(t, u2, "Use them")
+	waitIdle(t, u2)
 	if u2.set.DefaultK != 12 || u2.prefs.topK.Text != "12" {
 		t.Errorf("restored settings not taken in: top-k %d, field %q", u2.set.DefaultK, u2.prefs.topK.Text)
 	}

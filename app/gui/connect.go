@@ -15,8 +15,11 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The connect screen: the MCP server's state, the access tokens (create,
@@ -26,11 +29,14 @@ import (
 
 // clientNames are the clients' display names.
 var clientNames = map[string]string{
-	mcpserver.ClientClaudeDesktop: "Claude Desktop",
-	mcpserver.ClientClaudeCode:    "Claude Code",
-	mcpserver.ClientCodex:         "Codex",
-	mcpserver.ClientCursor:        "Cursor",
-	mcpserver.ClientVSCode:        "VS Code",
+	clients.ClientClaudeDesktop: "Claude Desktop",
+	clients.ClientClaudeCode:    "Claude Code",
+	clients.ClientCodex:         "Codex",
+	clients.ClientCursor:        "Cursor",
+	clients.ClientVSCode:        "VS Code",
+	clients.ClientGeminiCLI:     "Gemini CLI",
+	clients.ClientOpenCode:      "opencode",
+	clients.ClientCopilotCLI:    "Copilot CLI",
 }
 
 const noToken = "(no token)"
@@ -59,7 +65,7 @@ type connectScreen struct {
 
 	// storeErr is the token store's problem, nil when it can be used;
 	// keyringBanner says so above the tokens, storeDialog is the one dialog.
-	storeErr      *mcpserver.KeyringUnavailableError
+	storeErr      *tokenstore.KeyringUnavailableError
 	keyringBanner *fyne.Container
 	keyringText   *widget.Label
 	storeDialog   dialog.Dialog
@@ -85,11 +91,11 @@ func newConnectScreen(u *ui) *connectScreen {
 	c.name = widget.NewEntry()
 	c.name.SetPlaceHolder("Token name, e.g. claude-code")
 	c.scope = widget.NewEntry()
-	c.scope.SetPlaceHolder("Projects it may see, comma-separated (empty: everything)")
+	c.scope.SetPlaceHolder("Projects it may see (none: all)")
 	c.create = widget.NewButtonWithIcon("Create token", theme.ContentAddIcon(), func() { c.createToken(c.name.Text, c.scope.Text) })
 	c.name.OnSubmitted = func(string) { c.createToken(c.name.Text, c.scope.Text) }
 	c.clients = container.NewAppTabs()
-	for _, client := range mcpserver.Clients {
+	for _, client := range clients.Clients {
 		c.clients.Append(container.NewTabItem(clientNames[client], c.clientCard(client)))
 	}
 	return c
@@ -142,7 +148,7 @@ func (c *connectScreen) refresh() {
 		// Which secrets can be read, without a prompt: a locked store is
 		// not asked at all (asking raises the system's unlock prompt).
 		states := map[string]error{}
-		var probed *mcpserver.KeyringUnavailableError
+		var probed *tokenstore.KeyringUnavailableError
 		if locked == nil {
 			pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 			probed = keyringProblem(toks.Store().Probe(pctx))
@@ -175,7 +181,7 @@ func (c *connectScreen) refresh() {
 type tokenList struct {
 	list      []memory.AccessToken
 	secretErr map[string]error
-	storeErr  *mcpserver.KeyringUnavailableError // found while listing
+	storeErr  *tokenstore.KeyringUnavailableError // found while listing
 }
 
 // secretProblem says in a few words why a token's secret cannot be read.
@@ -186,7 +192,7 @@ func (c *connectScreen) secretProblem(name string) string {
 		return ""
 	case keyringProblem(err) != nil:
 		return "secret locked in the keyring"
-	case errors.Is(err, mcpserver.ErrSecretNotFound):
+	case errors.Is(err, tokenstore.ErrSecretNotFound):
 		return "secret not found in " + c.storeName() + ": revoke it and make a new one"
 	}
 	return "secret unreadable: " + err.Error()
@@ -221,6 +227,8 @@ func (c *connectScreen) showServer() {
 // stoppedReason says why the server is not running.
 func (c *connectScreen) stoppedReason() string {
 	switch {
+	case errors.Is(c.startErr, mcpserver.ErrPortInUse):
+		return "it could not start: port " + portOf(c.u.set.ServerAddr) + " is already in use by another program (perhaps another Ireneo). Choose another port in Settings."
 	case c.startErr != nil:
 		return "it could not start (" + c.startErr.Error() + "). " + fixFor(c.startErr)
 	case c.stoppedByUser:
@@ -345,12 +353,16 @@ func (c *connectScreen) showSecret(title, msg, secret string) {
 	e := widget.NewEntry()
 	e.SetText(secret)
 	e.TextStyle.Monospace = true
-	copyBtn := widget.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+	// Enter copies and closes (what a person opening it came to do),
+	// Escape closes.
+	var d *keyDialog
+	closeIt := func() { d.d.Hide() }
+	copyBtn := newKeyButton("Copy and close", theme.ContentCopyIcon(), widget.HighImportance, func() {
+		closeIt()
 		c.u.copyText("the token", secret)
-	})
-	d := dialog.NewCustom(title, "Close", container.NewVBox(l, container.NewBorder(nil, nil, nil, copyBtn, e)), c.u.win)
-	d.Resize(fyne.NewSize(620, 0))
-	d.Show()
+	}, closeIt)
+	closeBtn := newKeyButton("Close", theme.CancelIcon(), widget.MediumImportance, closeIt, closeIt)
+	d = c.u.showKeyDialog(title, container.NewVBox(l, e), 620, []*keyButton{closeBtn, copyBtn}, 1, closeIt)
 }
 
 func (c *connectScreen) copyToken(name string) {
@@ -407,16 +419,18 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 	write := widget.NewButtonWithIcon("Write to config…", theme.DocumentSaveIcon(), func() { c.confirmWrite(client) })
 	c.copyBtn[client], c.writeBtn[client] = copyBtn, write
 	var top fyne.CanvasObject
-	if client != mcpserver.ClientClaudeDesktop { // Claude Desktop runs `ireneo mcp` over stdio: no token
+	if client != clients.ClientClaudeDesktop { // Claude Desktop runs `ireneo mcp` over stdio: no token
 		sel := newSelect([]string{noToken}, noToken, func(string) { c.showClient(client) })
 		c.tokenFor[client] = sel
 		mk := widget.NewButton("Create token", func() { c.createToken(client, "") })
 		top = container.NewHBox(widget.NewLabel("Token"), sel, mk)
 	} else {
-		top = layout.NewSpacer()
+		// Not a spacer: in the card's column it took up the height the
+		// other cards have and the tabs share (a blank band above the config).
+		top = newMuted("Claude Desktop starts Ireneo itself (ireneo mcp), so it needs no token.")
 	}
 	body := container.NewVBox(top, snippet, note)
-	if client == mcpserver.ClientClaudeCode || client == mcpserver.ClientCodex {
+	if clients.HasHooks(client) {
 		body.Add(c.hooksCheck(client))
 	}
 	body.Add(container.NewHBox(copyBtn, write))
@@ -424,8 +438,8 @@ func (c *connectScreen) clientCard(client string) fyne.CanvasObject {
 }
 
 // connectOptions are the options for a client's config with a token secret.
-func (c *connectScreen) connectOptions(secret string) mcpserver.ConnectOptions {
-	o := mcpserver.ConnectOptions{Token: secret, MemoryDir: c.u.mem.Dir(), Home: c.u.deps.Home,
+func (c *connectScreen) connectOptions(secret string) clients.ConnectOptions {
+	o := clients.ConnectOptions{Token: secret, MemoryDir: c.u.mem.Dir(), Home: c.u.deps.Home,
 		ClaudeConfigDir: c.u.deps.ToolHomes.ClaudeCode, CodexHome: c.u.deps.ToolHomes.Codex}
 	if srv := c.u.deps.Server; srv != nil && srv.Running() {
 		o.URL = srv.URL()
@@ -452,14 +466,14 @@ func (c *connectScreen) updateClientTokens() {
 		sel.Selected = cur
 		sel.Refresh()
 	}
-	for _, client := range mcpserver.Clients {
+	for _, client := range clients.Clients {
 		c.showClient(client)
 	}
 }
 
 // clientConfig builds a client's config, reading its token's secret from
 // the keyring. It runs off the UI goroutine.
-func (c *connectScreen) clientConfig(ctx context.Context, client, token string) (*mcpserver.ClientConfig, string, error) {
+func (c *connectScreen) clientConfig(ctx context.Context, client, token string) (*clients.ClientConfig, string, error) {
 	secret := ""
 	if token != "" && token != noToken {
 		toks, err := c.tokensAPI()
@@ -474,7 +488,7 @@ func (c *connectScreen) clientConfig(ctx context.Context, client, token string) 
 	if secret != "" {
 		o.TokenName = token
 	}
-	cfg, err := mcpserver.Connect(client, o)
+	cfg, err := clients.Connect(client, o)
 	return cfg, secret, err
 }
 
@@ -568,7 +582,7 @@ func maskSecret(text, secret string) string {
 	if secret == "" {
 		return text
 	}
-	return strings.ReplaceAll(text, secret, memory.MaskSecret(secret))
+	return strings.ReplaceAll(text, secret, redact.MaskSecret(secret))
 }
 
 // copyConfig copies a client's exact config, secret included.
@@ -578,10 +592,10 @@ func (c *connectScreen) copyConfig(client string) {
 		c.u.showError("copy the config", fmt.Errorf("%s connects over HTTP and needs a token; pick or create one on its card", clientNames[client]))
 		return
 	}
-	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*mcpserver.ClientConfig, error) {
+	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*clients.ClientConfig, error) {
 		cfg, _, err := c.clientConfig(ctx, client, token)
 		return cfg, err
-	}, func(cfg *mcpserver.ClientConfig) {
+	}, func(cfg *clients.ClientConfig) {
 		c.u.copyText("the config for "+clientNames[client], cfg.Snippet)
 	})
 }
@@ -593,10 +607,10 @@ func (c *connectScreen) confirmWrite(client string) {
 		c.u.showError("write the config", fmt.Errorf("%s connects over HTTP and needs a token; pick or create one on its card", clientNames[client]))
 		return
 	}
-	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*mcpserver.ClientConfig, error) {
+	secretLoad(c, "make the config for "+clientNames[client], func(ctx context.Context) (*clients.ClientConfig, error) {
 		cfg, _, err := c.clientConfig(ctx, client, token)
 		return cfg, err
-	}, func(cfg *mcpserver.ClientConfig) {
+	}, func(cfg *clients.ClientConfig) {
 		msg := fmt.Sprintf("Ireneo's entry goes into\n%s\n\nThe file is backed up first, and every other server and setting in it is kept.", cfg.Path)
 		if h := c.hookConfig(client); h != nil {
 			msg += fmt.Sprintf("\n\nThe capture hooks go into\n%s\nafter a backup too, next to any hooks already there.", h.Path)
@@ -606,21 +620,19 @@ func (c *connectScreen) confirmWrite(client string) {
 	})
 }
 
-func (c *connectScreen) writeConfig(client string, cfg *mcpserver.ClientConfig) {
+func (c *connectScreen) writeConfig(client string, cfg *clients.ClientConfig) {
 	hooks := c.hookConfig(client)
-	type written struct{ cfg, hooks mcpserver.WriteResult }
+	type written struct{ cfg, hooks clients.WriteResult }
 	load(c.u, "write "+clientNames[client]+"'s config", func(context.Context) (written, error) {
 		var w written
 		var err error
-		if w.cfg, err = cfg.Write(time.Now()); err != nil {
-			return w, err
+		// One write when both go in one file (Codex's config.toml).
+		w.cfg, w.hooks, err = cfg.WriteWithHooks(hooks, time.Now())
+		var notHooks *clients.HooksNotWrittenError
+		if errors.As(err, &notHooks) {
+			return w, fmt.Errorf("the server entry is written, but not the capture hooks: %w", notHooks.Err)
 		}
-		if hooks != nil {
-			if w.hooks, err = hooks.Write(time.Now()); err != nil {
-				return w, fmt.Errorf("the server entry is written, but not the capture hooks: %w", err)
-			}
-		}
-		return w, nil
+		return w, err
 	}, func(w written) {
 		res := w.cfg
 		msg := "Written to " + res.Path + "."

@@ -11,8 +11,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // When the keyring is locked or missing, the server keeps serving (it checks
@@ -29,8 +29,8 @@ const probeTimeout = 3 * time.Second
 const unlockTimeout = 2 * time.Minute
 
 // keyringProblem is the store's problem, or nil when it can be used.
-func keyringProblem(err error) *mcpserver.KeyringUnavailableError {
-	var ke *mcpserver.KeyringUnavailableError
+func keyringProblem(err error) *tokenstore.KeyringUnavailableError {
+	var ke *tokenstore.KeyringUnavailableError
 	if errors.As(err, &ke) {
 		return ke
 	}
@@ -59,13 +59,13 @@ func (c *connectScreen) checkKeyring() {
 }
 
 // setStoreProblem records the store's state and redraws what depends on it.
-func (c *connectScreen) setStoreProblem(ke *mcpserver.KeyringUnavailableError) {
+func (c *connectScreen) setStoreProblem(ke *tokenstore.KeyringUnavailableError) {
 	c.showStoreProblem(ke)
 	c.refresh()
 }
 
 // showStoreProblem records the store's state and shows it in the banner.
-func (c *connectScreen) showStoreProblem(ke *mcpserver.KeyringUnavailableError) {
+func (c *connectScreen) showStoreProblem(ke *tokenstore.KeyringUnavailableError) {
 	c.storeErr = ke
 	if ke == nil {
 		c.keyringBanner.Hide()
@@ -77,11 +77,11 @@ func (c *connectScreen) showStoreProblem(ke *mcpserver.KeyringUnavailableError) 
 }
 
 // keyringTitle names the problem in a few words.
-func keyringTitle(ke *mcpserver.KeyringUnavailableError) string {
+func keyringTitle(ke *tokenstore.KeyringUnavailableError) string {
 	switch ke.Kind {
-	case mcpserver.KeyringLocked:
+	case tokenstore.KeyringLocked:
 		return "Your keyring is locked"
-	case mcpserver.KeyringNoBus, mcpserver.KeyringNoService:
+	case tokenstore.KeyringNoBus, tokenstore.KeyringNoService:
 		return "No keyring for token secrets"
 	}
 	return "The keyring does not answer"
@@ -93,14 +93,14 @@ func (c *connectScreen) offerStoreChoice() {
 	if ke == nil || c.storeDialog != nil {
 		return
 	}
-	msg := widget.NewLabel(fmt.Sprintf("Ireneo keeps each token's secret in your OS keyring, and %s.\n\n%s", ke.Reason, mcpserver.ServingNote))
+	msg := widget.NewLabel(fmt.Sprintf("Ireneo keeps each token's secret in your OS keyring, and %s.\n\n%s", ke.Reason, tokenstore.ServingNote))
 	msg.Wrapping = fyne.TextWrapWord
 	status := newMuted("")
 	status.Wrapping = fyne.TextWrapWord
 	var d *dialog.CustomDialog
 	closeDialog := func() { d.Hide() }
 	retryLabel := "Unlock and retry"
-	if ke.Kind == mcpserver.KeyringNoBus || ke.Kind == mcpserver.KeyringNoService {
+	if ke.Kind == tokenstore.KeyringNoBus || ke.Kind == tokenstore.KeyringNoService {
 		retryLabel = "Retry"
 	}
 	var retry *widget.Button
@@ -186,7 +186,7 @@ func (c *connectScreen) retryKeyring(done func(error)) {
 func (c *connectScreen) confirmFileStore() {
 	path := c.u.deps.TokenFile
 	if path == "" {
-		path = mcpserver.DefaultTokenFile()
+		path = tokenstore.DefaultTokenFile()
 	}
 	c.u.confirm("Keep token secrets in a file", wrapped(
 		"New token secrets will be kept in\n"+path+"\nreadable only by you (mode 0600) but not encrypted: anyone who can read your files, "+
@@ -204,7 +204,7 @@ func (c *connectScreen) useFileStore(path string) {
 		c.u.showError("keep token secrets in a file", err)
 		return
 	}
-	toks.SetStore(mcpserver.NewFileTokenStore(path))
+	toks.SetStore(tokenstore.NewFileTokenStore(path))
 	c.u.set.TokenStore = settings.TokenStoreFile
 	c.u.saveSettings()
 	c.setStoreProblem(nil)

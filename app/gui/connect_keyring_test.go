@@ -16,9 +16,11 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // findButtons returns the buttons with text in the window (dialogs left
@@ -39,14 +41,14 @@ func findButtons(u *ui, text string) []*widget.Button {
 // file makes tokens again and is remembered in the settings.
 func TestConnectLockedKeyring(t *testing.T) {
 	m := newTestMemory(t)
-	store := mcpserver.NewMemoryTokenStore()
+	store := tokenstore.NewMemoryTokenStore()
 	u := newTestUIWithStore(t, m, store)
 	c := u.connect
 	toks, _ := c.tokensAPI()
 	if _, _, err := toks.Create(context.Background(), "claude-code", nil); err != nil {
 		t.Fatal(err)
 	}
-	store.Err = &mcpserver.KeyringUnavailableError{Kind: mcpserver.KeyringLocked, Reason: "the keyring is locked", Fix: "pass --token-store file", Err: errors.New("IsLocked")}
+	store.Err = &tokenstore.KeyringUnavailableError{Kind: tokenstore.KeyringLocked, Reason: "the keyring is locked", Fix: "pass --token-store file", Err: errors.New("IsLocked")}
 	onUI(func() {
 		u.showScreen(screenConnect)
 		c.checkKeyring()
@@ -85,7 +87,7 @@ func TestConnectLockedKeyring(t *testing.T) {
 	if b := findButtons(u, "Reveal"); len(b) != 1 || !b[0].Disabled() {
 		t.Fatalf("Reveal for a locked secret: %v", b)
 	}
-	if !c.writeBtn[mcpserver.ClientClaudeCode].Disabled() || !c.copyBtn[mcpserver.ClientClaudeCode].Disabled() {
+	if !c.writeBtn[clients.ClientClaudeCode].Disabled() || !c.copyBtn[clients.ClientClaudeCode].Disabled() {
 		t.Fatal("Copy or Write is on for a client whose secret is locked")
 	}
 	if !c.keyringBanner.Visible() {
@@ -135,19 +137,29 @@ func TestConnectSaysWhyStopped(t *testing.T) {
 		u.startServer()
 	})
 	waitIdle(t, u)
-	tapDialogButton(t, u, "OK")
-	if got := u.connect.status.Text; !strings.Contains(got, "Stopped: it could not start") || !strings.Contains(got, "already in use") {
+	// One plain sentence, no command-line flag, and a way to the field.
+	if got := overlayText(u); !strings.Contains(got, "is using port") || strings.Contains(got, "--addr") {
+		t.Errorf("the port dialog says %q", got)
+	}
+	capture(t, u, "port-in-use")
+	tapDialogButton(t, u, "Change the port…")
+	if u.tabs.SelectedIndex() != screenSettings || u.win.Canvas().Focused() != u.prefs.port {
+		t.Fatalf("Change the port… should open Settings with the port field focused (screen %d, %T focused)", u.tabs.SelectedIndex(), u.win.Canvas().Focused())
+	}
+	u.showScreen(screenConnect)
+	waitIdle(t, u)
+	if got := u.connect.status.Text; !strings.Contains(got, "Stopped: it could not start") || !strings.Contains(got, "already in use") || strings.Contains(got, "--addr") {
 		t.Fatalf("Connect says %q", got)
 	}
 	if u.connect.toggle.Text != "Start server" || u.connect.toggle.Disabled() {
 		t.Fatal("no Start server to try again")
 	}
-	for _, client := range []string{mcpserver.ClientClaudeCode, mcpserver.ClientCursor} {
+	for _, client := range []string{clients.ClientClaudeCode, clients.ClientCursor} {
 		if !u.connect.copyBtn[client].Disabled() || !u.connect.writeBtn[client].Disabled() {
 			t.Fatalf("%s with no token has Copy or Write on", client)
 		}
 	}
-	if !u.connect.hooks[mcpserver.ClientClaudeCode].Checked {
+	if !u.connect.hooks[clients.ClientClaudeCode].Checked {
 		t.Fatal("the capture hooks box is not ticked by default")
 	}
 	capture(t, u, "connect-server-stopped")
@@ -155,7 +167,7 @@ func TestConnectSaysWhyStopped(t *testing.T) {
 
 // newTestUIWithStore is newTestUI with a token store of the test's own and
 // a token file in the test's folder.
-func newTestUIWithStore(t *testing.T, m *memory.Memory, store mcpserver.TokenStore) *ui {
+func newTestUIWithStore(t *testing.T, m *memory.Memory, store tokenstore.TokenStore) *ui {
 	t.Helper()
 	root := testEnv(t)
 	a := test.NewTempApp(t)

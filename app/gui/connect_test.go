@@ -16,6 +16,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -51,11 +52,14 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	waitIdle(t, u)
 	capture(t, u, "connect-token-created")
 	secret := secretInDialog(t, u)
-	tapDialogButton(t, u, "Copy")
+	// Enter copies and closes.
+	typeKey(t, u, fyne.KeyReturn)
 	if got := u.app.Clipboard().Content(); got != secret {
-		t.Fatalf("Copy put %q on the clipboard", got)
+		t.Fatalf("Enter put %q on the clipboard", got)
 	}
-	tapDialogButton(t, u, "Close")
+	if u.win.Canvas().Overlays().Top() != nil && strings.Contains(overlayText(u), "created") {
+		t.Fatal("Enter left the token dialog open")
+	}
 	if toks := c.activeTokens(); len(toks) != 1 || toks[0] != "claude-code" {
 		t.Fatalf("active tokens %q", toks)
 	}
@@ -68,18 +72,27 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	}
 
 	// The client card picks the token named after it, and masks the secret.
-	if sel := c.tokenFor[mcpserver.ClientClaudeCode].Selected; sel != "claude-code" {
+	if sel := c.tokenFor[clients.ClientClaudeCode].Selected; sel != "claude-code" {
 		t.Fatalf("Claude Code's card uses token %q", sel)
 	}
 	waitIdle(t, u)
-	shown := c.snippets[mcpserver.ClientClaudeCode].String()
+	shown := c.snippets[clients.ClientClaudeCode].String()
 	if strings.Contains(shown, secret) || !strings.Contains(shown, "Authorization") {
 		t.Fatalf("the card should show the config with the secret masked: %q", shown)
 	}
+	// Claude Desktop's card starts with its config, however tall the
+	// other cards grew with the token (a spacer there made a blank band).
+	c.clients.SelectIndex(0)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	relayout(u.win.Content())
+	if y := c.snippets[clients.ClientClaudeDesktop].Position().Y; y > 60 {
+		t.Errorf("Claude Desktop's config starts %v down its card", y)
+	}
+	capture(t, u, "connect-claude-desktop")
 	c.clients.SelectIndex(1)
 	capture(t, u, "connect-tokens")
 	// Copy copies the exact config, secret included.
-	c.copyConfig(mcpserver.ClientClaudeCode)
+	c.copyConfig(clients.ClientClaudeCode)
 	waitIdle(t, u)
 	if got := u.app.Clipboard().Content(); !strings.Contains(got, "Bearer "+secret) || !strings.Contains(got, "mcpServers") {
 		t.Fatalf("copied config %q", got)
@@ -88,7 +101,7 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	cfgPath := filepath.Join(u.deps.Home, ".claude.json")
 	os.MkdirAll(filepath.Dir(cfgPath), 0o700)
 	os.WriteFile(cfgPath, []byte(`{"mcpServers": {"other": {"command": "other-server"}}, "theme": "dark"}`), 0o600)
-	c.confirmWrite(mcpserver.ClientClaudeCode)
+	c.confirmWrite(clients.ClientClaudeCode)
 	waitIdle(t, u)
 	tapDialogButton(t, u, "Write config")
 	waitIdle(t, u)
@@ -103,7 +116,10 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	if got := secretInDialog(t, u); got != secret {
 		t.Fatal("reveal shows another secret")
 	}
-	tapDialogButton(t, u, "Close")
+	typeKey(t, u, fyne.KeyEscape) // Escape closes it
+	if u.win.Canvas().Overlays().Top() != nil && strings.Contains(overlayText(u), "Anyone with this secret") {
+		t.Fatal("Escape left the Reveal dialog open")
+	}
 
 	// Revoke, through its confirmation.
 	c.confirmRevoke("claude-code")
@@ -118,7 +134,7 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	if _, err := u.deps.Server.Tokens().Reveal(context.Background(), "claude-code"); err == nil {
 		t.Fatal("a revoked token can still be revealed")
 	}
-	if sel := c.tokenFor[mcpserver.ClientClaudeCode].Selected; sel != noToken {
+	if sel := c.tokenFor[clients.ClientClaudeCode].Selected; sel != noToken {
 		t.Fatalf("the card still uses the revoked token (%q)", sel)
 	}
 	// A bad name is refused with a dialog.

@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -45,7 +44,7 @@ type conversationsScreen struct {
 	starred  *widget.Check
 	order    *widget.Select
 	count    *widget.Label
-	list     *widget.List
+	list     *keyList
 	showMore *widget.Button
 	rename   *widget.Button
 
@@ -61,6 +60,35 @@ type conversationsScreen struct {
 	conversations int
 	current       *memory.SessionInfo // the conversation in the transcript view
 	seq           int
+	// listing is the conversation to select in the list once it is
+	// loaded (opened from Search); selecting marks a Select that opens
+	// nothing, since the conversation is open already.
+	listing   string
+	selecting bool
+}
+
+// keyList is a list that says whether the keyboard (Space) or the mouse
+// chose the row: a click gives the transcript the keyboard, Space keeps
+// it in the list so the arrows go on moving.
+type keyList struct {
+	widget.List
+	keyed bool
+}
+
+func newKeyList(length func() int, create func() fyne.CanvasObject, update func(widget.ListItemID, fyne.CanvasObject)) *keyList {
+	l := &keyList{}
+	l.Length, l.CreateItem, l.UpdateItem = length, create, update
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// TypedKey notes a selection by the keyboard.
+func (l *keyList) TypedKey(e *fyne.KeyEvent) {
+	if e.Name == fyne.KeySpace {
+		l.keyed = true
+		defer func() { l.keyed = false }()
+	}
+	l.List.TypedKey(e)
 }
 
 func newConversationsScreen(u *ui) *conversationsScreen {
@@ -83,11 +111,13 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 	c.showMore = widget.NewButton("Show more", func() { c.limit += convPage; c.refresh() })
 	c.showMore.Hide()
 
-	c.list = widget.NewList(func() int { return len(c.items) }, c.createRow, c.updateRow)
+	c.list = newKeyList(func() int { return len(c.items) }, c.createRow, c.updateRow)
 	c.list.OnSelected = func(id widget.ListItemID) {
-		if id >= 0 && id < len(c.items) {
-			c.open(c.items[id].Source+":"+c.items[id].SessionID, "")
+		if c.selecting || id < 0 || id >= len(c.items) {
+			return
 		}
+		it := c.items[id]
+		c.openAt(it.Source+":"+it.SessionID, transcriptMark{}, !c.list.keyed, it.Title)
 	}
 
 	c.tv = newTranscriptView(u)
@@ -101,10 +131,13 @@ func newConversationsScreen(u *ui) *conversationsScreen {
 }
 
 func (c *conversationsScreen) content() fyne.CanvasObject {
+	// The count has a line of its own: beside Starred and Rename project…
+	// it cut the button short at 900 points wide.
 	filters := container.NewVBox(
 		container.NewBorder(nil, nil, nil, widget.NewButtonWithIcon("", theme.SearchIcon(), c.refresh), c.query),
 		container.NewGridWithColumns(2, c.project.sel, c.source, c.when, c.order),
-		container.NewBorder(nil, nil, c.starred, c.rename, c.count),
+		container.NewBorder(nil, nil, c.starred, c.rename),
+		c.count,
 	)
 	left := container.NewBorder(filters, c.showMore, nil, nil, c.list)
 	actions := container.NewHBox(c.star, c.tag, c.untag, c.forget)
@@ -161,6 +194,9 @@ func (c *conversationsScreen) refresh() {
 		if r.items, r.total, err = c.u.mem.Sessions(ctx, q); err != nil {
 			return r, err
 		}
+		for _, it := range r.items {
+			c.u.secrets.warm(ctx, titleOf(it), projectsText(it.Projects))
+		}
 		if r.projects, r.untagged, err = c.u.mem.Projects(ctx, nil); err != nil {
 			return r, err
 		}
@@ -194,10 +230,61 @@ func (c *conversationsScreen) refresh() {
 			}
 			c.setActions()
 		}
-		if c.current == nil {
+		if c.current == nil && !c.tv.loading {
 			c.tv.clear(c.idleMessage())
 		}
+		// The open conversation stays selected in the list, if listed.
+		switch {
+		case c.listing != "":
+			c.selectListed(c.listing)
+		case c.current != nil:
+			c.selectListed(c.currentID())
+		}
 	})
+}
+
+// selectListed selects a conversation's row without opening it again.
+func (c *conversationsScreen) selectListed(id string) {
+	c.listing = ""
+	for i, it := range c.items {
+		if it.Source+":"+it.SessionID == id {
+			c.selecting = true
+			c.list.Select(i)
+			c.list.ScrollTo(i)
+			c.selecting = false
+			return
+		}
+	}
+}
+
+// showInList makes the list show a conversation opened from elsewhere:
+// selected if the filters let it through, else with the filters cleared.
+func (c *conversationsScreen) showInList(id string) {
+	for _, it := range c.items {
+		if it.Source+":"+it.SessionID == id {
+			c.selectListed(id)
+			return
+		}
+	}
+	c.listing = id
+	c.clearFilters()
+}
+
+// clearFilters shows every conversation, newest first.
+func (c *conversationsScreen) clearFilters() {
+	c.query.SetText("")
+	c.project.reset()
+	for _, sel := range []*widget.Select{c.source, c.when} {
+		on := sel.OnChanged
+		sel.OnChanged = nil
+		sel.SetSelectedIndex(0)
+		sel.OnChanged = on
+	}
+	on := c.starred.OnChanged
+	c.starred.OnChanged = nil
+	c.starred.SetChecked(false)
+	c.starred.OnChanged = on
+	c.filterChanged()
 }
 
 // idleMessage is what the transcript pane says with no conversation open.
@@ -243,31 +330,62 @@ func (c *conversationsScreen) updateRow(id widget.ListItemID, o fyne.CanvasObjec
 	} else {
 		icon.SetResource(nil)
 	}
-	text.Objects[0].(*widget.Label).SetText(titleOf(it))
-	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", memory.Day(it.Updated), sourceName(it.Source),
-		projectsText(it.Projects), plural(it.Turns, "turn", "turns")))
+	setBoldText(text.Objects[0].(*widget.Label), c.u.secrets.mask(titleOf(it)))
+	setMuted(text.Objects[1].(*widget.RichText), fmt.Sprintf("%s · %s · %s · %s", day(it.Updated), sourceName(it.Source),
+		c.u.secrets.mask(projectsText(it.Projects)), plural(it.Turns, "turn", "turns")))
 }
 
 // open shows a conversation ("harness:id") scrolled to a turn ("" for the
 // start).
 func (c *conversationsScreen) open(id, turnUUID string) {
-	c.openAt(id, transcriptMark{turnUUID: turnUUID}, false)
+	c.openAt(id, transcriptMark{turnUUID: turnUUID}, false, "")
 }
 
 // openAt shows a conversation at a mark; focus gives the transcript the
-// keyboard (not when the list's arrows opened it: they keep moving).
-func (c *conversationsScreen) openAt(id string, m transcriptMark, focus bool) {
+// keyboard at once, so keys pressed while it opens scroll it (not when the
+// list's keys opened it: they keep moving). title, if known, shows while
+// it opens. The conversation is read and its first screen's secrets found
+// off the UI goroutine; a newer open drops an older one still loading.
+func (c *conversationsScreen) openAt(id string, m transcriptMark, focus bool, title string) {
+	c.tv.openSeq++
+	seq := c.tv.openSeq
+	c.tv.opening(title)
+	if focus {
+		c.tv.focusKeys()
+	}
+	secrets := c.u.secrets
 	load(c.u, "open the conversation", func(ctx context.Context) (*memory.Transcript, error) {
-		return c.u.mem.Get(ctx, memory.GetOptions{SessionID: id})
+		tr, err := c.u.mem.Get(ctx, memory.GetOptions{SessionID: id})
+		if err == nil {
+			warmFirstScreen(ctx, secrets, tr, m)
+		}
+		return tr, err
 	}, func(tr *memory.Transcript) {
+		if seq != c.tv.openSeq {
+			return
+		}
 		info := tr.Session
 		c.current = &info
 		c.setActions()
 		c.tv.show(tr, m)
-		if focus {
-			c.tv.focusKeys()
+		if c.list.keyed || c.selecting {
+			return
 		}
+		c.selectListed(id) // a list reload may have come between
 	})
+}
+
+// warmFirstScreen finds the secrets of the turns a transcript opened at m
+// shows first: from the marked turn (or the start) a screenful and more.
+func warmFirstScreen(ctx context.Context, s *shownSecrets, tr *memory.Transcript, m transcriptMark) {
+	s.warm(ctx, tr.Session.Title, projectsText(tr.Session.Projects))
+	at := 0
+	for i, turn := range tr.Turns {
+		if m.turnUUID != "" && turn.TurnUUID == m.turnUUID {
+			at = i
+		}
+	}
+	warmTurns(ctx, s, tr.Turns[at:min(len(tr.Turns), at+4*firstScreenTurns)])
 }
 
 // setActions enables the actions that apply to the open conversation.
@@ -302,8 +420,31 @@ func (c *conversationsScreen) afterEdit() {
 	c.u.search.refreshFilters()
 	c.u.forget.refreshFilters()
 	if c.current != nil {
-		c.openAt(c.currentID(), c.tv.mark, false)
+		c.reloadCurrent()
 	}
+}
+
+// reloadCurrent reads the open conversation again after an edit (a tag,
+// a star), keeping the view where it is.
+func (c *conversationsScreen) reloadCurrent() {
+	id, m := c.currentID(), c.tv.mark
+	secrets := c.u.secrets
+	seq := c.tv.openSeq
+	load(c.u, "open the conversation", func(ctx context.Context) (*memory.Transcript, error) {
+		tr, err := c.u.mem.Get(ctx, memory.GetOptions{SessionID: id})
+		if err == nil {
+			warmFirstScreen(ctx, secrets, tr, m)
+		}
+		return tr, err
+	}, func(tr *memory.Transcript) {
+		if seq != c.tv.openSeq {
+			return
+		}
+		info := tr.Session
+		c.current = &info
+		c.setActions()
+		c.tv.update(tr)
+	})
 }
 
 func (c *conversationsScreen) toggleStar() {
@@ -321,7 +462,7 @@ func (c *conversationsScreen) tagDialog() {
 	if c.current == nil {
 		return
 	}
-	c.u.askText("Tag “"+clip(titleOf(*c.current), 40)+"”", "Project", "Tag", "", c.projects(), c.tagWith)
+	c.u.askText("Tag “"+clip(c.u.secrets.mask(titleOf(*c.current)), 40)+"”", "Project", "Tag", "", c.projects(), c.tagWith)
 }
 
 // tagWith tags the open conversation with a project.
@@ -340,14 +481,19 @@ func (c *conversationsScreen) untagDialog() {
 	if c.current == nil || len(c.current.Projects) == 0 {
 		return
 	}
+	// The keyboard style of every dialog: Untag has the focus, Enter
+	// untags, Escape cancels; the arrows choose another project.
 	sel := widget.NewSelect(c.current.Projects, nil)
 	sel.SetSelectedIndex(0)
-	items := []*widget.FormItem{widget.NewFormItem("Project", sel)}
-	dialog.ShowForm("Untag “"+clip(titleOf(*c.current), 40)+"”", "Untag", "Cancel", items, func(ok bool) {
-		if ok {
-			c.untagFrom(sel.Selected)
-		}
-	}, c.u.win)
+	var d *keyDialog
+	cancel := func() { d.d.Hide() }
+	cancelBtn := newKeyButton("Cancel", theme.CancelIcon(), widget.MediumImportance, cancel, cancel)
+	untag := newKeyButton("Untag", theme.ContentRemoveIcon(), widget.HighImportance, func() {
+		d.d.Hide()
+		c.untagFrom(sel.Selected)
+	}, cancel)
+	d = c.u.showKeyDialog("Untag “"+clip(c.u.secrets.mask(titleOf(*c.current)), 40)+"”",
+		widget.NewForm(widget.NewFormItem("Project", sel)), 420, []*keyButton{cancelBtn, untag}, 1, cancel)
 }
 
 func (c *conversationsScreen) untagFrom(project string) {
@@ -383,14 +529,16 @@ func (c *conversationsScreen) forgetCurrent() {
 	if c.current == nil {
 		return
 	}
-	c.u.forget.selectOnly([]memory.SessionInfo{*c.current})
+	c.u.forget.forgetOnly(*c.current)
 	c.u.showScreen(screenForget)
 }
 
 // openConversationAt switches to the Conversations screen and opens a
 // conversation at a mark (a turn, a passage in it, words to light up),
-// with the keyboard in the transcript so Page Down reads on.
-func (u *ui) openConversationAt(id string, m transcriptMark) {
+// with the keyboard in the transcript so Page Down reads on; the list
+// shows it selected.
+func (u *ui) openConversationAt(id string, m transcriptMark, title string) {
 	u.tabs.SelectIndex(screenConversations)
-	u.convs.openAt(id, m, true)
+	u.convs.openAt(id, m, true, title)
+	u.convs.showInList(id)
 }

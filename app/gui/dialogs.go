@@ -115,7 +115,7 @@ func (u *ui) confirm(title string, content fyne.CanvasObject, verb string, destr
 	cancelBtn := newKeyButton("Cancel", theme.CancelIcon(), widget.MediumImportance, func() { cancel() }, func() { cancel() })
 	okBtn := newKeyButton(verb, theme.ConfirmIcon(), importance, func() { ok() }, func() { cancel() })
 	if destructive {
-		okBtn.Icon = theme.DeleteIcon()
+		okBtn.Icon = actIcon(verb)
 	}
 	d = u.showKeyDialog(title, content, width, []*keyButton{cancelBtn, okBtn}, focus, cancel)
 	return d
@@ -198,4 +198,17 @@ func enable(w fyne.Disableable, on bool) {
 	} else {
 		w.Disable()
 	}
+}
+
+// actIcon is the icon of a destructive act's button: a bin for what is
+// deleted, the crossed eye (Scrub's own) for a redaction, which deletes
+// nothing but the secret.
+func actIcon(verb string) fyne.Resource {
+	switch {
+	case strings.HasPrefix(verb, "Redact"):
+		return theme.VisibilityOffIcon()
+	case strings.HasPrefix(verb, "Revoke"):
+		return theme.CancelIcon()
+	}
+	return theme.DeleteIcon()
 }

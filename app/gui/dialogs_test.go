@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/memory"
@@ -56,6 +57,7 @@ func TestDialogsFromTheKeyboard(t *testing.T) {
 	f.query.SetText(phraseForget)
 	f.find()
 	waitIdle(t, u)
+	test.Tap(f.selectAll)
 	test.Tap(f.forgetButton)
 	if b, ok := u.win.Canvas().Focused().(*keyButton); !ok || b.Text != "Cancel" {
 		t.Fatalf("the Forget confirmation should open with Cancel focused, not %v", u.win.Canvas().Focused())
@@ -88,15 +90,19 @@ func TestOneConfirmationStyle(t *testing.T) {
 	for _, c := range []struct {
 		open func()
 		verb string
+		icon fyne.Resource // what the act does: only Forget deletes
 	}{
-		{func() { u.connect.confirmRevoke("claude-code") }, "Revoke"},
-		{func() { u.scrub.confirmRedact([]memory.ScrubFinding{{ID: "x", Source: "chatgpt", SessionID: "c"}}) }, "Redact"},
-		{func() { u.forget.found = fixtureInfos(t, u); u.forget.setAll(true); u.forget.confirm() }, "Forget for good"},
+		{func() { u.connect.confirmRevoke("claude-code") }, "Revoke", theme.CancelIcon()},
+		{func() { u.scrub.confirmRedact([]memory.ScrubFinding{{ID: "x", Source: "chatgpt", SessionID: "c"}}) }, "Redact", theme.VisibilityOffIcon()},
+		{func() { u.forget.found = fixtureInfos(t, u); u.forget.setAll(true); u.forget.confirm() }, "Forget for good", theme.DeleteIcon()},
 	} {
 		c.open()
 		b, ok := dialogButton(u, c.verb).(*keyButton)
 		if !ok || b.Importance != widget.DangerImportance {
 			t.Errorf("%s: no red %q button (%q)", c.verb, c.verb, overlayText(u))
+		}
+		if ok && (b.Icon == nil || b.Icon.Name() != c.icon.Name()) {
+			t.Errorf("%s: its button has the icon %v, want %s", c.verb, b.Icon, c.icon.Name())
 		}
 		if f, ok := u.win.Canvas().Focused().(*keyButton); !ok || f.Text != "Cancel" {
 			t.Errorf("%s: Cancel should have the focus", c.verb)

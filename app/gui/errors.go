@@ -5,17 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // showError tells the person what failed, why, and what to do about it. A
@@ -24,6 +28,10 @@ import (
 // or Escape press OK.
 func (u *ui) showError(what string, err error) {
 	if err == nil || errors.Is(err, context.Canceled) {
+		return
+	}
+	if errors.Is(err, mcpserver.ErrPortInUse) {
+		u.showPortInUse()
 		return
 	}
 	sc := secretFinder(u.set.UserPatterns)
@@ -46,7 +54,7 @@ func (u *ui) showError(what string, err error) {
 
 // secretFinder is the scrubber for the person's patterns, for masking; nil
 // (which still masks key-shaped words) if a pattern does not compile.
-func secretFinder(patterns []settings.Pattern) memory.SecretFinder {
+func secretFinder(patterns []settings.Pattern) redact.SecretFinder {
 	sc, err := scrubber.For(patterns)
 	if err != nil {
 		return nil // not a nil *scrub.Scrubber in a non-nil interface
@@ -68,7 +76,7 @@ func inputErrorf(format string, a ...any) error {
 // fixFor suggests what to do about an error; "" for a validation error,
 // whose message says it all.
 func fixFor(err error) string {
-	var keyring *mcpserver.KeyringUnavailableError
+	var keyring *tokenstore.KeyringUnavailableError
 	var input inputError
 	switch {
 	case errors.As(err, &input):
@@ -102,3 +110,25 @@ func capitalize(s string) string {
 }
 
 func errorsIsCanceled(err error) bool { return errors.Is(err, context.Canceled) }
+
+// showPortInUse says in one sentence that the server's port is taken, with
+// a button to the Settings field that changes it (the error's own text
+// names a command-line flag, for the CLI).
+func (u *ui) showPortInUse() {
+	port := u.set.ServerAddr
+	if _, p, err := net.SplitHostPort(port); err == nil {
+		port = p
+	}
+	msg := "Another program (perhaps another Ireneo) is using port " + port + ", so the MCP server could not start. Choose another port in Settings."
+	u.lastError = "start the MCP server: port " + port + " is in use"
+	var d *keyDialog
+	closeIt := func() { d.d.Hide() }
+	ok := newKeyButton("OK", nil, widget.MediumImportance, closeIt, closeIt)
+	change := newKeyButton("Change the port…", theme.SettingsIcon(), widget.HighImportance, func() {
+		closeIt()
+		u.showScreen(screenSettings)
+		u.win.Canvas().Focus(u.prefs.port)
+		u.prefs.port.TypedShortcut(&fyne.ShortcutSelectAll{})
+	}, closeIt)
+	d = u.showKeyDialog("The MCP server's port is in use", wrapped(msg), 480, []*keyButton{ok, change}, 1, closeIt)
+}

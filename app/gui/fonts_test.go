@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"bytes"
 	"image"
 	"image/color"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/go-text/typesetting/font"
 )
 
 // glyphImage renders text in the app's theme and returns the picture.
@@ -66,5 +68,45 @@ func TestCJKRenders(t *testing.T) {
 	w.SetContent(l)
 	if l.MinSize().Width < 100 {
 		t.Errorf("a CJK label is %v wide", l.MinSize().Width)
+	}
+}
+
+// TestCJKBold: bold CJK is drawn bold, with the system's bold CJK face
+// (Fyne's own fallback draws every fallback glyph regular): the app's
+// theme gives that face for the style boldStyle asks for CJK text, and
+// the glyphs differ from the regular ones. A face taken out of a font
+// collection is a font of its own.
+func TestCJKBold(t *testing.T) {
+	loadCJKBold()
+	if cjkBoldFont() == nil {
+		t.Skip("no bold CJK font on this machine (scripts/deps.sh installs fonts-noto-cjk)")
+	}
+	if _, err := font.ParseTTF(bytes.NewReader(cjkBoldFont().Content())); err != nil {
+		t.Fatalf("the bold CJK face does not parse as a font: %v", err)
+	}
+	if st := boldStyle("東京の旅行計画"); !st.Bold || !st.Symbol {
+		t.Fatalf("boldStyle of CJK text is %+v", st)
+	}
+	if st := boldStyle("Deploy script fails"); st.Symbol {
+		t.Fatal("boldStyle of Latin text asks for the CJK face")
+	}
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(appTheme{theme.DefaultTheme()})
+	w := a.NewWindow("")
+	for _, s := range []string{"你好", "東京", "한국"} {
+		regular := glyphImage(t, w, s, fyne.TextStyle{})
+		fallbackBold := glyphImage(t, w, s, fyne.TextStyle{Bold: true})
+		bold := glyphImage(t, w, s, boldStyle(s))
+		if sameImage(bold, regular) {
+			t.Errorf("%q in the app's bold looks regular", s)
+		}
+		if !sameImage(fallbackBold, regular) {
+			t.Logf("%q: Fyne's fallback draws bold CJK bold here", s)
+		}
+	}
+	// In a Markdown **strong** word, and in a bold title.
+	segs := parseMarkdownPieces("**一日目**：浅草")[0].segs
+	if ts, ok := segs[0].(*widget.TextSegment); !ok || !ts.Style.TextStyle.Symbol || ts.Text != "一日目" {
+		t.Errorf("**一日目** renders as %#v", segs[0])
 	}
 }

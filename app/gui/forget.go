@@ -121,24 +121,36 @@ func (f *forgetScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		f.checked[k] = on
 		f.updateReview()
 	}
-	title.SetText(titleOf(s))
-	setMuted(meta, fmt.Sprintf("%s · %s · %s", memory.Day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
+	setBoldText(title, f.u.secrets.mask(titleOf(s)))
+	setMuted(meta, fmt.Sprintf("%s · %s · %s", day(s.Updated), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 }
 
-// selectOnly puts exactly these conversations up for forgetting (from the
-// Conversations screen).
-func (f *forgetScreen) selectOnly(ss []memory.SessionInfo) {
+// list shows these conversations, ticked when checked says so.
+func (f *forgetScreen) show(ss []memory.SessionInfo, checked bool) {
 	f.found = append([]memory.SessionInfo(nil), ss...)
 	f.checked = map[string]bool{}
 	for _, s := range ss {
-		f.checked[key(s)] = true
+		f.checked[key(s)] = checked
 	}
 	f.report.SetText("")
 	f.list.Refresh()
 	f.updateReview()
 }
 
-// find lists the conversations matching the criteria, all checked.
+// forgetOnly puts one conversation up for forgetting, ticked, from the
+// Conversations screen: the words and filters of an earlier find go, so
+// nothing but it is on the screen.
+func (f *forgetScreen) forgetOnly(s memory.SessionInfo) {
+	f.query.SetText("")
+	f.project.SetSelected(anyProject)
+	f.source.SetSelected(anySource)
+	f.from.SetDate(nil)
+	f.until.SetDate(nil)
+	f.show([]memory.SessionInfo{s}, true)
+}
+
+// find lists the conversations matching the criteria, none ticked: a
+// word like "test" matches dozens, and the person picks.
 func (f *forgetScreen) find() {
 	q := memory.SessionQuery{Query: f.query.Text, Source: sourceID(f.source.Selected), Limit: forgetFindLimit}
 	switch p := f.projectChosen(); {
@@ -159,6 +171,9 @@ func (f *forgetScreen) find() {
 	}
 	load(f.u, "find conversations to forget", func(ctx context.Context) ([]memory.SessionInfo, error) {
 		ss, _, err := f.u.mem.Sessions(ctx, q)
+		for _, s := range ss {
+			f.u.secrets.warm(ctx, titleOf(s))
+		}
 		if err != nil || q.Project == "" {
 			return ss, err
 		}
@@ -176,7 +191,7 @@ func (f *forgetScreen) find() {
 		}
 		return own, nil
 	}, func(ss []memory.SessionInfo) {
-		f.selectOnly(ss)
+		f.show(ss, false)
 		if len(ss) == 0 {
 			f.review.SetText("No conversation matches. Change the words, project, source or dates and press Find.")
 		}
@@ -214,7 +229,7 @@ func (f *forgetScreen) updateReview() {
 		if len(f.found) == 0 {
 			f.review.SetText("Find conversations above, or press Forget… on a conversation in the Conversations screen.")
 		} else {
-			f.review.SetText("Nothing selected.")
+			f.review.SetText(plural(len(f.found), "conversation", "conversations") + " found, none selected: tick the ones to forget, or press Select all.")
 		}
 		return
 	}
@@ -231,7 +246,7 @@ func (f *forgetScreen) updateReview() {
 		}
 	}
 	f.review.SetText(fmt.Sprintf("%s selected: %s, %s, from %s to %s.",
-		plural(len(sel), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), memory.Day(first), memory.Day(last)))
+		plural(len(sel), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), day(first), day(last)))
 	f.forgetButton.SetText("Forget " + plural(len(sel), "conversation", "conversations") + "…")
 	if !f.job.running() {
 		f.forgetButton.Enable()
@@ -250,7 +265,7 @@ func (f *forgetScreen) confirm() {
 			titles = append(titles, fmt.Sprintf("…and %d more", len(sel)-i))
 			break
 		}
-		titles = append(titles, "• "+clip(titleOf(s), 60)+" ("+memory.Day(s.Updated)+")")
+		titles = append(titles, "• "+clip(f.u.secrets.mask(titleOf(s)), 60)+" ("+day(s.Updated)+")")
 	}
 	msg := wrapped(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
 		"and importing them again will not bring them back.", plural(len(sel), "conversation", "conversations"), strings.Join(titles, "\n")))
@@ -309,7 +324,7 @@ func (f *forgetScreen) showReport(rep memory.ForgetReport, err error) {
 		if i >= 50 {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("• %s (%s, %s)", clip(titleOf(memory.SessionInfo{Title: s.Title}), 70), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
+		lines = append(lines, fmt.Sprintf("• %s (%s, %s)", clip(f.u.secrets.mask(titleOf(memory.SessionInfo{Title: s.Title})), 70), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 	}
 	head := fmt.Sprintf("Erased %s (%s, %s of text); %s overwritten and removed; index rows deleted, freed pages zeroed, write-ahead log truncated",
 		plural(len(rep.Sessions), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), plural(rep.Files, "file", "files"))

@@ -27,6 +27,11 @@ func TestForgetRemovesConversation(t *testing.T) {
 	if len(f.found) != 1 || f.found[0].SessionID != "conv-forget" {
 		t.Fatalf("find listed %d conversations, want conv-forget", len(f.found))
 	}
+	// Find ticks nothing: the person picks.
+	if len(f.selected()) != 0 || !f.forgetButton.Disabled() || !strings.Contains(f.review.Text, "tick the ones to forget") {
+		t.Fatalf("find ticked %d conversations; review says %q", len(f.selected()), f.review.Text)
+	}
+	f.list.Select(0) // a tap or Space on the row ticks it
 	if !strings.Contains(f.review.Text, "1 conversation selected: 2 turns") {
 		t.Fatalf("review says %q", f.review.Text)
 	}
@@ -68,15 +73,23 @@ func TestForgetRemovesConversation(t *testing.T) {
 func TestForgetFromConversationsScreen(t *testing.T) {
 	m := newTestMemory(t)
 	u := newTestUI(t, m)
+	// An earlier find on the Forget screen, with its word and many rows.
+	u.forget.query.SetText("the")
+	u.forget.find()
+	waitIdle(t, u)
+	if len(u.forget.found) < 2 {
+		t.Fatalf("the earlier find listed %d", len(u.forget.found))
+	}
 	u.convs.open("codex:sess-code", "")
 	waitIdle(t, u)
 	test.Tap(u.convs.forget)
 	if u.tabs.SelectedIndex() != screenForget {
 		t.Fatal("Forget… should switch to the Forget screen")
 	}
+	// That conversation alone, ticked; the old find is gone.
 	sel := u.forget.selected()
-	if len(sel) != 1 || sel[0].SessionID != "sess-code" {
-		t.Fatalf("selected %v", sel)
+	if len(sel) != 1 || sel[0].SessionID != "sess-code" || len(u.forget.found) != 1 || u.forget.query.Text != "" {
+		t.Fatalf("selected %v of %d listed, query %q", sel, len(u.forget.found), u.forget.query.Text)
 	}
 	// Cancelling changes nothing.
 	test.Tap(u.forget.forgetButton)

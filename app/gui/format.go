@@ -16,6 +16,7 @@ import (
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // timeNow is the clock the date filters use.
@@ -83,12 +84,28 @@ func since(option string, now time.Time) time.Time {
 	return time.Time{}
 }
 
+// The window's one date format, in local time: 2026-03-01, 2026-03-01
+// 09:30, and to the second where calls follow each other (Activity).
+const (
+	dayFormat    = "2006-01-02"
+	minuteFormat = "2006-01-02 15:04"
+	secondFormat = "2006-01-02 15:04:05"
+)
+
 // stamp formats a time as a local date and minute.
 func stamp(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.Local().Format("2006-01-02 15:04")
+	return t.Local().Format(minuteFormat)
+}
+
+// day formats a time as its local date ("undated" for none).
+func day(t time.Time) string {
+	if t.IsZero() {
+		return memory.Undated
+	}
+	return t.Local().Format(dayFormat)
 }
 
 func plural(n int, one, many string) string {
@@ -260,7 +277,7 @@ func setMuted(rt *widget.RichText, text string) {
 // display can afford to be wrong the safe way, any key-shaped word the
 // finder's rules miss (a long run of letters, digits and +/=_- mixing
 // upper case, lower case and digits, like an AWS secret access key).
-func maskSecrets(f memory.SecretFinder, text string) string {
+func maskSecrets(f redact.SecretFinder, text string) string {
 	type span struct{ start, end int }
 	var spans []span
 	if f != nil {
@@ -292,7 +309,7 @@ func maskSecrets(f memory.SecretFinder, text string) string {
 	last := 0
 	for _, s := range merged {
 		b.WriteString(text[last:s.start])
-		b.WriteString(memory.MaskSecret(text[s.start:s.end]))
+		b.WriteString(redact.MaskSecret(text[s.start:s.end]))
 		last = s.end
 	}
 	b.WriteString(text[last:])

@@ -27,6 +27,7 @@ import (
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // Phrases planted in the fixture conversations, for searching and grepping.
@@ -89,7 +90,10 @@ func fixtureSessions() []*funes.Session {
 // as they do on the real driver's event loop.
 var uiMu sync.Mutex
 
-func init() { fyneDo = onUI }
+func init() {
+	fyneDo = onUI
+	memoryPollEvery = 0 // tests change the memory behind the window; TestListsFollowTheMemory turns it on
+}
 
 // onUI runs fn as on the UI goroutine: no background report runs meanwhile.
 // Tests use it for calls that start background work and go on touching
@@ -102,7 +106,7 @@ func onUI(fn func()) {
 
 // testEnv points HOME and the XDG folders at a temp dir, so nothing touches
 // the person's own settings, keyring files or autostart entries.
-func testEnv(t *testing.T) string {
+func testEnv(t testing.TB) string {
 	t.Helper()
 	root := t.TempDir()
 	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"} {
@@ -135,14 +139,14 @@ func newTestMemory(t *testing.T) *memory.Memory {
 // tokenStore is the real OS keyring under `make test` (which sets
 // IRENEO_TEST_KEYRING and starts gnome-keyring), under a service name of
 // this test's own; elsewhere an in-process store.
-func tokenStore(t *testing.T) mcpserver.TokenStore {
+func tokenStore(t testing.TB) tokenstore.TokenStore {
 	t.Helper()
 	if os.Getenv("IRENEO_TEST_KEYRING") == "" {
-		return mcpserver.NewMemoryTokenStore()
+		return tokenstore.NewMemoryTokenStore()
 	}
 	b := make([]byte, 6)
 	rand.Read(b)
-	ks := &mcpserver.KeyringStore{Service: "ireneo-gui-test-" + hex.EncodeToString(b)}
+	ks := &tokenstore.KeyringStore{Service: "ireneo-gui-test-" + hex.EncodeToString(b)}
 	if err := ks.Check(context.Background()); err != nil {
 		t.Fatalf("IRENEO_TEST_KEYRING is set but the keyring does not work: %v", err)
 	}
@@ -151,7 +155,7 @@ func tokenStore(t *testing.T) mcpserver.TokenStore {
 
 // newTestUI builds the window over m with a real server (not started), a
 // settings file and an autostart folder in temp dirs.
-func newTestUI(t *testing.T, m *memory.Memory) *ui {
+func newTestUI(t testing.TB, m *memory.Memory) *ui {
 	t.Helper()
 	root := testEnv(t)
 	a := test.NewTempApp(t)
@@ -188,7 +192,7 @@ func newTestUI(t *testing.T, m *memory.Memory) *ui {
 
 // waitIdle waits until no background work is left (and stays so briefly,
 // since finished work may start more).
-func waitIdle(t *testing.T, u *ui) {
+func waitIdle(t testing.TB, u *ui) {
 	t.Helper()
 	deadline := time.Now().Add(60 * time.Second)
 	quiet := 0

@@ -11,8 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -46,6 +44,32 @@ type importScreen struct {
 	locations []importers.Location
 	last      importers.Summary
 	lastErr   error
+	// imported are the export files found here that this window imported,
+	// as they were then: their Import is off until the file changes
+	// (importing it again would add nothing).
+	imported map[string]fileStamp
+}
+
+// fileStamp is a file's size and time, to tell it changed.
+type fileStamp struct {
+	size int64
+	mod  time.Time
+}
+
+func stampOf(path string) (fileStamp, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}, false
+	}
+	return fileStamp{fi.Size(), fi.ModTime()}, true
+}
+
+// alreadyImported says an export file was imported here and has not
+// changed since.
+func (s *importScreen) alreadyImported(path string) bool {
+	was, ok := s.imported[path]
+	now, ok2 := stampOf(path)
+	return ok && ok2 && was == now
 }
 
 func newImportScreen(u *ui) *importScreen {
@@ -100,61 +124,25 @@ func (s *importScreen) content() fyne.CanvasObject {
 // pickFile asks for an export file and imports it.
 func (s *importScreen) pickFile() {
 	s.u.showScreen(screenImport)
-	d := s.u.fileOpenDialog("open the file", []string{".zip", ".json", ".jsonl"}, func(path string) { s.importPaths([]string{path}) })
-	s.startIn(d.SetLocation)
-	d.Show()
-}
-
-// fileOpenDialog asks for a file with one of the extensions and hands its
-// path to open; failing to open it is shown as failing to do what.
-func (u *ui) fileOpenDialog(what string, exts []string, open func(path string)) *dialog.FileDialog {
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			u.showError(what, err)
-			return
-		}
-		if r == nil {
-			return
-		}
-		path := r.URI().Path()
-		r.Close()
-		open(path)
-	}, u.win)
-	d.SetFilter(storage.NewExtensionFileFilter(exts))
-	d.Resize(u.imp.dialogSize())
-	return d
+	s.u.askPath(pathRequest{title: "Import a chat export", label: "File", verb: "Import", kind: pathFile,
+		initial: folderHint(s.downloads()), exts: []string{".zip", ".json", ".jsonl"}, start: s.downloads()},
+		func(path string) { s.importPaths([]string{path}) })
 }
 
 // pickFolder asks for a folder and imports everything in it.
 func (s *importScreen) pickFolder() {
-	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
-		if err != nil {
-			s.u.showError("open the folder", err)
-			return
-		}
-		if l == nil {
-			return
-		}
-		s.importPaths([]string{l.Path()})
-	}, s.u.win)
-	s.startIn(d.SetLocation)
-	d.Resize(s.dialogSize())
-	d.Show()
+	s.u.askPath(pathRequest{title: "Import a folder", label: "Folder", verb: "Import", kind: pathFolder,
+		initial: folderHint(s.downloads()), start: s.downloads()},
+		func(path string) { s.importPaths([]string{path}) })
 }
 
-// startIn points a file dialog at Downloads, where exports land.
-func (s *importScreen) startIn(set func(fyne.ListableURI)) {
+// downloads is the Downloads folder, where exports land, if there is one.
+func (s *importScreen) downloads() string {
 	dl := filepath.Join(s.home(), "Downloads")
 	if fi, err := os.Stat(dl); err == nil && fi.IsDir() {
-		if l, err := storage.ListerForURI(storage.NewFileURI(dl)); err == nil {
-			set(l)
-		}
+		return dl
 	}
-}
-
-func (s *importScreen) dialogSize() fyne.Size {
-	sz := s.u.win.Canvas().Size()
-	return fyne.NewSize(max(600, sz.Width*0.85), max(400, sz.Height*0.85))
+	return s.home()
 }
 
 func (s *importScreen) home() string {
@@ -192,6 +180,17 @@ func (s *importScreen) importPaths(paths []string) {
 		return err
 	}, func(err error) {
 		s.showSummary(paths, sum, err)
+		if err == nil {
+			for _, p := range paths {
+				if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+					if s.imported == nil {
+						s.imported = map[string]fileStamp{}
+					}
+					s.imported[p] = fileStamp{fi.Size(), fi.ModTime()}
+				}
+			}
+			s.showSources(s.locations)
+		}
 		s.u.memoryChanged()
 		s.notify(sum, err)
 		if err != nil {
@@ -323,13 +322,18 @@ func (s *importScreen) showSources(locs []importers.Location) {
 	var rows []fyne.CanvasObject
 	for _, l := range locs {
 		icon := theme.FolderIcon()
-		if !l.Live && strings.EqualFold(filepath.Ext(l.Path), ".zip") {
+		if fi, err := os.Stat(l.Path); err == nil && !fi.IsDir() { // an export zip, an agent's database
 			icon = theme.FileIcon()
 		}
 		what := widget.NewLabelWithStyle(capitalize(l.What), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 		path := newMuted(l.Path)
 		path.Truncation = fyne.TextTruncateEllipsis
 		imp := widget.NewButtonWithIcon("Import", theme.DownloadIcon(), func() { s.importPaths([]string{l.Path}) })
+		if !l.Live && s.alreadyImported(l.Path) {
+			imp.SetText("Imported")
+			imp.SetIcon(theme.ConfirmIcon())
+			imp.Disable()
+		}
 		actions := container.NewHBox(imp)
 		if l.Live {
 			watch := widget.NewCheck("Watch", nil)
@@ -354,4 +358,9 @@ func (s *importScreen) showSources(locs []importers.Location) {
 // watchStatus says what the watcher is doing.
 func (s *importScreen) watchStatus(text string) {
 	setMuted(s.watchLabel, text)
+	if text == "" {
+		s.watchLabel.Hide() // an empty line left a gap before the hooks line
+	} else {
+		s.watchLabel.Show()
+	}
 }

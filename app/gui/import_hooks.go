@@ -9,13 +9,13 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	capturehooks "github.com/ireneo-app/ireneo/capture"
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/importers"
-	"github.com/ireneo-app/ireneo/mcpserver"
 )
 
 // hooksReport is what the Import screen says about capture hooks.
 type hooksReport struct {
-	states  []mcpserver.HookState
+	states  []clients.HookState
 	problem *capturehooks.LogLine
 	warning string
 }
@@ -28,8 +28,8 @@ func (s *importScreen) refreshHooks() {
 	homes := s.u.deps.ToolHomes
 	load(s.u, "check the capture hooks", func(ctx context.Context) (hooksReport, error) {
 		var r hooksReport
-		for _, client := range []string{mcpserver.ClientClaudeCode, mcpserver.ClientCodex} {
-			r.states = append(r.states, mcpserver.HooksInstalled(client, o))
+		for _, client := range clients.HookClientsHere(o) {
+			r.states = append(r.states, clients.HooksInstalled(client, o))
 		}
 		// The last problem among the recent lines, as status shows it (in
 		// the memory's log or, when the memory could not be written, its
@@ -41,7 +41,7 @@ func (s *importScreen) refreshHooks() {
 				}
 			}
 		}
-		if days, err := mcpserver.ClaudeCodeCleanupDays(o); err == nil {
+		if days, err := clients.ClaudeCodeCleanupDays(o); err == nil {
 			for _, l := range importers.DefaultLocations(homes) {
 				if l.What != "Claude Code projects" {
 					continue
@@ -49,6 +49,16 @@ func (s *importScreen) refreshHooks() {
 				if risk, err := capturehooks.SessionsAtRisk(ctx, s.u.mem, l.Path, days, time.Now()); err == nil && risk.AtRisk > 0 {
 					r.warning = risk.Warning(l.Path)
 					break
+				}
+			}
+		}
+		// Gemini CLI deletes old sessions too (general.sessionRetention).
+		if on, age, err := clients.GeminiRetention(o); r.warning == "" && err == nil && on {
+			for _, l := range importers.DefaultLocations(homes) {
+				if l.What == importers.WhatGeminiCLI {
+					if risk, err := capturehooks.GeminiSessionsAtRisk(ctx, s.u.mem, l.Path, age, time.Now()); err == nil {
+						r.warning = risk.Warning(l.Path)
+					}
 				}
 			}
 		}
@@ -85,7 +95,7 @@ func (s *importScreen) showHooks(r hooksReport) {
 	s.hooksLine.Refresh()
 }
 
-func allInstalled(states []mcpserver.HookState) bool {
+func allInstalled(states []clients.HookState) bool {
 	for _, st := range states {
 		if !st.Installed {
 			return false

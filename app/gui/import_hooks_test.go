@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/clients"
 )
 
 // TestImportScreenHooksLine: the Import screen says which capture hooks are
@@ -17,7 +17,7 @@ func TestImportScreenHooksLine(t *testing.T) {
 	m := newTestMemory(t)
 	u := newTestUI(t, m)
 	home := u.deps.Home
-	h, err := mcpserver.Hooks(mcpserver.ClientClaudeCode, u.connect.hookOptions())
+	h, err := clients.Hooks(clients.ClientClaudeCode, u.connect.hookOptions())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"archive/zip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -211,5 +213,68 @@ func TestImportCancel(t *testing.T) {
 	_, total, err := m.Sessions(context.Background(), memory.SessionQuery{})
 	if err != nil || total != 5 {
 		t.Fatalf("a cancelled import must change nothing: %d conversations (%v)", total, err)
+	}
+}
+
+// TestImportedExportIsOff: an export zip found in Downloads, once
+// imported from the window, has its Import off ("Imported") until the
+// file changes.
+func TestImportedExportIsOff(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	dl := filepath.Join(os.Getenv("HOME"), "Downloads")
+	if err := os.MkdirAll(dl, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	conv := chatGPTExport(t, t.TempDir(), map[string][2]string{"Zipped once": {"A question in a zip", "An answer in a zip."}})
+	data, _ := os.ReadFile(conv)
+	zipPath := filepath.Join(dl, "chatgpt-export.zip")
+	writeZip := func(extra string) {
+		t.Helper()
+		f, err := os.Create(zipPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw := zip.NewWriter(f)
+		w, _ := zw.Create("conversations.json")
+		w.Write(data)
+		if extra != "" {
+			w, _ := zw.Create("notes.txt")
+			w.Write([]byte(extra))
+		}
+		zw.Close()
+		f.Close()
+	}
+	writeZip("")
+	button := func() *widget.Button {
+		t.Helper()
+		var b *widget.Button
+		walk(u.imp.sources, func(o fyne.CanvasObject) {
+			if bt, ok := o.(*widget.Button); ok && (bt.Text == "Import" || bt.Text == "Imported") {
+				b = bt
+			}
+		})
+		if b == nil {
+			t.Fatalf("no Import button for %s; found %+v", zipPath, u.imp.locations)
+		}
+		return b
+	}
+	u.showScreen(screenImport)
+	waitIdle(t, u)
+	b := button()
+	if b.Disabled() || b.Text != "Import" {
+		t.Fatalf("a new export's button is %q (disabled %v)", b.Text, b.Disabled())
+	}
+	test.Tap(b)
+	waitIdle(t, u)
+	if b := button(); !b.Disabled() || b.Text != "Imported" {
+		t.Fatalf("after its import the button is %q (disabled %v); error %q", b.Text, b.Disabled(), u.lastError)
+	}
+	// A new download under the same name is new again.
+	time.Sleep(10 * time.Millisecond)
+	writeZip("a newer export")
+	u.imp.refresh()
+	waitIdle(t, u)
+	if b := button(); b.Disabled() {
+		t.Fatal("a changed export's Import stays off")
 	}
 }

@@ -15,17 +15,18 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/insights"
+	"github.com/ireneo-app/ireneo/mcpserver"
 )
 
 // The insights screen: headline numbers, conversations (or turns) per week
 // by source and by project, and agents' calls per day, over a range. The
-// numbers are memory.Insights, the same as `ireneo insights --json`.
+// numbers are insights.Insights, the same as `ireneo insights --json`.
 
 var insightsRangeNames = map[string]string{
-	memory.Range3Months: "Last 3 months",
-	memory.RangeYear:    "Last year",
-	memory.RangeAll:     "All time",
+	insights.Range3Months: "Last 3 months",
+	insights.RangeYear:    "Last year",
+	insights.RangeAll:     "All time",
 }
 
 const (
@@ -75,7 +76,7 @@ type insightsScreen struct {
 	charts fyne.CanvasObject
 	empty  *widget.Label
 
-	data   memory.Insights
+	data   insights.Insights
 	loaded bool
 	seq    int
 }
@@ -85,10 +86,10 @@ var headlineCaptions = []string{"Conversations", "Turns", "Tokens", "Oldest", "N
 func newInsightsScreen(u *ui) *insightsScreen {
 	s := &insightsScreen{u: u}
 	var names []string
-	for _, r := range memory.InsightsRanges {
+	for _, r := range insights.Ranges {
 		names = append(names, insightsRangeNames[r])
 	}
-	s.rng = newSelect(names, insightsRangeNames[memory.RangeYear], func(string) { s.refresh() })
+	s.rng = newSelect(names, insightsRangeNames[insights.RangeYear], func(string) { s.refresh() })
 	s.measure = widget.NewRadioGroup([]string{measureConversations, measureTurns}, func(string) { s.draw() })
 	s.measure.Horizontal = true
 	s.measure.Required = true
@@ -147,7 +148,7 @@ func (s *insightsScreen) rangeID() string {
 			return id
 		}
 	}
-	return memory.RangeAll
+	return insights.RangeAll
 }
 
 // refresh reloads the numbers off the UI goroutine and draws them.
@@ -155,12 +156,12 @@ func (s *insightsScreen) refresh() {
 	s.seq++
 	seq, rng := s.seq, s.rangeID()
 	s.status.SetText("Loading…")
-	load(s.u, "read the insights", func(ctx context.Context) (memory.Insights, error) {
+	load(s.u, "read the insights", func(ctx context.Context) (insights.Insights, error) {
 		if srv := s.u.deps.Server; srv != nil {
 			srv.FlushAudit()
 		}
-		return s.u.mem.Insights(ctx, memory.InsightsQuery{Range: rng})
-	}, func(in memory.Insights) {
+		return insights.Read(ctx, s.u.mem, insights.Query{Range: rng})
+	}, func(in insights.Insights) {
 		if seq != s.seq {
 			return
 		}
@@ -173,12 +174,12 @@ func (s *insightsScreen) refresh() {
 
 // headlineValues formats the headline numbers in the order of
 // headlineCaptions.
-func headlineValues(h memory.InsightsHeadline) []string {
+func headlineValues(h insights.Headline) []string {
 	date := func(t *time.Time) string {
 		if t == nil {
 			return "–"
 		}
-		return t.Local().Format("2 Jan 2006")
+		return day(*t)
 	}
 	return []string{
 		groupDigits(h.Conversations), groupDigits(h.Turns), groupDigits(h.Tokens), date(h.Oldest), date(h.Newest),
@@ -233,11 +234,11 @@ func (s *insightsScreen) draw() {
 			return ""
 		}
 		if len(weeks) > 60 {
-			return weeks[i].Format("Jan 2006")
+			return weeks[i].Format("2006-01") // the window's date format, to the month
 		}
-		return weeks[i].Format("2 Jan")
+		return weeks[i].Format(dayFormat)
 	}
-	weekly := func(series []memory.WeekSeries, named func(string) string, colour func(i int, name string) color.Color, legend *fyne.Container, none string) {
+	weekly := func(series []insights.WeekSeries, named func(string) string, colour func(i int, name string) color.Color, legend *fyne.Container, none string) {
 		spec := barSpec{n: len(weeks), label: weekLabel}
 		legend.RemoveAll()
 		for i, ser := range series {
@@ -277,15 +278,19 @@ func (s *insightsScreen) draw() {
 		if i >= len(buckets.starts) {
 			return ""
 		}
-		return buckets.starts[i].Format("2 Jan")
+		return buckets.starts[i].Format(dayFormat)
 	}}
 	s.agentLegend.RemoveAll()
 	n := len(buckets.starts)
 	noMatch, refused, failed := make([]int, n), make([]int, n), make([]int, n)
 	for i, a := range in.Agents {
-		col := palette[i%len(palette)]
-		spec.stacks = append(spec.stacks, stack{name: a.Client, colour: col, values: floats(buckets.sum(a.Answered))})
-		s.agentLegend.Add(legendEntry(col, fmt.Sprintf("%s  %s calls", clip(a.Client, 16), groupDigits(a.Total))))
+		// Refused requests are audited under a client of their own, which
+		// the Refused entry below counts: not a client beside it.
+		if a.Client != mcpserver.RefusedClient {
+			col := palette[i%len(palette)]
+			spec.stacks = append(spec.stacks, stack{name: a.Client, colour: col, values: floats(buckets.sum(a.Answered))})
+			s.agentLegend.Add(legendEntry(col, fmt.Sprintf("%s  %s calls", clip(a.Client, 16), groupDigits(a.Total))))
+		}
 		for b, v := range buckets.sum(a.NoMatch) {
 			noMatch[b] += v
 		}
@@ -359,7 +364,7 @@ type dayBuckets struct {
 // agentBuckets starts the agent chart at the first day with a call (but
 // shows at least two weeks), and draws a bar a week when that is more
 // than 60 days.
-func agentBuckets(days []time.Time, agents []memory.AgentSeries) dayBuckets {
+func agentBuckets(days []time.Time, agents []insights.AgentSeries) dayBuckets {
 	first := len(days)
 	for _, a := range agents {
 		for _, vs := range [][]int{a.Answered, a.NoMatch, a.Refused, a.Failed} {
@@ -394,7 +399,7 @@ func (b dayBuckets) sum(perDay []int) []int {
 
 // firstWeek is the first week a weekly chart shows: the first with a
 // conversation, but at least eight weeks before the last.
-func firstWeek(in memory.Insights) int {
+func firstWeek(in insights.Insights) int {
 	first := len(in.Weeks)
 	for _, ser := range in.BySource {
 		for w, v := range ser.Conversations {

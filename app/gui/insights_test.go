@@ -16,6 +16,8 @@ import (
 
 	"github.com/ireneo-app/ireneo/app/cli"
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/insights"
+	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -37,6 +39,9 @@ func insightsMemory(t *testing.T) *memory.Memory {
 		}
 		if d%7 == 0 {
 			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "cursor", Tool: "recall", Outcome: memory.AuditBusy})
+		}
+		if d == 2 { // a request with no valid token, audited under (refused)
+			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: mcpserver.RefusedClient, Tool: "POST /mcp", Outcome: memory.AuditUnauthorized})
 		}
 	}
 	if err := m.AddAudit(ctx, calls...); err != nil {
@@ -62,13 +67,13 @@ func insightsMemory(t *testing.T) *memory.Memory {
 }
 
 // cliInsights runs `ireneo insights --json` on the memory folder.
-func cliInsights(t *testing.T, dir, rng string) memory.Insights {
+func cliInsights(t *testing.T, dir, rng string) insights.Insights {
 	t.Helper()
 	var out, errb bytes.Buffer
 	if code := cli.Run(context.Background(), []string{"--memory", dir, "insights", "--json", "--range", rng}, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("ireneo insights: exit %d: %s", code, errb.String())
 	}
-	var in memory.Insights
+	var in insights.Insights
 	if err := json.Unmarshal(out.Bytes(), &in); err != nil {
 		t.Fatal(err)
 	}
@@ -93,10 +98,10 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 	s := u.insights
 	// The first CLI run folds the write-ahead log into the database as it
 	// closes, which changes the size on disk; measure after that.
-	cliInsights(t, m.Dir(), memory.RangeYear)
+	cliInsights(t, m.Dir(), insights.RangeYear)
 	u.showScreen(screenInsights)
 	waitIdle(t, u)
-	want := cliInsights(t, m.Dir(), memory.RangeYear)
+	want := cliInsights(t, m.Dir(), insights.RangeYear)
 	if !s.loaded {
 		t.Fatalf("the insights did not load: %s", u.lastError)
 	}
@@ -127,12 +132,18 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 		}
 	}
 	agents := strings.Join(legendTexts(s.agentLegend), " | ")
+	if strings.Contains(agents, mcpserver.RefusedClient) || strings.Count(agents, "Refused") != 1 {
+		t.Errorf("refused requests are one legend entry, not a client beside it: %q", agents)
+	}
 	for _, a := range want.Agents {
+		if a.Client == mcpserver.RefusedClient {
+			continue
+		}
 		if !strings.Contains(agents, a.Client+"  "+groupDigits(a.Total)+" calls") {
 			t.Errorf("agent legend %q lacks %s with %d calls", agents, a.Client, a.Total)
 		}
 	}
-	if !strings.Contains(agents, "No match  5") || !strings.Contains(agents, "Refused  3") {
+	if !strings.Contains(agents, "No match  5") || !strings.Contains(agents, "Refused  4") {
 		t.Errorf("agent legend %q", agents)
 	}
 	// The agent chart starts at the first day with a call, 19 days ago,
@@ -147,8 +158,8 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 			}
 		}
 	}
-	if first == 0 || firstWeek(memory.Insights{Weeks: make([]time.Time, 20),
-		BySource: []memory.WeekSeries{{Conversations: append(make([]int, 18), 1, 0)}}}) != 12 {
+	if first == 0 || firstWeek(insights.Insights{Weeks: make([]time.Time, 20),
+		BySource: []insights.WeekSeries{{Conversations: append(make([]int, 18), 1, 0)}}}) != 12 {
 		t.Errorf("firstWeek: %d for the fixture; a series starting two weeks before the end should still show eight weeks", first)
 	}
 	if len(s.sources.spec.stacks) != 4 || s.sources.spec.n != len(want.Weeks)-first || s.agents.spec.n != 20 || s.agentHead.Text != "Agent access per day" {
@@ -172,9 +183,9 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 	if !strings.HasSuffix(legendTexts(s.sourceLegend)[0], groupDigits(want.BySource[0].TotalTurns)) {
 		t.Errorf("turns legend %q", legendTexts(s.sourceLegend))
 	}
-	s.rng.SetSelected(insightsRangeNames[memory.RangeAll])
+	s.rng.SetSelected(insightsRangeNames[insights.RangeAll])
 	waitIdle(t, u)
-	if all := cliInsights(t, m.Dir(), memory.RangeAll); s.sources.spec.n != len(all.Weeks)-firstWeek(all) {
+	if all := cliInsights(t, m.Dir(), insights.RangeAll); s.sources.spec.n != len(all.Weeks)-firstWeek(all) {
 		t.Errorf("all time: %d weeks on screen, %d in --json from the first with a conversation", s.sources.spec.n, len(all.Weeks)-firstWeek(all))
 	}
 
@@ -192,7 +203,7 @@ func TestInsightsScreenMatchesCLI(t *testing.T) {
 	}
 
 	// The dark theme draws the charts again in its colours.
-	s.rng.SetSelected(insightsRangeNames[memory.RangeYear])
+	s.rng.SetSelected(insightsRangeNames[insights.RangeYear])
 	waitIdle(t, u)
 	u.app.Settings().SetTheme(fixedVariant{theme.DefaultTheme(), theme.VariantDark})
 	waitIdle(t, u)
@@ -210,7 +221,7 @@ func (f fixedVariant) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Co
 	return f.Theme.Color(n, f.v)
 }
 
-func names(ss []memory.WeekSeries, named func(string) string) []string {
+func names(ss []insights.WeekSeries, named func(string) string) []string {
 	var out []string
 	for _, s := range ss {
 		out = append(out, clip(named(s.Name), 18))
@@ -218,7 +229,7 @@ func names(ss []memory.WeekSeries, named func(string) string) []string {
 	return out
 }
 
-func totals(ss []memory.WeekSeries) []int {
+func totals(ss []insights.WeekSeries) []int {
 	var out []int
 	for _, s := range ss {
 		out = append(out, s.TotalConvs)

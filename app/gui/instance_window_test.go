@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/config"
-	"github.com/ireneo-app/ireneo/mcpserver/keyringtest"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore/keyringtest"
 )
 
 // TestSecondStartNoTrayLockedKeyring: the built binary under Xvfb, with no

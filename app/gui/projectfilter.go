@@ -104,3 +104,10 @@ func (f *projectFilter) choose(c projectChoice) bool {
 	}
 	return false
 }
+
+// reset selects every conversation, without calling onChanged.
+func (f *projectFilter) reset() {
+	f.cur = projectChoice{}
+	f.sel.Selected = anyProject
+	f.sel.Refresh()
+}

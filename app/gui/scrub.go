@@ -15,6 +15,8 @@ import (
 
 	"github.com/ireneo-app/ireneo/app/scrubber"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // The scrub screen: scan the memory for secrets, review the findings
@@ -45,15 +47,17 @@ type scrubScreen struct {
 	report         *widget.Label
 
 	findings []memory.ScrubFinding
-	rep      memory.ScrubReport // the last scan, less the findings since marked not secret
-	checked  map[string]bool    // by finding ID
+	rep      memscrub.Report // the last scan, less the findings since marked not secret
+	checked  map[string]bool // by finding ID
 	// titles are the findings' conversation titles by source:session, with
 	// every secret in them masked: a title is where a pasted key most
 	// often shows.
 	titles  map[string]string
 	current int // the row the allow-list button acts on; -1 for none
 	scanned bool
-	width   float32 // the table's, as last laid out
+	// empty says the memory holds nothing to scan: Scan memory is off.
+	empty bool
+	width float32 // the table's, as last laid out
 
 	selectAll, selectNone *widget.Button
 }
@@ -65,7 +69,7 @@ func newScrubScreen(u *ui) *scrubScreen {
 	s.redactSelected = widget.NewButtonWithIcon("Redact selected…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.selected()) })
 	s.redactAll = widget.NewButtonWithIcon("Redact all…", theme.VisibilityOffIcon(), func() { s.confirmRedact(s.findings) })
 	s.redactAll.Importance = widget.DangerImportance
-	s.allow = widget.NewButtonWithIcon("Not a secret", theme.ConfirmIcon(), s.allowCurrent)
+	s.allow = widget.NewButtonWithIcon("Not a secret", theme.ConfirmIcon(), s.allowSelected)
 	s.job = newJob(u)
 	s.selectAll = widget.NewButton("Select all", func() { s.setAll(true) })
 	s.selectNone = widget.NewButton("Select none", func() { s.setAll(false) })
@@ -112,12 +116,14 @@ const scrubIntro = "Scan to find API keys, tokens, passwords and private keys in
 
 // refresh says what to do first on an empty memory, until a scan ran.
 func (s *scrubScreen) refresh() {
-	if s.scanned || s.job.running() {
+	if s.job.running() {
 		return
 	}
 	load(s.u, "read the memory's status", func(ctx context.Context) (memory.Status, error) {
 		return s.u.mem.Status(ctx)
 	}, func(st memory.Status) {
+		s.empty = st.Conversations == 0 && st.Chunks == 0
+		s.updateButtons()
 		if s.scanned || s.job.running() {
 			return
 		}
@@ -206,7 +212,7 @@ func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string 
 			return fmt.Sprintf("call %d", f.AuditID)
 		case f.Seq < 0:
 			return f.Field // title, workdir, project
-		case f.Field != memory.FieldText:
+		case f.Field != redact.FieldText:
 			return fmt.Sprintf("turn %d, %s", f.Seq+1, f.Field)
 		}
 		return fmt.Sprintf("turn %d", f.Seq+1)
@@ -251,12 +257,12 @@ func (s *scrubScreen) updateButtons() {
 			b.Disable()
 		}
 	}
-	set(s.scan, true)
+	set(s.scan, !s.empty)
 	set(s.selectAll, len(s.findings) > 0)
 	set(s.selectNone, len(s.selected()) > 0)
 	set(s.redactAll, len(s.findings) > 0)
 	set(s.redactSelected, len(s.selected()) > 0)
-	set(s.allow, s.current >= 0 && s.current < len(s.findings))
+	set(s.allow, len(s.selected()) > 0)
 	// No findings, no table: an empty grid of headers says nothing.
 	if len(s.findings) == 0 {
 		s.table.Hide()
@@ -274,14 +280,14 @@ func (s *scrubScreen) runScan() {
 // rescan scans again, keeping the report of what was just redacted.
 func (s *scrubScreen) rescan() {
 	patterns := s.u.set.UserPatterns
-	var rep memory.ScrubReport
+	var rep memscrub.Report
 	titles := map[string]string{}
 	s.job.start("Scanning for secrets", func(ctx context.Context, report progress) error {
 		sc, err := scrubber.For(patterns)
 		if err != nil {
 			return err
 		}
-		rep, err = s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Finder: sc, Progress: func(done, total int) {
+		rep, err = memscrub.Scan(ctx, s.u.mem, memscrub.Options{Finder: sc, Progress: func(done, total int) {
 			report(done, total, fmt.Sprintf("Scanned %d of %d conversations", done, total))
 		}})
 		if err != nil {
@@ -302,7 +308,7 @@ func (s *scrubScreen) rescan() {
 
 // findTitles looks up the titles of the conversations findings are in,
 // with their secrets masked.
-func findTitles(ctx context.Context, m *memory.Memory, sc memory.SecretFinder, fs []memory.ScrubFinding, titles map[string]string) {
+func findTitles(ctx context.Context, m *memory.Memory, sc redact.SecretFinder, fs []memory.ScrubFinding, titles map[string]string) {
 	for _, f := range fs {
 		k := f.Source + ":" + f.SessionID
 		if _, ok := titles[k]; ok || f.Field == memory.FieldAudit {
@@ -315,7 +321,7 @@ func findTitles(ctx context.Context, m *memory.Memory, sc memory.SecretFinder, f
 	}
 }
 
-func (s *scrubScreen) showFindings(rep memory.ScrubReport, titles map[string]string) {
+func (s *scrubScreen) showFindings(rep memscrub.Report, titles map[string]string) {
 	s.findings, s.titles, s.scanned = rep.Findings, titles, true
 	s.rep = rep
 	s.checked = map[string]bool{}
@@ -393,8 +399,8 @@ func (s *scrubScreen) confirmRedact(fs []memory.ScrubFinding) {
 
 // redactOptions narrows a scrub to exactly these findings, and reads only
 // the conversations they are in (and the audit log, if one is there).
-func redactOptions(fs []memory.ScrubFinding) memory.ScrubOptions {
-	var o memory.ScrubOptions
+func redactOptions(fs []memory.ScrubFinding) memscrub.Options {
+	var o memscrub.Options
 	seen := map[string]bool{}
 	for _, f := range fs {
 		if !seen[f.ID] {
@@ -417,7 +423,7 @@ func redactOptions(fs []memory.ScrubFinding) memory.ScrubOptions {
 func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
 	patterns := s.u.set.UserPatterns
 	o := redactOptions(fs)
-	var total memory.ScrubReport
+	var total memscrub.Report
 	s.job.start("Redacting secrets", func(ctx context.Context, report progress) error {
 		sc, err := scrubber.For(patterns)
 		if err != nil {
@@ -427,7 +433,7 @@ func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
 		o.Progress = func(done, n int) {
 			report(done, n, fmt.Sprintf("Redacting in %d of %d conversations", done, n))
 		}
-		total, err = s.u.mem.ScrubApply(ctx, o)
+		total, err = memscrub.Apply(ctx, s.u.mem, o)
 		return err
 	}, func(err error) {
 		s.showRedacted(total, err)
@@ -440,7 +446,7 @@ func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
 	s.updateButtons()
 }
 
-func (s *scrubScreen) showRedacted(rep memory.ScrubReport, err error) {
+func (s *scrubScreen) showRedacted(rep memscrub.Report, err error) {
 	n := 0
 	for _, c := range rep.Redacted {
 		n += c
@@ -460,37 +466,55 @@ func (s *scrubScreen) showRedacted(rep memory.ScrubReport, err error) {
 	s.report.SetText(msg)
 }
 
-// allowCurrent marks the highlighted finding as not a secret. It is
-// remembered (as a hash, not the text) and not reported again.
-func (s *scrubScreen) allowCurrent() {
-	if s.current < 0 || s.current >= len(s.findings) {
+// allowSelected marks the ticked findings as not secrets. They are
+// remembered (as hashes, not the text) and not reported again.
+func (s *scrubScreen) allowSelected() {
+	sel := s.selected()
+	if len(sel) == 0 {
 		return
 	}
-	f := s.findings[s.current]
+	o := redactOptions(sel)
 	patterns := s.u.set.UserPatterns
-	load(s.u, "mark the finding as not a secret", func(ctx context.Context) (memory.ScrubReport, error) {
+	load(s.u, "mark the findings as not secrets", func(ctx context.Context) (memscrub.Report, error) {
 		sc, err := scrubber.For(patterns)
 		if err != nil {
-			return memory.ScrubReport{}, err
+			return memscrub.Report{}, err
 		}
-		return s.u.mem.ScrubScan(ctx, memory.ScrubOptions{Finder: sc, Sessions: []string{f.Source + ":" + f.SessionID}, Allow: []string{f.ID}})
-	}, func(memory.ScrubReport) {
+		return memscrub.Scan(ctx, s.u.mem, memscrub.Options{Finder: sc, Sessions: o.Sessions, AuditLog: o.AuditLog, Allow: o.IDs})
+	}, func(memscrub.Report) {
+		ids := map[string]bool{}
+		for _, f := range sel {
+			ids[f.ID] = true
+		}
 		before := len(s.findings)
-		s.findings = slices.DeleteFunc(s.findings, func(g memory.ScrubFinding) bool { return g.ID == f.ID })
-		gone := before - len(s.findings)
+		gone := map[string]int{}
+		s.findings = slices.DeleteFunc(s.findings, func(g memory.ScrubFinding) bool {
+			if ids[g.ID] {
+				gone[g.Rule]++
+			}
+			return ids[g.ID]
+		})
 		// The summary counts what is listed, so it follows the dismissal.
-		s.rep.Allowed += gone
-		if s.rep.ByRule != nil {
-			if s.rep.ByRule[f.Rule] -= gone; s.rep.ByRule[f.Rule] <= 0 {
-				delete(s.rep.ByRule, f.Rule)
+		s.rep.Allowed += before - len(s.findings)
+		for rule, n := range gone {
+			if s.rep.ByRule != nil {
+				if s.rep.ByRule[rule] -= n; s.rep.ByRule[rule] <= 0 {
+					delete(s.rep.ByRule, rule)
+				}
 			}
 		}
-		delete(s.checked, f.ID)
+		for id := range ids {
+			delete(s.checked, id)
+		}
 		s.current = -1
 		s.table.UnselectAll()
 		s.table.Refresh()
 		s.showSummary()
-		s.report.SetText(fmt.Sprintf("Marked the %s finding %s in “%s” as not a secret; it will not be reported again.",
-			f.Rule, f.Preview, scrubCell(f, 1, s.titles)))
+		if f := sel[0]; len(ids) == 1 {
+			s.report.SetText(fmt.Sprintf("Marked the %s finding %s in “%s” as not a secret; it will not be reported again.",
+				f.Rule, f.Preview, scrubCell(f, 1, s.titles)))
+		} else {
+			s.report.SetText(fmt.Sprintf("Marked %d findings as not secrets; they will not be reported again.", len(ids)))
+		}
 	})
 }

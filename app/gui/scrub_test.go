@@ -17,6 +17,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/redact"
 )
 
 // fakeAWSKey is a realistic but fake AWS access key id.
@@ -68,10 +69,19 @@ func TestScrubRedacts(t *testing.T) {
 		t.Fatalf("preview %q should be masked", p)
 	}
 
-	// Allow-list one: the AWS key is a "false positive" here.
+	// Allow-list one: the AWS key is a "false positive" here. Not a
+	// secret acts on the ticked row, not the highlighted one.
+	if !s.allow.Disabled() {
+		t.Fatal("Not a secret is on with nothing ticked")
+	}
 	for i, f := range s.findings {
+		if f.Rule == "github-pat" {
+			s.table.Select(widget.TableCellID{Row: i, Col: 1}) // highlighted, not ticked
+		}
+	}
+	for _, f := range s.findings {
 		if f.Rule != "github-pat" {
-			s.table.Select(widget.TableCellID{Row: i, Col: 1})
+			s.toggle(f, true)
 			break
 		}
 	}
@@ -133,9 +143,9 @@ func TestScrubCellFields(t *testing.T) {
 		conv, what string
 	}{
 		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 2, Block: 0}, "Clone the repo", "turn 3"},
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: memory.FieldTitle}, "Clone the repo", "title"},
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: memory.FieldWorkdir}, "Clone the repo", "workdir"},
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 0, Block: 1, Field: memory.FieldToolName}, "Clone the repo", "turn 1, tool_name"},
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: redact.FieldTitle}, "Clone the repo", "title"},
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: redact.FieldWorkdir}, "Clone the repo", "workdir"},
+		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 0, Block: 1, Field: redact.FieldToolName}, "Clone the repo", "turn 1, tool_name"},
 		{memory.ScrubFinding{Seq: -1, Block: -1, Field: memory.FieldAudit, AuditID: 42}, "Audit log (an agent's query)", "call 42"},
 	} {
 		if got := scrubCell(c.f, 1, titles); got != c.conv {
@@ -201,7 +211,7 @@ func TestScrubNeverShowsSecrets(t *testing.T) {
 	var titleFinding memory.ScrubFinding
 	row := -1
 	for i, f := range s.findings {
-		if f.Field == memory.FieldTitle && f.Rule == "aws-access-token" {
+		if f.Field == redact.FieldTitle && f.Rule == "aws-access-token" {
 			titleFinding, row = f, i
 		}
 	}
@@ -220,7 +230,7 @@ func TestScrubNeverShowsSecrets(t *testing.T) {
 
 	// "Not a secret" on the title's key: the report names the
 	// conversation by its masked title, and the summary follows.
-	s.table.Select(widget.TableCellID{Row: row, Col: 1})
+	s.toggle(titleFinding, true)
 	test.Tap(s.allow)
 	waitIdle(t, u)
 	after := len(s.findings)
@@ -279,7 +289,7 @@ func TestMaskSecrets(t *testing.T) {
 	}
 }
 
-// spanFinder is a memory.SecretFinder that finds fixed spans.
+// spanFinder is a redact.SecretFinder that finds fixed spans.
 type spanFinder [][2]int
 
 func (s spanFinder) FindSecrets(text string, found func(rule string, start, end int)) {

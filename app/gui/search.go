@@ -61,6 +61,17 @@ type searchScreen struct {
 	searched  string
 	navigated bool
 	seq       int // drops results of searches overtaken by newer ones
+
+	searchBtn *widget.Button
+	// notice says the passages shown hold secrets Scrub would redact;
+	// revealed are those the person chose to see.
+	notice   *fyne.Container
+	revealed map[string]bool
+	// turns are the selected conversation's turns, once read, so its
+	// passages show as the transcript shows them; detailSeq drops a read
+	// that a newer selection overtook.
+	turns     *memory.Transcript
+	detailSeq int
 }
 
 // hitGroup is one conversation's passages in a result.
@@ -105,11 +116,20 @@ func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 }
 
 func newSearchScreen(u *ui) *searchScreen {
-	s := &searchScreen{u: u, selected: -1}
+	s := &searchScreen{u: u, selected: -1, revealed: map[string]bool{}}
 	s.query = newSearchEntry()
 	s.query.SetPlaceHolder("Search your conversations: an identifier like MT-4471, or a few key words")
 	s.query.OnSubmitted = func(string) { s.submit() }
-	s.query.OnChanged = func(string) { s.navigated = false }
+	s.searchBtn = widget.NewButtonWithIcon("Search", theme.SearchIcon(), s.submit)
+	s.searchBtn.Disable()
+	s.query.OnChanged = func(q string) {
+		s.navigated = false
+		enable(s.searchBtn, strings.TrimSpace(q) != "")
+	}
+	msg := widget.NewLabel("")
+	msg.Wrapping = fyne.TextWrapWord
+	s.notice = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()),
+		widget.NewButtonWithIcon("Scrub…", theme.VisibilityOffIcon(), func() { u.showScreen(screenScrub) }), msg)
 	s.query.onMove = s.move
 	s.project = newProjectFilter(s.rerun)
 	s.source = newSelect(sourceOptions(), anySource, func(string) { s.rerun() })
@@ -134,8 +154,7 @@ func newSearchScreen(u *ui) *searchScreen {
 }
 
 func (s *searchScreen) content() fyne.CanvasObject {
-	searchBtn := widget.NewButtonWithIcon("Search", theme.SearchIcon(), s.submit)
-	top := container.NewBorder(nil, nil, nil, searchBtn, s.query)
+	top := container.NewBorder(nil, nil, nil, s.searchBtn, s.query)
 	// The filters share the width, so "spotter-fum + untagged (71)" reads
 	// whole; the count of what was found heads the list.
 	filters := container.NewGridWithColumns(3, s.project.sel, s.source, s.when)
@@ -194,13 +213,29 @@ func (s *searchScreen) run() {
 	seq := s.seq
 	s.summary.SetText("Searching…")
 	load(s.u, "search", func(ctx context.Context) (*recall.Result, error) {
-		return recall.Recall(ctx, s.u.mem, o)
+		return s.recall(ctx, o)
 	}, func(res *recall.Result) {
 		if seq != s.seq {
 			return
 		}
 		s.show(o, res)
 	})
+}
+
+// recall runs a search and finds the secrets of everything its results
+// show, off the UI goroutine.
+func (s *searchScreen) recall(ctx context.Context, o recall.Options) (*recall.Result, error) {
+	res, err := recall.Recall(ctx, s.u.mem, o)
+	if err != nil {
+		return nil, err
+	}
+	for _, h := range res.Hits {
+		s.u.secrets.warm(ctx, h.Title, h.Text, projectsText(h.Projects))
+		for _, n := range h.Neighbors {
+			s.u.secrets.warm(ctx, n.Text)
+		}
+	}
+	return res, nil
 }
 
 // nextPage asks recall for the passages after those shown and adds them:
@@ -215,7 +250,7 @@ func (s *searchScreen) nextPage() {
 	seq := s.seq
 	s.showMore.Disable()
 	load(s.u, "search", func(ctx context.Context) (*recall.Result, error) {
-		return recall.Recall(ctx, s.u.mem, o)
+		return s.recall(ctx, o)
 	}, func(res *recall.Result) {
 		s.showMore.Enable()
 		if seq != s.seq {
@@ -337,26 +372,23 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 	}
 	h := g.best()
 	box := o.(*fyne.Container)
-	box.Objects[0].(*widget.Label).SetText(hitTitle(h))
-	setMuted(box.Objects[1].(*widget.RichText), rowMeta(g))
+	setBoldText(box.Objects[0].(*widget.Label), s.u.secrets.mask(hitTitle(h)))
+	setMuted(box.Objects[1].(*widget.RichText), s.rowMeta(g))
 	for i, obj := range box.Objects[2:] {
 		var segs []widget.RichTextSegment
 		if i < len(g.hits) {
 			h := g.hits[i]
-			text := oneLine(markdownPlain(h.Text))
-			if k := plumbingKind(h.Role, h.Text); k != plumbing.Said {
-				text = "(" + k.Label() + ")"
-			}
-			segs = highlight(clip(roleName(h.Role)+": "+text, 300), s.terms, inlineStyle())
+			// Masked before it is cut: a cut must not leave half a secret.
+			segs = highlight(clip(roleName(h.Role)+": "+s.u.passageLine(h.Role, h.Text, ""), 300), s.terms, inlineStyle())
 		}
 		obj.(*snippet).set(segs)
 	}
 }
 
 // rowMeta is a result row's second line.
-func rowMeta(g hitGroup) string {
+func (s *searchScreen) rowMeta(g hitGroup) string {
 	h := g.best()
-	return fmt.Sprintf("%s · %s · %s · %s", memory.Day(h.TS), sourceName(h.Source), projectsText(h.Projects),
+	return fmt.Sprintf("%s · %s · %s · %s", day(h.TS), sourceName(h.Source), s.u.secrets.mask(projectsText(h.Projects)),
 		plural(len(g.hits), "passage", "passages"))
 }
 
@@ -369,6 +401,9 @@ func hitTitle(h recall.Hit) string {
 
 // showDetail shows the selected conversation's passages in full, each
 // between its neighbours, with a button that opens the conversation there.
+// The passages show from recall's text at once, and as the transcript
+// shows them (tool calls folded into what they did) once the
+// conversation's turns are read, off the UI goroutine.
 func (s *searchScreen) showDetail() {
 	g, ok := s.group(s.selected)
 	if !ok {
@@ -377,26 +412,114 @@ func (s *searchScreen) showDetail() {
 	}
 	s.open.Enable()
 	h := g.best()
-	title := widget.NewLabelWithStyle(hitTitle(h), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	title.Wrapping = fyne.TextWrapWord
-	meta := newMuted(fmt.Sprintf("%s · %s · %s", sourceName(h.Source), projectsText(h.Projects),
-		plural(len(g.hits), "passage", "passages")+" found"))
-	meta.Wrapping = fyne.TextWrapWord
-	objs := []fyne.CanvasObject{title, meta}
-	for _, h := range g.hits {
-		objs = append(objs, widget.NewSeparator(), s.passageView(h))
+	id := h.Source + ":" + h.SessionID
+	if s.turns == nil || s.turns.Session.Source+":"+s.turns.Session.SessionID != id {
+		s.turns = nil
+		if tr := s.u.turnCache.get(id); tr != nil {
+			s.turns = tr
+		} else {
+			s.readTurns(id)
+		}
 	}
-	s.detail.Objects = objs
-	s.detail.Refresh()
+	s.drawDetail(g)
 	s.dscroll.ScrollToTop()
 }
 
+// readTurns reads a conversation's turns for the detail pane and draws it
+// again with them, if it is still the one selected.
+func (s *searchScreen) readTurns(id string) {
+	s.detailSeq++
+	seq := s.detailSeq
+	secrets := s.u.secrets
+	s.u.goBackground(func(ctx context.Context) {
+		tr, err := s.u.mem.Get(ctx, memory.GetOptions{SessionID: id})
+		if err != nil {
+			return // the passages stay as recall gave them
+		}
+		warmTurns(ctx, secrets, tr.Turns)
+		fyneDo(func() {
+			s.u.turnCache.put(id, tr)
+			g, ok := s.group(s.selected)
+			if seq != s.detailSeq || !ok || g.best().Source+":"+g.best().SessionID != id {
+				return
+			}
+			s.turns = tr
+			y := s.dscroll.Offset
+			s.drawDetail(g)
+			s.dscroll.ScrollToOffset(y)
+		})
+	})
+}
+
+// drawDetail lays the detail pane out for a conversation's passages.
+func (s *searchScreen) drawDetail(g hitGroup) {
+	h := g.best()
+	shownTitle := s.u.secrets.mask(hitTitle(h))
+	title := widget.NewLabelWithStyle(shownTitle, fyne.TextAlignLeading, boldStyle(shownTitle))
+	title.Wrapping = fyne.TextWrapWord
+	meta := newMuted(fmt.Sprintf("%s · %s · %s", sourceName(h.Source), s.u.secrets.mask(projectsText(h.Projects)),
+		plural(len(g.hits), "passage", "passages")+" found"))
+	meta.Wrapping = fyne.TextWrapWord
+	objs := []fyne.CanvasObject{title, meta}
+	seen := map[string]bool{}
+	var views []fyne.CanvasObject
+	for _, h := range g.hits {
+		views = append(views, widget.NewSeparator(), s.passageView(h, seen))
+	}
+	if len(seen) > 0 {
+		s.notice.Objects[0].(*widget.Label).SetText(scrubNote(len(seen)))
+		objs = append(objs, s.notice)
+	}
+	s.detail.Objects = append(objs, views...)
+	s.detail.Refresh()
+}
+
+// turnOf is the read conversation's turn of a passage, or nil.
+func (s *searchScreen) turnOf(source, sessionID string, seq int) *funes.Turn {
+	tr := s.turns
+	if tr == nil || tr.Session.Source != source || tr.Session.SessionID != sessionID {
+		return nil
+	}
+	for i := range tr.Turns {
+		if tr.Turns[i].Seq == seq {
+			return &tr.Turns[i]
+		}
+	}
+	return nil
+}
+
+// secretMarks are a text's secrets for the detail pane, counted in seen.
+func (s *searchScreen) secretMarks(seen map[string]bool, texts ...string) *secretMarks {
+	var vals []string
+	for _, t := range texts {
+		vals = appendNew(vals, s.u.secrets.values(t))
+	}
+	if len(vals) == 0 {
+		return nil
+	}
+	for _, v := range vals {
+		seen[v] = true
+	}
+	return &secretMarks{values: vals, revealed: s.revealed, toggle: func(v string) {
+		s.revealed[v] = !s.revealed[v]
+		if g, ok := s.group(s.selected); ok {
+			y := s.dscroll.Offset
+			s.drawDetail(g)
+			s.dscroll.ScrollToOffset(y)
+		}
+	}}
+}
+
 // passageView is one passage with the turns around it.
-func (s *searchScreen) passageView(h recall.Hit) fyne.CanvasObject {
+func (s *searchScreen) passageView(h recall.Hit, seen map[string]bool) fyne.CanvasObject {
+	workdir := ""
+	if s.turns != nil {
+		workdir = s.turns.Session.Workdir
+	}
 	var objs []fyne.CanvasObject
 	for _, n := range h.Neighbors {
 		if n.Seq < h.Seq {
-			objs = append(objs, neighbourView(n))
+			objs = append(objs, s.neighbourView(h, n, workdir))
 		}
 	}
 	head := widget.NewRichText(
@@ -406,14 +529,33 @@ func (s *searchScreen) passageView(h recall.Hit) fyne.CanvasObject {
 	openHere := widget.NewButtonWithIcon("Open here", theme.NavigateNextIcon(), func() { s.openHit(h) })
 	openHere.Importance = widget.LowImportance
 	var passage fyne.CanvasObject
-	if k := plumbingKind(h.Role, h.Text); k != plumbing.Said {
+	turn := s.turnOf(h.Source, h.SessionID, h.Seq)
+	bi := -1
+	if turn != nil {
+		bi = passageBlock(*turn, h.Text)
+	}
+	switch {
+	case bi >= 0 && turn.Blocks[bi].Type != funes.BlockText && turn.Blocks[bi].Type != "":
+		// A tool call, its result or thinking: as the transcript folds it,
+		// open, with the query's words marked.
+		b := turn.Blocks[bi]
+		mk := &marker{terms: s.terms, cur: -1, secrets: s.secretMarks(seen, b.Text, prettyInput(b.Text))}
+		passage = blockView(h.Role, workdir, b, mk, true)
+	case plumbingKind(h.Role, h.Text) != plumbing.Said:
 		// Ireneo's own output or a harness note: one line, open on demand.
 		text := h.Text
-		passage = newFold(capitalise(k.Label())+": "+plumbingPreview(text), func() fyne.CanvasObject {
-			return codeView(text, &marker{terms: s.terms, cur: -1})
+		k := plumbingKind(h.Role, text)
+		mk := &marker{terms: s.terms, cur: -1, secrets: s.secretMarks(seen, text)}
+		passage = newFold(capitalise(k.Label())+": "+plumbingPreview(mk.masked(text)), func() fyne.CanvasObject {
+			return codeView(text, mk)
 		})
-	} else {
-		passage = markdownView(h.Text, &marker{terms: s.terms, cur: -1})
+	case toolLine(h.Text, workdir) != "":
+		// A call whose turn is not read (yet): its folded line.
+		mk := &marker{terms: s.terms, cur: -1, secrets: s.secretMarks(seen, h.Text)}
+		text := h.Text
+		passage = newFold(toolLine(mk.masked(text), workdir), func() fyne.CanvasObject { return codeView(prettyInput(text), mk) })
+	default:
+		passage = markdownView(h.Text, &marker{terms: s.terms, cur: -1, secrets: s.secretMarks(seen, h.Text)})
 	}
 	objs = append(objs, container.NewBorder(nil, nil, nil, openHere, head), passage)
 	if h.Truncated {
@@ -421,31 +563,29 @@ func (s *searchScreen) passageView(h recall.Hit) fyne.CanvasObject {
 	}
 	for _, n := range h.Neighbors {
 		if n.Seq > h.Seq {
-			objs = append(objs, neighbourView(n))
+			objs = append(objs, s.neighbourView(h, n, workdir))
 		}
 	}
 	return container.NewVBox(objs...)
 }
 
-// neighbourView is a turn before or after a hit, quieter than the hit.
-// A turn that is all plumbing (Ireneo's own recall traffic, a harness
-// note) shows as its label, not its words.
-func neighbourView(n recall.Neighbor) fyne.CanvasObject {
-	if k := plumbingKind(n.Role, n.Text); k != plumbing.Said {
-		return newMuted(fmt.Sprintf("%s, turn %d: %s", roleName(n.Role), n.Seq+1, k.Label()))
+// neighbourView is a turn before or after a hit, quieter than the hit, on
+// one line: from its blocks once read (tool calls as what they did),
+// else from recall's preview. Plumbing shows as its label.
+func (s *searchScreen) neighbourView(h recall.Hit, n recall.Neighbor, workdir string) fyne.CanvasObject {
+	var line string
+	if turn := s.turnOf(h.Source, h.SessionID, n.Seq); turn != nil {
+		line = s.u.turnLine(*turn, workdir)
+	} else {
+		line = s.u.passageLine(n.Role, n.Text, workdir)
 	}
-	text := plumbing.SaidText(n.Role, funes.BlockText, "", n.Text)
+	// One segment: Fyne moves a segment that would fit a line of its own
+	// whole to the next line, so a bold label before it left its line
+	// half empty.
 	style := widget.RichTextStyleParagraph
 	style.TextStyle.Italic = true
 	style.ColorName = theme.ColorNamePlaceHolder
-	label := widget.RichTextStyleParagraph
-	label.TextStyle.Bold = true
-	label.ColorName = theme.ColorNamePlaceHolder
-	label.Inline = true
-	rt := widget.NewRichText(guardWrap([]widget.RichTextSegment{
-		&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": ", Style: label},
-		&widget.TextSegment{Text: oneLine(markdownPlain(text)), Style: style},
-	})...)
+	rt := widget.NewRichText(&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": " + clip(line, 400), Style: style})
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
 }
@@ -520,7 +660,7 @@ func (s *searchScreen) openSelected() {
 // openHit opens a passage's conversation, scrolled to it, with the
 // passage and the query's words marked.
 func (s *searchScreen) openHit(h recall.Hit) {
-	s.u.openConversationAt(h.Source+":"+h.SessionID, transcriptMark{turnUUID: h.TurnUUID, passage: h.Text, terms: s.terms})
+	s.u.openConversationAt(h.Source+":"+h.SessionID, transcriptMark{turnUUID: h.TurnUUID, passage: h.Text, terms: s.terms}, h.Title)
 }
 
 // refreshFilters reloads the project list, and whether the memory is empty.

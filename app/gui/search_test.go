@@ -17,7 +17,7 @@ import (
 )
 
 // search runs a query as a person would: type it, press Enter.
-func search(t *testing.T, u *ui, q string) {
+func search(t testing.TB, u *ui, q string) {
 	t.Helper()
 	u.search.query.SetText("")
 	test.Type(u.search.query, q)

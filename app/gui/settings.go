@@ -12,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -41,6 +40,9 @@ type settingsScreen struct {
 	login     *widget.Check
 	memInfo   *widget.Label
 	save      *widget.Button
+	// shown is what the fields said when last loaded or saved: Save is on
+	// only when they say something else.
+	shown string
 }
 
 func newSettingsScreen(u *ui) *settingsScreen {
@@ -64,7 +66,25 @@ func newSettingsScreen(u *ui) *settingsScreen {
 	s.save = widget.NewButtonWithIcon("Save", theme.DocumentSaveIcon(), s.apply)
 	s.save.Importance = widget.HighImportance
 	s.load()
+	for _, e := range []*widget.Entry{s.port, s.topK, s.budget, s.patterns, s.folders} {
+		e.OnChanged = func(string) { s.updateSave() }
+	}
+	for _, c := range []*widget.Check{s.autostart, s.scrub, s.watch, s.login} {
+		c.OnChanged = func(bool) { s.updateSave() }
+	}
 	return s
+}
+
+// updateSave turns Save on when a field says something other than it
+// did when the settings were last loaded or saved.
+func (s *settingsScreen) updateSave() {
+	enable(s.save, s.fields() != s.shown)
+}
+
+// fields is what the screen's fields say, as one string to compare.
+func (s *settingsScreen) fields() string {
+	return fmt.Sprintln(s.port.Text, s.topK.Text, s.budget.Text, s.patterns.Text, s.folders.Text,
+		s.autostart.Checked, s.scrub.Checked, s.watch.Checked, s.login.Checked)
 }
 
 func (s *settingsScreen) content() fyne.CanvasObject {
@@ -84,7 +104,7 @@ func (s *settingsScreen) content() fyne.CanvasObject {
 	form.Items[2].HintText = "How many passages an agent's recall returns unless it asks otherwise."
 	form.Items[3].HintText = "The most tokens one recall returns unless the agent asks otherwise."
 	memHead := widget.NewLabelWithStyle("Memory", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	body := container.NewVBox(form, container.NewHBox(s.save), widget.NewSeparator(), memHead, s.memInfo, widget.NewSeparator(), s.u.backup.content())
+	body := container.NewVBox(form, container.NewHBox(s.save), widget.NewSeparator(), memHead, s.memInfo, widget.NewSeparator(), s.u.backup.content(), s.syncCard())
 	return container.NewVScroll(container.NewPadded(body))
 }
 
@@ -114,6 +134,8 @@ func (s *settingsScreen) load() {
 	}
 	s.memInfo.SetText("Folder: " + s.u.mem.Dir())
 	s.refreshMemory()
+	s.shown = s.fields()
+	s.updateSave()
 }
 
 // refreshMemory reads the memory's numbers again: the screen comes up, or
@@ -207,12 +229,14 @@ func (s *settingsScreen) apply() {
 	s.u.goBackground(func(context.Context) {
 		err := s.store(next)
 		fyneDo(func() {
-			s.save.Enable()
 			if err != nil {
+				s.save.Enable()
 				s.u.showError("save the settings", err)
 				return
 			}
 			s.u.set = next
+			s.shown = s.fields()
+			s.updateSave()
 			s.u.lastInfo = "settings saved"
 			if next.ServerAddr != prev.ServerAddr && s.u.deps.Server != nil && s.u.deps.Server.Running() {
 				s.u.restartServer()
@@ -223,6 +247,9 @@ func (s *settingsScreen) apply() {
 			if next.WatchEnabled != prev.WatchEnabled || !slices.Equal(next.WatchFolders, prev.WatchFolders) ||
 				next.ScrubOnImport != prev.ScrubOnImport || !slices.Equal(next.UserPatterns, prev.UserPatterns) {
 				s.u.restartWatch()
+			}
+			if !slices.Equal(next.UserPatterns, prev.UserPatterns) {
+				s.u.setSecretPatterns(next.UserPatterns)
 			}
 			s.u.imp.refresh()
 			s.u.connect.showServer()
@@ -248,18 +275,14 @@ func (s *settingsScreen) store(next settings.Settings) error {
 
 // addFolder adds a folder to the watched list.
 func (s *settingsScreen) addFolder() {
-	d := dialog.NewFolderOpen(func(l fyne.ListableURI, err error) {
-		if err != nil || l == nil {
-			return
-		}
+	s.u.askPath(pathRequest{title: "Watch a folder", label: "Folder", verb: "Add", kind: pathFolder,
+		initial: folderHint(s.u.imp.home()), start: s.u.imp.home()}, func(path string) {
 		text := strings.TrimRight(s.folders.Text, "\n")
 		if text != "" {
 			text += "\n"
 		}
-		s.folders.SetText(text + l.Path())
-	}, s.u.win)
-	d.Resize(s.u.imp.dialogSize())
-	d.Show()
+		s.folders.SetText(text + path)
+	})
 }
 
 // saveSettings writes the settings, telling the person if it fails.

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/cli"
 	"github.com/ireneo-app/ireneo/funes"
@@ -22,7 +24,19 @@ func TestSettingsSaveAndStartAtLogin(t *testing.T) {
 	u := newTestUI(t, newTestMemory(t))
 	s := u.prefs
 	u.showScreen(screenSettings)
+	// Save does nothing until a field says something new.
+	if !s.save.Disabled() {
+		t.Fatal("Save is on with nothing changed")
+	}
+	s.topK.SetText(s.topK.Text + "0")
+	s.topK.SetText(strings.TrimSuffix(s.topK.Text, "0"))
+	if !s.save.Disabled() {
+		t.Fatal("Save is on after a change that was undone")
+	}
 	s.port.SetText("47200")
+	if s.save.Disabled() {
+		t.Fatal("Save is off after a change")
+	}
 	s.topK.SetText("12")
 	s.budget.SetText("3000")
 	s.scrub.SetChecked(false)
@@ -30,6 +44,9 @@ func TestSettingsSaveAndStartAtLogin(t *testing.T) {
 	s.login.SetChecked(true)
 	test.Tap(s.save)
 	waitIdle(t, u)
+	if !s.save.Disabled() {
+		t.Error("Save is still on once saved")
+	}
 	got, err := settings.Load()
 	if err != nil {
 		t.Fatal(err)
@@ -262,6 +279,45 @@ func TestEveryTabFits(t *testing.T) {
 		}
 		if !c.icons && float32(len(u.tabs.Items))*iconTabHeight/2 > c.size.Height {
 			t.Errorf("at %v the names alone would not fit", c.size)
+		}
+	}
+}
+
+// TestNoButtonCutShort: at 900×600 and 1280×800 no screen draws a
+// button narrower than its label ("Rename project…" was cut short at 900).
+func TestNoButtonCutShort(t *testing.T) {
+	u := newTestUI(t, newTestMemory(t))
+	for _, size := range []fyne.Size{fyne.NewSize(900, 600), fyne.NewSize(1280, 800)} {
+		u.win.Resize(size)
+		for i, name := range screenNames {
+			u.showScreen(i)
+			waitIdle(t, u)
+			relayout(u.win.Content())
+			// Each button is as wide as its label and inside its pane (a
+			// split's side clips what runs past it).
+			d := fyne.CurrentApp().Driver()
+			check := func(pane fyne.CanvasObject) {
+				right := d.AbsolutePositionForObject(pane).X + pane.Size().Width
+				walk(pane, func(o fyne.CanvasObject) {
+					b, ok := o.(*widget.Button)
+					if !ok || !b.Visible() || b.Text == "" || b.Size().Width == 0 {
+						return
+					}
+					if b.Size().Width+1 < b.MinSize().Width {
+						t.Errorf("%s at %v: %q is %.0f wide, its label needs %.0f", name, size, b.Text, b.Size().Width, b.MinSize().Width)
+					}
+					if end := d.AbsolutePositionForObject(b).X + b.Size().Width; end > right+1 {
+						t.Errorf("%s at %v: %q runs %.0f past its pane", name, size, b.Text, end-right)
+					}
+				})
+			}
+			check(u.tabs.Selected().Content)
+			walk(u.tabs.Selected().Content, func(o fyne.CanvasObject) {
+				if sp, ok := o.(*container.Split); ok {
+					check(sp.Leading)
+					check(sp.Trailing)
+				}
+			})
 		}
 	}
 }

@@ -108,13 +108,14 @@ func blockView(role, workdir string, b funes.Block, mk *marker, open bool) fyne.
 // plumbingFold is one collapsed line of plumbing, opened on demand.
 func plumbingFold(k plumbing.Kind, workdir string, b funes.Block, part string, mk *marker, open bool) fyne.CanvasObject {
 	title := capitalise(k.Label())
+	shown := mk.masked(part)
 	switch {
 	case k == plumbing.RecallCall && b.Type == funes.BlockToolUse:
-		if s := toolSummary(b.ToolName, part, workdir); s != "" {
+		if s := toolSummary(b.ToolName, shown, workdir); s != "" {
 			title += ": " + s
 		}
 	default:
-		if p := plumbingPreview(part); p != "" {
+		if p := plumbingPreview(shown); p != "" {
 			title += ": " + p
 		}
 	}
@@ -127,19 +128,21 @@ func plumbingFold(k plumbing.Kind, workdir string, b funes.Block, part string, m
 func saidView(workdir string, b funes.Block, text string, mk *marker, open bool) fyne.CanvasObject {
 	var title string
 	var build func() fyne.CanvasObject
+	// Titles are one line: their secrets stay masked.
+	shown := mk.masked(text)
 	switch b.Type {
 	case funes.BlockText, "":
 		return blockText(text, func(s string) fyne.CanvasObject { return markdownView(s, mk) })
 	case funes.BlockThinking:
 		title = "Thinking"
-		if p := preview(text, 80); p != "" {
+		if p := preview(shown, 80); p != "" {
 			title += ": " + p
 		}
 		build = func() fyne.CanvasObject {
 			return blockText(text, func(s string) fyne.CanvasObject { return markdownView(s, mk) })
 		}
 	case funes.BlockToolUse:
-		title = toolTitle(b.ToolName, text, workdir)
+		title = toolTitle(b.ToolName, shown, workdir)
 		build = func() fyne.CanvasObject {
 			return blockText(prettyInput(text), func(s string) fyne.CanvasObject { return codeView(s, mk) })
 		}
@@ -148,7 +151,7 @@ func saidView(workdir string, b funes.Block, text string, mk *marker, open bool)
 		if b.ToolName != "" {
 			title += " of " + b.ToolName
 		}
-		if p := preview(text, 80); p != "" {
+		if p := preview(shown, 80); p != "" {
 			title += ": " + p
 		}
 		if n := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1; n > 1 {

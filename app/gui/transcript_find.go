@@ -34,8 +34,10 @@ func (t *transcriptView) closeFind() {
 	if t.findBar == nil {
 		return
 	}
-	t.findBar.Hide()
-	t.relayoutHead()
+	if !t.findBar.Hidden {
+		t.findBar.Hide()
+		t.relayoutHead()
+	}
 	if t.find == "" {
 		return
 	}
@@ -190,15 +192,16 @@ func (t *transcriptView) turnInView() int {
 	return t.lo
 }
 
-// relayoutHead lays out the header and the view again: showing or hiding
-// the find bar changes their heights, which Show and Hide alone do not
-// pass up to the containers.
+// relayoutHead lays out the header and the view below it again: showing
+// or hiding the find bar or the secrets' notice changes their heights,
+// which Show and Hide alone do not pass up to the containers. It lays out
+// without refreshing: a refresh would redraw every turn, or (of the
+// window) every screen.
 func (t *transcriptView) relayoutHead() {
-	if t.head == nil {
+	if t.head == nil || t.body == nil {
 		return
 	}
-	t.head.Refresh()
-	if c := t.u.win.Canvas(); c != nil && c.Content() != nil {
-		c.Content().Refresh()
-	}
+	t.head.Layout.Layout(t.head.Objects, t.head.Size())
+	t.body.Layout.Layout(t.body.Objects, t.body.Size())
+	t.head.Layout.Layout(t.head.Objects, t.head.Size())
 }

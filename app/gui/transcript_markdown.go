@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -20,14 +22,23 @@ import (
 // text means them as breaks, so this renderer keeps them. Raw HTML stays
 // as typed: a quoted <system-reminder> is text, not markup.
 
-// mdPiece is a run of prose segments, or one fenced code block.
+// mdPiece is a run of prose segments, one fenced code block, or a table.
 type mdPiece struct {
 	segs   []widget.RichTextSegment
 	code   string
 	isCode bool
+	table  *mdTable
 }
 
-var markdownParser = goldmark.New()
+// mdTable is a Markdown table: its header row and body rows, each cell
+// as inline segments.
+type mdTable struct {
+	header [][]widget.RichTextSegment
+	rows   [][][]widget.RichTextSegment
+}
+
+// Tables are GitHub's, as assistants write them.
+var markdownParser = goldmark.New(goldmark.WithExtensions(extension.Table))
 
 // parseMarkdownPieces turns Markdown into pieces in reading order.
 func parseMarkdownPieces(src string) []mdPiece {
@@ -47,10 +58,60 @@ func parseMarkdownPieces(src string) []mdPiece {
 			out = append(out, mdPiece{code: code, isCode: true})
 			continue
 		}
+		if tb, ok := n.(*east.Table); ok {
+			flush()
+			out = append(out, mdPiece{table: mdTableOf(source, tb)})
+			continue
+		}
+		if len(prose) > 0 {
+			prose = append(prose, paraGap()) // paragraphs, lists and headings apart
+		}
 		prose = append(prose, mdBlock(source, n, false)...)
 	}
 	flush()
 	return out
+}
+
+// paraGap is the space between two blocks of prose: an empty line in
+// small type, about half a line.
+func paraGap() widget.RichTextSegment {
+	s := widget.RichTextStyleParagraph
+	s.SizeName = theme.SizeNameCaptionText
+	return &widget.TextSegment{Style: s}
+}
+
+// mdTableOf reads a table's cells.
+func mdTableOf(source []byte, tb *east.Table) *mdTable {
+	t := &mdTable{}
+	for r := tb.FirstChild(); r != nil; r = r.NextSibling() {
+		var cells [][]widget.RichTextSegment
+		_, head := r.(*east.TableHeader)
+		for c := r.FirstChild(); c != nil; c = c.NextSibling() {
+			style := widget.RichTextStyleInline
+			style.TextStyle.Bold = head
+			cells = append(cells, mdInline(source, c, style))
+		}
+		if head {
+			t.header = cells
+		} else {
+			t.rows = append(t.rows, cells)
+		}
+	}
+	return t
+}
+
+// tableText is a table as text, for one-line previews.
+func (t *mdTable) text() string {
+	var b strings.Builder
+	for _, row := range append([][][]widget.RichTextSegment{t.header}, t.rows...) {
+		for _, cell := range row {
+			for _, seg := range cell {
+				b.WriteString(seg.Textual())
+			}
+			b.WriteString(" ")
+		}
+	}
+	return b.String()
 }
 
 // codeBlockText is the text of a fenced or indented code block.
@@ -210,6 +271,9 @@ func mdInline(source []byte, n ast.Node, style widget.RichTextStyle) []widget.Ri
 // appendText adds text, merged into the previous segment of the same style
 // so highlighting and wrapping see whole runs.
 func appendText(segs []widget.RichTextSegment, s string, style widget.RichTextStyle) []widget.RichTextSegment {
+	if style.TextStyle.Bold {
+		style.TextStyle = boldStyle(s) // CJK keeps its bold (fonts_cjk.go)
+	}
 	if k := len(segs); k > 0 {
 		if ts, ok := segs[k-1].(*widget.TextSegment); ok && ts.Style == style {
 			ts.Text += s
@@ -255,16 +319,55 @@ func nodeText(source []byte, n ast.Node) string {
 // markdownView lays out Markdown with words marked.
 func markdownView(src string, mk *marker) fyne.CanvasObject {
 	pieces := parseMarkdownPieces(src)
-	if len(pieces) == 1 && !pieces[0].isCode {
+	if len(pieces) == 1 && !pieces[0].isCode && pieces[0].table == nil {
 		return proseView(pieces[0].segs, mk)
 	}
 	box := container.NewVBox()
 	for _, p := range pieces {
-		if p.isCode {
+		switch {
+		case p.isCode:
 			box.Add(codeView(p.code, mk))
-		} else {
+		case p.table != nil:
+			box.Add(tableView(p.table, mk))
+		default:
 			box.Add(proseView(p.segs, mk))
 		}
+	}
+	return box
+}
+
+// tableView lays a table out as a grid: the header on a tinted band,
+// columns of one width, each row as tall as its tallest cell, a rule
+// between rows; cells wrap.
+func tableView(t *mdTable, mk *marker) fyne.CanvasObject {
+	cols := len(t.header)
+	for _, r := range t.rows {
+		cols = max(cols, len(r))
+	}
+	if cols == 0 {
+		return container.NewVBox()
+	}
+	row := func(cells [][]widget.RichTextSegment) *fyne.Container {
+		objs := make([]fyne.CanvasObject, cols)
+		for i := range objs {
+			var segs []widget.RichTextSegment
+			if i < len(cells) {
+				segs = cells[i]
+			}
+			rt := widget.NewRichText(guardWrap(mk.mark(segs))...)
+			rt.Wrapping = fyne.TextWrapWord
+			objs[i] = rt
+		}
+		return container.NewGridWithColumns(cols, objs...)
+	}
+	head := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	head.CornerRadius = theme.InputRadiusSize()
+	box := container.NewVBox(container.NewStack(head, row(t.header)))
+	for i, r := range t.rows {
+		if i > 0 {
+			box.Add(widget.NewSeparator())
+		}
+		box.Add(row(r))
 	}
 	return box
 }
@@ -327,6 +430,9 @@ func markdownPlain(src string) string {
 		for _, seg := range segs {
 			switch v := seg.(type) {
 			case *widget.TextSegment:
+				if v.Text == "" && v.Style.SizeName == theme.SizeNameCaptionText {
+					continue // a gap between paragraphs
+				}
 				b.WriteString(v.Text)
 				if !v.Inline() {
 					b.WriteByte(' ')
@@ -342,11 +448,14 @@ func markdownPlain(src string) string {
 		}
 	}
 	for _, p := range parseMarkdownPieces(src) {
-		if p.isCode {
+		switch {
+		case p.isCode:
 			b.WriteString(p.code + " ")
-			continue
+		case p.table != nil:
+			b.WriteString(p.table.text())
+		default:
+			add(p.segs)
 		}
-		add(p.segs)
 	}
 	return strings.TrimSpace(b.String())
 }

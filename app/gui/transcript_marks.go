@@ -18,12 +18,23 @@ type marker struct {
 	// cur is the find occurrence, counted in reading order from 0, to show
 	// as the current one; -1 for none. seen counts occurrences marked.
 	cur, seen int
+	// secrets are masked before anything is marked, so no word of a
+	// secret lights up and no mark cuts one in two.
+	secrets *secretMarks
 }
 
 // span is a marked byte range of a text.
 type span struct {
 	start, end int
 	find       bool // a find occurrence, not a query word
+}
+
+// masked is text with the marker's secrets masked, for one-line titles.
+func (m *marker) masked(text string) string {
+	if m == nil || m.secrets == nil {
+		return text
+	}
+	return maskValues(text, m.secrets.values)
 }
 
 // spans finds the marked ranges of text, in order, never overlapping.
@@ -78,7 +89,11 @@ func overlaps(ss []span, start, end int) bool {
 // mark returns segs with the marked words split out and styled. A nil
 // marker, or one with nothing to mark, leaves them as they are.
 func (m *marker) mark(segs []widget.RichTextSegment) []widget.RichTextSegment {
-	if m == nil || (m.find == "" && len(m.terms) == 0) {
+	if m == nil {
+		return segs
+	}
+	segs = m.secrets.maskSegs(segs)
+	if m.find == "" && len(m.terms) == 0 {
 		return segs
 	}
 	var out []widget.RichTextSegment

@@ -160,8 +160,20 @@ func TestTranscriptRendersMarkdownCodeAndToolCalls(t *testing.T) {
 		}
 	}
 
-	// Tool calls fold behind a line that says what they did.
+	// A run of turns that only call tools folds as one line saying what
+	// they did; open, its calls fold each behind its own line.
 	fs := folds(tv.turns)
+	var run *fold
+	for title, f := range fs {
+		if strings.HasPrefix(title, "4 tool calls, turns 5–7: Read: memory/recall.go · Glob: **/*_test.go") {
+			run = f
+		}
+	}
+	if run == nil || run.open {
+		t.Fatalf("no closed run of tool calls for turns 5–7; folds: %q", keysOf(fs))
+	}
+	test.Tap(run.head)
+	fs = folds(tv.turns)
 	for _, want := range []string{
 		"Bash: go test ./...",
 		"Read: memory/recall.go",
@@ -489,14 +501,25 @@ func TestMarkdownKeepsWhatWasSaid(t *testing.T) {
 		}
 	}
 	var code string
+	var table *mdTable
 	for _, p := range parseMarkdownPieces(src) {
 		if p.isCode {
 			code += p.code
 		}
+		if p.table != nil {
+			table = p.table
+		}
 		walkSegs(p.segs)
 	}
+	// A table is a table, its cells words, no pipes shown.
+	if table == nil || table.text() != "a b 1 2 " {
+		t.Errorf("the table: %+v", table)
+	}
 	got := all.String()
-	for _, want := range []string{"<environment_context>", "<system-reminder>", "quoted by me", "nested", "a link", "a quote", "| 1 | 2 |"} {
+	if strings.Contains(got, "|") {
+		t.Errorf("a table shows as | lines:\n%s", got)
+	}
+	for _, want := range []string{"<environment_context>", "<system-reminder>", "quoted by me", "nested", "a link", "a quote"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("rendered text lost %q:\n%s", want, got)
 		}
@@ -577,4 +600,47 @@ func TestMarksWrapLikePlainText(t *testing.T) {
 	if got := []string{segs[0].(*widget.TextSegment).Text, segs[1].(*widget.TextSegment).Text, segs[2].(*widget.TextSegment).Text}; got[0] != "a" || got[1] != wrapGuard+"b" || got[2] != "c" {
 		t.Fatalf("guardWrap: %q", got)
 	}
+}
+
+// TestMarkdownTableAndParagraphs: a table answer lays out as a grid with a
+// bold header, its cells in columns; paragraphs have space between them.
+func TestMarkdownTableAndParagraphs(t *testing.T) {
+	m := newTestMemory(t)
+	if _, err := m.Ingest(context.Background(), []*funes.Session{markdownSession()}, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	u := newTestUI(t, m)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	tv := openTranscript(t, u, "chatgpt:conv-compare")
+	var grids, boldHead int
+	walk(tv.turns, func(o fyne.CanvasObject) {
+		if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 4 {
+			if rt, ok := c.Objects[0].(*widget.RichText); ok && strings.Contains(rt.String(), "Database") {
+				grids++
+				if ts, ok := rt.Segments[0].(*widget.TextSegment); ok && ts.Style.TextStyle.Bold {
+					boldHead++
+				}
+			}
+		}
+	})
+	if grids != 1 || boldHead != 1 {
+		t.Errorf("the table: %d header rows of 4 columns, %d bold", grids, boldHead)
+	}
+	for _, s := range texts(tv.turns) {
+		if strings.Contains(s.Text, "|---") || strings.HasPrefix(strings.TrimSpace(s.Text), "| ") {
+			t.Errorf("a table line shows as text: %q", s.Text)
+		}
+	}
+	gaps := 0
+	for _, s := range texts(tv.turns) {
+		if s.Text == "" && s.Style.SizeName == theme.SizeNameCaptionText {
+			gaps++
+		}
+	}
+	if gaps < 2 {
+		t.Errorf("%d gaps between the answer's paragraphs and list, want 2", gaps)
+	}
+	capture(t, u, "transcript-table-1280x800")
+	u.win.Resize(fyne.NewSize(900, 600))
+	capture(t, u, "transcript-table-900x600")
 }

@@ -3,12 +3,14 @@ package gui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/systray"
 
-	"github.com/ireneo-app/ireneo/mcpserver"
+	"github.com/ireneo-app/ireneo/clients"
 )
 
 // The tray: an icon that is always there, and a menu to search, import,
@@ -36,12 +38,12 @@ func (u *ui) trayMenu() *fyne.Menu {
 	state := fyne.NewMenuItem(trayStopped, nil)
 	state.Disabled = true
 	toggle := fyne.NewMenuItem(trayStart, u.toggleServer)
-	var clients []*fyne.MenuItem
-	for _, client := range mcpserver.Clients {
-		clients = append(clients, fyne.NewMenuItem(clientNames[client], func() { u.copyConnection(client) }))
+	var copies []*fyne.MenuItem
+	for _, client := range clients.Clients {
+		copies = append(copies, fyne.NewMenuItem(clientNames[client], func() { u.copyConnection(client) }))
 	}
 	copyItem := fyne.NewMenuItem(trayCopy, nil)
-	copyItem.ChildMenu = fyne.NewMenu("", clients...)
+	copyItem.ChildMenu = fyne.NewMenu("", copies...)
 	scrub := fyne.NewMenuItem(trayScrub, func() { u.showScreen(screenScrub) })
 	open := fyne.NewMenuItem(trayOpen, u.show)
 	quit := fyne.NewMenuItem(trayQuit, u.quit)
@@ -76,6 +78,9 @@ func (u *ui) refreshTray() {
 		state.Label, toggle.Label, toggle.Disabled = trayStopped, trayStart, false
 	}
 	u.tray.Refresh()
+	// What the icon says under the pointer: the app, and its server.
+	u.trayTooltip = "Ireneo: " + strings.Replace(state.Label, "MCP server: ", "MCP server ", 1)
+	systray.SetTooltip(u.trayTooltip)
 }
 
 // serverChanged updates everything that shows the server's state.
@@ -136,20 +141,20 @@ func (u *ui) toggleServer() {
 // named after the client first if there is none.
 func (u *ui) copyConnection(client string) {
 	c := u.connect
-	if c.storeErr != nil && client != mcpserver.ClientClaudeDesktop {
+	if c.storeErr != nil && client != clients.ClientClaudeDesktop {
 		// The config holds a secret the store cannot give now: say so once.
 		u.show()
 		c.offerStoreChoice()
 		return
 	}
 	toks, err := c.tokensAPI()
-	if err != nil && client != mcpserver.ClientClaudeDesktop {
+	if err != nil && client != clients.ClientClaudeDesktop {
 		u.showError("copy the connection for "+clientNames[client], err)
 		return
 	}
 	load(u, "copy the connection for "+clientNames[client], func(ctx context.Context) (string, error) {
 		token := ""
-		if client != mcpserver.ClientClaudeDesktop {
+		if client != clients.ClientClaudeDesktop {
 			info, err := u.mem.AccessToken(ctx, client)
 			if err != nil || !info.Active() {
 				if _, _, err := toks.Create(ctx, client, nil); err != nil {

@@ -85,6 +85,7 @@ type ui struct {
 	// tray is the tray menu; trayState and trayToggle are its server items.
 	tray                  *fyne.Menu
 	trayState, trayToggle *fyne.MenuItem
+	trayTooltip           string // what the icon says under the pointer
 
 	search   *searchScreen
 	convs    *conversationsScreen
@@ -108,6 +109,11 @@ type ui struct {
 	watchDone        chan struct{} // closed when the last watcher has stopped
 	lastWatchRefresh time.Time
 
+	// secrets finds the secrets in what the window shows, to mask them.
+	secrets *shownSecrets
+	// turnCache holds the conversations Search's detail pane read last.
+	turnCache turnCache
+
 	// noTray is set when no tray shows the icon: closing the window quits.
 	noTray bool
 
@@ -122,8 +128,20 @@ func newUI(a fyne.App, m *memory.Memory, d Deps) *ui {
 	if d.SaveSettings == nil {
 		d.SaveSettings = settings.Save
 	}
-	u := &ui{app: a, mem: m, deps: d, set: d.Settings}
+	u := &ui{app: a, mem: m, deps: d, set: d.Settings, secrets: newShownSecrets()}
 	u.ctx, u.cancel = context.WithCancel(context.Background())
+	u.setSecretPatterns(u.set.UserPatterns)
+	a.Settings().SetTheme(appTheme{a.Settings().Theme()})
+	u.goBackground(func(context.Context) {
+		if loadCJKBold(); cjkBoldFont() == nil {
+			return
+		}
+		fyneDo(func() {
+			if c := u.win.Content(); c != nil {
+				c.Refresh() // titles drawn before the face was there
+			}
+		})
+	})
 	u.win = a.NewWindow("Ireneo")
 	u.win.SetIcon(appIcon)
 
@@ -345,6 +363,8 @@ func (u *ui) refreshAll() {
 
 // memoryChanged is called after an import, forget or scrub.
 func (u *ui) memoryChanged() {
+	u.turnCache.clear()
+	u.search.turns = nil
 	u.refreshAll()
 	u.search.rerun()
 }
@@ -410,6 +430,7 @@ func (u *ui) start(hidden bool) {
 		u.show()
 	}
 	u.restartWatch()
+	u.followMemory()
 	if u.set.ServerAutostart {
 		u.startServer()
 	}

@@ -352,6 +352,12 @@ func TestRealWindow(t *testing.T) {
 			t.Errorf("tray menu has no %q item; it has %q", want, keys(items))
 		}
 	}
+	// The icon's tooltip names the app and its server.
+	tip := run(t, "dbus-send", "--session", "--print-reply", "--dest="+service, "/StatusNotifierItem",
+		"org.freedesktop.DBus.Properties.Get", "string:org.kde.StatusNotifierItem", "string:ToolTip")
+	if want := fmt.Sprintf("Ireneo: MCP server running on 127.0.0.1:%d", port); !strings.Contains(tip, want) {
+		t.Errorf("the tray's tooltip is %q, want %q", tip, want)
+	}
 
 	// Closing the window keeps the app in the tray; the tray opens it again.
 	sendKeys(t, wid, "ctrl+w")

@@ -11,6 +11,8 @@ import (
 
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -86,7 +88,7 @@ func checkDeployRedacted(t *testing.T, m *memory.Memory, dir, keyID, secret stri
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(s.Session.Title, "Deploy script fails. My AWS key is [REDACTED:aws-access-token] and secret [REDACTED:") {
-		t.Errorf("title not redacted: %q", memory.MaskText(mustScrubber(t), s.Session.Title))
+		t.Errorf("title not redacted: %q", redact.MaskText(mustScrubber(t), s.Session.Title))
 	}
 	var body strings.Builder
 	for _, tr := range s.Turns {
@@ -95,7 +97,7 @@ func checkDeployRedacted(t *testing.T, m *memory.Memory, dir, keyID, secret stri
 		}
 	}
 	if strings.Count(body.String(), "[REDACTED:aws-secret-access-key]") < 2 {
-		t.Errorf("transcript: the secret key is not redacted in both places:\n%s", memory.MaskText(mustScrubber(t), body.String()))
+		t.Errorf("transcript: the secret key is not redacted in both places:\n%s", redact.MaskText(mustScrubber(t), body.String()))
 	}
 	for name, mk := range map[string]string{"key id": keyID, "secret": secret, "secret's first 13": secret[:13], "secret's end": secret[20:]} {
 		if strings.Contains(s.Session.Title+body.String(), mk) {
@@ -107,7 +109,7 @@ func checkDeployRedacted(t *testing.T, m *memory.Memory, dir, keyID, secret stri
 	}
 }
 
-func mustScrubber(t *testing.T) memory.SecretFinder {
+func mustScrubber(t *testing.T) redact.SecretFinder {
 	t.Helper()
 	sc, err := For(nil)
 	if err != nil {
@@ -168,10 +170,10 @@ func TestAWSPairRedactedByScrubApply(t *testing.T) {
 	}
 	sc := mustScrubber(t)
 	// What a screen may show of the stored title: masked previews only.
-	if shown := memory.MaskText(sc, title); strings.Contains(shown, keyID[4:10]) || strings.Contains(shown, secret[2:8]) {
+	if shown := redact.MaskText(sc, title); strings.Contains(shown, keyID[4:10]) || strings.Contains(shown, secret[2:8]) {
 		t.Errorf("MaskText shows part of a key in the title: %q", shown)
 	}
-	scan, err := m.ScrubScan(ctx, memory.ScrubOptions{Finder: sc})
+	scan, err := memscrub.Scan(ctx, m, memscrub.Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,15 +186,15 @@ func TestAWSPairRedactedByScrubApply(t *testing.T) {
 			t.Errorf("preview %q shows more than the masked preview", f.Preview)
 		}
 	}
-	if fields[memory.FieldTitle] != 1 || fields[memory.FieldText] < 2 {
+	if fields[redact.FieldTitle] != 1 || fields[redact.FieldText] < 2 {
 		t.Errorf("scan found the secret key in %v, want the title once and the transcript twice", fields)
 	}
 	// "Redact all" on the Scrub screen is this call with no filter.
-	if _, err := m.ScrubApply(ctx, memory.ScrubOptions{Finder: sc}); err != nil {
+	if _, err := memscrub.Apply(ctx, m, memscrub.Options{Finder: sc}); err != nil {
 		t.Fatal(err)
 	}
 	checkDeployRedacted(t, m, dir, keyID, secret)
-	again, err := m.ScrubScan(ctx, memory.ScrubOptions{Finder: sc})
+	again, err := memscrub.Scan(ctx, m, memscrub.Options{Finder: sc})
 	if err != nil || len(again.Findings) != 0 {
 		t.Fatalf("scan after apply: %v, %d findings", err, len(again.Findings))
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/settings"
 )
 
@@ -86,11 +88,11 @@ func TestCanvasPasswordRedactedAtImport(t *testing.T) {
 	defer m.Close()
 	st := settings.Default()
 	st.ScrubOnImport = true
-	redact, err := ImportRedactor(st)
+	redactor, err := ImportRedactor(st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := importers.Run(context.Background(), m, []string{src}, importers.Options{Redact: redact})
+	sum, err := importers.Run(context.Background(), m, []string{src}, importers.Options{Redact: redactor})
 	if err != nil || sum.New != 1 {
 		t.Fatalf("import: %v, %+v", err, sum)
 	}
@@ -99,7 +101,7 @@ func TestCanvasPasswordRedactedAtImport(t *testing.T) {
 	}
 	body := storedText(t, m)
 	if strings.Count(body, "[REDACTED:password]") < 2 || !strings.Contains(body, "New-LocalUser") {
-		t.Errorf("the stored conversation does not show both redactions:\n%s", memory.MaskText(mustScrubber(t), body))
+		t.Errorf("the stored conversation does not show both redactions:\n%s", redact.MaskText(mustScrubber(t), body))
 	}
 	if files := filesHolding(t, dir, canvasPassword); len(files) > 0 {
 		t.Errorf("the password is still in %v", files)
@@ -123,7 +125,7 @@ func TestCanvasPasswordFoundByScan(t *testing.T) {
 		t.Fatal("the password was never stored: the test sees nothing")
 	}
 	sc := mustScrubber(t)
-	scan, err := m.ScrubScan(ctx, memory.ScrubOptions{Finder: sc})
+	scan, err := memscrub.Scan(ctx, m, memscrub.Options{Finder: sc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,13 +141,13 @@ func TestCanvasPasswordFoundByScan(t *testing.T) {
 	if len(turns) < 2 {
 		t.Fatalf("scan found the password in turns %v, want the canvas and the answer: %+v", turns, scan.Findings)
 	}
-	if _, err := m.ScrubApply(ctx, memory.ScrubOptions{Finder: sc}); err != nil {
+	if _, err := memscrub.Apply(ctx, m, memscrub.Options{Finder: sc}); err != nil {
 		t.Fatal(err)
 	}
 	if files := filesHolding(t, dir, canvasPassword); len(files) > 0 {
 		t.Errorf("after Redact all the password is still in %v", files)
 	}
 	if body := storedText(t, m); strings.Contains(body, canvasPassword) || !strings.Contains(body, "[REDACTED:password]") {
-		t.Errorf("after Redact all:\n%s", memory.MaskText(sc, body))
+		t.Errorf("after Redact all:\n%s", redact.MaskText(sc, body))
 	}
 }

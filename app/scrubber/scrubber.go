@@ -4,7 +4,7 @@
 // scrub command and screen, and the MCP server's audit log.
 //
 // It is where the scrub package (detection) meets the memory package
-// (sessions, files, SQLite): memory takes a memory.SecretFinder, which
+// (sessions, files, SQLite): memory takes a redact.SecretFinder, which
 // *scrub.Scrubber satisfies, so neither imports the other.
 package scrubber
 
@@ -13,7 +13,7 @@ import (
 	"sync"
 
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -58,5 +58,5 @@ func ImportRedactor(st settings.Settings) (func(*funes.Session) map[string]int, 
 	if err != nil {
 		return nil, err
 	}
-	return memory.Redactor(sc), nil
+	return redact.Redactor(sc), nil
 }

@@ -61,7 +61,18 @@ type Options struct {
 	LatencySample int
 	// Questions per type (recalldata.Config); zero takes its defaults.
 	FactQuestions, NoIDQuestions, UpdateQuestions int
+	// Now is the time the questions are asked at (recall.Options.Now); zero
+	// is RecallDataNow, after the history.
+	Now time.Time
 }
+
+// The time of asking of the sets whose questions carry none: just after
+// each history ends.
+var (
+	RecallDataNow = time.Date(2026, 12, 8, 12, 0, 0, 0, time.UTC)
+	LifelikeNow   = time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	AgentworkNow  = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+)
 
 // Result is one hit as the benchmark scores it.
 type Result struct {
@@ -268,7 +279,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		systems = append(systems, system{name: BaselineName, search: b.Search, base: b})
 	}
 	for _, c := range opts.Configs {
-		systems = append(systems, system{name: c.Name, search: recallSearch(m, c, opts.Budget)})
+		now := opts.Now
+		if now.IsZero() {
+			now = RecallDataNow
+		}
+		systems = append(systems, system{name: c.Name, search: recallSearch(m, c, opts.Budget, now)})
 	}
 
 	byID := d.ByID()
@@ -344,9 +359,9 @@ func timedRecall(ctx context.Context, m *memory.Memory, c Config, o recall.Optio
 	return r.Hits, lat, nil
 }
 
-func recallSearch(m *memory.Memory, c Config, budget int) func(context.Context, string, int) ([]Result, error) {
+func recallSearch(m *memory.Memory, c Config, budget int, now time.Time) func(context.Context, string, int) ([]Result, error) {
 	return func(ctx context.Context, q string, k int) ([]Result, error) {
-		o := recall.Options{Query: q, K: k, Budget: budget}
+		o := recall.Options{Query: q, K: k, Budget: budget, Now: now}
 		if c.Apply != nil {
 			c.Apply(&o)
 		}

@@ -73,3 +73,34 @@ func TestRunSmall(t *testing.T) {
 		t.Errorf("miss report: %s", misses.String())
 	}
 }
+
+// TestRunAgentworkSmall runs the agentwork set on a small history: both
+// systems are asked every question, and the cached memory is reused.
+func TestRunAgentworkSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests a small history")
+	}
+	cache := t.TempDir()
+	outs, err := RunAgentwork(context.Background(), AgentworkOptions{N: 200, Seed: 2, Cache: cache, Configs: []Config{Default()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := map[string]float64{}
+	n := map[string]int{}
+	for _, o := range outs {
+		if len(o.Values) != len(Metrics[SetAgentwork]) {
+			t.Fatalf("%d values, want %d", len(o.Values), len(Metrics[SetAgentwork]))
+		}
+		hits[o.System] += o.Values[0]
+		n[o.System]++
+	}
+	if n[FloorName] == 0 || n[FloorName] != n[DefaultName] {
+		t.Fatalf("questions asked: %v", n)
+	}
+	if hits[DefaultName] < 0.5*float64(n[DefaultName]) {
+		t.Errorf("recall found %v of %d gold conversations in 3 hits", hits[DefaultName], n[DefaultName])
+	}
+	if _, err := RunAgentwork(context.Background(), AgentworkOptions{N: 200, Seed: 2, Cache: cache, Configs: []Config{Default()}}); err != nil {
+		t.Fatalf("from the cache: %v", err)
+	}
+}

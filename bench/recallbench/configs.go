@@ -49,9 +49,6 @@ var stages = []stage{
 	{"stopwords", // stopwords and question words dropped from the query
 		func(t *recall.Tuning) { t.NoStopwords = false },
 		func(t *recall.Tuning) { t.NoStopwords = true }},
-	{"longq", // the commonest query words pruned by cost (dropped: see README)
-		func(t *recall.Tuning) { t.PostingShare = 0.03 },
-		func(t *recall.Tuning) { t.PostingShare = 0 }},
 	{"ctx", // the ±2 turns around a turn added to its score (dropped: see README)
 		func(t *recall.Tuning) { t.CtxWeight, t.CtxTurns = 0.1, 2 },
 		func(t *recall.Tuning) { t.CtxWeight = 0 }},
@@ -112,6 +109,18 @@ var stages = []stage{
 	{"recency",
 		func(t *recall.Tuning) { t.HalfLifeDays, t.RecencyWeight = 180, 0.05 },
 		func(t *recall.Tuning) { t.HalfLifeDays = 0 }},
+	{"echo", // a turn of nothing but the query's words ranks below what answers it; copies across conversations shown once
+		func(t *recall.Tuning) { t.Echo, t.FoldCopies = 0.5, true },
+		func(t *recall.Tuning) { t.Echo, t.FoldCopies = 0, false }},
+	{"answers", // a first hit that asks something brings its answer right after it
+		func(t *recall.Tuning) { t.AnswerFollows = true },
+		func(t *recall.Tuning) { t.AnswerFollows = false }},
+	{"dates", // the question's dates and order, against each turn's time
+		func(t *recall.Tuning) { t.Dates, t.SpanWeight, t.WhenWeight = true, 1000, 0.5 },
+		func(t *recall.Tuning) { t.Dates = false }},
+	{"forms", // a verb's irregular forms searched beside it ("eat", "ate")
+		func(t *recall.Tuning) { t.VerbForms = true },
+		func(t *recall.Tuning) { t.VerbForms = false }},
 }
 
 // withK1 is p (nil: the engine's defaults) with k1 set.

@@ -26,6 +26,7 @@ type LifelikeOptions struct {
 	Configs   []Config
 	Questions int // cap per type (0: all)
 	Log       io.Writer
+	Now       time.Time // the time of asking; zero is LifelikeNow
 }
 
 // LifelikeMemory returns the memory imported from lifelike's history of
@@ -127,7 +128,7 @@ func RunLifelike(ctx context.Context, opts LifelikeOptions) ([]Outcome, error) {
 		o.Values = lifelikeScore(q, hits)
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, K: 5, Budget: recallBudget})
+			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, K: 5, Budget: recallBudget, Now: orNow(opts.Now, LifelikeNow)})
 			if err != nil {
 				return nil, err
 			}
@@ -186,4 +187,12 @@ func fingerprint(d *lifelike.Dataset) string {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\n", q.ID, q.Text, q.Harness, q.SessionID, q.Answer)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// orNow is t, or def when t is zero.
+func orNow(t, def time.Time) time.Time {
+	if t.IsZero() {
+		return def
+	}
+	return t
 }

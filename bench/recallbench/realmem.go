@@ -106,7 +106,7 @@ func runPersona(ctx context.Context, dir string, p *realmem.Persona, pi int, qi 
 		o.Values = realMemScore(q, sids, turns)
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, Until: q.Before, K: 10, Budget: recallBudget})
+			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, Until: q.Before, Now: q.Before, K: 10, Budget: recallBudget})
 			if err != nil {
 				return nil, err
 			}

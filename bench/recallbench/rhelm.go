@@ -86,7 +86,7 @@ func runRHELMPerson(ctx context.Context, dir string, p *rhelm.Person, pi int, qi
 		o.Values = rhelmScore(q, hits)
 		outs = append(outs, o)
 		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, Until: q.Before, K: rhelmK, Budget: recallBudget})
+			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, Until: q.Before, Now: q.Before, K: rhelmK, Budget: recallBudget})
 			if err != nil {
 				return nil, err
 			}

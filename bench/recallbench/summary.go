@@ -32,6 +32,7 @@ const (
 	SetRealMem    = "realmem"
 	SetLifelike   = "lifelike"
 	SetRHELM      = "rhelm"
+	SetAgentwork  = "agentwork"
 )
 
 // Metrics names each set's metrics. "turn" metrics count evidence turns
@@ -42,6 +43,7 @@ var Metrics = map[string][]string{
 	SetRealMem:    {"R@5", "R@10", "turn R@5", "turn R@10"},
 	SetLifelike:   {"hit@3", "hit@1", "R@5", "turn@3", "turn R@5"},
 	SetRHELM:      {"turn R@5", "turn hit@5", "turn R@10", "conv R@5", "conv hit@5"},
+	SetAgentwork:  {"hit@3", "hit@1", "turn@3", "turn@1"},
 }
 
 // Rule is the metric the rule judges a set on at one granularity.
@@ -57,6 +59,7 @@ var Rules = map[string][]Rule{
 	SetRealMem:    {{"turn", 2}, {"conv", 0}},
 	SetLifelike:   {{"turn", 3}, {"conv", 0}},
 	SetRHELM:      {{"turn", 0}, {"conv", 3}},
+	SetAgentwork:  {{"turn", 2}, {"conv", 0}},
 }
 
 // heldOut puts every other question in the held-out half: the tuning half
@@ -171,8 +174,10 @@ func setOrder(s string) int {
 		return 1
 	case SetLifelike:
 		return 2
+	case SetRHELM:
+		return 3
 	}
-	return 3
+	return 4
 }
 
 // pairedDelta is the mean per-question difference of metric i between a

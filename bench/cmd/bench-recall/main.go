@@ -19,6 +19,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ireneo-app/ireneo/bench/realmem"
 	"github.com/ireneo-app/ireneo/bench/recallbench"
@@ -28,11 +29,15 @@ import (
 func main() {
 	var (
 		ns       = flag.String("n", "1000", "comma-separated history sizes (conversations) of the recalldata set")
-		sets     = flag.String("sets", "recalldata,realmem,lifelike,rhelm", "comma-separated evaluation sets: recalldata, realmem, lifelike, rhelm")
+		sets     = flag.String("sets", "recalldata,realmem,lifelike,rhelm,agentwork", "comma-separated evaluation sets: recalldata, realmem, lifelike, rhelm, agentwork")
 		llN      = flag.Int("lifelike-n", 1000, "conversations in the lifelike history")
 		llSeed   = flag.Int64("lifelike-seed", 1, "lifelike generator seed")
 		llQ      = flag.Int("lifelike-questions", 0, "lifelike questions asked per type (0 = all)")
 		cache    = flag.String("cache", "", "where imported lifelike memories are kept between runs (default: the user cache dir)")
+		nowFlag  = flag.String("now", "", "the time of asking for the sets whose questions carry none (recalldata, lifelike, agentwork), RFC 3339 or 2006-01-02; empty: just after each history")
+		awN      = flag.Int("agentwork-n", 10000, "conversations in the agentwork history")
+		awSeed   = flag.Int64("agentwork-seed", 1, "agentwork generator seed")
+		awQ      = flag.Int("agentwork-questions", 0, "agentwork questions asked per type (0 = all)")
 		rmDir    = flag.String("realmem", realmem.DefaultDir, "the RealMem persona files")
 		rmQ      = flag.Int("realmem-queries", 0, "RealMem queries asked per persona (0 = all)")
 		rhDir    = flag.String("rhelm", rhelm.DefaultDir, "the RHELM data set")
@@ -67,6 +72,15 @@ func main() {
 		return
 	}
 
+	var now time.Time
+	if *nowFlag != "" {
+		var err error
+		if now, err = time.Parse(time.RFC3339, *nowFlag); err != nil {
+			if now, err = time.Parse("2006-01-02", *nowFlag); err != nil {
+				fail(fmt.Errorf("-now %q: want 2006-01-02 or RFC 3339", *nowFlag))
+			}
+		}
+	}
 	configs, err := recallbench.SelectConfigs(*ablation)
 	if err != nil {
 		fail(err)
@@ -113,7 +127,7 @@ func main() {
 		opts := recallbench.Options{
 			N: n, Seed: *seed, Types: typeList, K: *k, Budget: *budget, Ingest: *ingest,
 			Configs: configs, Baseline: *baseline, Dir: *keep, Reuse: *reuse, LatencySample: *latency,
-			FactQuestions: *facts, NoIDQuestions: *noid, UpdateQuestions: *updates,
+			FactQuestions: *facts, NoIDQuestions: *noid, UpdateQuestions: *updates, Now: now,
 		}
 		if !*quiet {
 			opts.Log = os.Stderr
@@ -155,7 +169,14 @@ func main() {
 		outs = append(outs, o...)
 	}
 	if want[recallbench.SetLifelike] {
-		o, err := recallbench.RunLifelike(ctx, recallbench.LifelikeOptions{N: *llN, Seed: *llSeed, Cache: *cache, Configs: configs, Questions: *llQ, Log: logw})
+		o, err := recallbench.RunLifelike(ctx, recallbench.LifelikeOptions{N: *llN, Seed: *llSeed, Cache: *cache, Configs: configs, Questions: *llQ, Log: logw, Now: now})
+		if err != nil {
+			fail(err)
+		}
+		outs = append(outs, o...)
+	}
+	if want[recallbench.SetAgentwork] {
+		o, err := recallbench.RunAgentwork(ctx, recallbench.AgentworkOptions{N: *awN, Seed: *awSeed, Cache: *cache, Configs: configs, Questions: *awQ, Log: logw, Now: now})
 		if err != nil {
 			fail(err)
 		}

@@ -31,6 +31,7 @@ import (
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 func main() {
@@ -72,9 +73,8 @@ func main() {
 		texts = append(texts, d.Questions[i].Text)
 	}
 	if *exact {
-		recall.SetCheckExact(true)
 		for _, q := range texts {
-			if _, err := recall.Recall(ctx, m, recall.Options{Query: q}); err != nil && err != recall.ErrEmptyQuery {
+			if _, err := recall.Recall(ctx, m, recall.Options{Query: q, CheckExact: true}); err != nil && err != recall.ErrEmptyQuery {
 				fail(fmt.Errorf("%q: %w", q, err))
 			}
 		}
@@ -117,7 +117,7 @@ func main() {
 	}
 	defer fl.Close()
 
-	s := mcpserver.New(m, mcpserver.NewMemoryTokenStore(), mcpserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	s := mcpserver.New(m, tokenstore.NewMemoryTokenStore(), mcpserver.Options{Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	tok, _, err := s.Tokens().Create(ctx, fmt.Sprintf("bench-speed-%d", time.Now().UnixNano()), nil)
 	if err != nil {
 		fail(err)
@@ -259,7 +259,7 @@ func processes(ctx context.Context, m *memory.Memory, memDir, bin string, texts 
 	last := rs[len(rs)-1]
 	fmt.Printf("`ireneo mcp` after one recall: VmRSS %.1f MB, VmHWM %.1f MB (the CPU column of the recall row is the whole mcp session)\n", float64(last.RSSKB)/1024, float64(last.HWMKB)/1024)
 
-	tok, _, err := mcpserver.NewTokens(m, mcpserver.NewMemoryTokenStore()).Create(ctx, fmt.Sprintf("bench-serve-%d", time.Now().UnixNano()), nil)
+	tok, _, err := mcpserver.NewTokens(m, tokenstore.NewMemoryTokenStore()).Create(ctx, fmt.Sprintf("bench-serve-%d", time.Now().UnixNano()), nil)
 	if err != nil {
 		fail(err)
 	}

@@ -1,0 +1,387 @@
+package memory
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
+)
+
+// afterCommitTx, set only by tests, runs between a part's transaction and
+// the renames of its files.
+var afterCommitTx func()
+
+// commitChunk is how many sessions go in one transaction: each session is
+// replaced atomically, and a long import doesn't hold the write lock for minutes.
+const commitChunk = 250
+
+// Commit indexes and writes every staged session. Sessions are prepared on
+// all cores, a part ahead of the writer, and written a part per transaction.
+// A session forgotten since it was staged is skipped, and its tombstone kept.
+func (b *Batch) Commit(ctx context.Context, progress func(done, total int)) (IngestReport, error) {
+	if b.done {
+		return b.report, errors.New("batch already finished")
+	}
+	errs := CommitBatches(ctx, []*Batch{b}, progress)
+	return b.report, errs[0]
+}
+
+// Report is what a committed batch did.
+func (b *Batch) Report() IngestReport { return b.report }
+
+// item is one staged session of one batch, on its way to a transaction.
+type item struct {
+	b  *Batch
+	st staged
+}
+
+// CommitBatches commits several batches of one memory together, as Commit
+// does each: their sessions share transactions of up to commitChunk
+// sessions, so an import of many small inputs (one transcript a file) does
+// not pay a transaction per input. The engine rewrites the dictionary row of
+// every term a transaction touches, which made 4,400 one-session
+// transactions cost about 90 of the heavy import's 168 CPU-seconds. When a
+// shared transaction fails, its sessions are committed again batch by
+// batch, so a batch that cannot be stored fails alone, as with Commit. It
+// returns an error per batch (nil when committed) and discards every batch.
+func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total int)) []error {
+	errs := make([]error, len(bs))
+	failed := map[*Batch]int{} // batch → its index, once it has an error
+	var todo []item
+	for i, b := range bs {
+		if b.done {
+			errs[i] = errors.New("batch already finished")
+			failed[b] = i
+			continue
+		}
+		defer b.Discard()
+		for _, st := range b.staged {
+			if st.n > 0 {
+				todo = append(todo, item{b, st})
+			}
+		}
+	}
+	if len(bs) == 0 {
+		return errs
+	}
+	m := bs[0].m
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type partResult struct {
+		items []item
+		ps    []*prepared
+		errs  []error // per item
+		err   error   // ctx's
+	}
+	parts := make(chan partResult, 1)
+	go func() {
+		defer close(parts)
+		for start := 0; start < len(todo); start += commitChunk {
+			part := todo[start:min(start+commitChunk, len(todo))]
+			ps, perrs, err := preparePart(ctx, part)
+			select {
+			case parts <- partResult{part, ps, perrs, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	fail := func(b *Batch, err error) {
+		for i, o := range bs {
+			if o == b && errs[i] == nil {
+				errs[i] = err
+				failed[b] = i
+			}
+		}
+	}
+	failAll := func(err error) {
+		for i, b := range bs {
+			if errs[i] == nil {
+				errs[i] = err
+				failed[b] = i
+			}
+		}
+	}
+	done := 0
+	for pr := range parts {
+		if pr.err != nil {
+			failAll(pr.err)
+			return errs
+		}
+		for i, err := range pr.errs {
+			if err != nil {
+				fail(pr.items[i].b, err) // that batch alone
+			}
+		}
+		var items []item
+		var ps []*prepared
+		for i, it := range pr.items {
+			if _, bad := failed[it.b]; !bad {
+				items = append(items, it)
+				ps = append(ps, pr.ps[i])
+			}
+		}
+		if err := m.commitPart(ctx, ps, items); err != nil {
+			if ctx.Err() != nil {
+				failAll(err)
+				return errs
+			}
+			// Again batch by batch: only the batch at fault fails.
+			for lo := 0; lo < len(items); {
+				hi := lo + 1
+				for hi < len(items) && items[hi].b == items[lo].b {
+					hi++
+				}
+				if len(items) == hi-lo {
+					fail(items[lo].b, err) // one batch only: it is the one
+				} else if err := m.commitPart(ctx, ps[lo:hi], items[lo:hi]); err != nil {
+					if ctx.Err() != nil {
+						failAll(err)
+						return errs
+					}
+					fail(items[lo].b, err)
+				}
+				lo = hi
+			}
+		}
+		done += len(pr.items)
+		if progress != nil {
+			progress(done, len(todo))
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		failAll(err)
+		return errs
+	}
+	if len(todo) > 0 {
+		m.metaSet(ctx, m.db, "last_import", time.Now().UTC().Format(time.RFC3339))
+	}
+	return errs
+}
+
+// preparePart reads back and prepares staged sessions in parallel, with an
+// error per session that cannot be read back. A session a forget has zeroed
+// in the staging file comes back nil.
+func preparePart(ctx context.Context, part []item) ([]*prepared, []error, error) {
+	out := make([]*prepared, len(part))
+	errs := make([]error, len(part))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				b, st := part[i].b, part[i].st
+				data := make([]byte, st.n)
+				if _, err := b.file.ReadAt(data, st.off); err != nil {
+					errs[i] = fmt.Errorf("staged session %s: %w", st.id, err)
+					continue
+				}
+				ss, _, err := funes.ReadSessions(bytes.NewReader(data))
+				if err != nil || len(ss) != 1 {
+					if when, _ := tombstoneTime(ctx, b.m.db, st.harness, st.id); when != 0 {
+						continue
+					}
+					errs[i] = fmt.Errorf("staged session %s is unreadable", st.id)
+					continue
+				}
+				out[i] = prepare(ss[0], data, st.hash)
+			}
+		}()
+	}
+	for i := range part {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	return out, errs, nil
+}
+
+// commitPart stores prepared sessions of one or more batches in one
+// transaction, then moves their files into src/. Reports are added to each
+// batch only once all of it went well.
+func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) error {
+	type placed struct {
+		b          *Batch
+		tmp, final string
+		outcome    int // index in outcomes
+	}
+	var moves []placed
+	defer func() {
+		// What is still here did not go in place (the part failed), and
+		// holds its sessions: zeroed too.
+		for _, mv := range moves {
+			if err := shred(mv.tmp); err != nil {
+				os.Remove(mv.tmp)
+			}
+		}
+	}()
+	var outcomes []SessionOutcome
+	var owners []*Batch // the batch of each outcome
+	err := m.withTx(ctx, func(tx *sql.Tx) error {
+		stmts, err := prepareIndexStmts(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer stmts.Close()
+		// Checked inside the transaction, so a forget commits either before
+		// it (and wins here) or after it (and erases what this stores).
+		hashes := make([]string, len(part))
+		for i, it := range part {
+			hashes[i] = tombstoneHash(it.st.harness, it.st.id)
+		}
+		tombs, err := tombstoneTimes(ctx, tx, hashes)
+		if err != nil {
+			return err
+		}
+		// A forget that ran while these were staged may have erased
+		// quotes they hold a copy of.
+		mark, err := tombstoneMark(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for i, p := range ps {
+			if b := part[i].b; p != nil && mark != b.tombs && !b.opts.IncludeForgotten {
+				np, err := m.requote(ctx, tx, p)
+				if err != nil {
+					return err
+				}
+				if np != p {
+					ps[i] = np
+				}
+			}
+		}
+		for i, p := range ps {
+			b, st := part[i].b, part[i].st
+			o := SessionOutcome{Harness: st.harness, SessionID: st.id, Title: st.title, Outcome: st.outcome}
+			tomb := tombs[hashes[i]]
+			if b.forgotten(st, tomb) || p == nil {
+				o.Outcome = OutcomeForgotten
+				outcomes = append(outcomes, o)
+				owners = append(owners, b)
+				continue
+			}
+			if again, err := storedAgain(ctx, tx, st); err != nil {
+				return err
+			} else if again {
+				o.Outcome = outcomeStoredAgain
+				outcomes = append(outcomes, o)
+				owners = append(owners, b)
+				continue
+			}
+			if tomb != 0 {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM tombstones WHERE hash=?`, tombstoneHash(st.harness, st.id)); err != nil {
+					return err
+				}
+			}
+			if err := checkPathIndexed(ctx, tx, st.path, st.harness, st.id); err != nil {
+				return err
+			}
+			if err := m.indexSession(ctx, tx, stmts, p, st.path); err != nil {
+				return fmt.Errorf("index session %s: %w", st.id, err)
+			}
+			if err := deriveProjects(ctx, tx, p.s); err != nil {
+				return err
+			}
+			final := filepath.Join(m.dir, st.path)
+			if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
+				return err
+			}
+			b.nIn++
+			tmp := filepath.Join(b.dir, fmt.Sprintf("%s%06d", incomingPrefix, b.nIn))
+			if err := os.WriteFile(tmp, p.data, 0o600); err != nil {
+				return fmt.Errorf("write %s: %w", tmp, err)
+			}
+			moves = append(moves, placed{b, tmp, final, len(outcomes)})
+			outcomes = append(outcomes, o)
+			owners = append(owners, b)
+		}
+		return stmts.flush()
+	})
+	if err != nil {
+		return err
+	}
+	if afterCommitTx != nil {
+		afterCommitTx()
+	}
+	killPoint("commit-tx")
+	byDir := map[string][]string{}
+	var dirs []string
+	for _, mv := range moves {
+		if byDir[mv.b.dir] == nil {
+			dirs = append(dirs, mv.b.dir)
+		}
+		byDir[mv.b.dir] = append(byDir[mv.b.dir], mv.tmp)
+	}
+	for _, d := range dirs {
+		if err := syncFiles(d, byDir[d]); err != nil {
+			return err
+		}
+	}
+	for _, mv := range moves {
+		if err := os.Rename(mv.tmp, mv.final); err != nil {
+			return fmt.Errorf("write %s: %w", mv.final, err)
+		}
+	}
+	placedNow := moves
+	moves = nil
+	// A forget that committed after the transaction may have looked for the
+	// file before it was in place: look again, and erase it here.
+	hashes := make([]string, len(placedNow))
+	for i, mv := range placedNow {
+		o := outcomes[mv.outcome]
+		hashes[i] = tombstoneHash(o.Harness, o.SessionID)
+	}
+	tombs, err := tombstoneTimes(ctx, m.db, hashes)
+	if err != nil {
+		return err
+	}
+	for i, mv := range placedNow {
+		o := &outcomes[mv.outcome]
+		if tombs[hashes[i]] != 0 {
+			if err := shred(mv.final); err != nil && !os.IsNotExist(err) {
+				return fmt.Errorf("erase %s: %w", mv.final, err)
+			}
+			o.Outcome = OutcomeForgotten
+		}
+	}
+	for i, o := range outcomes {
+		owners[i].report.add(o)
+	}
+	return nil
+}
+
+// deriveProjects tags a session with its derived project the first time
+// Ireneo sees it; later imports leave the person's tags alone.
+func deriveProjects(ctx context.Context, tx *sql.Tx, s *funes.Session) error {
+	res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO known_sessions(harness,session_id,first_seen) VALUES(?,?,?)`,
+		s.Harness, s.ID, time.Now().Unix())
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 || strings.TrimSpace(s.Project) == "" {
+		return nil
+	}
+	_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO session_projects(harness,session_id,project) VALUES(?,?,?)`,
+		s.Harness, s.ID, strings.TrimSpace(s.Project))
+	return err
+}

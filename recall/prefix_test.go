@@ -1,0 +1,76 @@
+package recall_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ireneo-app/ireneo/bench/agentwork"
+	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/recall"
+)
+
+// Issue 27 item 9: the first hits do not depend on how many are asked for.
+// On the agentwork set's questions, and on each without its identifier (a
+// broad question over many turns alike), top_k 50's first ten are top_k
+// 10's list, top_k 3's are its first three, and pages of ten with Offset
+// are the slices of the long list.
+func TestFirstHitsDoNotDependOnK(t *testing.T) {
+	if testing.Short() {
+		t.Skip("ingests a 400-conversation history")
+	}
+	ctx := context.Background()
+	m, err := memory.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	d := agentwork.Generate(agentwork.Config{N: 400, Seed: 7, PerType: 15})
+	var batch []*funes.Session
+	if err := d.Sessions(func(s *funes.Session) error {
+		batch = append(batch, s)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Ingest(ctx, batch, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var qs []string
+	for _, q := range d.Questions {
+		qs = append(qs, q.Text, strings.TrimSpace(strings.ReplaceAll(q.Text, q.Ident, "")))
+	}
+	list := func(q string, k, off int) []string {
+		res, err := recall.Recall(ctx, m, recall.Options{Query: q, K: k, Offset: off, Budget: 1 << 30})
+		if err != nil {
+			t.Fatalf("%q K %d offset %d: %v", q, k, off, err)
+		}
+		out := make([]string, len(res.Hits))
+		for i, h := range res.Hits {
+			out[i] = h.SessionID + "/" + h.TurnUUID
+		}
+		return out
+	}
+	long := 0
+	for _, q := range qs {
+		l50 := list(q, 50, 0)
+		if len(l50) > 10 {
+			long++
+		}
+		for _, k := range []int{3, 10} {
+			if got, want := list(q, k, 0), l50[:min(k, len(l50))]; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%q: top_k %d gave\n%v\nbut top_k 50 begins\n%v", q, k, got, want)
+			}
+		}
+		for off := 10; off < len(l50); off += 10 {
+			if got, want := list(q, 10, off), l50[off:min(off+10, len(l50))]; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%q: the page at %d is\n%v\nnot the long list's\n%v", q, off, got, want)
+			}
+		}
+	}
+	if len(qs) < 100 || long < len(qs)/2 {
+		t.Fatalf("%d questions, %d with more than ten hits: too few to tell", len(qs), long)
+	}
+}
