@@ -39,9 +39,12 @@ var experiment func(*Params)
 // DefaultParams are FTS5's BM25 constants with the column weights recall
 // used on FTS5, and a long turn's best passage counted at half its score
 // (bench-recall: every set within noise of no passages, BENCHMARKS.md).
+// The identifiers field is not length-normalised (b 0): a code reply lists
+// dozens (fmt.Println, foo_bar.go) beside the V-261 asked for, and holding
+// it is what counts (agentwork buried-long hit@3 0.679 -> 0.796).
 func DefaultParams() Params {
 	p := Params{K1: 1.2, Fields: [NumFields]FieldParams{
-		Body: {1, 0.75}, Title: {0.5, 0.75}, IDs: {2, 0.75}, Date: {2, 0.75},
+		Body: {1, 0.75}, Title: {0.5, 0.75}, IDs: {2, 0}, Date: {2, 0.75},
 	}, Passage: 0.5}
 	if experiment != nil {
 		experiment(&p)
