@@ -26,6 +26,10 @@ var sources = []struct{ id, name string }{
 	{funes.HarnessClaude, "Claude"},
 	{funes.HarnessCodex, "Codex"},
 	{funes.HarnessClaudeCode, "Claude Code"},
+	{funes.HarnessGeminiCLI, "Gemini CLI"},
+	{funes.HarnessCursor, "Cursor"},
+	{funes.HarnessCopilotCLI, "Copilot CLI"},
+	{funes.HarnessOpenCode, "opencode"},
 }
 
 const anySource = "All sources"

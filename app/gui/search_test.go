@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -356,5 +357,24 @@ func TestHighlight(t *testing.T) {
 	}
 	if strings.Join(hot, ",") != "Budget,MT-4471,mt-4471" {
 		t.Fatalf("highlighted %q", hot)
+	}
+}
+
+// TestEverySourceNamed: each harness a memory may hold (the importers of
+// issue 31 included) has a display name and an option in the source
+// filters, which maps back to it.
+func TestEverySourceNamed(t *testing.T) {
+	opts := sourceOptions()
+	for _, h := range funes.Harnesses {
+		if h == "funes" {
+			continue
+		}
+		name := sourceName(h)
+		if name == h && h != funes.HarnessOpenCode {
+			t.Errorf("harness %q has no display name", h)
+		}
+		if !slices.Contains(opts, name) || sourceID(name) != h {
+			t.Errorf("harness %q (%s) is not a source filter option: %q", h, name, opts)
+		}
 	}
 }
