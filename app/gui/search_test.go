@@ -378,3 +378,36 @@ func TestEverySourceNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestDetailShowsEachTurnOnce: in Search's detail, a turn that is itself
+// a passage is not repeated as another passage's neighbour line, and a
+// neighbour of two passages shows once.
+func TestDetailShowsEachTurnOnce(t *testing.T) {
+	u := newTestUI(t, shownSecretsMemory(t))
+	u.win.Resize(fyne.NewSize(1280, 800))
+	search(t, u, "deploy script")
+	u.search.list.Select(0)
+	waitIdle(t, u)
+	g, ok := u.search.group(0)
+	if !ok || len(g.hits) < 2 {
+		t.Fatalf("want a conversation with several passages, got %d", len(g.hits))
+	}
+	text := strings.Join(renderedTexts(u), "\n")
+	for _, h := range g.hits {
+		line := fmt.Sprintf("%s, turn %d:", roleName(h.Role), h.Seq+1)
+		if strings.Contains(text, line) {
+			t.Errorf("turn %d is a passage and a neighbour line too:\n%s", h.Seq+1, text)
+		}
+	}
+	seen := map[string]int{}
+	for _, l := range renderedTexts(u) {
+		if strings.Contains(l, ", turn ") {
+			seen[l]++
+		}
+	}
+	for l, n := range seen {
+		if n > 1 {
+			t.Errorf("the neighbour line %q shows %d times", l, n)
+		}
+	}
+}
