@@ -26,14 +26,15 @@ const (
 type gptTurn struct{ role, text string }
 
 // chatGPTExportTurns writes conversations.json in ChatGPT's export shape: one
-// conversation per title, its messages a chain under a root node.
+// conversation per title, its messages a chain under a root node, with
+// ids review-<the file's folder>-<n>.
 func chatGPTExportTurns(t *testing.T, path string, start time.Time, convs map[string][]gptTurn) {
 	t.Helper()
 	var out []map[string]any
 	n := 0
 	for title, turns := range convs {
 		n++
-		id := fmt.Sprintf("review-%d", n)
+		id := fmt.Sprintf("review-%s-%d", filepath.Base(filepath.Dir(path)), n) // one per export
 		mapping := map[string]any{"root": map[string]any{"id": "root", "message": nil, "parent": nil, "children": []string{id + "-0"}}}
 		parent := "root"
 		for i, tr := range turns {

@@ -628,7 +628,7 @@ func (s *searchScreen) showHint() {
 	if s.empty {
 		s.detail.Objects = firstRunHelp(s.u, "Nothing to search.")
 	} else {
-		hint := widget.NewLabel("Search everything you have discussed with ChatGPT, Claude, Codex and Claude Code.\n\n" +
+		hint := widget.NewLabel("Search everything you have discussed with " + sourcesInWords() + ".\n\n" +
 			"Short queries work best: an identifier (MT-4471, P-003), a name, or two or three key nouns. " +
 			"Press Enter to search, the arrow keys to move through the results, and Enter again to open one.")
 		hint.Wrapping = fyne.TextWrapWord

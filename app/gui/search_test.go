@@ -376,6 +376,9 @@ func TestEverySourceNamed(t *testing.T) {
 		if !slices.Contains(opts, name) || sourceID(name) != h {
 			t.Errorf("harness %q (%s) is not a source filter option: %q", h, name, opts)
 		}
+		if !strings.Contains(sourcesInWords(), name) {
+			t.Errorf("Search's hint does not name %s: %q", name, sourcesInWords())
+		}
 	}
 }
 
@@ -409,5 +412,46 @@ func TestDetailShowsEachTurnOnce(t *testing.T) {
 		if n > 1 {
 			t.Errorf("the neighbour line %q shows %d times", l, n)
 		}
+	}
+}
+
+// TestButtonsThatWouldDoNothingAreOff: Search is off with no words (and
+// with blanks only), on once there are some; Scan memory is off on an
+// empty memory and on once it holds a conversation.
+func TestButtonsThatWouldDoNothingAreOff(t *testing.T) {
+	m, err := memory.Open(filepath.Join(t.TempDir(), "memory"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	u := newTestUI(t, m)
+	u.showScreen(screenSearch)
+	waitIdle(t, u)
+	s := u.search
+	if !s.searchBtn.Disabled() {
+		t.Error("Search is on with no words")
+	}
+	s.query.SetText("   ")
+	if !s.searchBtn.Disabled() {
+		t.Error("Search is on with blanks only")
+	}
+	s.query.SetText("falcon")
+	if s.searchBtn.Disabled() {
+		t.Error("Search is off with words typed")
+	}
+	u.showScreen(screenScrub)
+	waitIdle(t, u)
+	if !u.scrub.scan.Disabled() {
+		t.Error("Scan memory is on on an empty memory")
+	}
+	if _, err := m.Ingest(context.Background(), fixtureSessions(), memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	u.showScreen(screenSearch)
+	waitIdle(t, u)
+	u.showScreen(screenScrub)
+	waitIdle(t, u)
+	if u.scrub.scan.Disabled() {
+		t.Error("Scan memory is off on a memory with conversations")
 	}
 }

@@ -28,7 +28,7 @@ func shownSecretsMemory(t *testing.T) *memory.Memory {
 	}
 	// And one through the CLI's own import with --no-scrub, as a person's
 	// would be: a ChatGPT export whose secrets the scanner finds.
-	export := filepath.Join(t.TempDir(), "conversations.json")
+	export := filepath.Join(t.TempDir(), "planted", "conversations.json")
 	chatGPTExportTurns(t, export, time.Date(2026, 5, 12, 9, 0, 0, 0, time.UTC), map[string][]gptTurn{"Staging server setup": {
 		{"user", "The staging box will not start:\n\n```\nexport PGPASSWORD='" + plantedPassword + "'\nOPENAI_API_KEY=" + plantedOpenAI + " ./worker\n```"},
 		{"assistant", "psql reads PGPASSWORD, so the password \"" + plantedPassword + "\" is now in this chat: change it."},
@@ -130,7 +130,7 @@ func TestScreensNeverShowSecrets(t *testing.T) {
 	capture(t, u, "search-secrets-masked")
 
 	// The transcript, from Search and from the list, every fold open.
-	for _, id := range []string{"claude_code:cc-deploy", "chatgpt:conv-local-user", "chatgpt:review-1"} {
+	for _, id := range []string{"claude_code:cc-deploy", "chatgpt:conv-local-user", "chatgpt:review-planted-1"} {
 		tv := openTranscript(t, u, id)
 		check("the transcript of " + id)
 		openAllFolds(tv.turns)
@@ -191,6 +191,14 @@ func TestSecretValues(t *testing.T) {
 	}
 	if !strings.Contains(got, `"••••••"`) || !strings.Contains(got, "AK…LM") {
 		t.Fatalf("mask %q: a short secret shows dots, a long one its ends", got)
+	}
+	// A variable's name before its value stays readable; only the value
+	// is masked, whether the scrubber or the key-shape check finds it.
+	for _, line := range []string{"OPENAI_API_KEY=" + plantedOpenAI + " ./worker", "MY_TOKEN=Kx9mP2vL8qR4nT6wY1zBq7Hd ./run"} {
+		name, value, _ := strings.Cut(strings.Fields(line)[0], "=")
+		if got := s.mask(line); !strings.HasPrefix(got, name+"=") || strings.Contains(got, value[4:len(value)-4]) {
+			t.Errorf("mask(%q) = %q: want the name kept and the value masked", line, got)
+		}
 	}
 	if s.mask("nothing secret here, just words") != "nothing secret here, just words" {
 		t.Fatal("mask changed clean text")
