@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -33,6 +34,12 @@ const anyProject = "All projects"
 
 type searchScreen struct {
 	u *ui
+
+	// workdirs are the folders of the conversations whose passages are
+	// tool calls on paths, by source:id, so a row says the path as the
+	// transcript does (relative to the folder). Filled off the UI
+	// goroutine as results arrive.
+	workdirs sync.Map
 
 	query    *searchEntry
 	project  *projectFilter
@@ -230,12 +237,35 @@ func (s *searchScreen) recall(ctx context.Context, o recall.Options) (*recall.Re
 		return nil, err
 	}
 	for _, h := range res.Hits {
+		s.findWorkdir(ctx, h)
 		s.u.secrets.warm(ctx, h.Title, h.Text, projectsText(h.Projects))
 		for _, n := range h.Neighbors {
 			s.u.secrets.warm(ctx, n.Text)
 		}
 	}
 	return res, nil
+}
+
+// findWorkdir looks up the folder of a hit's conversation when the hit is
+// a tool call on a path (one turn read, once per conversation).
+func (s *searchScreen) findWorkdir(ctx context.Context, h recall.Hit) {
+	id := h.Source + ":" + h.SessionID
+	if _, ok := s.workdirs.Load(id); ok || !strings.Contains(toolLine(h.Text, ""), "/") {
+		return
+	}
+	tr, err := s.u.mem.Get(ctx, memory.GetOptions{SessionID: id, TurnUUID: h.TurnUUID, Window: 1})
+	if err != nil {
+		return
+	}
+	s.workdirs.Store(id, tr.Session.Workdir)
+}
+
+// workdir is the folder of a hit's conversation, if known.
+func (s *searchScreen) workdir(h recall.Hit) string {
+	if v, ok := s.workdirs.Load(h.Source + ":" + h.SessionID); ok {
+		return v.(string)
+	}
+	return ""
 }
 
 // nextPage asks recall for the passages after those shown and adds them:
@@ -379,7 +409,7 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		if i < len(g.hits) {
 			h := g.hits[i]
 			// Masked before it is cut: a cut must not leave half a secret.
-			segs = highlight(clip(roleName(h.Role)+": "+s.u.passageLine(h.Role, h.Text, ""), 300), s.terms, inlineStyle())
+			segs = highlight(clip(roleName(h.Role)+": "+s.u.passageLine(h.Role, h.Text, s.workdir(h)), 300), s.terms, inlineStyle())
 		}
 		obj.(*snippet).set(segs)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -453,5 +454,75 @@ func TestButtonsThatWouldDoNothingAreOff(t *testing.T) {
 	waitIdle(t, u)
 	if u.scrub.scan.Disabled() {
 		t.Error("Scan memory is off on a memory with conversations")
+	}
+}
+
+// TestOneDateFormat: every date the screens show that read the memory
+// (Search's rows and detail, Conversations' list and transcript, Forget's
+// list, Activity, Insights) is written one way, 2026-03-01 with the time
+// after it where there is one: no month names, no slashes, no RFC 3339.
+func TestOneDateFormat(t *testing.T) {
+	u := newTestUI(t, shownSecretsMemory(t))
+	u.win.Resize(fyne.NewSize(1280, 800))
+	other := regexp.MustCompile(`\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}\b|\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\d{4}-\d{2}-\d{2}T\d{2}`)
+	ours := regexp.MustCompile(`\b20\d{2}-\d{2}-\d{2}\b`)
+	check := func(where string) {
+		t.Helper()
+		waitIdle(t, u)
+		relayout(u.win.Content())
+		text := strings.Join(renderedTexts(u), "\n")
+		if m := other.FindString(text); m != "" {
+			t.Errorf("%s shows a date as %q", where, m)
+		}
+		if !ours.MatchString(text) {
+			t.Errorf("%s shows no date at all: the check saw nothing", where)
+		}
+	}
+	search(t, u, "deploy script")
+	u.search.list.Select(0)
+	check("Search")
+	openTranscript(t, u, "claude_code:cc-deploy")
+	check("Conversations")
+	u.forget.query.SetText("deploy")
+	u.forget.find()
+	u.showScreen(screenForget)
+	check("Forget")
+	u.showScreen(screenActivity)
+	check("Activity")
+	u.showScreen(screenInsights)
+	check("Insights")
+}
+
+// TestToolCallsReadTheSameEverywhere: a tool call reads as the
+// transcript's folded line ("Edit: importers/codex.go") in Search's rows,
+// in its detail and in the transcript, never as its JSON input.
+func TestToolCallsReadTheSameEverywhere(t *testing.T) {
+	m := newTestMemory(t)
+	if _, err := m.Ingest(context.Background(), []*funes.Session{agentSession()}, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	u := newTestUI(t, m)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	const line = "Edit: importers/codex.go"
+	search(t, u, "response_item.payload")
+	if u.search.length() == 0 {
+		t.Fatal("the Edit call's input found nothing")
+	}
+	rows := strings.Join(textsUnder(u.search.list), "\n")
+	if !strings.Contains(rows, line) || strings.Contains(rows, `{"file_path"`) {
+		t.Errorf("Search's row does not read %q:\n%s", line, rows)
+	}
+	u.search.list.Select(0)
+	waitIdle(t, u)
+	relayout(u.win.Content())
+	detail := strings.Join(textsUnder(u.search.detail), "\n")
+	if !strings.Contains(detail, line) || strings.Contains(detail, `{"file_path"`) {
+		t.Errorf("Search's detail does not read %q:\n%s", line, detail)
+	}
+	tv := openTranscript(t, u, "claude_code:cc-agent")
+	relayout(u.win.Content())
+	tr := strings.Join(textsUnder(tv.turns), "\n")
+	if !strings.Contains(tr, line) || strings.Contains(tr, `{"file_path"`) {
+		t.Errorf("the transcript does not read %q:\n%s", line, tr)
 	}
 }
