@@ -167,10 +167,11 @@ func TestRealWindowReview(t *testing.T) {
 		shot = settled(t, shots, "review-6-connect-claude-code-"+tag, shot)
 		click(606, tabY)
 		shot = settled(t, shots, "review-6-connect-gemini-cli-"+tag, shot)
-		// Settings scrolled to its end: the Sync card.
+		// Settings scrolled to its end (the wheel over the labels: an entry
+		// under the pointer would take it): the Sync card.
 		sendKeys(t, wid, "ctrl+8")
 		time.Sleep(500 * time.Millisecond)
-		run(t, "xdotool", "mousemove", "--window", wid, "500", "300", "click", "--repeat", "300", "--delay", "5", "5")
+		run(t, "xdotool", "mousemove", "--window", wid, "200", "450", "click", "--repeat", "300", "--delay", "5", "5")
 		shot = settled(t, shots, "review-8-settings-end-"+tag, shot)
 		// Conversations' project filter, open.
 		sendKeys(t, wid, "ctrl+2")

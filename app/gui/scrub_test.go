@@ -155,6 +155,10 @@ func TestScrubCellFields(t *testing.T) {
 			t.Errorf("%+v: where cell %q, want %q", c.f, got, c.what)
 		}
 	}
+	// A short secret (a password) previews as the other screens mask it.
+	if got := scrubCell(memory.ScrubFinding{Preview: redact.MaskSecret(canvasPassword)}, 4, titles); got != shownMask(canvasPassword) || got == "…" {
+		t.Errorf("a password's preview cell %q, want %q", got, shownMask(canvasPassword))
+	}
 	o := redactOptions([]memory.ScrubFinding{{ID: "a", Field: memory.FieldAudit, AuditID: 1}, {ID: "b", Source: "codex", SessionID: "c1"}})
 	if !o.AuditLog || len(o.Sessions) != 1 || o.Sessions[0] != "codex:c1" || len(o.IDs) != 2 {
 		t.Errorf("redact options %+v", o)
