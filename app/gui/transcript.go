@@ -489,8 +489,7 @@ func (t *transcriptView) buildUnit(k int) {
 	}
 	first, last := u.first, u.last
 	title := t.runTitle(first, last)
-	var f *fold
-	f = newFold(title, func() fyne.CanvasObject {
+	f := newFold(title, func() fyne.CanvasObject {
 		inner := container.NewVBox()
 		for i := first; i <= last; i++ {
 			it := t.turnItem(i)
