@@ -773,7 +773,7 @@ func (s *snippet) fit() {
 	avail := s.width - 2*theme.InnerPadding()
 	var out []widget.RichTextSegment
 	used := float32(0)
-	for _, seg := range s.full {
+	for _, seg := range s.fromFirstMark(avail) {
 		ts, ok := seg.(*widget.TextSegment)
 		if !ok {
 			continue
@@ -805,6 +805,69 @@ func (s *snippet) fit() {
 	}
 	s.Segments = out
 	s.Refresh()
+}
+
+// fromFirstMark is the line's segments with the words before its first
+// marked word shortened from the left ("You: …words marked"), when the
+// mark would otherwise fall past the line's end: a row shows why it
+// matched (CJK text, with no spaces to break at, hid it).
+func (s *snippet) fromFirstMark(avail float32) []widget.RichTextSegment {
+	if s.width <= 0 || len(s.full) < 2 {
+		return s.full
+	}
+	size := theme.TextSize()
+	width := func(seg widget.RichTextSegment) float32 {
+		ts, ok := seg.(*widget.TextSegment)
+		if !ok {
+			return 0
+		}
+		return fyne.MeasureText(ts.Text, size, ts.Style.TextStyle).Width
+	}
+	k, before := -1, float32(0)
+	for i, seg := range s.full {
+		if ts, ok := seg.(*widget.TextSegment); ok && ts.Style.ColorName == theme.ColorNamePrimary {
+			k = i
+			break
+		}
+		before += width(seg)
+	}
+	if k < 1 || before+width(s.full[k]) <= avail {
+		return s.full
+	}
+	var prefix strings.Builder
+	for _, seg := range s.full[:k] {
+		if ts, ok := seg.(*widget.TextSegment); ok {
+			prefix.WriteString(ts.Text)
+		}
+	}
+	first, ok := s.full[0].(*widget.TextSegment)
+	if !ok {
+		return s.full
+	}
+	head, rest := "", prefix.String()
+	if i := strings.Index(rest, ": "); i >= 0 && i < 20 {
+		head, rest = rest[:i+2], rest[i+2:]
+	}
+	// Keep as much of the words before the mark as leaves the mark and a
+	// third of the line after it.
+	room := avail*2/3 - width(s.full[k])
+	r := []rune(rest)
+	fits := func(from int) bool {
+		return fyne.MeasureText(head+"…"+string(r[from:]), size, first.Style.TextStyle).Width <= room
+	}
+	lo, hi := 0, len(r) // the first rune kept: the least from that fits
+	for lo < hi {
+		if mid := (lo + hi) / 2; fits(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo == 0 || lo == len(r) && !fits(lo) {
+		return s.full
+	}
+	out := []widget.RichTextSegment{&widget.TextSegment{Text: head + "…" + strings.TrimLeft(string(r[lo:]), " "), Style: first.Style}}
+	return append(out, s.full[k:]...)
 }
 
 // plumbingKind is the kind of a turn's preview that is plumbing through

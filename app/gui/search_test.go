@@ -526,3 +526,32 @@ func TestToolCallsReadTheSameEverywhere(t *testing.T) {
 		t.Errorf("the transcript does not read %q:\n%s", line, tr)
 	}
 }
+
+// TestSnippetShowsItsMark: a result row whose marked word would fall past
+// its end shortens the words before it from the left ("You: …"), so the
+// row shows why it matched; a row whose mark fits is left as it is.
+func TestSnippetShowsItsMark(t *testing.T) {
+	newTestUI(t, newTestMemory(t)) // the app's theme, to measure text with
+	text := func(s *snippet) string {
+		var b strings.Builder
+		for _, seg := range s.Segments {
+			if ts, ok := seg.(*widget.TextSegment); ok {
+				b.WriteString(ts.Text)
+			}
+		}
+		return b.String()
+	}
+	long := "You: " + strings.Repeat("東京で三日間の旅行計画を立ててください。", 4) + "Tokyo, three days, in spring."
+	sn := newSnippet()
+	sn.set(highlight(long, []string{"tokyo"}, inlineStyle()))
+	sn.Resize(fyne.NewSize(320, 30))
+	got := text(sn)
+	if !strings.HasPrefix(got, "You: …") || !strings.Contains(got, "Tokyo") {
+		t.Errorf("a row cut before its mark reads %q", got)
+	}
+	short := "You: Plan a trip to Lisbon next spring please, and then a much longer tail that runs past the end"
+	sn.set(highlight(short, []string{"spring"}, inlineStyle()))
+	if got := text(sn); !strings.HasPrefix(got, "You: Plan a trip") || !strings.Contains(got, "spring") {
+		t.Errorf("a row whose mark fits reads %q", got)
+	}
+}
