@@ -617,6 +617,10 @@ func (s *searchScreen) passageView(h recall.Hit, seen map[string]bool, shown map
 	return container.NewVBox(objs...)
 }
 
+// neighbourChars is how much of a neighbour turn the detail shows: about
+// three lines at 900 points, context that does not outweigh its passage.
+const neighbourChars = 240
+
 // neighbourView is a turn before or after a hit, quieter than the hit, on
 // one line: from its blocks once read (tool calls as what they did),
 // else from recall's preview. Plumbing shows as its label.
@@ -633,7 +637,7 @@ func (s *searchScreen) neighbourView(h recall.Hit, n recall.Neighbor, workdir st
 	style := widget.RichTextStyleParagraph
 	style.TextStyle.Italic = true
 	style.ColorName = theme.ColorNamePlaceHolder
-	rt := widget.NewRichText(&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": " + clip(line, 400), Style: style})
+	rt := widget.NewRichText(&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": " + clip(line, neighbourChars), Style: style})
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
 }
