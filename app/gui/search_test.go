@@ -358,3 +358,18 @@ func TestHighlight(t *testing.T) {
 		t.Fatalf("highlighted %q", hot)
 	}
 }
+
+// TestHighlightSegmentedScript: a word of a script written without spaces
+// lights up inside a sentence, as the engine finds it there.
+func TestHighlightSegmentedScript(t *testing.T) {
+	segs := highlight("昨日は東京で旅行した", queryTerms("東京"), widget.RichTextStyleInline)
+	var hot []string
+	for _, s := range segs {
+		if ts := s.(*widget.TextSegment); ts.Style.TextStyle.Bold {
+			hot = append(hot, ts.Text)
+		}
+	}
+	if strings.Join(hot, ",") != "東京" {
+		t.Fatalf("highlighted %q", hot)
+	}
+}
