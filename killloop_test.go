@@ -84,6 +84,8 @@ type killLoop struct {
 	scrubbed         map[int]bool // stored when a scrub --apply reported done
 	took             map[string]time.Duration
 	ran, killed, oks map[string]int
+	scrubWhole       [][2]int // per scrub: files it redacted, files it left
+	controls         int      // positive controls the grep passed
 }
 
 func newKillLoop(t *testing.T, r *rand.Rand) *killLoop {
@@ -188,9 +190,7 @@ func (k *killLoop) run(args ...string) (int, string, string) {
 // step runs one operation, perhaps killed, then checks the memory.
 func (k *killLoop) step(i int) {
 	t := k.t
-	// Scrub joins once its apply is journalled too (a killed scrub --apply
-	// still leaves .staging/scrub-old-* links; IRENEO_KILL_OPS can add it).
-	ops := []string{"import", "import", "import", "forget", "forget", "reindex", "restore"}
+	ops := []string{"import", "import", "import", "forget", "forget", "scrub", "reindex", "restore"}
 	if only := os.Getenv("IRENEO_KILL_OPS"); only != "" {
 		ops = strings.Split(only, ",")
 	}
@@ -229,6 +229,15 @@ func (k *killLoop) step(i int) {
 		args = []string{"--memory", k.restoreTo, "restore", k.backup}
 	}
 	storedBefore := k.storedIndexes()
+	var secretsBefore []int // stored conversations whose file holds their secret
+	if op == "scrub" {
+		files := readTree(t, k.mem)
+		for _, c := range storedBefore {
+			if kc := k.convs[c]; kc.secret != "" && bytes.Contains(srcFileOf(files, kc.id), []byte(strings.ToLower(kc.secret))) {
+				secretsBefore = append(secretsBefore, c)
+			}
+		}
+	}
 	for _, c := range forget {
 		k.forgetAsked[c] = true
 	}
@@ -307,6 +316,35 @@ func (k *killLoop) step(i int) {
 	}
 	t.Logf("%3d %-7s %s", i, op, what)
 	k.check(i, op)
+	if op == "scrub" {
+		k.checkScrubWhole(i, secretsBefore)
+	}
+}
+
+// checkScrubWhole fails unless the scrub just run (killed or not, and
+// finished by the check's open) redacted all the conversations whose
+// files held their secret before it, or none: one transaction.
+func (k *killLoop) checkScrubWhole(i int, before []int) {
+	files := readTree(k.t, k.mem)
+	var still, gone int
+	for _, c := range before {
+		kc := k.convs[c]
+		src := srcFileOf(files, kc.id)
+		switch {
+		case src == nil:
+			k.t.Errorf("iteration %d (scrub): %s's file is gone", i, kc.id)
+		case bytes.Contains(src, []byte(strings.ToLower(kc.secret))):
+			still++
+		case bytes.Contains(src, []byte("[redacted:")):
+			gone++
+		default:
+			k.t.Errorf("iteration %d (scrub): %s's file holds neither its secret nor a placeholder", i, kc.id)
+		}
+	}
+	if still > 0 && gone > 0 {
+		k.t.Errorf("iteration %d (scrub): half a scrub: %d files redacted, %d not", i, gone, still)
+	}
+	k.scrubWhole = append(k.scrubWhole, [2]int{gone, still})
 }
 
 // storedIndexes lists the corpus conversations the memory's index holds.
@@ -350,6 +388,8 @@ func (k *killLoop) check(i int, op string) {
 	if code, out, errs := k.run("--memory", k.mem, "status"); code != 0 {
 		t.Fatalf("iteration %d (%s): status after: %d %s%s", i, op, code, out, errs)
 	}
+	// The files as the command left them, the WAL too if it kept one.
+	files := readTree(t, k.mem)
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(k.mem, "ireneo.db")+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		t.Fatal(err)
@@ -358,11 +398,26 @@ func (k *killLoop) check(i int, op string) {
 	if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&ic); err != nil || ic != "ok" {
 		t.Errorf("iteration %d (%s): integrity_check %q %v", i, op, ic, err)
 	}
-	// Read the files after a checkpoint, as they are at rest.
-	db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 	db.Close()
 	stored := k.stored()
-	files := readTree(t, k.mem)
+	// Positive control: the grep finds a stored conversation's words, in
+	// its file and the database, case-folded (the marker is lower case,
+	// the title says it upper-cased too).
+	for c, kc := range k.convs {
+		if !stored[kc.id] || k.forgetAsked[c] {
+			continue
+		}
+		where := holdingBytes(files, strings.ToUpper(kc.marker))
+		var inDB bool
+		for _, p := range where {
+			inDB = inDB || strings.HasPrefix(filepath.Base(p), "ireneo.db")
+		}
+		if len(where) < 2 || !inDB {
+			t.Errorf("iteration %d (%s): positive control: %s's marker found only in %v", i, op, kc.id, where)
+		}
+		k.controls++
+		break
+	}
 	for c, ok := range k.imported {
 		if ok && !k.forgetAsked[c] && !stored[k.convs[c].id] {
 			t.Errorf("iteration %d (%s): %s was reported imported and is gone", i, op, k.convs[c].id)
@@ -427,6 +482,7 @@ func (k *killLoop) summary() {
 	stored := k.stored()
 	k.t.Logf("ran %s; %d conversations reported imported, %d forgets asked, %d reported done, %d stored at the end",
 		strings.Join(parts, ", "), len(k.imported), len(k.forgetAsked), len(k.forgotten), len(stored))
+	k.t.Logf("scrubs (files redacted, files left): %v; %d positive controls passed", k.scrubWhole, k.controls)
 	if !k.t.Failed() {
 		k.t.Log("every check held: integrity_check ok, nothing reported lost, no forgotten or scrubbed text in any file, .staging empty")
 	}
