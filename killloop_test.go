@@ -84,14 +84,18 @@ type killLoop struct {
 	scrubbed         map[int]bool // stored when a scrub --apply reported done
 	took             map[string]time.Duration
 	ran, killed, oks map[string]int
-	scrubWhole       [][2]int // per scrub: files it redacted, files it left
-	controls         int      // positive controls the grep passed
+	atPoint          map[string]int // kills at a named step, by "op at step"
+	scrubWhole       [][2]int       // per scrub: files it redacted, files it left
+	controls         int            // positive controls the grep passed
+	// killed scrubs with secrets to redact: finished by the next open,
+	// or killed before their transaction (nothing applied)
+	scrubKilledApplied, scrubKilledUndone int
 }
 
 func newKillLoop(t *testing.T, r *rand.Rand) *killLoop {
 	k := &killLoop{t: t, r: r, bin: ireneoBinary(t), home: t.TempDir(),
 		imported: map[int]bool{}, forgetAsked: map[int]bool{}, forgotten: map[int]bool{}, scrubbed: map[int]bool{},
-		took: map[string]time.Duration{}, ran: map[string]int{}, killed: map[string]int{}, oks: map[string]int{}}
+		took: map[string]time.Duration{}, ran: map[string]int{}, killed: map[string]int{}, oks: map[string]int{}, atPoint: map[string]int{}}
 	k.mem = filepath.Join(k.home, "mem")
 	k.restoreTo = filepath.Join(k.home, "restored")
 	for _, kv := range os.Environ() {
@@ -254,6 +258,16 @@ func (k *killLoop) step(i int) {
 	}
 	cmd := exec.Command(k.bin, args...)
 	cmd.Env = k.env
+	// A random delay mostly lands where the work is (a scrub's scan, an
+	// import's parse): a quarter of the runs of the destructive steps die
+	// instead at one of their worst moments, the binary killing itself
+	// there (memory.EnvKillAt).
+	at := ""
+	if pts := loopKillPoints[op]; len(pts) > 0 && k.r.Intn(4) == 0 {
+		at = pts[k.r.Intn(len(pts))]
+		cmd.Env = append(append([]string(nil), k.env...), "IRENEO_TEST_KILL_AT="+at)
+		delay = time.Hour
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -269,16 +283,19 @@ func (k *killLoop) step(i int) {
 	case <-time.After(delay):
 		cmd.Process.Signal(syscall.SIGKILL)
 		err = <-done
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				killed = true
-			}
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+			killed = true // by the loop, or by itself at a named step
 		}
 	}
 	k.ran[op]++
 	if killed {
 		k.killed[op]++
+		if at != "" {
+			k.atPoint[op+" at "+at]++
+		}
 	} else {
 		k.took[op] = max(k.took[op], time.Since(start)*3/2)
 		if err != nil {
@@ -311,20 +328,23 @@ func (k *killLoop) step(i int) {
 		k.nextExport++ // a killed import's export is tried again, or not
 	}
 	what := "finished"
-	if killed {
+	switch {
+	case killed && at != "":
+		what = "killed at " + at
+	case killed:
 		what = fmt.Sprintf("killed after %v", delay.Round(time.Millisecond))
 	}
 	t.Logf("%3d %-7s %s", i, op, what)
 	k.check(i, op)
 	if op == "scrub" {
-		k.checkScrubWhole(i, secretsBefore)
+		k.checkScrubWhole(i, secretsBefore, killed)
 	}
 }
 
 // checkScrubWhole fails unless the scrub just run (killed or not, and
 // finished by the check's open) redacted all the conversations whose
 // files held their secret before it, or none: one transaction.
-func (k *killLoop) checkScrubWhole(i int, before []int) {
+func (k *killLoop) checkScrubWhole(i int, before []int, killed bool) {
 	files := readTree(k.t, k.mem)
 	var still, gone int
 	for _, c := range before {
@@ -345,6 +365,20 @@ func (k *killLoop) checkScrubWhole(i int, before []int) {
 		k.t.Errorf("iteration %d (scrub): half a scrub: %d files redacted, %d not", i, gone, still)
 	}
 	k.scrubWhole = append(k.scrubWhole, [2]int{gone, still})
+	if killed && gone > 0 {
+		k.scrubKilledApplied++ // killed after its transaction: the open finished it
+	} else if killed && still > 0 {
+		k.scrubKilledUndone++
+	}
+}
+
+// loopKillPoints are the steps of each operation at which a run may be
+// killed exactly (see memory.EnvKillAt).
+var loopKillPoints = map[string][]string{
+	"import":  {"commit-tx"},
+	"reindex": {"commit-tx"},
+	"forget":  {"forget-journaled", "forget-quotes", "forget-committed", "forget-shredded", "forget-erased"},
+	"scrub":   {"scrub-journaled", "scrub-linked", "commit-tx", "scrub-committed", "scrub-shredded", "scrub-erased"},
 }
 
 // storedIndexes lists the corpus conversations the memory's index holds.
@@ -482,7 +516,14 @@ func (k *killLoop) summary() {
 	stored := k.stored()
 	k.t.Logf("ran %s; %d conversations reported imported, %d forgets asked, %d reported done, %d stored at the end",
 		strings.Join(parts, ", "), len(k.imported), len(k.forgetAsked), len(k.forgotten), len(stored))
-	k.t.Logf("scrubs (files redacted, files left): %v; %d positive controls passed", k.scrubWhole, k.controls)
+	var pts []string
+	for p, n := range k.atPoint {
+		pts = append(pts, fmt.Sprintf("%s %d", p, n))
+	}
+	sort.Strings(pts)
+	k.t.Logf("of the kills, at a named step: %s", strings.Join(pts, ", "))
+	k.t.Logf("scrubs (files redacted, files left): %v; killed with secrets to redact: %d finished by the next open, %d undone whole; %d positive controls passed",
+		k.scrubWhole, k.scrubKilledApplied, k.scrubKilledUndone, k.controls)
 	if !k.t.Failed() {
 		k.t.Log("every check held: integrity_check ok, nothing reported lost, no forgotten or scrubbed text in any file, .staging empty")
 	}
