@@ -28,6 +28,10 @@ var sources = []struct{ id, name string }{
 	{funes.HarnessClaude, "Claude"},
 	{funes.HarnessCodex, "Codex"},
 	{funes.HarnessClaudeCode, "Claude Code"},
+	{funes.HarnessGeminiCLI, "Gemini CLI"},
+	{funes.HarnessCursor, "Cursor"},
+	{funes.HarnessCopilotCLI, "Copilot CLI"},
+	{funes.HarnessOpenCode, "opencode"},
 }
 
 const anySource = "All sources"
@@ -40,6 +44,15 @@ func sourceName(h string) string {
 		}
 	}
 	return h
+}
+
+// sourcesInWords names every source in a sentence: "ChatGPT, …, and opencode".
+func sourcesInWords() string {
+	var names []string
+	for _, s := range sources {
+		names = append(names, s.name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // sourceOptions are the options of a source filter.
@@ -288,8 +301,9 @@ func maskSecrets(f redact.SecretFinder, text string) string {
 		})
 	}
 	for _, loc := range keyShaped.FindAllStringIndex(text, -1) {
-		if keyLike(text[loc[0]:loc[1]]) {
-			spans = append(spans, span{loc[0], loc[1]})
+		w := text[loc[0]:loc[1]]
+		if v := keyValue(w); keyLike(v) {
+			spans = append(spans, span{loc[1] - len(v), loc[1]}) // a NAME= before it stays
 		}
 	}
 	if len(spans) == 0 {
