@@ -731,7 +731,9 @@ func cursorTextTurns(id string, text string) []funes.Turn {
 			kind, rest := body[m[2]:m[3]], strings.Trim(body[m[1]:mend], "\n")
 			switch kind {
 			case "Thinking":
-				cur.Blocks = addBlock(cur.Blocks, funes.BlockThinking, rest, "")
+				think, reply := cursorSplitThinking(rest)
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockThinking, think, "")
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockText, reply, "")
 			case "Tool call":
 				name, args, _ := strings.Cut(rest, "\n")
 				cur.Blocks = append(cur.Blocks, funes.Block{Type: funes.BlockToolUse, Text: nonBlank(strings.Trim(args, "\n"), "{}"), ToolName: strings.TrimSpace(name)})
@@ -751,6 +753,27 @@ func cursorTextTurns(id string, text string) []funes.Turn {
 		}
 	}
 	return turns
+}
+
+// cursorSplitThinking splits what follows a [Thinking] marker: the .txt
+// writes the thinking ("**Title**", a blank line, its paragraphs), one
+// line break, then the reply with no marker of its own, so the thinking
+// ends at the first single line break (a real transcript's shape: the
+// reply after it had been filed as thinking).
+func cursorSplitThinking(rest string) (thinking, reply string) {
+	for i := 0; i < len(rest); i++ {
+		if rest[i] != '\n' {
+			continue
+		}
+		if i+1 < len(rest) && rest[i+1] == '\n' {
+			for i+1 < len(rest) && rest[i+1] == '\n' {
+				i++ // a paragraph break inside the thinking
+			}
+			continue
+		}
+		return strings.TrimRight(rest[:i], "\n"), strings.Trim(rest[i+1:], "\n")
+	}
+	return rest, ""
 }
 
 func firstIndex(marks [][]int, def int) int {

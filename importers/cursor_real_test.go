@@ -360,9 +360,9 @@ func TestCursorRealWorkspaceNothingLost(t *testing.T) {
 	}
 }
 
-// `import --detect` finds both real databases where Cursor keeps them in
-// a home folder (~/.config/Cursor/User on Linux), and what it finds
-// imports as the samples do.
+// `import --detect` finds the real databases where Cursor keeps them in a
+// home folder (~/.config/Cursor/User on Linux) and the real transcript in
+// ~/.cursor/projects, and what it finds imports as the samples do.
 func TestCursorRealDetectedInHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -374,9 +374,10 @@ func TestCursorRealDetectedInHome(t *testing.T) {
 	}
 	copyDir(t, testdata("cursor-real/2025-09-global/User"), user)
 	copyDir(t, testdata("cursor-real/2024-11-workspace/User"), user)
+	copyDir(t, testdata("cursor-real/txt/projects"), filepath.Join(home, ".cursor", "projects"))
 	found := map[string]int{}
 	for _, l := range DefaultLocations(Homes{}) {
-		if l.What != WhatCursorIDE && l.What != WhatCursorWorkspaces {
+		if l.What != WhatCursorIDE && l.What != WhatCursorWorkspaces && l.What != WhatCursorAgent {
 			continue
 		}
 		ins, err := Detect(context.Background(), l.Path)
@@ -384,19 +385,23 @@ func TestCursorRealDetectedInHome(t *testing.T) {
 			t.Fatalf("%s: %v", l.Path, err)
 		}
 		for _, in := range ins {
-			if in.Err != nil || in.Format != FormatCursorDB {
+			parse := ParseCursorDB
+			if l.What == WhatCursorAgent {
+				parse = ParseCursorTranscript
+			}
+			if in.Err != nil || (in.Format != FormatCursorDB) != (l.What == WhatCursorAgent) {
 				t.Errorf("%s: %s %v", in.Path, in.Format, in.Err)
 				continue
 			}
-			p := parseFile(t, ParseCursorDB, in.Path)
+			p := parseFile(t, parse, in.Path)
 			if p.err != nil {
 				t.Errorf("%s: %v", in.Path, p.err)
 			}
 			found[l.What] += len(p.sessions)
 		}
 	}
-	if found[WhatCursorIDE] != 2 || found[WhatCursorWorkspaces] != 5 {
-		t.Errorf("found %v, want 2 conversations in %q and 5 in %q", found, WhatCursorIDE, WhatCursorWorkspaces)
+	if found[WhatCursorIDE] != 2 || found[WhatCursorWorkspaces] != 5 || found[WhatCursorAgent] != 1 {
+		t.Errorf("found %v, want 2 conversations in %q, 5 in %q, 1 in %q", found, WhatCursorIDE, WhatCursorWorkspaces, WhatCursorAgent)
 	}
 }
 
@@ -430,5 +435,88 @@ func copyDir(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+const cursorRealTxt = "cursor-real/txt/projects/Vxuta-ttvm-ezkdjc-fzuuat-zjd-Iqyvbei-qxsgbd-Kapedb-Hs/agent-transcripts/5d2e8c41-7a9b-4f63-b0e5-19c4a8d7f326.txt"
+
+// expectTxt reads an older .txt transcript line by line, by itself: a
+// "user:" section is a prompt; an "assistant:" section holds thinking,
+// text and [Tool call]s, and each [Tool result] ends the assistant's turn
+// so far and is a turn of its own (the .txt keeps only the result's tool
+// name, no output).
+func expectTxt(t *testing.T, path string) []expTurn {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []expTurn
+	var cur *expTurn
+	closeTurn := func() {
+		if cur != nil && len(cur.holds) > 0 {
+			out = append(out, *cur)
+		}
+		cur = nil
+	}
+	section := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case line == "user:" || line == "assistant:":
+			closeTurn()
+			section = strings.TrimSuffix(line, ":")
+			cur = &expTurn{role: section}
+		case strings.HasPrefix(line, "[Tool result]"):
+			closeTurn()
+			out = append(out, expTurn{funes.RoleTool, []string{strings.TrimSpace(strings.TrimPrefix(line, "[Tool result]"))}})
+			cur = &expTurn{role: section}
+		case cur == nil:
+		default:
+			s := strings.TrimSpace(line)
+			for _, m := range []string{"[Thinking]", "[Tool call]"} {
+				s = strings.TrimSpace(strings.TrimPrefix(s, m))
+			}
+			if s != "" && s != "<user_query>" && s != "</user_query>" {
+				cur.holds = append(cur.holds, s)
+			}
+		}
+	}
+	closeTurn()
+	return out
+}
+
+// A real .txt agent transcript (Cursor's older layout): every prompt,
+// every assistant step (thinking, text, the call's name and arguments)
+// and every [Tool result] is a turn of the funes file, in order, and the
+// project folder it lives under is found again among the paths it names.
+func TestCursorRealTxtNothingLost(t *testing.T) {
+	path := testdata(cursorRealTxt)
+	want := expectTxt(t, path)
+	p := parseFile(t, ParseCursorTranscript, path)
+	if p.err != nil || len(p.sessions) != 1 {
+		t.Fatalf("err %v, %d sessions", p.err, len(p.sessions))
+	}
+	var buf bytes.Buffer
+	if err := funes.WriteSession(&buf, p.sessions[0]); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := funes.ReadSessions(&buf)
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%v %d", err, len(got))
+	}
+	conv := expConv{id: strings.TrimSuffix(filepath.Base(path), ".txt"), turns: want}
+	users, assistants, tools := checkNothingLost(t, []expConv{conv}, got)
+	t.Logf("%d user, %d assistant, %d tool turns", users, assistants, tools)
+	if users != 2 || assistants != 9 || tools != 7 {
+		t.Errorf("the sample changed: %d/%d/%d turns", users, assistants, tools)
+	}
+	// The fourth assistant step thinks, then answers: its reply is text,
+	// not thinking.
+	if tn := got[0].Turns[7]; tn.Role != funes.RoleAssistant || len(tn.Blocks) != 2 || tn.Blocks[0].Type != funes.BlockThinking ||
+		tn.Blocks[1].Type != funes.BlockText || !strings.HasPrefix(tn.Blocks[1].Text, "Qrw xth fecmor vz cnupsbf.") ||
+		!strings.HasSuffix(tn.Blocks[0].Text, "vaakuzgxno.") {
+		t.Errorf("thinking then reply: %+v", tn.Blocks)
+	}
+	if s := got[0]; s.Workdir != "/Vxuta/ttvm.ezkdjc@fzuuat.zjd/Iqyvbei/qxsgbd/Kapedb-Hs" || s.Project != "Kapedb-Hs" {
+		t.Errorf("workdir %q project %q", s.Workdir, s.Project)
 	}
 }

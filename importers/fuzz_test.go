@@ -228,6 +228,7 @@ func FuzzOpenCodeDB(f *testing.F) {
 
 func FuzzCursorTranscript(f *testing.F) {
 	seed(f, "cursor/projects")
+	seed(f, "cursor-real/txt/projects")
 	f.Add([]byte("user:\n<user_query>\nx\n</user_query>\nassistant:\n[Tool call] A\n[Tool result] A\n[Thinking]\n"))
 	f.Add([]byte(`{"role":"user","message":{"content":"<timestamp>Monday, Sep 21, 2026, 9:14 AM (UTC+99:99)</timestamp>"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -1,7 +1,17 @@
 #!/usr/bin/env python3
-"""Reduce and redact a real Cursor state.vscdb into a test sample.
+"""Reduce and redact a real Cursor state.vscdb, or an agent transcript
+(.txt), into a test sample.
 
 usage: reduce.py SRC DST SEED TABLE:KEY... [TABLE:LIKE%...]
+       reduce.py --txt SRC DST SEED
+
+A .txt transcript keeps its structure lines as they are (user:,
+assistant:, <user_query>, </user_query>, the [Thinking] / [Tool call] /
+[Tool result] markers with the tool's name, each call's argument names)
+and rewrites every other character as below (an absolute path's folder
+names the same way each time); the working_directory it
+names, rewritten, is printed encoded as Cursor names the project folder
+(every character not a letter or digit as -), to place the copy under.
 
 Copies the schema of SRC exactly, then only the named rows (a key ending
 in % is a LIKE pattern), each value rewritten so that the structure stays
@@ -59,9 +69,20 @@ KEEP = re.compile(r"[a-z][a-z0-9+.\-]*://|%[0-9A-Fa-f]{2}|</?(?:user_query|times
 
 
 class Redactor:
-    def __init__(self, seed):
+    def __init__(self, seed, paths=False):
         self.rnd = random.Random(seed)
         self.ids = {}
+        # paths: rewrite an absolute path's folder names the same way each
+        # time (the .txt mode), so paths that shared a folder still do.
+        self.paths, self.comps = paths, {}
+
+    def path(self, p):
+        out = []
+        for c in p.split("/"):
+            if c not in self.comps:
+                self.comps[c] = self.scramble(c)
+            out.append(self.comps[c])
+        return "/".join(out)
 
     def new_id(self, old):
         if old not in self.ids:
@@ -97,13 +118,18 @@ class Redactor:
         spans = [(m.start(), m.end(), "id") for m in UUID.finditer(s)]
         spans += [(m.start(), m.end(), "hex") for m in HEX.finditer(s)]
         spans += [(m.start(), m.end(), "keep") for m in KEEP.finditer(s)]
+        if self.paths:
+            spans += [(m.start(), m.end(), "path") for m in ABSPATH.finditer(s)]
         spans.sort()
         for a, b, kind in spans:
             if a < pos:
                 continue
             parts.append(self.scramble(s[pos:a]))
             tok = s[a:b]
-            parts.append(tok if kind == "keep" else self.new_id(tok.lower() if kind == "id" else tok))
+            if kind == "path":
+                parts.append(self.path(tok))
+            else:
+                parts.append(tok if kind == "keep" else self.new_id(tok.lower() if kind == "id" else tok))
             pos = b
         parts.append(self.scramble(s[pos:]))
         return "".join(parts)
@@ -153,7 +179,46 @@ class Redactor:
         return v
 
 
+ABSPATH = re.compile(r"(?<![\w.:/])/[^\s`'\"()<>]+")
+TXT_KEEP = re.compile(r"^(?:user:|assistant:|</?user_query>)[ \t]*$")
+TXT_MARK = re.compile(r"^\[(Thinking|Tool call|Tool result)\]([ \t]*)(.*)$")
+TXT_ARG = re.compile(r"^(  )([A-Za-z_]+)(:[ \t]?)(.*)$")
+
+
+def reduce_txt(src, dst, seed):
+    r = Redactor(seed, paths=True)
+    out, workdir, orig = [], "", ""
+    text = open(src, encoding="utf-8").read()
+    for line in text.split("\n"):
+        m, a = TXT_MARK.match(line), TXT_ARG.match(line)
+        if TXT_KEEP.match(line):
+            out.append(line)
+        elif m and m.group(1) != "Thinking" and IDENT.match(m.group(3)):
+            out.append(line)
+        elif m:
+            out.append("[%s]%s%s" % (m.group(1), m.group(2), r.text(m.group(3))))
+        elif a:
+            v = r.text(a.group(4))
+            if a.group(2) == "working_directory":
+                workdir, orig = v, a.group(4)
+            out.append(a.group(1) + a.group(2) + a.group(3) + v)
+        else:
+            out.append(r.text(line))
+    enc = re.sub(r"[^0-9A-Za-z]", "-", workdir).lstrip("-")
+    result = "\n".join(out)
+    # The project folder's name (the working directory encoded) where the
+    # transcript names it (~/.cursor/projects/<name>/terminals/…) is the
+    # rewritten directory's encoding, as Cursor would have written it.
+    old = r.comps.get(re.sub(r"[^0-9A-Za-z]", "-", orig).lstrip("-"))
+    if old:
+        result = result.replace("/" + old + "/", "/" + enc + "/")
+    open(dst, "w", encoding="utf-8", newline="").write(result)
+    print(enc)
+
+
 def main():
+    if sys.argv[1] == "--txt":
+        return reduce_txt(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     src, dst, seed, wanted = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
     r = Redactor(seed)
     s = sqlite3.connect("file:%s?mode=ro" % src, uri=True)
