@@ -520,3 +520,64 @@ func TestCursorRealTxtNothingLost(t *testing.T) {
 		t.Errorf("workdir %q project %q", s.Workdir, s.Project)
 	}
 }
+
+// The abandoned attempt's bubbles are real 1.x tool calls (toolFormerData
+// with name, rawArgs, params, result, status, toolCallId): in a copy of
+// the global sample whose headers name every bubble row in its order,
+// each call is a turn and each result a tool turn after it, in order.
+func TestCursorRealToolCalls(t *testing.T) {
+	data, err := os.ReadFile(testdata(cursorRealGlobal))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "globalStorage", "state.vscdb")
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query("SELECT key, value FROM cursorDiskKV WHERE key LIKE 'composerData:%' AND value IS NOT NULL")
+	if err != nil {
+		t.Fatal(err)
+	}
+	composers := map[string]map[string]any{}
+	for rows.Next() {
+		var k, v string
+		rows.Scan(&k, &v)
+		var c map[string]any
+		json.Unmarshal([]byte(v), &c)
+		composers[k] = c
+	}
+	rows.Close()
+	for k, c := range composers {
+		cid := strings.TrimPrefix(k, "composerData:")
+		brows, err := db.Query("SELECT key, value FROM cursorDiskKV WHERE key LIKE ? ORDER BY rowid", "bubbleId:"+cid+":%")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var headers []any
+		for brows.Next() {
+			var bk, bv string
+			brows.Scan(&bk, &bv)
+			var b map[string]any
+			json.Unmarshal([]byte(bv), &b)
+			headers = append(headers, map[string]any{"bubbleId": bk[strings.LastIndexByte(bk, ':')+1:], "type": b["type"]})
+		}
+		brows.Close()
+		c["fullConversationHeadersOnly"] = headers
+		v, _ := json.Marshal(c)
+		if _, err := db.Exec("UPDATE cursorDiskKV SET value = ? WHERE key = ?", string(v), k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db.Close()
+	want := expectGlobal(t, path)
+	users, assistants, tools := checkNothingLost(t, want, importToFunes(t, path))
+	t.Logf("every bubble row a header: %d user, %d assistant, %d tool turns", users, assistants, tools)
+	if users != 12 || assistants != 24 || tools != 8 {
+		t.Errorf("%d/%d/%d turns, want 12/24/8", users, assistants, tools)
+	}
+}
