@@ -92,8 +92,47 @@ type cursorBubble struct {
 		Status     looseString     `json:"status"`
 		ToolCallID looseString     `json:"toolCallId"`
 	} `json:"toolFormerData"`
-	Images        []json.RawMessage `json:"images"`
-	WorkspaceURIs []looseString     `json:"workspaceUris"`
+	Images []json.RawMessage `json:"images"`
+	// The images a prompt carries: selectedImages on a 0.4x chat bubble,
+	// context.selectedImages from the composers on (a prompt of images
+	// only has no text at all).
+	SelectedImages json.RawMessage `json:"selectedImages"`
+	Context        json.RawMessage `json:"context"`
+	WorkspaceURIs  []looseString   `json:"workspaceUris"`
+}
+
+// cursorImage is one of a prompt's selected images; 1.x writes a
+// description of it (taskSpecificDescription) beside its path.
+type cursorImage struct {
+	Description looseString `json:"taskSpecificDescription"`
+}
+
+// images are the bubble's images, wherever its version keeps them; read
+// leniently, so a shape not known here costs the images, not the bubble.
+func (b cursorBubble) images() []cursorImage {
+	var out []cursorImage
+	add := func(raw json.RawMessage) {
+		var ims []json.RawMessage
+		if json.Unmarshal(raw, &ims) != nil {
+			return
+		}
+		for _, im := range ims {
+			var ci cursorImage
+			json.Unmarshal(im, &ci) // an image of another shape is still an image
+			out = append(out, ci)
+		}
+	}
+	for range b.Images {
+		out = append(out, cursorImage{})
+	}
+	add(b.SelectedImages)
+	var ctx struct {
+		SelectedImages json.RawMessage `json:"selectedImages"`
+	}
+	if json.Unmarshal(b.Context, &ctx) == nil {
+		add(ctx.SelectedImages)
+	}
+	return out
 }
 
 type cursorComposer struct {
@@ -152,8 +191,12 @@ func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []funes.Tur
 			text = lexicalText(string(b.RichText))
 		}
 		blocks = addBlock(blocks, funes.BlockText, text, "")
-		for range b.Images {
-			blocks = append(blocks, funes.Block{Type: funes.BlockText, Text: "[image]"})
+		for _, im := range b.images() {
+			mark := "[image]"
+			if d := strings.TrimSpace(string(im.Description)); d != "" {
+				mark = "[image] " + d
+			}
+			blocks = append(blocks, funes.Block{Type: funes.BlockText, Text: mark})
 		}
 		if tool := b.Tool; tool != nil && !blank(string(tool.Name)) {
 			args := string(tool.RawArgs)
@@ -302,7 +345,9 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 			}
 			cid := strings.TrimPrefix(key, "composerData:")
 			var c cursorComposer
-			if err := cursorValue(ctx, db, "cursorDiskKV", key, &c); err != nil {
+			if err := cursorValue(ctx, db, "cursorDiskKV", key, &c); errors.Is(err, sql.ErrNoRows) {
+				continue // NULL: no composer to read
+			} else if err != nil {
 				skip("composer "+cid, err)
 				continue
 			}
@@ -435,7 +480,7 @@ func cursorKeys(ctx context.Context, db *sql.DB, table, like string) ([]string, 
 }
 
 // cursorValue decodes one key's JSON value, refusing one too large or not
-// UTF-8; sql.ErrNoRows when the key is not there.
+// UTF-8; sql.ErrNoRows when the key is not there or its value is NULL.
 func cursorValue(ctx context.Context, db *sql.DB, table, key string, v any) error {
 	var n sql.NullInt64
 	var data []byte
@@ -445,6 +490,11 @@ func cursorValue(ctx context.Context, db *sql.DB, table, key string, v any) erro
 	}
 	if err != nil {
 		return dbError(err)
+	}
+	if !n.Valid {
+		// A NULL value: Cursor leaves composerData:<id> rows NULL (16 of
+		// 33 in a real 1.x database); nothing to read, nothing damaged.
+		return sql.ErrNoRows
 	}
 	if err := ocCheckRow("its value", n, data); err != nil {
 		return err
@@ -681,7 +731,9 @@ func cursorTextTurns(id string, text string) []funes.Turn {
 			kind, rest := body[m[2]:m[3]], strings.Trim(body[m[1]:mend], "\n")
 			switch kind {
 			case "Thinking":
-				cur.Blocks = addBlock(cur.Blocks, funes.BlockThinking, rest, "")
+				think, reply := cursorSplitThinking(rest)
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockThinking, think, "")
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockText, reply, "")
 			case "Tool call":
 				name, args, _ := strings.Cut(rest, "\n")
 				cur.Blocks = append(cur.Blocks, funes.Block{Type: funes.BlockToolUse, Text: nonBlank(strings.Trim(args, "\n"), "{}"), ToolName: strings.TrimSpace(name)})
@@ -701,6 +753,27 @@ func cursorTextTurns(id string, text string) []funes.Turn {
 		}
 	}
 	return turns
+}
+
+// cursorSplitThinking splits what follows a [Thinking] marker: the .txt
+// writes the thinking ("**Title**", a blank line, its paragraphs), one
+// line break, then the reply with no marker of its own, so the thinking
+// ends at the first single line break (a real transcript's shape: the
+// reply after it had been filed as thinking).
+func cursorSplitThinking(rest string) (thinking, reply string) {
+	for i := 0; i < len(rest); i++ {
+		if rest[i] != '\n' {
+			continue
+		}
+		if i+1 < len(rest) && rest[i+1] == '\n' {
+			for i+1 < len(rest) && rest[i+1] == '\n' {
+				i++ // a paragraph break inside the thinking
+			}
+			continue
+		}
+		return strings.TrimRight(rest[:i], "\n"), strings.Trim(rest[i+1:], "\n")
+	}
+	return rest, ""
 }
 
 func firstIndex(marks [][]int, def int) int {

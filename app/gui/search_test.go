@@ -361,6 +361,21 @@ func TestHighlight(t *testing.T) {
 	}
 }
 
+// TestHighlightSegmentedScript: a word of a script written without spaces
+// lights up inside a sentence, as the engine finds it there.
+func TestHighlightSegmentedScript(t *testing.T) {
+	segs := highlight("昨日は東京で旅行した", queryTerms("東京"), widget.RichTextStyleInline)
+	var hot []string
+	for _, s := range segs {
+		if ts := s.(*widget.TextSegment); ts.Style.TextStyle.Bold {
+			hot = append(hot, ts.Text)
+		}
+	}
+	if strings.Join(hot, ",") != "東京" {
+		t.Fatalf("highlighted %q", hot)
+	}
+}
+
 // TestEverySourceNamed: each harness a memory may hold (the importers of
 // issue 31 included) has a display name and an option in the source
 // filters, which maps back to it.

@@ -176,9 +176,8 @@ func Generate(cfg Config) *Dataset {
 	r := rand.New(rand.NewPCG(uint64(cfg.Seed), 0xa9e17))
 	d := &Dataset{cfg: cfg}
 	d.facts = planFacts(r, 4*cfg.PerType)
-	nf := len(d.facts)
-	if nf > cfg.N/3 {
-		d.facts, nf = d.facts[:cfg.N/3], cfg.N/3
+	if len(d.facts) > cfg.N/3 {
+		d.facts = d.facts[:cfg.N/3]
 	}
 	d.convs = make([]convPlan, cfg.N)
 	order := r.Perm(cfg.N)
