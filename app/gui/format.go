@@ -55,6 +55,18 @@ func sourcesInWords() string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
+// agentsInWords names the sources that are agents (all but the two chat
+// exports), as the Import screen lists them: "Codex, …, or opencode".
+func agentsInWords() string {
+	var names []string
+	for _, s := range sources {
+		if s.id != funes.HarnessChatGPT && s.id != funes.HarnessClaude {
+			names = append(names, s.name)
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // sourceOptions are the options of a source filter.
 func sourceOptions() []string {
 	out := []string{anySource}

@@ -395,6 +395,9 @@ func TestEverySourceNamed(t *testing.T) {
 		if !strings.Contains(sourcesInWords(), name) {
 			t.Errorf("Search's hint does not name %s: %q", name, sourcesInWords())
 		}
+		if h != funes.HarnessChatGPT && h != funes.HarnessClaude && !strings.Contains(agentsInWords(), name) {
+			t.Errorf("Import's intro does not name %s: %q", name, agentsInWords())
+		}
 	}
 }
 
