@@ -3,6 +3,7 @@ package gui
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -37,9 +38,11 @@ type searchScreen struct {
 
 	// workdirs are the folders of the conversations whose passages are
 	// tool calls on paths, by source:id, so a row says the path as the
-	// transcript does (relative to the folder). Filled off the UI
-	// goroutine as results arrive.
-	workdirs sync.Map
+	// transcript does (relative to the folder); callLines are the folded
+	// lines of passages that are a slice of a tool call's input (which
+	// does not start with its "{"), by source:id:seq. Both filled off the
+	// UI goroutine as results arrive.
+	workdirs, callLines sync.Map
 
 	query    *searchEntry
 	project  *projectFilter
@@ -248,9 +251,16 @@ func (s *searchScreen) recall(ctx context.Context, o recall.Options) (*recall.Re
 
 // findWorkdir looks up the folder of a hit's conversation when the hit is
 // a tool call on a path (one turn read, once per conversation).
+//
+// A passage that reads like a slice of JSON (a long call's input, cut by
+// recall's window) is looked up too: when its turn's block is a tool
+// call, the row says what the call did, as the transcript folds it.
 func (s *searchScreen) findWorkdir(ctx context.Context, h recall.Hit) {
 	id := h.Source + ":" + h.SessionID
-	if _, ok := s.workdirs.Load(id); ok || !strings.Contains(toolLine(h.Text, ""), "/") {
+	_, known := s.workdirs.Load(id)
+	onPath := !known && strings.Contains(toolLine(h.Text, ""), "/")
+	slice := !strings.HasPrefix(strings.TrimSpace(h.Text), "{") && jsonSlice.MatchString(h.Text)
+	if !onPath && !slice {
 		return
 	}
 	tr, err := s.u.mem.Get(ctx, memory.GetOptions{SessionID: id, TurnUUID: h.TurnUUID, Window: 1})
@@ -258,7 +268,23 @@ func (s *searchScreen) findWorkdir(ctx context.Context, h recall.Hit) {
 		return
 	}
 	s.workdirs.Store(id, tr.Session.Workdir)
+	if !slice {
+		return
+	}
+	for _, turn := range tr.Turns {
+		if turn.Seq != h.Seq {
+			continue
+		}
+		if i := passageBlock(turn, h.Text); i >= 0 && turn.Blocks[i].Type == funes.BlockToolUse {
+			one := funes.Turn{Role: turn.Role, Blocks: []funes.Block{turn.Blocks[i]}}
+			s.callLines.Store(fmt.Sprintf("%s:%d", id, h.Seq), s.u.turnLine(one, tr.Session.Workdir))
+		}
+	}
 }
+
+// jsonSlice finds what a slice of a JSON object holds: a key and its
+// string value, or an escaped line break.
+var jsonSlice = regexp.MustCompile(`"[a-z_]+"\s*:\s*"|\\n|\\"`)
 
 // workdir is the folder of a hit's conversation, if known.
 func (s *searchScreen) workdir(h recall.Hit) string {
@@ -409,7 +435,11 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		if i < len(g.hits) {
 			h := g.hits[i]
 			// Masked before it is cut: a cut must not leave half a secret.
-			segs = highlight(clip(roleName(h.Role)+": "+s.u.passageLine(h.Role, h.Text, s.workdir(h)), 300), s.terms, inlineStyle())
+			line := s.u.passageLine(h.Role, h.Text, s.workdir(h))
+			if l, ok := s.callLines.Load(fmt.Sprintf("%s:%s:%d", h.Source, h.SessionID, h.Seq)); ok {
+				line = l.(string)
+			}
+			segs = highlight(clip(roleName(h.Role)+": "+line, 300), s.terms, inlineStyle())
 		}
 		obj.(*snippet).set(segs)
 	}
@@ -869,6 +899,13 @@ func (s *snippet) fromFirstMark(avail float32) []widget.RichTextSegment {
 	}
 	if lo == 0 || lo == len(r) && !fits(lo) {
 		return s.full
+	}
+	// Start at a word where there are words (not in CJK, which has no spaces).
+	for i := lo; i < len(r) && i < lo+20; i++ {
+		if r[i] == ' ' {
+			lo = i + 1
+			break
+		}
 	}
 	out := []widget.RichTextSegment{&widget.TextSegment{Text: head + "…" + strings.TrimLeft(string(r[lo:]), " "), Style: first.Style}}
 	return append(out, s.full[k:]...)

@@ -567,9 +567,58 @@ func TestSnippetShowsItsMark(t *testing.T) {
 	if !strings.HasPrefix(got, "You: …") || !strings.Contains(got, "Tokyo") {
 		t.Errorf("a row cut before its mark reads %q", got)
 	}
+	words := "Assistant: Rotate that key first: it is in this chat now, and then I write the deploy script for the staging site."
+	sn.set(highlight(words, []string{"deploy"}, inlineStyle()))
+	sn.Resize(fyne.NewSize(300, 30))
+	if got := text(sn); !strings.HasPrefix(got, "Assistant: …") || !strings.Contains(got, "deploy") || strings.Contains(got, "…"+"en ") {
+		t.Errorf("a cut before the mark should start at a word: %q", got)
+	} else if f := strings.TrimPrefix(got, "Assistant: …"); !strings.Contains(words, " "+strings.Fields(f)[0]+" ") {
+		t.Errorf("a cut before the mark starts inside a word: %q", got)
+	}
 	short := "You: Plan a trip to Lisbon next spring please, and then a much longer tail that runs past the end"
 	sn.set(highlight(short, []string{"spring"}, inlineStyle()))
 	if got := text(sn); !strings.HasPrefix(got, "You: Plan a trip") || !strings.Contains(got, "spring") {
 		t.Errorf("a row whose mark fits reads %q", got)
+	}
+}
+
+// TestRowOfACallsSlice: a passage that is a slice of a long tool call's
+// input (recall's window, not starting at its "{") reads in Search's row
+// as the transcript's folded line, not as JSON.
+func TestRowOfACallsSlice(t *testing.T) {
+	m := newTestMemory(t)
+	var body strings.Builder
+	for i := range 120 {
+		fmt.Fprintf(&body, "Line %d of the zoo notes: the penguins are fed at noon and the otters at four.\\n", i)
+		if i == 90 {
+			body.WriteString("The quokka enclosure moves next spring.\\n")
+		}
+	}
+	t0 := time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC)
+	s := &funes.Session{ID: "cc-zoo", Harness: funes.HarnessClaudeCode, Title: "Zoo notes", Workdir: "/home/ana/zoo", Turns: []funes.Turn{
+		{TurnUUID: "z-0", Seq: 0, TS: t0, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "Write the zoo notes file."}}},
+		{TurnUUID: "z-1", Seq: 1, TS: t0.Add(time.Minute), Role: funes.RoleAssistant, Blocks: []funes.Block{{Type: funes.BlockToolUse, ToolName: "Write",
+			Text: `{"file_path":"/home/ana/zoo/notes/zoo.md","content":"` + body.String() + `"}`}}},
+	}}
+	if _, err := m.Ingest(context.Background(), []*funes.Session{s}, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	u := newTestUI(t, m)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	search(t, u, "quokka enclosure")
+	h, ok := u.search.hit(0)
+	if !ok || h.SessionID != "cc-zoo" {
+		t.Fatalf("first hit %+v", h)
+	}
+	t.Logf("the passage starts %q", clip(h.Text, 40))
+	rows := strings.Join(textsUnder(u.search.list), "\n")
+	if !strings.Contains(rows, "Write: notes/zoo.md") || strings.Contains(rows, `\n`) || strings.Contains(rows, `":"`) {
+		t.Errorf("the row of a call's slice does not read as the transcript's line:\n%s", rows)
+	}
+	u.search.list.Select(0)
+	waitIdle(t, u)
+	relayout(u.win.Content())
+	if detail := strings.Join(textsUnder(u.search.detail), "\n"); !strings.Contains(detail, "Write: notes/zoo.md") {
+		t.Errorf("the detail of a call's slice does not fold it as the transcript does:\n%s", detail)
 	}
 }
