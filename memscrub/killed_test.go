@@ -123,6 +123,13 @@ func TestScrubApplyKilled(t *testing.T) {
 				t.Fatalf("audit: %v %+v", err, es)
 			}
 			auditDone := !strings.Contains(es[0].Args, tok)
+			hist, err := m.ScrubHistory(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]int{true: 1, false: 0}[applied]; len(hist) != want {
+				t.Errorf("%d scrub history rows after the open, want %d (the row goes in with the redactions)", len(hist), want)
+			}
 			if applied {
 				if changed != 3 || !auditDone {
 					t.Fatalf("the scrub killed at %s was not finished: %d of 3 files rewritten, audit redacted %v", step, changed, auditDone)
