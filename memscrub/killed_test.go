@@ -5,6 +5,7 @@ package memscrub
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memory/memorytest"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
@@ -205,4 +207,64 @@ func srcFiles(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestScrubApplyKilledManyChunks: a scrub that rewrites more
+// conversations than one import transaction takes (commitChunk, 250) is
+// still one transaction: killed before it, none is redacted; killed after
+// it, before the files are in place, the next open redacts all 260 and no
+// token is left in any file.
+func TestScrubApplyKilledManyChunks(t *testing.T) {
+	for _, step := range []string{"scrub-linked", "commit-tx"} {
+		t.Run(step, func(t *testing.T) {
+			t.Parallel()
+			const n = 260
+			dir := t.TempDir()
+			m, err := memory.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var toks []string
+			for i := range n {
+				tok := scrubtest.GitHubToken(uint64(5000 + i))
+				toks = append(toks, tok)
+				memorytest.Ingest(t, m, conv(fmt.Sprintf("chunk-%03d", i), funes.HarnessCodex, "talk", "", day0,
+					"the pump seals leak, token "+tok, "replace the seals"))
+			}
+			m.Close()
+			if len(filesContaining(t, dir, toks[n-1])) == 0 {
+				t.Fatal("positive control: the last token was never stored")
+			}
+			runScrubKilled(t, dir, step)
+			m, err = memory.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			redacted := 0
+			for rel, data := range srcFiles(t, dir) {
+				switch {
+				case strings.Contains(string(data), "[REDACTED:"):
+					redacted++
+				case !strings.Contains(string(data), "token gh"):
+					t.Errorf("%s holds neither its token nor a placeholder", rel)
+				}
+			}
+			if step == "commit-tx" {
+				if redacted != n {
+					t.Fatalf("killed after its transaction: %d of %d redacted after the open", redacted, n)
+				}
+				for i, tok := range toks {
+					if files := filesContaining(t, dir, tok); len(files) > 0 {
+						t.Fatalf("token %d is still in %v", i, files)
+					}
+				}
+			} else if redacted != 0 {
+				t.Fatalf("killed before its transaction: %d of %d redacted", redacted, n)
+			}
+			if infos, total, err := m.Sessions(context.Background(), memory.SessionQuery{}); err != nil || total != n {
+				t.Fatalf("%d (%d listed) conversations after the open, want %d: %v", total, len(infos), n, err)
+			}
+		})
+	}
 }
