@@ -221,7 +221,6 @@ func (m *Memory) commitWhole(ctx context.Context, b *Batch, todo []item, progres
 	if err != nil {
 		return err
 	}
-	b.inTxRan = b.inTx != nil
 	return m.placePart(ctx, &st)
 }
 

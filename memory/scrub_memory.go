@@ -273,6 +273,9 @@ func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRe
 	var links []string
 	for _, ref := range olds {
 		l, err := m.keepOld(jctx, ref.path)
+		if os.IsNotExist(err) {
+			continue // no old bytes to overwrite
+		}
 		if err != nil {
 			if batch != nil {
 				batch.Discard()
@@ -304,11 +307,8 @@ func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRe
 		return nil
 	}
 	if batch != nil {
-		batch.whole, batch.inTx = true, rewrite
+		batch.whole, batch.inTx = true, rewrite // commitWhole: one transaction, rewrite in it
 		_, err = batch.Commit(ctx, nil)
-		if err == nil && !batch.inTxRan {
-			err = m.withTx(ctx, func(tx *sql.Tx) error { return rewrite(ctx, tx) }) // no conversation was left to store
-		}
 	} else {
 		err = m.withTx(ctx, func(tx *sql.Tx) error { return rewrite(ctx, tx) })
 	}
