@@ -85,8 +85,12 @@ func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total i
 	parts := make(chan partResult, 1)
 	go func() {
 		defer close(parts)
-		for start := 0; start < len(todo); start += commitChunk {
-			part := todo[start:min(start+commitChunk, len(todo))]
+		chunk := commitChunk
+		if len(bs) == 1 && bs[0].whole {
+			chunk = max(len(todo), 1)
+		}
+		for start := 0; start < len(todo); start += chunk {
+			part := todo[start:min(start+chunk, len(todo))]
 			ps, perrs, err := preparePart(ctx, part)
 			select {
 			case parts <- partResult{part, ps, perrs, err}:
@@ -315,10 +319,23 @@ func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) er
 			outcomes = append(outcomes, o)
 			owners = append(owners, b)
 		}
-		return stmts.flush()
+		if err := stmts.flush(); err != nil {
+			return err
+		}
+		for i, it := range part {
+			if it.b.inTx != nil && (i == 0 || part[i-1].b != it.b) {
+				if err := it.b.inTx(ctx, tx); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return err
+	}
+	for _, it := range part {
+		it.b.inTxRan = it.b.inTx != nil
 	}
 	if afterCommitTx != nil {
 		afterCommitTx()
