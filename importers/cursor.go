@@ -99,6 +99,29 @@ type cursorBubble struct {
 	SelectedImages json.RawMessage `json:"selectedImages"`
 	Context        json.RawMessage `json:"context"`
 	WorkspaceURIs  []looseString   `json:"workspaceUris"`
+	// 1.x writes no createdAt on a bubble but times the request:
+	// timingInfo {clientRpcSendTime, clientEndTime} in epoch ms (its
+	// clientStartTime is the window's clock, not a date).
+	TimingInfo json.RawMessage `json:"timingInfo"`
+}
+
+// cursorTiming reads a bubble's timingInfo leniently: when its request
+// was sent and when its reply ended, zero when absent or not a date.
+func (b cursorBubble) timing() (sent, ended time.Time) {
+	var ti struct {
+		Sent  flexTime `json:"clientRpcSendTime"`
+		Ended flexTime `json:"clientEndTime"`
+	}
+	if json.Unmarshal(b.TimingInfo, &ti) != nil {
+		return time.Time{}, time.Time{}
+	}
+	date := func(t time.Time) time.Time {
+		if t.Year() < 2000 {
+			return time.Time{}
+		}
+		return t
+	}
+	return date(ti.Sent.Time), date(ti.Ended.Time)
 }
 
 // cursorImage is one of a prompt's selected images; 1.x writes a
@@ -168,6 +191,16 @@ func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []funes.Tur
 			continue
 		}
 		ts := b.CreatedAt.Time
+		if ts.IsZero() && role == funes.RoleAssistant {
+			sent, ended := b.timing()
+			ts = ended
+			if ts.IsZero() {
+				ts = sent
+			}
+		}
+		if ts.IsZero() && role == funes.RoleUser && i+1 < len(bubbles) && cursorRole(bubbles[i+1].Type) == funes.RoleAssistant {
+			ts, _ = bubbles[i+1].timing() // sent when the reply's request was
+		}
 		if ts.IsZero() {
 			ts = last
 		}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
 )
@@ -30,6 +31,7 @@ const (
 type expTurn struct {
 	role  string
 	holds []string
+	at    time.Time // when set, the turn's time
 }
 
 // expConv is one conversation a sample must yield, read from the
@@ -132,16 +134,16 @@ func bubbleTurns(b map[string]any) []expTurn {
 	}
 	tool := obj(b["toolFormerData"])
 	if name := str(tool["name"]); name != "" {
-		out := []expTurn{{role, append(holds, name)}}
+		out := []expTurn{{role: role, holds: append(holds, name)}}
 		if res := str(tool["result"]); res != "" {
-			out = append(out, expTurn{funes.RoleTool, []string{res}})
+			out = append(out, expTurn{role: funes.RoleTool, holds: []string{res}})
 		}
 		return out
 	}
 	if len(holds) == 0 {
 		return nil
 	}
-	return []expTurn{{role, holds}}
+	return []expTurn{{role: role, holds: holds}}
 }
 
 // expectGlobal reads a global database's composers as Cursor shows them:
@@ -166,12 +168,35 @@ func expectGlobal(t *testing.T, path string) []expConv {
 		cid := strings.TrimPrefix(k, "composerData:")
 		conv := expConv{id: cid}
 		named := map[string]bool{}
+		var bubbles []map[string]any
 		for _, h := range list(c["fullConversationHeadersOnly"]) {
 			bid := str(obj(h)["bubbleId"])
 			named[bid] = true
 			if b := realValue(t, db, "cursorDiskKV", "bubbleId:"+cid+":"+bid); b != nil {
-				conv.turns = append(conv.turns, bubbleTurns(b)...)
+				bubbles = append(bubbles, b)
 			}
+		}
+		// Times: 1.x bubbles have no createdAt; a reply's timingInfo
+		// has when its request was sent (the prompt's time) and when it
+		// ended (the reply's), in epoch milliseconds.
+		ms := func(b map[string]any, k string) time.Time {
+			v, ok := obj(b["timingInfo"])[k].(float64)
+			if !ok || v < 1e12 {
+				return time.Time{}
+			}
+			return time.UnixMilli(int64(v)).UTC()
+		}
+		for i, b := range bubbles {
+			turns := bubbleTurns(b)
+			if len(turns) > 0 && b["createdAt"] == nil {
+				switch {
+				case turns[0].role == funes.RoleAssistant:
+					turns[0].at = ms(b, "clientEndTime")
+				case i+1 < len(bubbles) && fmt.Sprint(bubbles[i+1]["type"]) == "2":
+					turns[0].at = ms(bubbles[i+1], "clientRpcSendTime")
+				}
+			}
+			conv.turns = append(conv.turns, turns...)
 		}
 		brows, err := db.Query("SELECT key FROM cursorDiskKV WHERE key LIKE ?", "bubbleId:"+cid+":%")
 		if err != nil {
@@ -289,6 +314,12 @@ func checkNothingLost(t *testing.T, want []expConv, got []*funes.Session) (users
 			if turn.Role != e.role {
 				t.Errorf("%s turn %d: role %s, want %s", c.id, i, turn.Role, e.role)
 			}
+			if !e.at.IsZero() && !turn.TS.Equal(e.at) {
+				t.Errorf("%s turn %d (%s): at %s, want %s", c.id, i, e.role, turn.TS, e.at)
+			}
+			if i > 0 && turn.TS.Before(s.Turns[i-1].TS) {
+				t.Errorf("%s turn %d: at %s, before turn %d's %s", c.id, i, turn.TS, i-1, s.Turns[i-1].TS)
+			}
 			for _, h := range e.holds {
 				if !strings.Contains(all.String(), h) {
 					t.Errorf("%s turn %d (%s) lacks %.60q", c.id, i, e.role, h)
@@ -321,7 +352,8 @@ func checkNothingLost(t *testing.T, want []expConv, got []*funes.Session) (users
 
 // A real 1.x global database (composer _v 9, bubbles _v 3, September
 // 2025): every header's bubble is a turn of the funes file, in order,
-// prompts of images only included; the NULL composerData rows and the
+// prompts of images only included, each at its time (the reply's
+// timingInfo: no bubble has a createdAt); the NULL composerData rows and the
 // empty composer are no conversation and no warning; the thirteen bubbles
 // of a first attempt that the person stopped and re-ran (rows no header
 // names, tool calls with their results) stay out, as Cursor shows them.
@@ -467,7 +499,7 @@ func expectTxt(t *testing.T, path string) []expTurn {
 			cur = &expTurn{role: section}
 		case strings.HasPrefix(line, "[Tool result]"):
 			closeTurn()
-			out = append(out, expTurn{funes.RoleTool, []string{strings.TrimSpace(strings.TrimPrefix(line, "[Tool result]"))}})
+			out = append(out, expTurn{role: funes.RoleTool, holds: []string{strings.TrimSpace(strings.TrimPrefix(line, "[Tool result]"))}})
 			cur = &expTurn{role: section}
 		case cur == nil:
 		default:
