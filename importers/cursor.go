@@ -47,7 +47,8 @@ import (
 // A composer's folder is its workspace's: workspace.json {"folder": URI}
 // beside a workspace database, whose "composer.composerData" names the
 // composers it holds; a global database's composers are matched to the
-// workspaces beside it (workspaceStorage/). Each composer or chat tab is
+// workspaces beside it (workspaceStorage/), and from 3.x, whose workspace
+// databases list none, each composer names its own (workspaceIdentifier). Each composer or chat tab is
 // one conversation, its id the composer's or tab's.
 //
 // The agent's own transcripts, ~/.cursor/projects/<encoded folder>/
@@ -167,6 +168,35 @@ type cursorComposer struct {
 	Conversation  []json.RawMessage          `json:"conversation"`
 	ConvMap       map[string]json.RawMessage `json:"conversationMap"`
 	SubComposers  []looseString              `json:"subComposerIds"`
+	// 3.x names the composer's workspace itself ({id, uri: {fsPath, path,
+	// external}}); its workspace database no longer lists it.
+	Workspace json.RawMessage `json:"workspaceIdentifier"`
+}
+
+// folder is the workspace folder a composer names, or "" (read
+// leniently: a shape not known here costs the folder, not the composer).
+func (c cursorComposer) folder() string {
+	var w struct {
+		URI struct {
+			FsPath   looseString `json:"fsPath"`
+			Path     looseString `json:"path"`
+			External looseString `json:"external"`
+			Scheme   looseString `json:"scheme"`
+		} `json:"uri"`
+	}
+	if json.Unmarshal(c.Workspace, &w) != nil {
+		return ""
+	}
+	if p := fileURIPath(string(w.URI.External)); p != "" {
+		return p
+	}
+	if sc := string(w.URI.Scheme); sc != "" && sc != "file" {
+		return "" // a remote workspace's path is not on this machine
+	}
+	if p := strings.TrimSpace(string(w.URI.FsPath)); p != "" {
+		return p
+	}
+	return strings.TrimSpace(string(w.URI.Path))
 }
 
 // cursorRole reads a bubble's type: 1 or "user" is the person.
@@ -334,12 +364,17 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 	if folder == "" {
 		folders = cursorComposerFolders(ctx, h.Path)
 	}
-	folderOf := func(cid string, bubbles []cursorBubble) string {
+	folderOf := func(cid string, c *cursorComposer, bubbles []cursorBubble) string {
 		if folder != "" {
 			return folder
 		}
 		if f := folders[cid]; f != "" {
 			return f
+		}
+		if c != nil {
+			if f := c.folder(); f != "" {
+				return f
+			}
 		}
 		for _, b := range bubbles {
 			for _, u := range b.WorkspaceURIs {
@@ -393,7 +428,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 				continue
 			}
 			done[cid] = true
-			s := cursorSession(cid, string(c.Name), folderOf(cid, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))
+			s := cursorSession(cid, string(c.Name), folderOf(cid, &c, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))
 			if s != nil && subs[cid] {
 				s.Title = "Sub-agent: " + s.Title
 			}
@@ -416,7 +451,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 			}
 			bubbles := cursorInline(c)
 			done[cid] = true
-			if err := emit(cursorSession(cid, string(c.Name), folderOf(cid, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))); err != nil {
+			if err := emit(cursorSession(cid, string(c.Name), folderOf(cid, &c, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))); err != nil {
 				return err
 			}
 		}
@@ -437,7 +472,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 				continue
 			}
 			done[tid] = true
-			if err := emit(cursorSession(tid, string(tab.ChatTitle), folderOf(tid, tab.Bubbles), cursorTurns(tid, tab.Bubbles, tab.LastSendTime.Time))); err != nil {
+			if err := emit(cursorSession(tid, string(tab.ChatTitle), folderOf(tid, nil, tab.Bubbles), cursorTurns(tid, tab.Bubbles, tab.LastSendTime.Time))); err != nil {
 				return err
 			}
 		}

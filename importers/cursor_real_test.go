@@ -21,6 +21,7 @@ import (
 // JSON fields, nesting, value types, order, versions and bubble counts
 // are Cursor's own.
 const (
+	cursorReal3x        = "cursor-real/2026-07-global/User/globalStorage/state.vscdb"
 	cursorRealGlobal    = "cursor-real/2025-09-global/User/globalStorage/state.vscdb"
 	cursorRealWorkspace = "cursor-real/2024-11-workspace/User/workspaceStorage/3f9c2a7e51d84b06a1e7c0d92b5f4e18/state.vscdb"
 )
@@ -105,7 +106,7 @@ func lexicalNodes(rich string) []string {
 // bubbleTurns is what one bubble must become: nothing for an empty one
 // (the chat panel's unsent draft, a bubble with neither words nor
 // images), a user or assistant turn with its texts, and for a tool call
-// the call's turn and, when the call has a result, a tool turn.
+// the call's turn and, when the call has a result or a status, a tool turn.
 func bubbleTurns(b map[string]any) []expTurn {
 	role := ""
 	switch fmt.Sprint(b["type"]) {
@@ -135,8 +136,12 @@ func bubbleTurns(b map[string]any) []expTurn {
 	tool := obj(b["toolFormerData"])
 	if name := str(tool["name"]); name != "" {
 		out := []expTurn{{role: role, holds: append(holds, name)}}
+		// The call's result; a call with none but a status (3.x's
+		// ripgrep_raw_search: "completed") is that status.
 		if res := str(tool["result"]); res != "" {
 			out = append(out, expTurn{role: funes.RoleTool, holds: []string{res}})
+		} else if st := str(tool["status"]); st != "" {
+			out = append(out, expTurn{role: funes.RoleTool, holds: []string{st}})
 		}
 		return out
 	}
@@ -435,6 +440,36 @@ func TestCursorRealDetectedInHome(t *testing.T) {
 	if found[WhatCursorIDE] != 2 || found[WhatCursorWorkspaces] != 5 || found[WhatCursorAgent] != 1 {
 		t.Errorf("found %v, want 2 conversations in %q, 5 in %q, 1 in %q", found, WhatCursorIDE, WhatCursorWorkspaces, WhatCursorAgent)
 	}
+
+	// A 3.x home: the global database is found and read; its workspace's
+	// database, which holds no chat, is no input.
+	home3 := t.TempDir()
+	t.Setenv("HOME", home3)
+	user3 := filepath.Join(home3, ".config", "Cursor", "User")
+	if dir, ok := cursorUserDirsFor(home3); ok {
+		user3 = dir
+	}
+	copyDir(t, testdata("cursor-real/2026-07-global/User"), user3)
+	n := 0
+	for _, l := range DefaultLocations(Homes{}) {
+		if l.What != WhatCursorIDE && l.What != WhatCursorWorkspaces {
+			continue
+		}
+		ins, err := Detect(context.Background(), l.Path)
+		if err != nil {
+			t.Fatalf("%s: %v", l.Path, err)
+		}
+		for _, in := range ins {
+			if l.What != WhatCursorIDE || in.Format != FormatCursorDB {
+				t.Errorf("3.x home: %s %s %v", in.Path, in.Format, in.Err)
+				continue
+			}
+			n += len(parseFile(t, ParseCursorDB, in.Path).sessions)
+		}
+	}
+	if n != 1 {
+		t.Errorf("3.x home: %d conversations, want 1", n)
+	}
 }
 
 // cursorUserDirsFor is where this platform's Cursor keeps User/ (the first
@@ -611,5 +646,37 @@ func TestCursorRealToolCalls(t *testing.T) {
 	t.Logf("every bubble row a header: %d user, %d assistant, %d tool turns", users, assistants, tools)
 	if users != 12 || assistants != 24 || tools != 8 {
 		t.Errorf("%d/%d/%d turns, want 12/24/8", users, assistants, tools)
+	}
+}
+
+// A real 3.7 global database (composer _v 16, July 2026): 99 headers
+// (grouping hints), bubbles with createdAt, thinking bubbles, tool calls
+// of read_file_v2, edit_file_v2, run_terminal_command_v2, … with their
+// results, some calls without one; every bubble a turn in order at its
+// time; the NULL composer and the two empty ones are none. The
+// workspace's database beside it lists no composer (3.x keeps the link in
+// the composer's workspaceIdentifier), and the conversation still gets
+// its folder.
+func TestCursorReal3xNothingLost(t *testing.T) {
+	path := testdata(cursorReal3x)
+	want := expectGlobal(t, path)
+	got := importToFunes(t, path)
+	users, assistants, tools := checkNothingLost(t, want, got)
+	t.Logf("%d conversations: %d user, %d assistant, %d tool turns", len(want), users, assistants, tools)
+	if len(want) != 1 || users != 2 || assistants != 97 || tools != 75 {
+		t.Errorf("the sample changed: %d conversations, %d/%d/%d turns", len(want), users, assistants, tools)
+	}
+	// The folder the composer names, as the workspace.json beside says.
+	data, err := os.ReadFile(testdata("cursor-real/2026-07-global/User/workspaceStorage/67db7f0a86e6ee4a31fd884fea7568eb/workspace.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws struct{ Folder string }
+	json.Unmarshal(data, &ws)
+	folder := strings.TrimPrefix(ws.Folder, "file://")
+	for _, s := range got {
+		if s.Workdir != folder || s.Project != filepath.Base(folder) {
+			t.Errorf("%s: workdir %q project %q, want %q", s.ID, s.Workdir, s.Project, folder)
+		}
 	}
 }
