@@ -21,6 +21,7 @@ import (
 // JSON fields, nesting, value types, order, versions and bubble counts
 // are Cursor's own.
 const (
+	cursorReal044       = "cursor-real/2024-12-global/User/globalStorage/state.vscdb"
 	cursorReal3x        = "cursor-real/2026-07-global/User/globalStorage/state.vscdb"
 	cursorRealGlobal    = "cursor-real/2025-09-global/User/globalStorage/state.vscdb"
 	cursorRealWorkspace = "cursor-real/2024-11-workspace/User/workspaceStorage/3f9c2a7e51d84b06a1e7c0d92b5f4e18/state.vscdb"
@@ -190,6 +191,11 @@ func expectGlobal(t *testing.T, path string) []expConv {
 				return time.Time{}
 			}
 			return time.UnixMilli(int64(v)).UTC()
+		}
+		if len(bubbles) == 0 { // ≈0.43 to 0.44: the conversation inline
+			for _, b := range list(c["conversation"]) {
+				bubbles = append(bubbles, obj(b))
+			}
 		}
 		for i, b := range bubbles {
 			turns := bubbleTurns(b)
@@ -441,34 +447,43 @@ func TestCursorRealDetectedInHome(t *testing.T) {
 		t.Errorf("found %v, want 2 conversations in %q, 5 in %q, 1 in %q", found, WhatCursorIDE, WhatCursorWorkspaces, WhatCursorAgent)
 	}
 
-	// A 3.x home: the global database is found and read; its workspace's
-	// database, which holds no chat, is no input.
-	home3 := t.TempDir()
-	t.Setenv("HOME", home3)
-	user3 := filepath.Join(home3, ".config", "Cursor", "User")
-	if dir, ok := cursorUserDirsFor(home3); ok {
-		user3 = dir
-	}
-	copyDir(t, testdata("cursor-real/2026-07-global/User"), user3)
-	n := 0
-	for _, l := range DefaultLocations(Homes{}) {
-		if l.What != WhatCursorIDE && l.What != WhatCursorWorkspaces {
-			continue
+	// A 3.x home and a 0.44 one: each global database is found and read,
+	// its conversation in its workspace's folder; the workspace databases
+	// hold none (3.x: settings only; 0.44: the list of its composers).
+	for _, sample := range []string{"2026-07-global", "2024-12-global"} {
+		h := t.TempDir()
+		t.Setenv("HOME", h)
+		u := filepath.Join(h, ".config", "Cursor", "User")
+		if dir, ok := cursorUserDirsFor(h); ok {
+			u = dir
 		}
-		ins, err := Detect(context.Background(), l.Path)
-		if err != nil {
-			t.Fatalf("%s: %v", l.Path, err)
-		}
-		for _, in := range ins {
-			if l.What != WhatCursorIDE || in.Format != FormatCursorDB {
-				t.Errorf("3.x home: %s %s %v", in.Path, in.Format, in.Err)
+		copyDir(t, testdata("cursor-real/"+sample+"/User"), u)
+		n := 0
+		for _, l := range DefaultLocations(Homes{}) {
+			if l.What != WhatCursorIDE && l.What != WhatCursorWorkspaces {
 				continue
 			}
-			n += len(parseFile(t, ParseCursorDB, in.Path).sessions)
+			ins, err := Detect(context.Background(), l.Path)
+			if err != nil {
+				t.Fatalf("%s: %v", l.Path, err)
+			}
+			for _, in := range ins {
+				if in.Format != FormatCursorDB || in.Err != nil {
+					t.Errorf("%s: %s %s %v", sample, in.Path, in.Format, in.Err)
+					continue
+				}
+				p := parseFile(t, ParseCursorDB, in.Path)
+				for _, s := range p.sessions {
+					if l.What != WhatCursorIDE || s.Workdir == "" {
+						t.Errorf("%s: %s from %s in %q", sample, s.ID, l.What, s.Workdir)
+					}
+				}
+				n += len(p.sessions)
+			}
 		}
-	}
-	if n != 1 {
-		t.Errorf("3.x home: %d conversations, want 1", n)
+		if n != 1 {
+			t.Errorf("%s home: %d conversations, want 1", sample, n)
+		}
 	}
 }
 
@@ -677,6 +692,33 @@ func TestCursorReal3xNothingLost(t *testing.T) {
 	for _, s := range got {
 		if s.Workdir != folder || s.Project != filepath.Base(folder) {
 			t.Errorf("%s: workdir %q project %q, want %q", s.ID, s.Workdir, s.Project, folder)
+		}
+	}
+}
+
+// A real 0.44 global database (December 2024): composerData rows with
+// the conversation inline (tool bubbles of that version hold no call, so
+// they are no turn), three empty composers; the workspace database beside
+// lists the composers it opened, and the conversation takes its folder.
+func TestCursorReal044NothingLost(t *testing.T) {
+	path := testdata(cursorReal044)
+	want := expectGlobal(t, path)
+	got := importToFunes(t, path)
+	users, assistants, tools := checkNothingLost(t, want, got)
+	t.Logf("%d conversations: %d user, %d assistant, %d tool turns", len(want), users, assistants, tools)
+	if len(want) != 1 || users != 5 || assistants != 9 || tools != 0 {
+		t.Errorf("the sample changed: %d conversations, %d/%d/%d turns", len(want), users, assistants, tools)
+	}
+	data, err := os.ReadFile(testdata("cursor-real/2024-12-global/User/workspaceStorage/8d41c0e7a95b3f26d1e04c7b9a2f5813/workspace.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws struct{ Folder string }
+	json.Unmarshal(data, &ws)
+	folder := strings.TrimPrefix(ws.Folder, "file://")
+	for _, s := range got {
+		if s.Workdir != folder {
+			t.Errorf("%s: workdir %q, want %q", s.ID, s.Workdir, folder)
 		}
 	}
 }

@@ -2,7 +2,7 @@
 """Reduce and redact a real Cursor state.vscdb, or an agent transcript
 (.txt), into a test sample.
 
-usage: reduce.py [--paths] [--also SRC.json=DST.json] SRC DST SEED TABLE:KEY... [TABLE:LIKE%...]
+usage: reduce.py [--paths] [--state FILE] [--also SRC.json=DST.json] SRC DST SEED TABLE:KEY... [TABLE:LIKE%...]
        reduce.py --txt SRC DST SEED
 
 A .txt transcript keeps its structure lines as they are (user:,
@@ -42,6 +42,7 @@ The random stream is seeded (SEED) and drawn per character, not per
 word, so equal words do not come out equal.
 """
 import json
+import os
 import random
 import re
 import sqlite3
@@ -234,10 +235,12 @@ def reduce_txt(src, dst, seed):
 def main():
     if sys.argv[1] == "--txt":
         return reduce_txt(sys.argv[2], sys.argv[3], int(sys.argv[4]))
-    args, paths, also = sys.argv[1:], False, []
+    args, paths, also, state = sys.argv[1:], False, [], None
     while args and args[0].startswith("--"):
         if args[0] == "--paths":  # absolute paths' folder names the same way each time
             paths, args = True, args[1:]
+        elif args[0] == "--state":  # --state FILE: ids and folder names shared across runs (outside the repository)
+            state, args = args[1], args[2:]
         elif args[0] == "--also":  # --also SRC.json=DST.json: a JSON file beside, same rewriting
             also.append(args[1].split("=", 1))
             args = args[2:]
@@ -245,6 +248,9 @@ def main():
             sys.exit("unknown option " + args[0])
     src, dst, seed, wanted = args[0], args[1], int(args[2]), args[3:]
     r = Redactor(seed, paths=paths)
+    if state and os.path.exists(state):
+        saved = json.load(open(state))
+        r.ids, r.comps = saved["ids"], saved["comps"]
     s = sqlite3.connect("file:%s?mode=ro" % src, uri=True)
     d = sqlite3.connect(dst)
     for (sql,) in s.execute("SELECT sql FROM sqlite_master WHERE type='table' ORDER BY rowid"):
@@ -269,9 +275,11 @@ def main():
     for a, b in also:
         v = r.value(json.load(open(a, encoding="utf-8")), None)
         open(b, "w", encoding="utf-8").write(json.dumps(v, indent=2, ensure_ascii=False))
-    if len(sys.argv) > 0 and "IDS_OUT" in __import__("os").environ:
+    if state:
+        json.dump({"ids": r.ids, "comps": r.comps}, open(state, "w"))
+    if "IDS_OUT" in os.environ:
         # old id -> new id, for checking; never beside the sample.
-        json.dump(r.ids, open(__import__("os").environ["IDS_OUT"], "w"))
+        json.dump(r.ids, open(os.environ["IDS_OUT"], "w"))
 
 
 if __name__ == "__main__":
