@@ -28,8 +28,8 @@ type blockKey struct {
 type cacheEntry struct {
 	block blockKey // a block's key; for a term row, block.term only
 	isRow bool
-	ps    []posting // a block's postings (read-only once cached)
-	row   *termRow  // nil: the index holds no such term
+	bl    sblock   // a block (read-only once cached)
+	row   *termRow // nil: the index holds no such term
 	size  int
 }
 
@@ -38,7 +38,10 @@ func NewCache(maxBytes int) *Cache {
 	return &Cache{max: maxBytes, blocks: map[blockKey]*list.Element{}, terms: map[string]*list.Element{}}
 }
 
-const postingBytes = 40 // unsafe.Sizeof(posting{})
+const postingBytes = 48 // unsafe.Sizeof(spost{})
+
+// blockBytes is about what a decoded block holds in memory.
+func blockBytes(b sblock) int { return postingBytes*len(b.ps) + len(b.raw) }
 
 // use reports whether a search of generation gen may use the cache,
 // emptying it for a newer generation.
@@ -71,30 +74,33 @@ func (c *Cache) term(gen int64, t string) (*termRow, bool) {
 	return e.Value.(*cacheEntry).row, true
 }
 
-func (c *Cache) block(gen int64, k blockKey) ([]posting, bool) {
+func (c *Cache) block(gen int64, k blockKey) (sblock, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.gen != gen {
-		return nil, false
+		return sblock{}, false
 	}
 	e, ok := c.blocks[k]
 	if !ok {
-		return nil, false
+		return sblock{}, false
 	}
 	c.lru.MoveToFront(e)
-	return e.Value.(*cacheEntry).ps, true
+	return e.Value.(*cacheEntry).bl, true
 }
 
 func (c *Cache) addTerm(gen int64, t string, r *termRow) {
 	size := 64 + len(t)
 	if r != nil {
-		size += 48*len(r.skips) + postingBytes*len(r.tail)
+		size += 56 * len(r.skips)
+		if r.tail != nil {
+			size += blockBytes(*r.tail)
+		}
 	}
 	c.add(gen, &cacheEntry{block: blockKey{term: t}, isRow: true, row: r, size: size})
 }
 
-func (c *Cache) addBlock(gen int64, k blockKey, ps []posting) {
-	c.add(gen, &cacheEntry{block: k, ps: ps, size: 64 + len(k.term) + postingBytes*len(ps)})
+func (c *Cache) addBlock(gen int64, k blockKey, b sblock) {
+	c.add(gen, &cacheEntry{block: k, bl: b, size: 64 + len(k.term) + blockBytes(b)})
 }
 
 func (c *Cache) add(gen int64, e *cacheEntry) {

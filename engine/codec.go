@@ -33,13 +33,40 @@ func (m FieldMask) Has(f Field) bool { return m&(1<<f) != 0 }
 // BlockSize is the number of postings in a full block.
 const BlockSize = 128
 
+// MemberBits: a document id's low MemberBits bits number it within its
+// group (a turn within its conversation), the high bits name the group.
+// Ids of one group code in a byte or two, and the next group's first in
+// two or three, where a plain delta would take three or four.
+const MemberBits = 20
+
+const memberMask = 1<<MemberBits - 1
+
+// PassageWords is the most tokens a passage holds, and PassageMin the body
+// length from which a document is cut into passages: sentences (and code
+// lines) packed up to PassageWords tokens. A long document's postings say,
+// for the body, which of its passages hold the term and how often, so its
+// best passage can be scored as a document of its own.
+const (
+	PassageWords = 48
+	PassageMin   = 2 * PassageWords
+)
+
+// long reports whether a body of n tokens is cut into passages.
+func long(n uint32) bool { return n > PassageMin }
+
 // posting is one document in a term's list: the term's frequency in each
-// field and that field's length in tokens, so scoring needs no look-up.
+// field and that field's length in tokens, so scoring needs no look-up, and
+// for a long body the passages that hold it.
 type posting struct {
 	doc uint64
 	tf  [NumFields]uint32
 	len [NumFields]uint32
+	pe  []pentry // ascending passages; only when the body holds the term and is long
 }
+
+// pentry is the term in one passage of a long body: its frequency there
+// and the passage's length.
+type pentry struct{ p, tf, len uint32 }
 
 func (p *posting) mask() byte {
 	var m byte
@@ -53,13 +80,16 @@ func (p *posting) mask() byte {
 
 // blockMeta describes one posting block in a term's skip list: its last
 // document, its size, and per field the largest frequency and the shortest
-// length among its postings that have the field, from which a score upper
-// bound is computed at query time (so it holds however the averages drift).
+// length among its postings that have the field, and among their passages
+// the largest frequency and shortest length, from which score upper bounds
+// are computed at query time (so they hold however the averages drift).
 type blockMeta struct {
-	last   uint64
-	n      int
-	maxTF  [NumFields]uint32
-	minLen [NumFields]uint32
+	last    uint64
+	n       int
+	maxTF   [NumFields]uint32
+	minLen  [NumFields]uint32
+	maxPTF  uint32 // 0: no passage in the block
+	minPLen uint32
 }
 
 func metaOf(ps []posting) blockMeta {
@@ -74,6 +104,12 @@ func metaOf(ps []posting) blockMeta {
 				b.minLen[f] = p.len[f]
 			}
 		}
+		for _, e := range p.pe {
+			b.maxPTF = max(b.maxPTF, e.tf)
+			if b.minPLen == 0 || e.len < b.minPLen {
+				b.minPLen = e.len
+			}
+		}
 	}
 	return b
 }
@@ -86,26 +122,60 @@ func corrupt(what string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrCorrupt, fmt.Sprintf(what, args...))
 }
 
-// encodeBlock writes postings (sorted by doc, distinct) as: count, first doc,
-// then per posting a doc delta (0 for the first), a field mask, and per
-// present field its frequency and length.
+// encodeBlock writes postings (sorted by doc, distinct) as: count, then per
+// posting a head varint, payload<<2 | same<<1 | bodyOnly, where payload is
+// the delta of the member number when the posting is in the group of the
+// one before it (same), else the delta of the group followed by the member
+// number; a field mask unless the term is in the body alone; per present
+// field its frequency and length; and for a long body its passages: their
+// bytes' length, then per passage its delta, the frequency and the length
+// (a search decodes them only for the documents it scores).
 func encodeBlock(dst []byte, ps []posting) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(ps)))
 	prev := uint64(0)
 	for i, p := range ps {
-		if i == 0 {
-			dst = binary.AppendUvarint(dst, p.doc)
+		m := p.mask()
+		var body uint64
+		if m == 1<<Body {
+			body = 1
+		}
+		hi, lo := p.doc>>MemberBits, p.doc&memberMask
+		if i > 0 && hi == prev>>MemberBits {
+			dst = binary.AppendUvarint(dst, (lo-prev&memberMask)<<2|2|body)
 		} else {
-			dst = binary.AppendUvarint(dst, p.doc-prev)
+			d := hi
+			if i > 0 {
+				d = hi - prev>>MemberBits
+			}
+			dst = binary.AppendUvarint(dst, d<<2|body)
+			dst = binary.AppendUvarint(dst, lo)
 		}
 		prev = p.doc
-		m := p.mask()
-		dst = append(dst, m)
+		if body == 0 {
+			dst = append(dst, m)
+		}
 		for f := range NumFields {
 			if m&(1<<f) != 0 {
 				dst = binary.AppendUvarint(dst, uint64(p.tf[f]))
 				dst = binary.AppendUvarint(dst, uint64(p.len[f]))
 			}
+		}
+		if p.tf[Body] > 0 && long(p.len[Body]) {
+			var arr [64]byte
+			es := arr[:0]
+			last := uint32(0)
+			for k, e := range p.pe {
+				d := e.p - last
+				if k == 0 {
+					d = e.p
+				}
+				last = e.p
+				es = binary.AppendUvarint(es, uint64(d))
+				es = binary.AppendUvarint(es, uint64(e.tf))
+				es = binary.AppendUvarint(es, uint64(e.len))
+			}
+			dst = binary.AppendUvarint(dst, uint64(len(es)))
+			dst = append(dst, es...)
 		}
 	}
 	return dst
@@ -176,10 +246,38 @@ func uvSlow(b []byte, i int) (uint64, int) {
 	return v, i + n
 }
 
-// decodeBlock appends a block's postings to dst. It reads the bytes with
-// indexes rather than through reader: a block is decoded for every posting
-// list a search walks (measured: 8 % of a recall's CPU through reader).
-func decodeBlock(dst []posting, b []byte) ([]posting, error) {
+// spost is a posting as a search reads it: no pointers (a cache of them
+// costs the collector nothing), its passages left encoded in the block's
+// bytes at [pe0, pe1) until the document is scored.
+type spost struct {
+	doc      uint64
+	tf       [NumFields]uint32
+	len      [NumFields]uint32
+	pe0, pe1 uint32
+}
+
+func (p *spost) mask() byte {
+	var m byte
+	for f := range NumFields {
+		if p.tf[f] > 0 {
+			m |= 1 << f
+		}
+	}
+	return m
+}
+
+// sblock is a decoded block (or tail) for a search: its postings and the
+// bytes their passages are read from.
+type sblock struct {
+	ps  []spost
+	raw []byte
+}
+
+// decodeS appends a block's postings to dst, its passages left in b. It
+// reads the bytes with indexes rather than through reader: a block is
+// decoded for every posting list a search walks (measured: 8 % of a
+// recall's CPU through reader).
+func decodeS(dst []spost, b []byte) ([]spost, error) {
 	n, i := uv(b, 0)
 	if i < 0 {
 		return dst, corrupt("bad varint")
@@ -193,27 +291,48 @@ func decodeBlock(dst []posting, b []byte) ([]posting, error) {
 	var prev uint64
 	for k := range out {
 		p := &out[k]
-		*p = posting{}
-		d, j := uv(b, i)
+		*p = spost{}
+		h, j := uv(b, i)
 		if j < 0 {
 			return dst[:at+k], corrupt("bad varint")
 		}
-		if k == 0 {
-			p.doc = d
-		} else {
-			if d == 0 || prev+d < prev {
+		i = j
+		payload := h >> 2
+		switch {
+		case h&2 != 0: // same group
+			if k == 0 || payload == 0 || prev&memberMask+payload > memberMask {
 				return dst[:at+k], corrupt("postings out of order")
 			}
-			p.doc = prev + d
+			p.doc = prev + payload
+		default:
+			lo, j := uv(b, i)
+			if j < 0 {
+				return dst[:at+k], corrupt("bad varint")
+			}
+			i = j
+			hi := payload
+			if k > 0 {
+				if payload == 0 || prev>>MemberBits+payload < prev>>MemberBits {
+					return dst[:at+k], corrupt("postings out of order")
+				}
+				hi = prev>>MemberBits + payload
+			}
+			if lo > memberMask || hi > math.MaxUint64>>MemberBits {
+				return dst[:at+k], corrupt("document id out of range")
+			}
+			p.doc = hi<<MemberBits | lo
 		}
 		prev = p.doc
-		if j >= len(b) {
-			return dst[:at+k], corrupt("truncated")
-		}
-		m := b[j]
-		i = j + 1
-		if m == 0 || m >= 1<<NumFields {
-			return dst[:at+k], corrupt("bad field mask %#x", m)
+		m := byte(1 << Body)
+		if h&1 == 0 {
+			if i >= len(b) {
+				return dst[:at+k], corrupt("truncated")
+			}
+			m = b[i]
+			i++
+			if m == 0 || m >= 1<<NumFields || m == 1<<Body {
+				return dst[:at+k], corrupt("bad field mask %#x", m)
+			}
 		}
 		for f := range NumFields {
 			if m&(1<<f) == 0 {
@@ -234,11 +353,115 @@ func decodeBlock(dst []posting, b []byte) ([]posting, error) {
 			}
 			p.tf[f], p.len[f] = uint32(tf), uint32(ln)
 		}
+		if p.tf[Body] == 0 || !long(p.len[Body]) {
+			continue
+		}
+		var nb uint64
+		if nb, i = uv(b, i); i < 0 {
+			return dst[:at+k], corrupt("bad varint")
+		}
+		if nb < 3 || nb > uint64(len(b)-i) {
+			return dst[:at+k], corrupt("%d bytes of passages in a block of %d", nb, len(b))
+		}
+		p.pe0, p.pe1 = uint32(i), uint32(i+int(nb))
+		i += int(nb)
 	}
 	if i != len(b) {
 		return dst, corrupt("%d trailing bytes", len(b)-i)
 	}
 	return dst, nil
+}
+
+// passages calls fn with each passage of a posting's, read from raw, and
+// checks that they hold the body's frequency.
+func passages(raw []byte, p0, p1 uint32, bodyTF uint32, fn func(e pentry)) error {
+	b := raw[:p1]
+	i := int(p0)
+	var sum, last uint64
+	for k := 0; i < len(b); k++ {
+		var d, tf, ln uint64
+		if d, i = uv(b, i); i < 0 {
+			return corrupt("bad varint")
+		}
+		if tf, i = uv(b, i); i < 0 {
+			return corrupt("bad varint")
+		}
+		if ln, i = uv(b, i); i < 0 {
+			return corrupt("bad varint")
+		}
+		if k > 0 && d == 0 || last+d > math.MaxUint32 || tf == 0 || ln < tf || ln > PassageWords {
+			return corrupt("bad passage entry")
+		}
+		last += d
+		sum += tf
+		fn(pentry{p: uint32(last), tf: uint32(tf), len: uint32(ln)})
+	}
+	if i != len(b) || sum != uint64(bodyTF) {
+		return corrupt("passages hold %d of the body's %d", sum, bodyTF)
+	}
+	return nil
+}
+
+// decodeBlock appends a block's postings to dst with their passages, each
+// checked: what the writer reads to change a list.
+func decodeBlock(dst []posting, b []byte) ([]posting, error) {
+	ss, err := decodeS(nil, b)
+	if err != nil {
+		return dst, err
+	}
+	var pes []pentry
+	var spans [][2]int
+	for k := range ss {
+		p := &ss[k]
+		dst = append(dst, posting{doc: p.doc, tf: p.tf, len: p.len})
+		if p.pe1 == 0 {
+			continue
+		}
+		start := len(pes)
+		if err := passages(b, p.pe0, p.pe1, p.tf[Body], func(e pentry) { pes = append(pes, e) }); err != nil {
+			return dst, err
+		}
+		spans = append(spans, [2]int{len(dst) - 1, start})
+	}
+	pes = slices.Clip(pes)
+	for x, sp := range spans {
+		end := len(pes)
+		if x+1 < len(spans) {
+			end = spans[x+1][1]
+		}
+		dst[sp[0]].pe = pes[sp[1]:end:end]
+	}
+	return dst, nil
+}
+
+// metaOfS is metaOf for a search's postings.
+func metaOfS(bl sblock) (blockMeta, error) {
+	ps := bl.ps
+	b := blockMeta{last: ps[len(ps)-1].doc, n: len(ps)}
+	for i := range ps {
+		p := &ps[i]
+		for f := range NumFields {
+			if p.tf[f] == 0 {
+				continue
+			}
+			b.maxTF[f] = max(b.maxTF[f], p.tf[f])
+			if b.minLen[f] == 0 || p.len[f] < b.minLen[f] {
+				b.minLen[f] = p.len[f]
+			}
+		}
+		if p.pe1 == 0 {
+			continue
+		}
+		if err := passages(bl.raw, p.pe0, p.pe1, p.tf[Body], func(e pentry) {
+			b.maxPTF = max(b.maxPTF, e.tf)
+			if b.minPLen == 0 || e.len < b.minPLen {
+				b.minPLen = e.len
+			}
+		}); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // encodeSkips writes a term's skip list: block count, then per block its
@@ -257,12 +480,19 @@ func encodeSkips(dst []byte, bs []blockMeta) []byte {
 				m |= 1 << f
 			}
 		}
+		if b.maxPTF > 0 {
+			m |= 1 << NumFields // passages follow the fields
+		}
 		dst = append(dst, m)
 		for f := range NumFields {
 			if m&(1<<f) != 0 {
 				dst = binary.AppendUvarint(dst, uint64(b.maxTF[f]))
 				dst = binary.AppendUvarint(dst, uint64(b.minLen[f]))
 			}
+		}
+		if b.maxPTF > 0 {
+			dst = binary.AppendUvarint(dst, uint64(b.maxPTF))
+			dst = binary.AppendUvarint(dst, uint64(b.minPLen))
 		}
 	}
 	return dst
@@ -289,13 +519,19 @@ func decodeSkips(b []byte) ([]blockMeta, error) {
 			return nil, corrupt("block of %d postings", bm.n)
 		}
 		m := r.byte()
-		if r.err == nil && (m == 0 || m >= 1<<NumFields) {
+		if r.err == nil && (m&(1<<NumFields-1) == 0 || m >= 2<<NumFields) {
 			return nil, corrupt("bad field mask %#x", m)
 		}
 		for f := range NumFields {
 			if m&(1<<f) != 0 {
 				bm.maxTF[f] = r.u32()
 				bm.minLen[f] = r.u32()
+			}
+		}
+		if m&(1<<NumFields) != 0 {
+			bm.maxPTF, bm.minPLen = r.u32(), r.u32()
+			if r.err == nil && (bm.maxPTF == 0 || bm.minPLen == 0 || bm.minPLen > PassageWords) {
+				return nil, corrupt("bad passage bounds")
 			}
 		}
 		out = append(out, bm)

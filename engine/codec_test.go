@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -32,7 +33,8 @@ func FuzzTokens(f *testing.F) {
 }
 
 func FuzzDecode(f *testing.F) {
-	ps := []posting{{doc: 5, tf: [NumFields]uint32{2, 0, 1, 0}, len: [NumFields]uint32{10, 0, 1, 0}}, {doc: 9, tf: [NumFields]uint32{1}, len: [NumFields]uint32{3}}}
+	ps := []posting{{doc: 5, tf: [NumFields]uint32{2, 0, 1, 0}, len: [NumFields]uint32{10, 0, 1, 0}}, {doc: 9, tf: [NumFields]uint32{1}, len: [NumFields]uint32{3}},
+		{doc: 3 << MemberBits, tf: [NumFields]uint32{3, 1}, len: [NumFields]uint32{400, 2}, pe: []pentry{{0, 1, 40}, {6, 2, 48}}}}
 	f.Add(encodeBlock(nil, ps))
 	f.Add(encodeSkips(nil, []blockMeta{metaOf(ps)}))
 	f.Add([]byte{})
@@ -60,13 +62,26 @@ func TestCodecRoundTrip(t *testing.T) {
 	var ps []posting
 	d := uint64(1)
 	for range BlockSize {
-		d += 1 + uint64(c.r.IntN(1<<21))
+		if c.r.IntN(3) == 0 {
+			d += 1 + uint64(c.r.IntN(1<<21)) // another group
+		} else {
+			d += 1 + uint64(c.r.IntN(3)) // the same one, mostly
+		}
 		var p posting
 		p.doc = d
 		for f := range NumFields {
 			if c.r.IntN(2) == 0 || f == 0 {
 				p.tf[f] = 1 + uint32(c.r.IntN(40))
 				p.len[f] = p.tf[f] + uint32(c.r.IntN(5000))
+			}
+		}
+		if long(p.len[Body]) { // its body's frequency spread over passages
+			left, at := p.tf[Body], uint32(c.r.IntN(3))
+			for left > 0 {
+				n := min(left, 1+uint32(c.r.IntN(int(PassageWords))))
+				p.pe = append(p.pe, pentry{p: at, tf: n, len: n + uint32(c.r.IntN(int(PassageWords-n+1)))})
+				left -= n
+				at += 1 + uint32(c.r.IntN(4))
 			}
 		}
 		ps = append(ps, p)
@@ -76,7 +91,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range ps {
-		if got[i] != ps[i] {
+		if fmt.Sprint(got[i]) != fmt.Sprint(ps[i]) {
 			t.Fatalf("posting %d: %+v, want %+v", i, got[i], ps[i])
 		}
 	}

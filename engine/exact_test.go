@@ -66,6 +66,7 @@ type exactCase struct {
 type exactCounts struct {
 	queries, nonEmpty           int
 	prunedScored, exhaustScored int
+	passageWon                  int // hits ranked by their best passage
 }
 
 func (ec exactCase) run(t *testing.T) exactCounts {
@@ -85,10 +86,13 @@ func (ec exactCase) run(t *testing.T) exactCounts {
 	for sess := uint64(1); len(ids) < ec.docs; sess++ {
 		for seq := range uint64(1 + r.IntN(6)) {
 			var f [NumFields]string
-			n := 1 + r.IntN([]int{3, 12, 60}[r.IntN(3)])
+			n := 1 + r.IntN([]int{3, 12, 60, 250}[r.IntN(4)])
 			ws := make([]string, n)
 			for i := range ws {
 				ws[i] = c.word()
+				if r.IntN(9) == 0 { // sentences and lines, for the passages of a long body
+					ws[i] += []string{".", "\n", "?"}[r.IntN(3)]
+				}
 			}
 			if r.IntN(4) == 0 { // a word said again and again
 				w := c.word()
@@ -134,8 +138,9 @@ func (ec exactCase) run(t *testing.T) exactCounts {
 		}
 	}
 	params := []Params{DefaultParams(),
-		{K1: 2, Fields: [NumFields]FieldParams{{1, 0.75}, {0.1, 0.75}, {2, 0.75}, {2, 0.75}}},
-		{K1: 0.5, Fields: [NumFields]FieldParams{{1, 1}, {3, 0.2}, {0, 0}, {0.5, 1}}},
+		{K1: 2, Fields: [NumFields]FieldParams{{1, 0.75}, {0.1, 0.75}, {2, 0.75}, {2, 0.75}}, Passage: 0.8},
+		{K1: 0.5, Fields: [NumFields]FieldParams{{1, 1}, {3, 0.2}, {0, 0}, {0.5, 1}}, Passage: 1},
+		{K1: 1.2, Fields: [NumFields]FieldParams{{1, 0.75}, {0.5, 0.75}, {2, 0}, {2, 0.75}}, Passage: 0.5},
 	}
 	ctx := context.Background()
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
@@ -174,6 +179,11 @@ func (ec exactCase) run(t *testing.T) exactCounts {
 		if len(want) > 0 {
 			n.nonEmpty++
 		}
+		for _, h := range want {
+			if h.Passage >= 0 && h.Score > h.Turn {
+				n.passageWon++
+			}
+		}
 		n.prunedScored += ps.Scored
 		n.exhaustScored += es.Scored
 	}
@@ -211,14 +221,18 @@ func TestPrunedSearchScoresFewer(t *testing.T) {
 		n.nonEmpty += got.nonEmpty
 		n.prunedScored += got.prunedScored
 		n.exhaustScored += got.exhaustScored
+		n.passageWon += got.passageWon
 	}
 	if n.nonEmpty < n.queries/2 {
 		t.Fatalf("only %d of %d queries found anything", n.nonEmpty, n.queries)
 	}
+	if n.passageWon < n.queries/20 {
+		t.Fatalf("only %d hits of %d queries ranked by a passage: the passages are barely exercised", n.passageWon, n.queries)
+	}
 	if n.prunedScored*10 > n.exhaustScored*9 {
 		t.Fatalf("pruning scored %d documents where the exhaustive search scored %d: it barely prunes", n.prunedScored, n.exhaustScored)
 	}
-	t.Logf("%d queries (%d with hits), all exact; documents scored: pruned %d, exhaustive %d", n.queries, n.nonEmpty, n.prunedScored, n.exhaustScored)
+	t.Logf("%d queries (%d with hits), all exact; %d hits ranked by a passage; documents scored: pruned %d, exhaustive %d", n.queries, n.nonEmpty, n.passageWon, n.prunedScored, n.exhaustScored)
 }
 
 // TestSkipStopsAtALowerTermsBlockEnd is the hand-built shape of a pruning

@@ -15,15 +15,17 @@ import (
 //     inline (most terms are rare and have nothing else).
 //   - eng_blocks: posting blocks of up to BlockSize documents, keyed by term
 //     and the block's last document.
-//   - eng_docs: each document's field lengths and distinct terms, so a delete
-//     finds its postings and the length sums stay right.
+//   - eng_docs: each document's field lengths (so the length sums stay right
+//     after a delete), and the count and a hash of its distinct terms, so a
+//     delete handed the document again knows it is the one indexed. Its
+//     terms are not kept: they were a third of the index.
 //   - eng_stats: document count, field length sums, and a generation that
 //     every write bumps (cache keys).
 const Schema = `
 CREATE TABLE IF NOT EXISTS eng_stats(key TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS eng_terms(term TEXT PRIMARY KEY, df INTEGER NOT NULL, skips BLOB NOT NULL, tail BLOB) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS eng_blocks(term TEXT NOT NULL, last INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(term, last)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS eng_docs(id INTEGER PRIMARY KEY, lens BLOB NOT NULL, terms TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS eng_docs(id INTEGER PRIMARY KEY, lens BLOB NOT NULL, n INTEGER NOT NULL, sum INTEGER NOT NULL);
 `
 
 // Tables are the engine's tables, for a caller that drops its derived index.
@@ -104,8 +106,7 @@ func DocFreq(ctx context.Context, q Querier, terms []string) (map[string]int, er
 // Analyze makes it): the erasure checks ask it after a forget or a scrub.
 func HasTerm(ctx context.Context, q Querier, term string) (bool, error) {
 	var n int
-	if err := q.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM eng_terms WHERE term=?1) + (SELECT count(*) FROM eng_blocks WHERE term=?1)
-		+ (SELECT count(*) FROM eng_docs WHERE instr(' '||terms||' ', ' '||?1||' ') > 0)`, term).Scan(&n); err != nil {
+	if err := q.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM eng_terms WHERE term=?1) + (SELECT count(*) FROM eng_blocks WHERE term=?1)`, term).Scan(&n); err != nil {
 		return false, fmt.Errorf("look up term %q: %w", term, err)
 	}
 	return n > 0, nil

@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"bytes"
 	"container/heap"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"sync/atomic"
 )
@@ -21,19 +23,38 @@ type FieldParams struct{ Weight, B float64 }
 type Params struct {
 	K1     float64
 	Fields [NumFields]FieldParams
+	// Passage is what a long document's best passage counts for beside
+	// the whole, from 0 to 1: a document scores the larger of its own
+	// score and Passage times its best passage's, the passage scored as a
+	// document of its own (its body the passage's text, its other fields
+	// the document's, the body's b and average length). At 0 passages only
+	// say which one matched best.
+	Passage float64
 }
 
+// experiment, set only in a build with the enginexp tag, changes the
+// default parameters from the environment (experiment.go).
+var experiment func(*Params)
+
 // DefaultParams are FTS5's BM25 constants with the column weights recall
-// used on FTS5.
+// used on FTS5, and a long turn's best passage counted at half its score
+// (bench-recall: every set within noise of no passages, BENCHMARKS.md).
 func DefaultParams() Params {
-	return Params{K1: 1.2, Fields: [NumFields]FieldParams{
+	p := Params{K1: 1.2, Fields: [NumFields]FieldParams{
 		Body: {1, 0.75}, Title: {0.5, 0.75}, IDs: {2, 0.75}, Date: {2, 0.75},
-	}}
+	}, Passage: 0.5}
+	if experiment != nil {
+		experiment(&p)
+	}
+	return p
 }
 
 func (p Params) check() error {
 	if p.K1 < 0 || math.IsNaN(p.K1) || math.IsInf(p.K1, 0) {
 		return fmt.Errorf("engine: k1 %v out of range", p.K1)
+	}
+	if p.Passage < 0 || p.Passage > 1 || math.IsNaN(p.Passage) {
+		return fmt.Errorf("engine: passage weight %v out of range", p.Passage)
 	}
 	for f, fp := range p.Fields {
 		if fp.Weight < 0 || math.IsNaN(fp.Weight) || math.IsInf(fp.Weight, 0) || fp.B < 0 || fp.B > 1 || math.IsNaN(fp.B) {
@@ -83,7 +104,13 @@ type SearchStats struct {
 // Hit is a document and its BM25F score.
 type Hit struct {
 	Doc   uint64
-	Score float64
+	Score float64 // what it ranks by: the larger of Turn and Params.Passage × PassageScore
+	Turn  float64 // the document's own score
+	// Passage is the best of a long document's passages (its index in
+	// Passages of the body), -1 for a document not cut into passages or
+	// whose body holds no query term; PassageScore is that passage's score.
+	Passage      int
+	PassageScore float64
 	// Fields says, for each of the query's terms (by index), which of the
 	// document's fields hold it, whether or not the term was searched there.
 	Fields []FieldMask
@@ -99,30 +126,122 @@ type scorer struct {
 }
 
 // contribution is the term's score for tf and lengths. Both search paths
-// call this one function, so pruned and exhaustive scores are the same
+// call these functions, so pruned and exhaustive scores are the same
 // floats.
+func (s *scorer) contribution(tf, ln *[NumFields]uint32) float64 {
+	return s.with(tf[Body], ln[Body], tf, ln)
+}
+
+// with is the term's score for a body of frequency btf and length bln
+// beside the other fields of tf and ln: a passage in place of the body.
 //
 //go:noinline
-func (s *scorer) contribution(tf, ln *[NumFields]uint32) float64 {
+func (s *scorer) with(btf, bln uint32, tf, ln *[NumFields]uint32) float64 {
 	var t float64
-	if tf[Title]|tf[IDs]|tf[Date] == 0 {
-		// Most postings hold the term in the body alone: the loop's sum
-		// with one term, 0 + x, is x, so the score is the same float.
-		if tf[Body] == 0 || s.w[Body] == 0 {
-			return 0
-		}
-		t = s.w[Body] * float64(tf[Body]) / (s.c1[Body] + s.c2[Body]*float64(ln[Body]))
-	} else {
-		for f := range NumFields {
+	if btf != 0 && s.w[Body] != 0 {
+		// The sum's first term: 0 + x is x, so a body-only score is the
+		// same float whichever way it is summed.
+		t = s.w[Body] * float64(btf) / (s.c1[Body] + s.c2[Body]*float64(bln))
+	}
+	if tf[Title]|tf[IDs]|tf[Date] != 0 {
+		for f := Title; f < NumFields; f++ {
 			if tf[f] != 0 && s.w[f] != 0 {
 				t += s.w[f] * float64(tf[f]) / (s.c1[f] + s.c2[f]*float64(ln[f]))
 			}
 		}
-		if t == 0 {
-			return 0
-		}
+	}
+	if t == 0 {
+		return 0
 	}
 	return s.idf * t * (s.k1 + 1) / (t + s.k1)
+}
+
+// termVal is one query term's part in the document being scored.
+type termVal struct {
+	turn float64 // to the document's score
+	base float64 // to a passage that does not hold it (its other fields)
+	pe   []pval  // to each passage of a long body that holds it
+	best float64 // the largest of base and pe's, turn for a short body
+}
+
+type pval struct {
+	p int
+	v float64
+}
+
+// value is a posting's termVal, its passages read from raw; their values
+// are appended to pool.
+func (s *scorer) value(p *spost, raw []byte, pool []pval) (termVal, []pval, error) {
+	v := termVal{turn: s.contribution(&p.tf, &p.len)}
+	v.best = v.turn
+	if p.pe1 == 0 {
+		return v, pool, nil
+	}
+	v.base = s.with(0, 0, &p.tf, &p.len)
+	v.best = v.base
+	at := len(pool)
+	err := passages(raw, p.pe0, p.pe1, p.tf[Body], func(e pentry) {
+		x := s.with(e.tf, e.len, &p.tf, &p.len)
+		pool = append(pool, pval{int(e.p), x})
+		v.best = math.Max(v.best, x)
+	})
+	if err != nil {
+		return v, pool, fmt.Errorf("engine: passages of %q in document %d: %w", s.term, p.doc, err)
+	}
+	v.pe = pool[at:len(pool):len(pool)]
+	return v, pool, nil
+}
+
+// lazyPE is a posting whose passages are read if its document is scored.
+type lazyPE struct {
+	p   spost // a copy: the cursor's block may be read over before
+	raw []byte
+	set bool
+}
+
+// finish scores a document from its terms' values (by term, has saying
+// which it holds): its own score, its best passage and that passage's
+// score, and the score it ranks by. Both search paths call it.
+func finish(vals []termVal, has []bool, lambda float64, scratch []int) (h Hit, _ []int) {
+	h.Passage = -1
+	ps := scratch[:0]
+	for i := range vals {
+		if has[i] {
+			h.Turn += vals[i].turn
+			for _, e := range vals[i].pe {
+				ps = append(ps, e.p)
+			}
+		}
+	}
+	h.Score = h.Turn
+	if len(ps) == 0 {
+		return h, ps
+	}
+	slices.Sort(ps)
+	ps = slices.Compact(ps)
+	for _, p := range ps {
+		sum := 0.0
+		for i := range vals {
+			if !has[i] {
+				continue
+			}
+			v := vals[i].base
+			for _, e := range vals[i].pe {
+				if e.p == p {
+					v = e.v
+					break
+				}
+			}
+			sum += v
+		}
+		if h.Passage < 0 || sum > h.PassageScore {
+			h.Passage, h.PassageScore = p, sum
+		}
+	}
+	if x := lambda * h.PassageScore; x > h.Score {
+		h.Score = x
+	}
+	return h, ps
 }
 
 // cursor walks one term's posting list, loading a block only when a
@@ -133,13 +252,14 @@ type cursor struct {
 	idx    int   // the term's place among distinct terms: scores are summed in this order
 	origs  []int // its indexes in Query.Terms
 	skips  []blockMeta
-	tail   []posting // the postings of the last block, when it is the tail
+	tail   *sblock   // the last block, when it is the tail
 	bounds []float64 // per block
 	max    float64
 	bi     int // current block
 	loaded int // block whose postings are in ps, -1 if none
-	ps     []posting
-	buf    []posting // what blocks other than the tail decode into
+	ps     []spost
+	raw    []byte  // the loaded block's bytes, which its passages are read from
+	buf    []spost // what blocks other than the tail decode into
 	pos    int
 	d      uint64 // the current document (doc)
 	s      *searcher
@@ -156,38 +276,38 @@ const endDoc = math.MaxUint64
 const streamGap = 8
 
 // load reads block i's postings.
-func (c *cursor) load(i int) ([]posting, error) {
+func (c *cursor) load(i int) (sblock, error) {
 	if c.tail != nil && i == len(c.skips)-1 {
-		return c.tail, nil
+		return *c.tail, nil
 	}
 	want := c.skips[i].last
 	if c.s.cache != nil {
 		k := blockKey{c.sc.term, want}
-		if ps, ok := c.s.cache.block(c.s.gen, k); ok {
-			return ps, nil
+		if b, ok := c.s.cache.block(c.s.gen, k); ok {
+			return b, nil
 		}
-		ps, err := c.read(i, make([]posting, 0, c.skips[i].n)) // the cache keeps its own
+		b, err := c.read(i, make([]spost, 0, c.skips[i].n)) // the cache keeps its own
 		if err != nil {
-			return nil, err
+			return sblock{}, err
 		}
-		c.s.cache.addBlock(c.s.gen, k, ps)
-		return ps, nil
+		c.s.cache.addBlock(c.s.gen, k, b)
+		return b, nil
 	}
-	ps, err := c.read(i, c.buf[:0])
+	b, err := c.read(i, c.buf[:0])
 	if err == nil {
-		c.buf = ps
+		c.buf = b.ps
 	}
-	return ps, err
+	return b, err
 }
 
 // read reads block i from the database, appending its postings to dst.
-func (c *cursor) read(i int, dst []posting) ([]posting, error) {
+func (c *cursor) read(i int, dst []spost) (sblock, error) {
 	want := c.skips[i].last
 	if c.rows == nil || i < c.next_ || i-c.next_ > streamGap {
 		c.closeRows()
 		rows, err := c.s.q.QueryContext(c.s.ctx, `SELECT last, data FROM eng_blocks WHERE term=? AND last>=? ORDER BY last`, c.sc.term, int64(want))
 		if err != nil {
-			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+			return sblock{}, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
 		}
 		c.rows, c.next_ = rows, i
 	}
@@ -200,24 +320,37 @@ func (c *cursor) read(i int, dst []posting) ([]posting, error) {
 			if err == nil {
 				err = corrupt("block ending at %d missing", want)
 			}
-			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+			return sblock{}, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
 		}
 		if c.next_ < i {
 			continue
 		}
 		if err := c.rows.Scan(&last, &blob); err != nil {
-			return nil, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
+			return sblock{}, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
 		}
 	}
 	if uint64(last) != want {
-		return nil, fmt.Errorf("engine: blocks of %q: %w", c.sc.term, corrupt("block ending at %d where the skip list says %d", last, want))
+		return sblock{}, fmt.Errorf("engine: blocks of %q: %w", c.sc.term, corrupt("block ending at %d where the skip list says %d", last, want))
 	}
 	c.s.blocks++
-	ps, err := decodeBlock(dst, blob)
+	ps, err := decodeS(dst, blob)
 	if err != nil {
-		return nil, fmt.Errorf("engine: block of %q ending at %d: %w", c.sc.term, want, err)
+		return sblock{}, fmt.Errorf("engine: block of %q ending at %d: %w", c.sc.term, want, err)
 	}
-	return ps, nil
+	b := sblock{ps: ps}
+	if hasPassages(ps) {
+		b.raw = bytes.Clone(blob) // the driver reuses its bytes; passages are read later
+	}
+	return b, nil
+}
+
+func hasPassages(ps []spost) bool {
+	for i := range ps {
+		if ps[i].pe1 > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *cursor) closeRows() {
@@ -239,7 +372,7 @@ func (c *cursor) moved() {
 	}
 }
 
-func (c *cursor) cur() *posting { return &c.ps[c.pos] }
+func (c *cursor) cur() *spost { return &c.ps[c.pos] }
 
 // ensure loads the current block.
 func (c *cursor) ensure() error {
@@ -247,15 +380,15 @@ func (c *cursor) ensure() error {
 		c.moved()
 		return nil
 	}
-	ps, err := c.load(c.bi)
+	b, err := c.load(c.bi)
 	if err != nil {
 		return err
 	}
-	if len(ps) != c.skips[c.bi].n {
-		return fmt.Errorf("%w: block of %q ending at %d holds %d postings, its skip entry says %d", ErrCorrupt, c.sc.term, c.skips[c.bi].last, len(ps), c.skips[c.bi].n)
+	if len(b.ps) != c.skips[c.bi].n {
+		return fmt.Errorf("%w: block of %q ending at %d holds %d postings, its skip entry says %d", ErrCorrupt, c.sc.term, c.skips[c.bi].last, len(b.ps), c.skips[c.bi].n)
 	}
-	c.ps, c.loaded, c.pos = ps, c.bi, 0
-	c.d = ps[0].doc
+	c.ps, c.raw, c.loaded, c.pos = b.ps, b.raw, c.bi, 0
+	c.d = b.ps[0].doc
 	return nil
 }
 
@@ -368,10 +501,7 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 			continue
 		}
 		df := r.df
-		skips := r.skips[:len(r.skips):len(r.skips)] // shared with the cache: append copies
-		if len(r.tail) > 0 {
-			skips = append(skips, metaOf(r.tail))
-		}
+		skips := r.skips // shared with the cache: read-only
 		if len(skips) == 0 {
 			continue
 		}
@@ -391,7 +521,11 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 		}
 		c.bounds = make([]float64, len(skips))
 		for i := range skips {
-			c.bounds[i] = c.sc.contribution(&skips[i].maxTF, &skips[i].minLen)
+			b := &skips[i]
+			c.bounds[i] = c.sc.contribution(&b.maxTF, &b.minLen)
+			if b.maxPTF > 0 { // a passage may score more than its document, and λ ≤ 1
+				c.bounds[i] = math.Max(c.bounds[i], p.Passage*c.sc.with(b.maxPTF, b.minPLen, &b.maxTF, &b.minLen))
+			}
 			c.max = math.Max(c.max, c.bounds[i])
 		}
 		cs = append(cs, c)
@@ -552,12 +686,31 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		}
 	}
 	top := &topK{k: query.K, maxTies: max(query.Ties, 0)}
-	contrib := make([]float64, len(cs)) // by term index, for the current doc
+	vals := make([]termVal, len(cs)) // by term index, for the current doc
 	has := make([]bool, len(cs))
 	fields := make([]FieldMask, len(cs))
 	byIdx := make([]*cursor, len(cs))
 	for _, c := range cs {
 		byIdx[c.idx] = c
+	}
+	var pool []pval   // the current doc's passage values
+	var scratch []int // finish's
+	// take scores the cursor's posting at the current doc.
+	// take notes the cursor's posting at the current doc: its score, and
+	// for a long body a bound on its passages' from the block's (their
+	// values are read only if the doc is scored in full).
+	lazy := make([]lazyPE, len(cs))
+	take := func(c *cursor) {
+		p := c.cur()
+		v := termVal{turn: c.sc.contribution(&p.tf, &p.len)}
+		v.best = v.turn
+		lazy[c.idx].set = false
+		if p.pe1 != 0 {
+			b := &c.skips[c.bi]
+			v.best = c.sc.with(b.maxPTF, b.minPLen, &p.tf, &p.len)
+			lazy[c.idx] = lazyPE{*p, c.raw, true}
+		}
+		vals[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(p.mask())
 	}
 	first := 0 // terms before it are non-essential
 	// Block-max: the sum of the bounds of every term's block at the
@@ -616,15 +769,18 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 			}
 		}
 		allowed := query.Allow == nil || query.Allow(d)
-		partial := 0.0
+		pool = pool[:0]
+		// A bound on what d scores from the terms taken so far: the larger
+		// of their sum and Passage times the sum of each one's best passage.
+		partTurn, partPass := 0.0, 0.0
 		for _, c := range cs[first:] {
 			if c.doc() != d {
 				continue
 			}
 			if allowed {
-				v := c.sc.contribution(&c.cur().tf, &c.cur().len)
-				contrib[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(c.cur().mask())
-				partial += v
+				take(c)
+				partTurn += vals[c.idx].turn
+				partPass += vals[c.idx].best
 			}
 			if err := c.next(); err != nil {
 				return nil, err
@@ -635,6 +791,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		}
 		pruned := false
 		for i := first - 1; i >= 0; i-- {
+			partial := math.Max(partTurn, p.Passage*partPass)
 			if (partial+prefix[i])*slack <= theta {
 				pruned = true
 				break
@@ -655,20 +812,25 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 				return nil, err
 			}
 			if c.doc() == d {
-				v := c.sc.contribution(&c.cur().tf, &c.cur().len)
-				contrib[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(c.cur().mask())
-				partial += v
+				take(c)
+				partTurn += vals[c.idx].turn
+				partPass += vals[c.idx].best
 			}
 		}
 		if !pruned {
-			score := 0.0
-			for i := range contrib {
-				if has[i] {
-					score += contrib[i]
+			for i := range vals {
+				if has[i] && lazy[i].set {
+					var err error
+					if vals[i], pool, err = byIdx[i].sc.value(&lazy[i].p, lazy[i].raw, pool); err != nil {
+						return nil, err
+					}
 				}
 			}
+			var h Hit
+			h, scratch = finish(vals, has, p.Passage, scratch)
+			h.Doc = d
 			scored++
-			if h := (Hit{Doc: d, Score: score}); score > 0 && top.takes(h) {
+			if h.Score > 0 && top.takes(h) {
 				h.Fields = make([]FieldMask, len(query.Terms))
 				for i, c := range byIdx {
 					if has[i] {
@@ -687,8 +849,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 
 // SearchExhaustive scores every document that holds a query term, with the
 // same BM25F as Search, and keeps the top K and their ties as Search does:
-// the reference Search's pruning
-// is tested against.
+// the reference Search's pruning is tested against.
 func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, error) {
 	if query.K <= 0 {
 		return nil, nil
@@ -700,25 +861,30 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 		return nil, err
 	}
 	type scored struct {
-		score  float64
+		vals   []termVal
+		has    []bool
 		fields []FieldMask
 	}
 	acc := map[uint64]*scored{}
 	var docs []uint64
-	for _, c := range cs { // in query order, as Search sums
+	for _, c := range cs {
 		for b := range c.skips {
-			ps, err := c.load(b)
+			bl, err := c.load(b)
 			if err != nil {
 				return nil, err
 			}
+			ps := bl.ps
 			for i := range ps {
 				a := acc[ps[i].doc]
 				if a == nil {
-					a = &scored{fields: make([]FieldMask, len(query.Terms))}
+					a = &scored{vals: make([]termVal, len(cs)), has: make([]bool, len(cs)), fields: make([]FieldMask, len(query.Terms))}
 					acc[ps[i].doc] = a
 					docs = append(docs, ps[i].doc)
 				}
-				a.score += c.sc.contribution(&ps[i].tf, &ps[i].len)
+				if a.vals[c.idx], _, err = c.sc.value(&ps[i], bl.raw, nil); err != nil {
+					return nil, err
+				}
+				a.has[c.idx] = true
 				for _, o := range c.origs {
 					a.fields[o] = FieldMask(ps[i].mask())
 				}
@@ -729,9 +895,14 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 		*query.Stats = SearchStats{Blocks: s.blocks, Scored: len(docs)}
 	}
 	top := &topK{k: query.K, maxTies: max(query.Ties, 0)}
+	var scratch []int
 	for _, d := range docs {
-		if a := acc[d]; a.score > 0 && (query.Allow == nil || query.Allow(d)) {
-			top.offer(Hit{Doc: d, Score: a.score, Fields: a.fields})
+		a := acc[d]
+		var h Hit
+		h, scratch = finish(a.vals, a.has, p.Passage, scratch)
+		if h.Score > 0 && (query.Allow == nil || query.Allow(d)) {
+			h.Doc, h.Fields = d, a.fields
+			top.offer(h)
 		}
 	}
 	return top.sorted(), nil
@@ -753,10 +924,11 @@ func Docs(ctx context.Context, q Preparer, term string, fields FieldMask, fn fun
 	}
 	c := cs[0]
 	for b := range c.skips {
-		ps, err := c.load(b)
+		bl, err := c.load(b)
 		if err != nil {
 			return err
 		}
+		ps := bl.ps
 		for i := range ps {
 			for f := range NumFields {
 				if ps[i].tf[f] > 0 && fields.Has(Field(f)) {

@@ -130,7 +130,7 @@ func sameHits(t *testing.T, what string, got, want []Hit) {
 		t.Fatalf("%s: %d hits, exhaustive %d", what, len(got), len(want))
 	}
 	for i := range got {
-		if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score || fmt.Sprint(got[i].Fields) != fmt.Sprint(want[i].Fields) {
+		if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) || got[i].Score != want[i].Score || got[i].Turn != want[i].Turn || got[i].PassageScore != want[i].PassageScore {
 			t.Fatalf("%s: hit %d = %+v, exhaustive %+v", what, i, got[i], want[i])
 		}
 	}
@@ -176,8 +176,8 @@ func checkQueries(t *testing.T, db *sql.DB, c *corpus, n int, p Params, allow fu
 
 func TestSearchExact(t *testing.T) {
 	params := []Params{DefaultParams(),
-		{K1: 0.9, Fields: [NumFields]FieldParams{{1, 0.4}, {3, 1}, {0, 0.5}, {0.2, 0}}},
-		{K1: 2, Fields: [NumFields]FieldParams{{1, 1}, {0, 0}, {5, 0.75}, {1, 0.75}}},
+		{K1: 0.9, Fields: [NumFields]FieldParams{{1, 0.4}, {3, 1}, {0, 0.5}, {0.2, 0}}, Passage: 1},
+		{K1: 2, Fields: [NumFields]FieldParams{{1, 1}, {0, 0}, {5, 0.75}, {1, 0.75}}, Passage: 0.6},
 	}
 	for _, tc := range []struct {
 		name  string
@@ -302,7 +302,7 @@ func TestDeleteRemovesTerms(t *testing.T) {
 	}
 	tx, _ = db.BeginTx(ctx, nil)
 	w, _ = NewWriter(ctx, tx)
-	if err := w.DeleteRange(1<<20, 2<<20-1); err != nil {
+	if err := w.DeleteRange(1<<20, 2<<20-1, nil); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
@@ -374,4 +374,78 @@ func TestTiesKept(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDeleteKnownDocs: a delete handed the documents as added takes their
+// postings from their terms' lists; one handed a document that is not the
+// one stored (or none) finds them by reading every list. Either way
+// nothing of them is left and the rest searches as before.
+func TestDeleteKnownDocs(t *testing.T) {
+	db := openDB(t)
+	ctx := context.Background()
+	c := newCorpus(11, 400, 1.1)
+	docs := map[uint64][NumFields]string{}
+	var ids []uint64
+	for sess := uint64(1); sess <= 60; sess++ {
+		for seq := range uint64(1 + c.r.IntN(8)) {
+			id := sess<<MemberBits | seq
+			f := c.doc()
+			f[Body] += fmt.Sprintf(" only%dx%d", sess, seq) // a term no other document holds
+			docs[id] = f
+			ids = append(ids, id)
+		}
+	}
+	tx, _ := db.BeginTx(ctx, nil)
+	w, _ := NewWriter(ctx, tx)
+	for _, id := range ids {
+		if err := w.Add(id, docs[id]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Flush()
+	w.Close()
+	tx.Commit()
+	for _, tc := range []struct {
+		sess  uint64
+		known Known
+	}{
+		{3, func(id uint64, try func(*Doc) bool) { // as added, after a wrong guess
+			_ = try(NewDoc([NumFields]string{"a first guess"})) || try(NewDoc(docs[id]))
+		}},
+		{4, nil}, // not known
+		{5, func(id uint64, try func(*Doc) bool) { try(NewDoc([NumFields]string{"other words"})) }}, // known otherwise
+	} {
+		tx, _ := db.BeginTx(ctx, nil)
+		w, _ := NewWriter(ctx, tx)
+		if err := w.DeleteRange(tc.sess<<MemberBits, (tc.sess+1)<<MemberBits-1, tc.known); err != nil {
+			t.Fatal(err)
+		}
+		if fast := tc.sess == 3; fast != (w.Lost() == 0) {
+			t.Errorf("session %d: %d documents looked for in every list", tc.sess, w.Lost())
+		}
+		w.Close()
+		tx.Commit()
+		for _, id := range ids {
+			if id>>MemberBits != tc.sess {
+				continue
+			}
+			if ok, _ := HasTerm(ctx, db, fmt.Sprintf("only%dx%d", id>>MemberBits, id&memberMask)); ok {
+				t.Errorf("session %d: the term only document %d held is still indexed", tc.sess, id)
+			}
+		}
+	}
+	if ok, _ := HasTerm(ctx, db, "only6x0"); !ok {
+		t.Fatal("positive control: a kept document's own term is gone")
+	}
+	var left []uint64
+	for _, id := range ids {
+		if s := id >> MemberBits; s < 3 || s > 5 {
+			left = append(left, id)
+		}
+	}
+	st, _ := ReadStats(ctx, db)
+	if st.Docs != int64(len(left)) {
+		t.Fatalf("%d documents counted, %d left", st.Docs, len(left))
+	}
+	checkQueries(t, db, c, 100, Params{K1: 1.2, Fields: DefaultParams().Fields, Passage: 0.9}, nil, "after deletes")
 }

@@ -5,8 +5,10 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"hash/maphash"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -35,7 +37,13 @@ type Writer struct {
 	// blockSize is how many postings a full block holds: BlockSize, less
 	// in tests, so a few documents make many blocks.
 	blockSize int
+	lost      int // deleted documents looked for in every list
 }
+
+// Lost is how many documents this writer's deletes had to look for in
+// every term's list, not handed them as added: 0 when the caller's
+// documents matched the index.
+func (w *Writer) Lost() int { return w.lost }
 
 // flushAt is how many buffered postings make Add flush by itself: a bound on
 // the writer's memory during a full rebuild (about 80 MB).
@@ -100,12 +108,13 @@ func (w *Writer) execRows(head string, cols int, vals []any) error {
 func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?,", n), ",") }
 
 // Doc is one document analysed for the index: its distinct terms with
-// their frequency per field, and its field lengths. Analysing is the
-// CPU-heavy part of indexing, so NewDoc may run on any goroutine, ahead of
-// the one Writer.
+// their frequency per field and, for a long body, per passage, and its
+// field lengths. Analysing is the CPU-heavy part of indexing, so NewDoc may
+// run on any goroutine, ahead of the one Writer.
 type Doc struct {
 	terms []string // sorted
 	tf    [][NumFields]uint32
+	pe    [][]pentry // per term, the passages of a long body holding it
 	lens  [NumFields]uint32
 }
 
@@ -113,22 +122,56 @@ type Doc struct {
 func NewDoc(fields [NumFields]string) *Doc {
 	d := &Doc{}
 	at := map[string]int{}
-	for f := range NumFields {
-		Tokens(fields[f], func(tok string) {
-			t := cachedStem(tok)
-			i, ok := at[t]
-			if !ok {
-				i = len(d.terms)
-				at[t] = i
-				d.terms = append(d.terms, t)
-				d.tf = append(d.tf, [NumFields]uint32{})
+	add := func(tok string, f Field) int {
+		t := cachedStem(tok)
+		i, ok := at[t]
+		if !ok {
+			i = len(d.terms)
+			at[t] = i
+			d.terms = append(d.terms, t)
+			d.tf = append(d.tf, [NumFields]uint32{})
+		}
+		d.tf[i][f]++
+		d.lens[f]++
+		return i
+	}
+	var bodyTerm, bodyPassage []int
+	spans := bodyTokens(fields[Body], func(tok string, p int) {
+		bodyTerm = append(bodyTerm, add(tok, Body))
+		bodyPassage = append(bodyPassage, p)
+	})
+	for f := Body + 1; f < NumFields; f++ {
+		Tokens(fields[f], func(tok string) { add(tok, f) })
+	}
+	if spans != nil {
+		plen := make([]uint32, len(spans))
+		for _, p := range bodyPassage {
+			plen[p]++
+		}
+		d.pe = make([][]pentry, len(d.terms))
+		for k, i := range bodyTerm {
+			p := uint32(bodyPassage[k])
+			if es := d.pe[i]; len(es) > 0 && es[len(es)-1].p == p {
+				es[len(es)-1].tf++
+				continue
 			}
-			d.tf[i][f]++
-			d.lens[f]++
-		})
+			d.pe[i] = append(d.pe[i], pentry{p: p, tf: 1, len: plen[p]})
+		}
 	}
 	sort.Sort(byTerm{d})
 	return d
+}
+
+// sum is a hash of the document's terms: a delete that is handed the
+// document again checks it against the one stored, so the postings it
+// removes are the ones the document added.
+func (d *Doc) sum() int64 {
+	h := fnv.New64a()
+	for _, t := range d.terms {
+		h.Write([]byte(t))
+		h.Write([]byte{0})
+	}
+	return int64(h.Sum64() >> 1)
 }
 
 // stemCache remembers recent stems, one per slot by the token's hash, so
@@ -159,6 +202,9 @@ func (b byTerm) Less(i, j int) bool { return b.d.terms[i] < b.d.terms[j] }
 func (b byTerm) Swap(i, j int) {
 	b.d.terms[i], b.d.terms[j] = b.d.terms[j], b.d.terms[i]
 	b.d.tf[i], b.d.tf[j] = b.d.tf[j], b.d.tf[i]
+	if b.d.pe != nil {
+		b.d.pe[i], b.d.pe[j] = b.d.pe[j], b.d.pe[i]
+	}
 }
 
 // Add indexes one document: the text of each of its fields.
@@ -185,6 +231,9 @@ func (w *Writer) AddDoc(id uint64, d *Doc) error {
 				p.len[f] = d.lens[f]
 			}
 		}
+		if d.pe != nil {
+			p.pe = d.pe[i]
+		}
 		w.buf[t] = append(w.buf[t], p)
 	}
 	var lb []byte
@@ -196,11 +245,11 @@ func (w *Writer) AddDoc(id uint64, d *Doc) error {
 		w.bufLo = id
 	}
 	w.bufHi = max(w.bufHi, id)
-	w.docRows = append(w.docRows, int64(id), lb, strings.Join(d.terms, " "))
+	w.docRows = append(w.docRows, int64(id), lb, len(d.terms), d.sum())
 	w.docs++
 	w.dirty = true
 	w.buffered += len(d.terms)
-	if len(w.docRows) >= 3*batchRows {
+	if len(w.docRows) >= 4*batchRows {
 		if err := w.flushDocs(); err != nil {
 			return err
 		}
@@ -212,7 +261,7 @@ func (w *Writer) AddDoc(id uint64, d *Doc) error {
 }
 
 func (w *Writer) flushDocs() error {
-	if err := w.execRows(`INSERT INTO eng_docs(id, lens, terms)`, 3, w.docRows); err != nil {
+	if err := w.execRows(`INSERT INTO eng_docs(id, lens, n, sum)`, 4, w.docRows); err != nil {
 		return fmt.Errorf("engine: add documents: %w", err)
 	}
 	w.docRows = w.docRows[:0]
@@ -272,8 +321,8 @@ func (w *Writer) bumpStats() error {
 // termRow is a term's dictionary row, decoded.
 type termRow struct {
 	df    int
-	skips []blockMeta
-	tail  []posting
+	skips []blockMeta // with the tail's last, when there is a tail
+	tail  *sblock
 }
 
 func decodeTermRow(term string, df int, skips, tail []byte) (*termRow, error) {
@@ -283,12 +332,22 @@ func decodeTermRow(term string, df int, skips, tail []byte) (*termRow, error) {
 		return nil, fmt.Errorf("engine: skip list of %q: %w", term, err)
 	}
 	if len(tail) > 0 {
-		if r.tail, err = decodeBlock(nil, tail); err != nil {
+		ps, err := decodeS(nil, tail)
+		if err != nil {
 			return nil, fmt.Errorf("engine: postings of %q: %w", term, err)
 		}
-		if len(r.skips) > 0 && r.tail[0].doc <= r.skips[len(r.skips)-1].last {
+		if len(r.skips) > 0 && ps[0].doc <= r.skips[len(r.skips)-1].last {
 			return nil, fmt.Errorf("engine: postings of %q: %w", term, corrupt("tail before the last block"))
 		}
+		r.tail = &sblock{ps: ps}
+		if hasPassages(ps) {
+			r.tail.raw = tail // sql scanned into a []byte of its own
+		}
+		m, err := metaOfS(*r.tail)
+		if err != nil {
+			return nil, fmt.Errorf("engine: postings of %q: %w", term, err)
+		}
+		r.skips = append(r.skips, m)
 	}
 	return r, nil
 }
@@ -388,11 +447,28 @@ type changes struct {
 }
 
 // cut writes full blocks of ps to ch and returns their metas and the rest.
+// A block is also cut at maxBlockBytes encoded, so its row stays within
+// one page of SQLite's b-tree: a longer one spills into an overflow page
+// mostly left empty (measured: 44 MB of 124 on the heavy memory once long
+// turns' passages grew their blocks).
+const maxBlockBytes = 900
+
+// cut writes blocks of ps to ch (all of them when full; else the rest, if
+// it holds fewer than size postings and fits maxBlockBytes, stays the
+// tail) and returns their metas and the rest.
 func cut(ch *changes, t string, ps []posting, full bool, size int) ([]blockMeta, []posting) {
 	var metas []blockMeta
-	for len(ps) >= size || (full && len(ps) > 0) {
+	for len(ps) > 0 {
 		n := min(len(ps), size)
-		ch.blocks = append(ch.blocks, t, int64(ps[n-1].doc), encodeBlock(nil, ps[:n]))
+		enc := encodeBlock(nil, ps[:n])
+		for len(enc) > maxBlockBytes && n > 1 {
+			n = max(1, min(n-1, n*maxBlockBytes/len(enc)))
+			enc = encodeBlock(nil, ps[:n])
+		}
+		if !full && n == len(ps) && n < size {
+			break
+		}
+		ch.blocks = append(ch.blocks, t, int64(ps[n-1].doc), enc)
 		metas = append(metas, metaOf(ps[:n]))
 		ps = ps[n:]
 	}
@@ -486,14 +562,15 @@ func (w *Writer) appendTerms(terms []string) error {
 				}
 			}
 		}
-		if len(merged) >= w.blockSize {
+		// Full blocks, or a tail grown past maxBlockBytes, become blocks.
+		metas, rest := cut(&ch, t, merged, false, w.blockSize)
+		if len(metas) > 0 {
 			if _, err := r.blocks(); err != nil {
 				return err
 			}
-			metas, rest := cut(&ch, t, merged, false, w.blockSize)
 			r.skips = append(r.skips, metas...)
-			merged = rest
 		}
+		merged = rest
 		r.tail = merged
 		r.df += len(ps)
 		ch.putTerm(t, r)
@@ -501,9 +578,19 @@ func (w *Writer) appendTerms(terms []string) error {
 	return w.apply(&ch)
 }
 
-// DeleteRange deletes every document whose id is in [lo, hi]. It flushes
-// first only if buffered documents fall in that range.
-func (w *Writer) DeleteRange(lo, hi uint64) error {
+// Known hands a delete the documents it deletes as they were added: for id,
+// it calls try with what it takes the document to be (analysed from the
+// same text), best guess first, until try returns true.
+type Known func(id uint64, try func(*Doc) bool)
+
+// DeleteRange deletes every document whose id is in [lo, hi]. The index
+// keeps no list of a document's terms (it would be a third of its size):
+// known, when set, hands back the documents, and a document whose terms
+// are those stored (their count and hash) has its postings taken from the
+// lists of its terms. One it does not hand back so is looked for in every
+// term's list instead: slower, as sure. It flushes first only if buffered
+// documents fall in the range.
+func (w *Writer) DeleteRange(lo, hi uint64, known Known) error {
 	if w.buffered > 0 && lo <= w.bufHi && hi >= w.bufLo {
 		if err := w.Flush(); err != nil {
 			return err
@@ -512,15 +599,16 @@ func (w *Writer) DeleteRange(lo, hi uint64) error {
 	if err := w.flushDocs(); err != nil {
 		return err
 	}
-	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, lens, terms FROM eng_docs WHERE id BETWEEN ? AND ?`, int64(lo), int64(hi))
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT id, lens, n, sum FROM eng_docs WHERE id BETWEEN ? AND ?`, int64(lo), int64(hi))
 	if err != nil {
 		return fmt.Errorf("engine: delete documents: %w", err)
 	}
-	return w.deleteDocs(rows)
+	return w.deleteDocs(rows, known)
 }
 
-// Delete removes documents and their postings; a term no document holds any
-// more leaves the dictionary. Unknown ids are ignored.
+// Delete removes documents and their postings, looking for them in every
+// term's list (DeleteRange with known documents is the fast way); a term no
+// document holds any more leaves the dictionary. Unknown ids are ignored.
 func (w *Writer) Delete(ids []uint64) error {
 	if err := w.Flush(); err != nil {
 		return err
@@ -531,11 +619,11 @@ func (w *Writer) Delete(ids []uint64) error {
 		for i, id := range ids[:n] {
 			args[i] = int64(id)
 		}
-		rows, err := w.tx.QueryContext(w.ctx, `SELECT id, lens, terms FROM eng_docs WHERE id IN (`+placeholders(n)+`)`, args...)
+		rows, err := w.tx.QueryContext(w.ctx, `SELECT id, lens, n, sum FROM eng_docs WHERE id IN (`+placeholders(n)+`)`, args...)
 		if err != nil {
 			return fmt.Errorf("engine: delete documents: %w", err)
 		}
-		if err := w.deleteDocs(rows); err != nil {
+		if err := w.deleteDocs(rows, nil); err != nil {
 			return err
 		}
 		ids = ids[n:]
@@ -543,15 +631,15 @@ func (w *Writer) Delete(ids []uint64) error {
 	return nil
 }
 
-// deleteDocs deletes the documents rows lists (id, lens, terms).
-func (w *Writer) deleteDocs(rows *sql.Rows) error {
+// deleteDocs deletes the documents rows lists (id, lens, n, sum).
+func (w *Writer) deleteDocs(rows *sql.Rows, known Known) error {
 	byTerm := map[string][]uint64{}
 	var ids []any
+	lost := map[uint64]bool{} // documents to look for in every list
 	for rows.Next() {
-		var id int64
+		var id, n, sum int64
 		var lb []byte
-		var terms string
-		if err := rows.Scan(&id, &lb, &terms); err != nil {
+		if err := rows.Scan(&id, &lb, &n, &sum); err != nil {
 			rows.Close()
 			return fmt.Errorf("engine: delete documents: %w", err)
 		}
@@ -563,8 +651,21 @@ func (w *Writer) deleteDocs(rows *sql.Rows) error {
 			rows.Close()
 			return fmt.Errorf("engine: delete document %d: lengths: %w", id, r.err)
 		}
-		for _, t := range strings.Fields(terms) {
-			byTerm[t] = append(byTerm[t], uint64(id))
+		found := false
+		if known != nil {
+			known(uint64(id), func(d *Doc) bool {
+				if d == nil || int64(len(d.terms)) != n || d.sum() != sum {
+					return false
+				}
+				for _, t := range d.terms {
+					byTerm[t] = append(byTerm[t], uint64(id))
+				}
+				found = true
+				return true
+			})
+		}
+		if !found {
+			lost[uint64(id)] = true
 		}
 		ids = append(ids, id)
 	}
@@ -574,6 +675,12 @@ func (w *Writer) deleteDocs(rows *sql.Rows) error {
 	}
 	if len(ids) == 0 {
 		return nil
+	}
+	if len(lost) > 0 {
+		w.lost += len(lost)
+		if err := w.findPostings(lost, byTerm); err != nil {
+			return err
+		}
 	}
 	for len(ids) > 0 {
 		n := min(len(ids), batchRows)
@@ -596,6 +703,76 @@ func (w *Writer) deleteDocs(rows *sql.Rows) error {
 		terms = terms[n:]
 	}
 	return w.bumpStats()
+}
+
+// findPostings adds to byTerm every term whose list holds one of docs,
+// reading the whole dictionary and the blocks whose range holds one.
+func (w *Writer) findPostings(docs map[uint64]bool, byTerm map[string][]uint64) error {
+	sorted := make([]uint64, 0, len(docs))
+	for d := range docs {
+		sorted = append(sorted, d)
+	}
+	slices.Sort(sorted)
+	// holds reports whether a document to find lies in (after, upTo].
+	holds := func(after, upTo uint64) bool {
+		i := sort.Search(len(sorted), func(i int) bool { return sorted[i] > after })
+		return i < len(sorted) && sorted[i] <= upTo
+	}
+	rows, err := w.tx.QueryContext(w.ctx, `SELECT term, df, skips, tail FROM eng_terms`)
+	if err != nil {
+		return fmt.Errorf("engine: look for deleted documents: %w", err)
+	}
+	type hit struct {
+		term string
+		last uint64
+	}
+	var blocks []hit
+	for rows.Next() {
+		var term string
+		var df int
+		var sk, tail []byte
+		if err := rows.Scan(&term, &df, &sk, &tail); err != nil {
+			rows.Close()
+			return fmt.Errorf("engine: look for deleted documents: %w", err)
+		}
+		r, err := decodeTermRow(term, df, sk, tail)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		blocksOf := r.skips
+		if r.tail != nil {
+			blocksOf = blocksOf[:len(blocksOf)-1]
+			for _, p := range r.tail.ps {
+				if docs[p.doc] {
+					byTerm[term] = append(byTerm[term], p.doc)
+				}
+			}
+		}
+		prev := uint64(0)
+		for i, b := range blocksOf {
+			if holds(prev, b.last) || i == 0 && docs[0] {
+				blocks = append(blocks, hit{term, b.last})
+			}
+			prev = b.last
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("engine: look for deleted documents: %w", err)
+	}
+	for _, b := range blocks {
+		ps, err := w.readBlock(b.term, b.last)
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			if docs[p.doc] {
+				byTerm[b.term] = append(byTerm[b.term], p.doc)
+			}
+		}
+	}
+	return nil
 }
 
 // removeFromTerms takes documents out of the lists of a batch of terms,

@@ -3,105 +3,34 @@ package memory
 import (
 	"strings"
 	"unicode"
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
 // MaxQueryRunes caps a recall query; longer input is cut, not refused.
 const MaxQueryRunes = 500
 
 // identifiers finds identifier-like tokens (MT-4471, N-11, P-003, DR-512,
-// 3.4%, v1.2.1) and returns them normalised as single index terms, so that
-// "MT-4471", "mt4471" and "MT 4471" typed later all meet the same term.
-func identifiers(text string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, raw := range identCandidates(text) {
-		n := normIdent(raw)
-		if n != "" && !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
-	}
-	return out
-}
+// 3.4%, v1.2.1, foo_bar.go) and returns them normalised as single index
+// terms, so that "MT-4471" and "mt4471" typed later meet the same term.
+// The engine's analysis decides, so index and query agree.
+func identifiers(text string) []string { return engine.Identifiers(text) }
 
-// identCandidates splits text into runs of letters and digits joined by
-// - _ . / : and an optional trailing %, keeping only runs with a digit and
-// something else (a letter, a separator or a percent sign).
-func identCandidates(text string) []string {
-	var out []string
-	rs := []rune(text)
-	for i := 0; i < len(rs); {
-		if !isAlnum(rs[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(rs) {
-			if isAlnum(rs[j]) {
-				j++
-				continue
-			}
-			if isJoiner(rs[j]) && j+1 < len(rs) && isAlnum(rs[j+1]) {
-				j++
-				continue
-			}
-			break
-		}
-		end := j
-		if end < len(rs) && rs[end] == '%' {
-			end++
-		}
-		tok := string(rs[i:end])
-		if isIdent(tok) {
-			out = append(out, tok)
-		}
-		i = end
-	}
-	return out
-}
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
-func isAlnum(r rune) bool  { return unicode.IsLetter(r) || unicode.IsDigit(r) }
-func isJoiner(r rune) bool { return r == '-' || r == '_' || r == '.' || r == '/' || r == ':' }
-
-func isIdent(tok string) bool {
-	var digit, letter, other bool
-	for _, r := range tok {
-		switch {
-		case unicode.IsDigit(r):
-			digit = true
-		case unicode.IsLetter(r):
-			letter = true
-		default:
-			other = true
-		}
-	}
-	if !digit || len(tok) > 40 {
-		return false
-	}
-	return letter || other
-}
-
-// normIdent lowercases an identifier and keeps letters and digits; a dot
-// between digits becomes "x" and a percent sign "pct", so 3.4% and 34% differ.
-func normIdent(tok string) string {
-	rs := []rune(strings.ToLower(tok))
-	var b strings.Builder
-	for i, r := range rs {
-		switch {
-		case isAlnum(r):
-			b.WriteRune(r)
-		case r == '.' && i > 0 && i+1 < len(rs) && unicode.IsDigit(rs[i-1]) && unicode.IsDigit(rs[i+1]):
-			b.WriteByte('x')
-		case r == '%':
-			b.WriteString("pct")
-		}
-	}
-	return b.String()
-}
-
-// words splits text into lowercase runs of letters and digits.
+// words splits text into lowercase runs of letters and digits. A run of
+// a script written without spaces (Han, Kana, Hangul, Thai) becomes the
+// character bigrams the engine indexes it as (engine.SegmentWord), its
+// combining marks kept with it, so each word is one index term.
 func words(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isAlnum(r) })
+	ws := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !isAlnum(r) && !unicode.Is(unicode.Mn, r) })
+	for i := 0; i < len(ws); i++ {
+		if seg := engine.SegmentWord(ws[i]); seg != nil {
+			ws = append(ws[:i], append(seg, ws[i+1:]...)...)
+			i += len(seg) - 1
+		}
+	}
+	return ws
 }
 
 // IsStopword reports whether a lowercase word is an English function word

@@ -204,7 +204,7 @@ func (m *Memory) forgetRefs(ctx context.Context, refs []sessionRef, progress fun
 				return err
 			}
 			defer eng.Close()
-			if err := deleteSessionRows(ctx, tx, eng, ref.harness, ref.sid); err != nil {
+			if err := deleteSessionRows(ctx, tx, eng, ref.harness, ref.sid, nil); err != nil {
 				return err
 			}
 			for _, q := range []string{

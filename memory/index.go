@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -54,8 +56,9 @@ type preparedChunk struct {
 	body             string
 }
 
-// seqBits is how many low bits of a document id hold the turn's seq.
-const seqBits = 20
+// seqBits is how many low bits of a document id hold the turn's seq: the
+// engine's member bits, so a conversation's turns code compactly.
+const seqBits = engine.MemberBits
 
 // docID is the engine document of a turn. A new session row takes the
 // largest id in the table plus one (SQLite's rowid), so an import appends
@@ -83,8 +86,7 @@ func prepare(s *funes.Session, data []byte, hash string) *prepared {
 			last = ts
 		}
 		pt := preparedTurn{seq: t.Seq, uuid: t.TurnUUID, role: t.Role, ts: unix(ts)}
-		var body, ids, said []string
-		seen := map[string]bool{}
+		var body, said []string
 		plumb := ""
 		for bi, blk := range t.Blocks {
 			pi := 0
@@ -103,30 +105,44 @@ func prepare(s *funes.Session, data []byte, hash string) *prepared {
 						c.tokens = o200k.Count(piece)
 						p.tokens += c.tokens
 						body = append(body, piece)
-						for _, id := range identifiers(piece) {
-							if !seen[id] {
-								seen[id] = true
-								ids = append(ids, id)
-							}
-						}
 					}
 					p.chunks = append(p.chunks, c)
 				}
 			}
 		}
-		pt.preview = preview(strings.Join(said, "\n\n"), previewRunes)
-		if pt.preview == "" {
-			pt.preview = plumb // a turn of plumbing only reads as what it is
+		if len(said) == 0 {
+			// A turn of plumbing only reads as what it is; any other's
+			// preview is cut from its chunks when read (previewSQL).
+			pt.preview = plumb
 		}
-		if len(body) > 0 {
-			pt.doc = engine.NewDoc([engine.NumFields]string{
-				engine.Body: strings.Join(body, "\n\n"), engine.Title: s.Title,
-				engine.IDs: strings.Join(ids, " "), engine.Date: dateWords(ts),
-			})
-		}
+		pt.doc = turnDoc(body, s.Title, pt.ts)
 		p.turns = append(p.turns, pt)
 	}
 	return p
+}
+
+// turnDoc is a turn's engine document, from its searched chunks' text in
+// order, its conversation's title and its time as stored (nil when nothing
+// in it is searched). A delete builds it again from the stored rows, so it
+// reads nothing the rows do not keep.
+func turnDoc(pieces []string, title string, ts int64) *engine.Doc {
+	if len(pieces) == 0 {
+		return nil
+	}
+	var ids []string
+	seen := map[string]bool{}
+	for _, piece := range pieces {
+		for _, id := range identifiers(piece) {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	return engine.NewDoc([engine.NumFields]string{
+		engine.Body: strings.Join(pieces, "\n\n"), engine.Title: title,
+		engine.IDs: strings.Join(ids, " "), engine.Date: dateWords(fromUnix(ts)),
+	})
 }
 
 // dateWords writes a turn's date as words a question may use: "March 2026
@@ -177,7 +193,7 @@ func (st *indexStmts) Close() {
 // indexSession replaces a session's index rows within tx.
 func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, st *indexStmts, p *prepared, rel string) error {
 	s := p.s
-	if err := deleteSessionRows(ctx, tx, st.eng, s.Harness, s.ID); err != nil {
+	if err := deleteSessionRows(ctx, tx, st.eng, s.Harness, s.ID, p); err != nil {
 		return err
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO sessions(harness,session_id,title,workdir,derived_project,started,updated,turns,tokens,bytes,hash,path,imported)
@@ -209,8 +225,10 @@ func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, st *indexStmts, p
 }
 
 // deleteSessionRows removes a session's index rows (not its catalog rows)
-// and its engine documents.
-func deleteSessionRows(ctx context.Context, tx *sql.Tx, eng *engine.Writer, harness, id string) error {
+// and its engine documents. again, when set, is the session about to be
+// indexed in their place: its turns are the engine's first guess at the
+// documents it deletes (a grown conversation's old turns are unchanged).
+func deleteSessionRows(ctx context.Context, tx *sql.Tx, eng *engine.Writer, harness, id string, again *prepared) error {
 	var sess int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM sessions WHERE harness=? AND session_id=?`, harness, id).Scan(&sess)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -219,9 +237,12 @@ func deleteSessionRows(ctx context.Context, tx *sql.Tx, eng *engine.Writer, harn
 	if err != nil {
 		return err
 	}
-	if err := eng.DeleteRange(sessionDocs(sess)); err != nil {
+	lo, hi := sessionDocs(sess)
+	before := eng.Lost()
+	if err := eng.DeleteRange(lo, hi, storedDocs(ctx, tx, sess, again)); err != nil {
 		return err
 	}
+	lostDocs.Add(int64(eng.Lost() - before))
 	for _, q := range []string{
 		`DELETE FROM chunks WHERE sess=?`,
 		`DELETE FROM turns WHERE sess=?`,
@@ -233,6 +254,128 @@ func deleteSessionRows(ctx context.Context, tx *sql.Tx, eng *engine.Writer, harn
 	}
 	return nil
 }
+
+// lostDocs counts the documents deletes handed the engine otherwise than
+// indexed (it then looked for them in every list): tests hold it at 0.
+var lostDocs atomic.Int64
+
+// storedDocs hands the engine a session's documents as they were indexed,
+// so a delete takes their postings from their terms' lists: the turn of
+// the same seq about to replace it, if any, else the document built again
+// from the turn's stored rows, read once for the session when first
+// needed. A read that fails leaves the engine to look in every list.
+func storedDocs(ctx context.Context, tx *sql.Tx, sess int64, again *prepared) engine.Known {
+	var next map[int]*engine.Doc
+	if again != nil {
+		next = make(map[int]*engine.Doc, len(again.turns))
+		for _, t := range again.turns {
+			next[t.seq] = t.doc
+		}
+	}
+	var stored map[int]*engine.Doc
+	read := false
+	return func(doc uint64, try func(*engine.Doc) bool) {
+		seq := docSeq(doc)
+		if d := next[seq]; d != nil && try(d) {
+			return
+		}
+		if !read {
+			read = true
+			stored, _ = readStoredDocs(ctx, tx, sess)
+		}
+		if d := stored[seq]; d != nil {
+			try(d)
+		}
+	}
+}
+
+// readStoredDocs builds a session's turn documents from its rows.
+func readStoredDocs(ctx context.Context, tx *sql.Tx, sess int64) (map[int]*engine.Doc, error) {
+	var title string
+	if err := tx.QueryRowContext(ctx, `SELECT title FROM sessions WHERE id=?`, sess).Scan(&title); err != nil {
+		return nil, err
+	}
+	ts := map[int]int64{}
+	rows, err := tx.QueryContext(ctx, `SELECT seq, ts FROM turns WHERE sess=?`, sess)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var seq int
+		var t int64
+		if err := rows.Scan(&seq, &t); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ts[seq] = t
+	}
+	rows.Close()
+	pieces := map[int][]string{}
+	var order []int
+	rows, err = tx.QueryContext(ctx, `SELECT seq, body FROM chunks WHERE sess=? AND searched ORDER BY seq, block, part`, sess)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seq int
+		var body string
+		if err := rows.Scan(&seq, &body); err != nil {
+			return nil, err
+		}
+		if _, ok := pieces[seq]; !ok {
+			order = append(order, seq)
+		}
+		pieces[seq] = append(pieces[seq], body)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make(map[int]*engine.Doc, len(order))
+	for _, seq := range order {
+		out[seq] = turnDoc(pieces[seq], title, ts[seq])
+	}
+	return out, nil
+}
+
+// PassageChunk finds where a long turn's passage (Candidate.Passage)
+// starts among the turn's chunks (in order, as TurnChunks reads them): the
+// chunk's index and the byte offset in it. ok is false for no passage.
+func PassageChunk(chunks []Chunk, passage int) (i, off int, ok bool) {
+	if passage < 0 {
+		return 0, 0, false
+	}
+	var body strings.Builder
+	var starts []int // where each searched chunk starts in the body
+	var at []int     // its index in chunks
+	for k, c := range chunks {
+		if !c.Searched {
+			continue
+		}
+		if body.Len() > 0 {
+			body.WriteString("\n\n")
+		}
+		starts = append(starts, body.Len())
+		at = append(at, k)
+		body.WriteString(c.Body)
+	}
+	ps := engine.Passages(body.String())
+	if passage >= len(ps) {
+		return 0, 0, false
+	}
+	s := ps[passage].Start
+	j := len(starts) - 1
+	for j > 0 && starts[j] > s {
+		j--
+	}
+	return at[j], max(0, s-starts[j]), true
+}
+
+// previewSQL is, for a turn t with no stored preview, the start of its
+// searched text: enough of its first chunks for preview to cut previewRunes
+// from (at most 4 bytes a rune).
+var previewSQL = fmt.Sprintf(`CASE WHEN t.preview != '' THEN '' ELSE (SELECT substr(group_concat(c.body, ' '), 1, %d) FROM
+	(SELECT body FROM chunks c WHERE c.sess = t.sess AND c.seq = t.seq AND c.searched ORDER BY c.block, c.part LIMIT 4) c) END`, 4*previewRunes)
 
 // preview is the first n runes of s on one line.
 func preview(s string, n int) string {

@@ -57,7 +57,7 @@ type RecallQuery struct {
 	// ChunkCounts reads how many chunks each candidate's turn was cut into
 	// (Candidate.Chunks).
 	ChunkCounts bool
-	// Previews reads each candidate's stored preview (Candidate.Preview).
+	// Previews reads each candidate's preview (Candidate.Preview).
 	Previews bool
 	// Show is the most turns Shown will be asked for (its statements are
 	// prepared before the snapshot takes its connection), and Neighbours
@@ -70,17 +70,24 @@ type RecallQuery struct {
 // conversation's names and the turn's uuid are read for the few hits shown
 // (Shown).
 type Candidate struct {
-	Sess    int64 // the conversation's row id
-	Seq     int
-	BM25    float64 // the engine's BM25F score, negated: lower is better, as FTS5's bm25() was
-	Role    string
-	TS      int64 // Unix seconds; 0 when undated
-	Starred bool
+	Sess int64 // the conversation's row id
+	Seq  int
+	BM25 float64 // the engine's BM25F score, negated: lower is better, as FTS5's bm25() was
+	// Turn is the turn's own BM25F score; for a long turn Passage is its
+	// best passage (engine.Passages of its searched text; -1 for none) and
+	// PassageScore that passage's, of which BM25 took the larger (weighed
+	// by engine.Params.Passage).
+	Turn         float64
+	Passage      int
+	PassageScore float64
+	Role         string
+	TS           int64 // Unix seconds; 0 when undated
+	Starred      bool
 	// Fields says, per term of the query, which of the turn's fields hold it.
 	Fields []engine.FieldMask
 	Text   string // its searched text, when asked (RecallQuery.TextBytes)
 	Chunks int    // its searched chunks, when asked (RecallQuery.ChunkCounts)
-	// Preview is its preview as stored at import (the first previewRunes
+	// Preview is its preview as import cut it (the first previewRunes
 	// runes of what was said, on one line, "…" when cut), when asked
 	// (RecallQuery.Previews).
 	Preview string
@@ -327,7 +334,7 @@ func sameHits(got, want []engine.Hit) error {
 		return fmt.Errorf("engine: pruned search found %d hits, exhaustive %d", len(got), len(want))
 	}
 	for i := range got {
-		if got[i].Doc != want[i].Doc || got[i].Score != want[i].Score || fmt.Sprint(got[i].Fields) != fmt.Sprint(want[i].Fields) {
+		if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) || got[i].Score != want[i].Score || got[i].Turn != want[i].Turn || got[i].PassageScore != want[i].PassageScore {
 			return fmt.Errorf("engine: pruned hit %d is %+v, exhaustive %+v", i, got[i], want[i])
 		}
 	}
@@ -442,7 +449,9 @@ func turnCandidates(ctx context.Context, q queryer, hits []engine.Hit, tc *turnC
 		tc.add(gen, read)
 	}
 	for i := range out {
-		out[i].BM25, out[i].Fields = -hits[i].Score, hits[i].Fields
+		h := &hits[i]
+		out[i].BM25, out[i].Fields = -h.Score, h.Fields
+		out[i].Turn, out[i].Passage, out[i].PassageScore = h.Turn, h.Passage, h.PassageScore
 	}
 	starred, err := starredSessions(ctx, q)
 	if err != nil {
@@ -641,7 +650,8 @@ func turnsAround(ctx context.Context, q queryer, turns []TurnKey, n int) (map[Tu
 	return out, rows.Err()
 }
 
-// turnPreviews fills in each candidate's stored preview.
+// turnPreviews fills in each candidate's preview: the stored one, else (a
+// turn keeps none of its own text) cut from its first chunks as import did.
 func turnPreviews(ctx context.Context, q queryer, cs []Candidate) error {
 	if len(cs) == 0 {
 		return nil
@@ -653,16 +663,19 @@ func turnPreviews(ctx context.Context, q queryer, cs []Candidate) error {
 		at[keys[i]] = i
 	}
 	set, args := turnSet(keys)
-	rows, err := q.QueryContext(ctx, `SELECT sess, seq, preview FROM turns WHERE (sess, seq) IN (`+set+`)`, args...)
+	rows, err := q.QueryContext(ctx, `SELECT t.sess, t.seq, t.preview, `+previewSQL+` FROM turns t WHERE (t.sess, t.seq) IN (`+set+`)`, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var k TurnKey
-		var p string
-		if err := rows.Scan(&k.Sess, &k.Seq, &p); err != nil {
+		var p, said string
+		if err := rows.Scan(&k.Sess, &k.Seq, &p, &said); err != nil {
 			return err
+		}
+		if p == "" {
+			p = preview(said, previewRunes)
 		}
 		if i, ok := at[k]; ok {
 			cs[i].Preview = p
@@ -671,7 +684,7 @@ func turnPreviews(ctx context.Context, q queryer, cs []Candidate) error {
 	return rows.Err()
 }
 
-// Preview is the short preview of one turn, as stored at import.
+// Preview is the short preview of one turn, as import cut it.
 type Preview struct {
 	Seq  int
 	Role string
@@ -714,7 +727,9 @@ func shownQueries(n int, neighbours bool) []string {
 		span = "t.seq BETWEEN k.column2 - 1 AND k.column2 + 1"
 	}
 	return []string{
-		`SELECT t.sess, t.seq, t.role, t.preview, t.turn_uuid, t.ts FROM (` + set + `) k JOIN turns t ON t.sess = k.column1 AND ` + span,
+		// A turn keeps no preview of its own text (the index would hold it
+		// twice): it is cut from its first chunks (previewSQL).
+		`SELECT t.sess, t.seq, t.role, t.preview, ` + previewSQL + `, t.turn_uuid, t.ts FROM (` + set + `) k JOIN turns t ON t.sess = k.column1 AND ` + span,
 		`SELECT sess, seq, id, body, tokens, searched FROM chunks WHERE (sess, seq) IN (` + set + `) ORDER BY sess, seq, block, part`,
 		`SELECT s.id, s.harness, s.session_id, s.title, p.project FROM sessions s
 		LEFT JOIN session_projects p ON p.harness = s.harness AND p.session_id = s.session_id
@@ -797,9 +812,13 @@ func (s *RecallSnapshot) Shown(ctx context.Context, turns []TurnKey, replyOf ...
 	for rows.Next() {
 		var k TurnKey
 		var r row
-		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &r.uuid, &r.ts); err != nil {
+		var said string
+		if err := rows.Scan(&k.Sess, &k.Seq, &r.preview.Role, &r.preview.Text, &said, &r.uuid, &r.ts); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("recall: shown turns: %w", err)
+		}
+		if r.preview.Text == "" {
+			r.preview.Text = preview(said, previewRunes)
 		}
 		r.preview.Seq = k.Seq
 		rowsOf[k] = r

@@ -55,7 +55,14 @@ import (
 // unmarked no-match and over-budget sentences and its context block from
 // before the marker, so a rebuild takes them out of the index (one such
 // no-match answer was being returned as a hit).
-const indexLayoutVersion = 6
+//
+// Layout 7 (issue 27, the engine's side): runs of Han, Kana, Hangul, Thai,
+// Lao, Khmer and Myanmar are indexed as character bigrams; identifiers are
+// the engine's (also foo_bar.go, ERR_CONN_RESET); the body of a turn of
+// more than 96 tokens is cut into passages its postings list; postings
+// code ids compactly, and eng_docs keeps a count and hash of a document's
+// terms instead of the terms.
+const indexLayoutVersion = 7
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.

@@ -56,11 +56,19 @@ func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedT
 		if c.starred {
 			h.Signals.Importance = 1
 		}
-		ch := shownChunk(st.Chunks, terms)
+		// Show its chunk that covers most of the query, or for a long turn
+		// the engine's best passage, from its start.
+		ch, off := shownChunk(st.Chunks, terms), 0
+		if i, o, ok := memory.PassageChunk(st.Chunks, c.passage-1); ok {
+			ch, off = st.Chunks[i], o
+		}
 		if ch.ID == 0 {
 			return nil, fmt.Errorf("recall: turn %d of %s is gone from the index", c.seq, st.SessionID)
 		}
 		h.Text, h.TextTokens = ch.Body, ch.Tokens
+		if off > 0 {
+			h.Text, h.TextTokens = "… "+ch.Body[off:], 0
+		}
 		h.Neighbors = make([]Neighbor, len(st.Neighbours))
 		for i, p := range st.Neighbours {
 			h.Neighbors[i] = Neighbor{Seq: p.Seq, Role: p.Role, Text: p.Text}

@@ -81,6 +81,7 @@ type candidate struct {
 	cov             float64
 	stopCov         float64 // the share of the question's stopwords it holds
 	stopIDF         float64 // the IDF of the question's stopwords it holds
+	passage         int     // 1 + the engine's best passage of a long turn, 0 for none: hydrate shows it
 	inSpan          bool    // inside the question's explicit span
 	when            float64 // how well its time fits the question's loose dates or order (0..1)
 	turnChunks      int     // chunks in the candidate's turn, when asked for
@@ -232,7 +233,7 @@ func (r *run) gather(snap *memory.RecallSnapshot) {
 	for i, c := range snap.Candidates {
 		r.cands[i] = candidate{
 			sess: c.Sess, seq: c.Seq, bm25: c.BM25, role: c.Role, ts: c.TS, starred: c.Starred,
-			fields: c.Fields, body: c.Text, turnChunks: c.Chunks, preview: c.Preview,
+			fields: c.Fields, body: c.Text, turnChunks: c.Chunks, preview: c.Preview, passage: c.Passage + 1,
 		}
 	}
 	if r.tn.Echo > 0 && r.tn.Echo < 1 {

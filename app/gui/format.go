@@ -8,10 +8,12 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/redact"
@@ -26,6 +28,10 @@ var sources = []struct{ id, name string }{
 	{funes.HarnessClaude, "Claude"},
 	{funes.HarnessCodex, "Codex"},
 	{funes.HarnessClaudeCode, "Claude Code"},
+	{funes.HarnessGeminiCLI, "Gemini CLI"},
+	{funes.HarnessCursor, "Cursor"},
+	{funes.HarnessCopilotCLI, "Copilot CLI"},
+	{funes.HarnessOpenCode, "opencode"},
 }
 
 const anySource = "All sources"
@@ -38,6 +44,15 @@ func sourceName(h string) string {
 		}
 	}
 	return h
+}
+
+// sourcesInWords names every source in a sentence: "ChatGPT, …, and opencode".
+func sourcesInWords() string {
+	var names []string
+	for _, s := range sources {
+		names = append(names, s.name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // sourceOptions are the options of a source filter.
@@ -142,11 +157,18 @@ func queryTerms(q string) []string {
 		return unicode.IsSpace(r) || strings.ContainsRune(`"'()[]{},;!?*`, r)
 	}) {
 		f = strings.Trim(strings.ToLower(f), ".:")
-		if len([]rune(f)) < 2 || seen[f] || stopword(f) {
+		seg := engine.SegmentWord(f) // a run of Han, Kana, Hangul or Thai: its bigrams, as the engine finds it
+		if len([]rune(f)) < 2 && seg == nil || seen[f] || stopword(f) {
 			continue
 		}
 		seen[f] = true
 		out = append(out, f)
+		for _, b := range seg {
+			if !seen[b] {
+				seen[b] = true
+				out = append(out, b)
+			}
+		}
 	}
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
@@ -177,7 +199,7 @@ func highlight(text string, terms []string, style widget.RichTextStyle) []widget
 	for i := 0; i < len(text); {
 		hit := ""
 		for _, t := range terms {
-			if strings.HasPrefix(lower[i:], t) && wordStart(lower, i) {
+			if strings.HasPrefix(lower[i:], t) && wordStart(lower, i, t) {
 				hit = t
 				break
 			}
@@ -199,14 +221,16 @@ func highlight(text string, terms []string, style widget.RichTextStyle) []widget
 	return segs
 }
 
-// wordStart says whether position i starts a word, so "cat" does not light
-// up inside "locate".
-func wordStart(s string, i int) bool {
+// wordStart says whether term may light up at position i: where a word
+// starts, so "cat" does not light up inside "locate"; anywhere in a script
+// written without spaces (engine.Segmented), as the engine finds it there.
+func wordStart(s string, i int, term string) bool {
 	if i == 0 {
 		return true
 	}
-	r := rune(s[i-1])
-	return !(unicode.IsLetter(r) || unicode.IsDigit(r))
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	first, _ := utf8.DecodeRuneInString(term)
+	return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || engine.Segmented(r) || engine.Segmented(first)
 }
 
 func highlightStyle(s widget.RichTextStyle) widget.RichTextStyle {
@@ -277,8 +301,9 @@ func maskSecrets(f redact.SecretFinder, text string) string {
 		})
 	}
 	for _, loc := range keyShaped.FindAllStringIndex(text, -1) {
-		if keyLike(text[loc[0]:loc[1]]) {
-			spans = append(spans, span{loc[0], loc[1]})
+		w := text[loc[0]:loc[1]]
+		if v := keyValue(w); keyLike(v) {
+			spans = append(spans, span{loc[1] - len(v), loc[1]}) // a NAME= before it stays
 		}
 	}
 	if len(spans) == 0 {

@@ -277,6 +277,7 @@ func TestMaskSecrets(t *testing.T) {
 		"session 0b6f2c8e-4d1a-4e5b-9c3d-7a8b9c0d1e2f":             "session 0b6f2c8e-4d1a-4e5b-9c3d-7a8b9c0d1e2f",
 		"model claude-sonnet-4-5-20250929":                         "model claude-sonnet-4-5-20250929",
 		"Deploy script fails. My AWS key is AKIA and nothing else": "Deploy script fails. My AWS key is AKIA and nothing else",
+		"MY_TOKEN=Kx9mP2vL8qR4nT6wY1zBq7Hd ./run":                  "MY_TOKEN=Kx…Hd ./run", // the variable's name stays
 	} {
 		if got := maskSecrets(nil, in); got != want {
 			t.Errorf("maskSecrets(%q) = %q, want %q", in, got, want)

@@ -462,9 +462,15 @@ func (s *searchScreen) drawDetail(g hitGroup) {
 	meta.Wrapping = fyne.TextWrapWord
 	objs := []fyne.CanvasObject{title, meta}
 	seen := map[string]bool{}
+	// A neighbour that is itself a passage here, or beside the passage
+	// before it, shows once: in full as its passage, or on the first line.
+	shown := map[int]bool{}
+	for _, h := range g.hits {
+		shown[h.Seq] = true
+	}
 	var views []fyne.CanvasObject
 	for _, h := range g.hits {
-		views = append(views, widget.NewSeparator(), s.passageView(h, seen))
+		views = append(views, widget.NewSeparator(), s.passageView(h, seen, shown))
 	}
 	if len(seen) > 0 {
 		s.notice.Objects[0].(*widget.Label).SetText(scrubNote(len(seen)))
@@ -511,14 +517,15 @@ func (s *searchScreen) secretMarks(seen map[string]bool, texts ...string) *secre
 }
 
 // passageView is one passage with the turns around it.
-func (s *searchScreen) passageView(h recall.Hit, seen map[string]bool) fyne.CanvasObject {
+func (s *searchScreen) passageView(h recall.Hit, seen map[string]bool, shown map[int]bool) fyne.CanvasObject {
 	workdir := ""
 	if s.turns != nil {
 		workdir = s.turns.Session.Workdir
 	}
 	var objs []fyne.CanvasObject
 	for _, n := range h.Neighbors {
-		if n.Seq < h.Seq {
+		if n.Seq < h.Seq && !shown[n.Seq] {
+			shown[n.Seq] = true
 			objs = append(objs, s.neighbourView(h, n, workdir))
 		}
 	}
@@ -558,11 +565,22 @@ func (s *searchScreen) passageView(h recall.Hit, seen map[string]bool) fyne.Canv
 		passage = markdownView(h.Text, &marker{terms: s.terms, cur: -1, secrets: s.secretMarks(seen, h.Text)})
 	}
 	objs = append(objs, container.NewBorder(nil, nil, nil, openHere, head), passage)
+	// The turn's tool calls beside the passage, folded as the transcript
+	// folds them, so a turn shown as a passage still says what it did.
+	if turn != nil {
+		for i, b := range turn.Blocks {
+			if i != bi && b.Text != h.Text && (b.Type == funes.BlockToolUse || b.Type == funes.BlockToolResult) {
+				mk := &marker{terms: s.terms, cur: -1, secrets: s.secretMarks(seen, b.Text, prettyInput(b.Text))}
+				objs = append(objs, blockView(h.Role, workdir, b, mk, false))
+			}
+		}
+	}
 	if h.Truncated {
 		objs = append(objs, newMuted("(passage shortened; open the conversation for all of it)"))
 	}
 	for _, n := range h.Neighbors {
-		if n.Seq > h.Seq {
+		if n.Seq > h.Seq && !shown[n.Seq] {
+			shown[n.Seq] = true
 			objs = append(objs, s.neighbourView(h, n, workdir))
 		}
 	}
@@ -610,7 +628,7 @@ func (s *searchScreen) showHint() {
 	if s.empty {
 		s.detail.Objects = firstRunHelp(s.u, "Nothing to search.")
 	} else {
-		hint := widget.NewLabel("Search everything you have discussed with ChatGPT, Claude, Codex and Claude Code.\n\n" +
+		hint := widget.NewLabel("Search everything you have discussed with " + sourcesInWords() + ".\n\n" +
 			"Short queries work best: an identifier (MT-4471, P-003), a name, or two or three key nouns. " +
 			"Press Enter to search, the arrow keys to move through the results, and Enter again to open one.")
 		hint.Wrapping = fyne.TextWrapWord

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -356,5 +357,116 @@ func TestHighlight(t *testing.T) {
 	}
 	if strings.Join(hot, ",") != "Budget,MT-4471,mt-4471" {
 		t.Fatalf("highlighted %q", hot)
+	}
+}
+
+// TestHighlightSegmentedScript: a word of a script written without spaces
+// lights up inside a sentence, as the engine finds it there.
+func TestHighlightSegmentedScript(t *testing.T) {
+	segs := highlight("昨日は東京で旅行した", queryTerms("東京"), widget.RichTextStyleInline)
+	var hot []string
+	for _, s := range segs {
+		if ts := s.(*widget.TextSegment); ts.Style.TextStyle.Bold {
+			hot = append(hot, ts.Text)
+		}
+	}
+	if strings.Join(hot, ",") != "東京" {
+		t.Fatalf("highlighted %q", hot)
+	}
+}
+
+// TestEverySourceNamed: each harness a memory may hold (the importers of
+// issue 31 included) has a display name and an option in the source
+// filters, which maps back to it.
+func TestEverySourceNamed(t *testing.T) {
+	opts := sourceOptions()
+	for _, h := range funes.Harnesses {
+		if h == "funes" {
+			continue
+		}
+		name := sourceName(h)
+		if name == h && h != funes.HarnessOpenCode {
+			t.Errorf("harness %q has no display name", h)
+		}
+		if !slices.Contains(opts, name) || sourceID(name) != h {
+			t.Errorf("harness %q (%s) is not a source filter option: %q", h, name, opts)
+		}
+		if !strings.Contains(sourcesInWords(), name) {
+			t.Errorf("Search's hint does not name %s: %q", name, sourcesInWords())
+		}
+	}
+}
+
+// TestDetailShowsEachTurnOnce: in Search's detail, a turn that is itself
+// a passage is not repeated as another passage's neighbour line, and a
+// neighbour of two passages shows once.
+func TestDetailShowsEachTurnOnce(t *testing.T) {
+	u := newTestUI(t, shownSecretsMemory(t))
+	u.win.Resize(fyne.NewSize(1280, 800))
+	search(t, u, "deploy script")
+	u.search.list.Select(0)
+	waitIdle(t, u)
+	g, ok := u.search.group(0)
+	if !ok || len(g.hits) < 2 {
+		t.Fatalf("want a conversation with several passages, got %d", len(g.hits))
+	}
+	text := strings.Join(renderedTexts(u), "\n")
+	for _, h := range g.hits {
+		line := fmt.Sprintf("%s, turn %d:", roleName(h.Role), h.Seq+1)
+		if strings.Contains(text, line) {
+			t.Errorf("turn %d is a passage and a neighbour line too:\n%s", h.Seq+1, text)
+		}
+	}
+	seen := map[string]int{}
+	for _, l := range renderedTexts(u) {
+		if strings.Contains(l, ", turn ") {
+			seen[l]++
+		}
+	}
+	for l, n := range seen {
+		if n > 1 {
+			t.Errorf("the neighbour line %q shows %d times", l, n)
+		}
+	}
+}
+
+// TestButtonsThatWouldDoNothingAreOff: Search is off with no words (and
+// with blanks only), on once there are some; Scan memory is off on an
+// empty memory and on once it holds a conversation.
+func TestButtonsThatWouldDoNothingAreOff(t *testing.T) {
+	m, err := memory.Open(filepath.Join(t.TempDir(), "memory"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	u := newTestUI(t, m)
+	u.showScreen(screenSearch)
+	waitIdle(t, u)
+	s := u.search
+	if !s.searchBtn.Disabled() {
+		t.Error("Search is on with no words")
+	}
+	s.query.SetText("   ")
+	if !s.searchBtn.Disabled() {
+		t.Error("Search is on with blanks only")
+	}
+	s.query.SetText("falcon")
+	if s.searchBtn.Disabled() {
+		t.Error("Search is off with words typed")
+	}
+	u.showScreen(screenScrub)
+	waitIdle(t, u)
+	if !u.scrub.scan.Disabled() {
+		t.Error("Scan memory is on on an empty memory")
+	}
+	if _, err := m.Ingest(context.Background(), fixtureSessions(), memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	u.showScreen(screenSearch)
+	waitIdle(t, u)
+	u.showScreen(screenScrub)
+	waitIdle(t, u)
+	if u.scrub.scan.Disabled() {
+		t.Error("Scan memory is off on a memory with conversations")
 	}
 }

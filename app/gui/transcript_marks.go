@@ -59,7 +59,7 @@ func (m *marker) spans(text string) []span {
 	for i := 0; i < len(lower) && len(m.terms) > 0; {
 		hit := ""
 		for _, t := range m.terms {
-			if strings.HasPrefix(lower[i:], t) && wordStart(lower, i) {
+			if strings.HasPrefix(lower[i:], t) && wordStart(lower, i, t) {
 				hit = t
 				break
 			}
