@@ -268,3 +268,59 @@ func TestScrubApplyKilledManyChunks(t *testing.T) {
 		})
 	}
 }
+
+// TestScrubKilledFinishedByNextStep: a process that opened the memory
+// before another's scrub --apply was killed (the app, the server) finishes
+// that scrub at its next import, reindex, forget or scrub, not only at an
+// open: the secrets are then in no file.
+func TestScrubKilledFinishedByNextStep(t *testing.T) {
+	for _, next := range []string{"import", "reindex", "forget", "scrub"} {
+		t.Run(next, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			sec := fakeSecrets()
+			dir := t.TempDir()
+			m, err := memory.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			memorytest.Ingest(t, m, plantedSessions(sec)...)
+			memorytest.Ingest(t, m, conv("other-1", funes.HarnessCodex, "Tea", "", day0, "which tea is best", "green tea"))
+			runScrubKilled(t, dir, "commit-tx")
+			if len(filesContaining(t, dir, sec["aws"].Secret)) == 0 {
+				t.Fatal("positive control: killed at commit-tx, the old files still hold the secrets")
+			}
+			switch next {
+			case "import":
+				memorytest.Ingest(t, m, conv("new-1", funes.HarnessCodex, "Coffee", "", day0, "which coffee", "a flat white"))
+			case "reindex":
+				if _, err := m.Reindex(ctx, nil); err != nil {
+					t.Fatal(err)
+				}
+			case "forget":
+				if _, err := m.Forget(ctx, []string{"other-1"}, nil); err != nil {
+					t.Fatal(err)
+				}
+			case "scrub":
+				if _, err := Apply(ctx, m, Options{Finder: newTestScrubber(t)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var left int
+			if err := memorytest.DB(t, dir).QueryRow(`SELECT count(*) FROM erase_journal`).Scan(&left); err != nil || left != 0 {
+				t.Errorf("erase journal: %d rows left after the %s (%v)", left, next, err)
+			}
+			assertNoSecrets(t, dir, sec)
+			redacted := 0
+			for _, data := range srcFiles(t, dir) {
+				if strings.Contains(string(data), "[REDACTED:") {
+					redacted++
+				}
+			}
+			if redacted != 3 {
+				t.Errorf("%d of the 3 conversations redacted after the %s", redacted, next)
+			}
+		})
+	}
+}
