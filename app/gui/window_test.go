@@ -434,8 +434,8 @@ func sizedShots(t *testing.T, wid, dir, prefix string, prev []byte, screens []in
 	out := map[string]image.Image{}
 	for _, size := range [][2]int{{1280, 800}, {900, 600}} {
 		run(t, "xdotool", "windowsize", wid, strconv.Itoa(size[0]), strconv.Itoa(size[1]))
-		// The resized screen, settled, is what the next shot must differ from.
-		prev = screenshot(t, t.TempDir(), "resized", prev)
+		// Let the resized screen settle.
+		screenshot(t, t.TempDir(), "resized", prev)
 		// The furthest-down screen asked for is selected first (at the size
 		// before it already was): its tab bounds the others', so a shot of
 		// the screen before a switch, settled first under load, is known
