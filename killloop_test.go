@@ -87,6 +87,7 @@ type killLoop struct {
 	atPoint          map[string]int // kills at a named step, by "op at step"
 	scrubWhole       [][2]int       // per scrub: files it redacted, files it left
 	controls         int            // positive controls the grep passed
+	emptyStaging     []string       // folders left in .staging holding nothing (checkStaging)
 	// killed scrubs with secrets to redact: finished by the next open,
 	// or killed before their transaction (nothing applied)
 	scrubKilledApplied, scrubKilledUndone int
@@ -482,13 +483,7 @@ func (k *killLoop) check(i int, op string) {
 			t.Errorf("iteration %d (%s): %s's secret was redacted (by a scrub reported done: %v) and is still in %v", i, op, kc.id, k.scrubbed[c], where)
 		}
 	}
-	if ents, _ := os.ReadDir(filepath.Join(k.mem, ".staging")); len(ents) > 0 {
-		var names []string
-		for _, e := range ents {
-			names = append(names, e.Name())
-		}
-		t.Errorf("iteration %d (%s): left in .staging: %v", i, op, names)
-	}
+	k.checkStaging(i, op, k.mem)
 	if op == "restore" {
 		code, out, errs := k.run("--memory", k.restoreTo, "status", "--json")
 		if code != 0 {
@@ -497,9 +492,41 @@ func (k *killLoop) check(i int, op string) {
 		if !strings.Contains(out, `"conversations": 0,`) && !strings.Contains(out, fmt.Sprintf(`"conversations": %d,`, k.backupConvs)) {
 			t.Errorf("iteration %d: a restore left neither all nor none: %s", i, out)
 		}
-		if ents, _ := os.ReadDir(filepath.Join(k.restoreTo, ".staging")); len(ents) > 0 {
-			t.Errorf("iteration %d: restore left %d entries in .staging", i, len(ents))
+		k.checkStaging(i, op, k.restoreTo)
+	}
+}
+
+// checkStaging fails for anything an open left in a memory's .staging
+// but a folder holding no file other than its lock: a staging folder
+// killed while it was being born (.new-*, between its mkdir and the
+// rename that follows the lock) is left for a minute by design, since a
+// live one looks the same, and holds no byte of a conversation. Those
+// are counted.
+func (k *killLoop) checkStaging(i int, op, mem string) {
+	root := filepath.Join(mem, ".staging")
+	ents, _ := os.ReadDir(root)
+	var bad []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			bad = append(bad, e.Name())
+			continue
 		}
+		var files []string
+		filepath.WalkDir(filepath.Join(root, e.Name()), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && d.Name() != "lock" {
+				rel, _ := filepath.Rel(root, p)
+				files = append(files, rel)
+			}
+			return nil
+		})
+		if len(files) > 0 {
+			bad = append(bad, fmt.Sprintf("%s %v", e.Name(), files))
+			continue
+		}
+		k.emptyStaging = append(k.emptyStaging, fmt.Sprintf("%d %s %s", i, op, e.Name()))
+	}
+	if len(bad) > 0 {
+		k.t.Errorf("iteration %d (%s): left in %s: %v", i, op, root, bad)
 	}
 }
 
@@ -524,8 +551,9 @@ func (k *killLoop) summary() {
 	k.t.Logf("of the kills, at a named step: %s", strings.Join(pts, ", "))
 	k.t.Logf("scrubs (files redacted, files left): %v; killed with secrets to redact: %d finished by the next open, %d undone whole; %d positive controls passed",
 		k.scrubWhole, k.scrubKilledApplied, k.scrubKilledUndone, k.controls)
+	k.t.Logf("staging folders left holding nothing but a lock (being born when killed; an open after a minute clears them): %d %v", len(k.emptyStaging), k.emptyStaging)
 	if !k.t.Failed() {
-		k.t.Log("every check held: integrity_check ok, nothing reported lost, no forgotten or scrubbed text in any file, .staging empty")
+		k.t.Log("every check held: integrity_check ok, nothing reported lost, no forgotten or scrubbed text in any file, no file left in .staging")
 	}
 }
 

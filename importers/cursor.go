@@ -47,7 +47,8 @@ import (
 // A composer's folder is its workspace's: workspace.json {"folder": URI}
 // beside a workspace database, whose "composer.composerData" names the
 // composers it holds; a global database's composers are matched to the
-// workspaces beside it (workspaceStorage/). Each composer or chat tab is
+// workspaces beside it (workspaceStorage/), and from 3.x, whose workspace
+// databases list none, each composer names its own (workspaceIdentifier). Each composer or chat tab is
 // one conversation, its id the composer's or tab's.
 //
 // The agent's own transcripts, ~/.cursor/projects/<encoded folder>/
@@ -99,6 +100,29 @@ type cursorBubble struct {
 	SelectedImages json.RawMessage `json:"selectedImages"`
 	Context        json.RawMessage `json:"context"`
 	WorkspaceURIs  []looseString   `json:"workspaceUris"`
+	// 1.x writes no createdAt on a bubble but times the request:
+	// timingInfo {clientRpcSendTime, clientEndTime} in epoch ms (its
+	// clientStartTime is the window's clock, not a date).
+	TimingInfo json.RawMessage `json:"timingInfo"`
+}
+
+// cursorTiming reads a bubble's timingInfo leniently: when its request
+// was sent and when its reply ended, zero when absent or not a date.
+func (b cursorBubble) timing() (sent, ended time.Time) {
+	var ti struct {
+		Sent  flexTime `json:"clientRpcSendTime"`
+		Ended flexTime `json:"clientEndTime"`
+	}
+	if json.Unmarshal(b.TimingInfo, &ti) != nil {
+		return time.Time{}, time.Time{}
+	}
+	date := func(t time.Time) time.Time {
+		if t.Year() < 2000 {
+			return time.Time{}
+		}
+		return t
+	}
+	return date(ti.Sent.Time), date(ti.Ended.Time)
 }
 
 // cursorImage is one of a prompt's selected images; 1.x writes a
@@ -144,6 +168,35 @@ type cursorComposer struct {
 	Conversation  []json.RawMessage          `json:"conversation"`
 	ConvMap       map[string]json.RawMessage `json:"conversationMap"`
 	SubComposers  []looseString              `json:"subComposerIds"`
+	// 3.x names the composer's workspace itself ({id, uri: {fsPath, path,
+	// external}}); its workspace database no longer lists it.
+	Workspace json.RawMessage `json:"workspaceIdentifier"`
+}
+
+// folder is the workspace folder a composer names, or "" (read
+// leniently: a shape not known here costs the folder, not the composer).
+func (c cursorComposer) folder() string {
+	var w struct {
+		URI struct {
+			FsPath   looseString `json:"fsPath"`
+			Path     looseString `json:"path"`
+			External looseString `json:"external"`
+			Scheme   looseString `json:"scheme"`
+		} `json:"uri"`
+	}
+	if json.Unmarshal(c.Workspace, &w) != nil {
+		return ""
+	}
+	if p := fileURIPath(string(w.URI.External)); p != "" {
+		return p
+	}
+	if sc := string(w.URI.Scheme); sc != "" && sc != "file" {
+		return "" // a remote workspace's path is not on this machine
+	}
+	if p := strings.TrimSpace(string(w.URI.FsPath)); p != "" {
+		return p
+	}
+	return strings.TrimSpace(string(w.URI.Path))
 }
 
 // cursorRole reads a bubble's type: 1 or "user" is the person.
@@ -168,6 +221,16 @@ func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []funes.Tur
 			continue
 		}
 		ts := b.CreatedAt.Time
+		if ts.IsZero() && role == funes.RoleAssistant {
+			sent, ended := b.timing()
+			ts = ended
+			if ts.IsZero() {
+				ts = sent
+			}
+		}
+		if ts.IsZero() && role == funes.RoleUser && i+1 < len(bubbles) && cursorRole(bubbles[i+1].Type) == funes.RoleAssistant {
+			ts, _ = bubbles[i+1].timing() // sent when the reply's request was
+		}
 		if ts.IsZero() {
 			ts = last
 		}
@@ -301,12 +364,17 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 	if folder == "" {
 		folders = cursorComposerFolders(ctx, h.Path)
 	}
-	folderOf := func(cid string, bubbles []cursorBubble) string {
+	folderOf := func(cid string, c *cursorComposer, bubbles []cursorBubble) string {
 		if folder != "" {
 			return folder
 		}
 		if f := folders[cid]; f != "" {
 			return f
+		}
+		if c != nil {
+			if f := c.folder(); f != "" {
+				return f
+			}
 		}
 		for _, b := range bubbles {
 			for _, u := range b.WorkspaceURIs {
@@ -360,7 +428,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 				continue
 			}
 			done[cid] = true
-			s := cursorSession(cid, string(c.Name), folderOf(cid, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))
+			s := cursorSession(cid, string(c.Name), folderOf(cid, &c, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))
 			if s != nil && subs[cid] {
 				s.Title = "Sub-agent: " + s.Title
 			}
@@ -383,7 +451,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 			}
 			bubbles := cursorInline(c)
 			done[cid] = true
-			if err := emit(cursorSession(cid, string(c.Name), folderOf(cid, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))); err != nil {
+			if err := emit(cursorSession(cid, string(c.Name), folderOf(cid, &c, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))); err != nil {
 				return err
 			}
 		}
@@ -404,7 +472,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 				continue
 			}
 			done[tid] = true
-			if err := emit(cursorSession(tid, string(tab.ChatTitle), folderOf(tid, tab.Bubbles), cursorTurns(tid, tab.Bubbles, tab.LastSendTime.Time))); err != nil {
+			if err := emit(cursorSession(tid, string(tab.ChatTitle), folderOf(tid, nil, tab.Bubbles), cursorTurns(tid, tab.Bubbles, tab.LastSendTime.Time))); err != nil {
 				return err
 			}
 		}

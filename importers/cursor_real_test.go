@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
 )
@@ -20,6 +21,8 @@ import (
 // JSON fields, nesting, value types, order, versions and bubble counts
 // are Cursor's own.
 const (
+	cursorReal044       = "cursor-real/2024-12-global/User/globalStorage/state.vscdb"
+	cursorReal3x        = "cursor-real/2026-07-global/User/globalStorage/state.vscdb"
 	cursorRealGlobal    = "cursor-real/2025-09-global/User/globalStorage/state.vscdb"
 	cursorRealWorkspace = "cursor-real/2024-11-workspace/User/workspaceStorage/3f9c2a7e51d84b06a1e7c0d92b5f4e18/state.vscdb"
 )
@@ -30,6 +33,7 @@ const (
 type expTurn struct {
 	role  string
 	holds []string
+	at    time.Time // when set, the turn's time
 }
 
 // expConv is one conversation a sample must yield, read from the
@@ -103,7 +107,7 @@ func lexicalNodes(rich string) []string {
 // bubbleTurns is what one bubble must become: nothing for an empty one
 // (the chat panel's unsent draft, a bubble with neither words nor
 // images), a user or assistant turn with its texts, and for a tool call
-// the call's turn and, when the call has a result, a tool turn.
+// the call's turn and, when the call has a result or a status, a tool turn.
 func bubbleTurns(b map[string]any) []expTurn {
 	role := ""
 	switch fmt.Sprint(b["type"]) {
@@ -132,16 +136,20 @@ func bubbleTurns(b map[string]any) []expTurn {
 	}
 	tool := obj(b["toolFormerData"])
 	if name := str(tool["name"]); name != "" {
-		out := []expTurn{{role, append(holds, name)}}
+		out := []expTurn{{role: role, holds: append(holds, name)}}
+		// The call's result; a call with none but a status (3.x's
+		// ripgrep_raw_search: "completed") is that status.
 		if res := str(tool["result"]); res != "" {
-			out = append(out, expTurn{funes.RoleTool, []string{res}})
+			out = append(out, expTurn{role: funes.RoleTool, holds: []string{res}})
+		} else if st := str(tool["status"]); st != "" {
+			out = append(out, expTurn{role: funes.RoleTool, holds: []string{st}})
 		}
 		return out
 	}
 	if len(holds) == 0 {
 		return nil
 	}
-	return []expTurn{{role, holds}}
+	return []expTurn{{role: role, holds: holds}}
 }
 
 // expectGlobal reads a global database's composers as Cursor shows them:
@@ -166,12 +174,40 @@ func expectGlobal(t *testing.T, path string) []expConv {
 		cid := strings.TrimPrefix(k, "composerData:")
 		conv := expConv{id: cid}
 		named := map[string]bool{}
+		var bubbles []map[string]any
 		for _, h := range list(c["fullConversationHeadersOnly"]) {
 			bid := str(obj(h)["bubbleId"])
 			named[bid] = true
 			if b := realValue(t, db, "cursorDiskKV", "bubbleId:"+cid+":"+bid); b != nil {
-				conv.turns = append(conv.turns, bubbleTurns(b)...)
+				bubbles = append(bubbles, b)
 			}
+		}
+		// Times: 1.x bubbles have no createdAt; a reply's timingInfo
+		// has when its request was sent (the prompt's time) and when it
+		// ended (the reply's), in epoch milliseconds.
+		ms := func(b map[string]any, k string) time.Time {
+			v, ok := obj(b["timingInfo"])[k].(float64)
+			if !ok || v < 1e12 {
+				return time.Time{}
+			}
+			return time.UnixMilli(int64(v)).UTC()
+		}
+		if len(bubbles) == 0 { // ≈0.43 to 0.44: the conversation inline
+			for _, b := range list(c["conversation"]) {
+				bubbles = append(bubbles, obj(b))
+			}
+		}
+		for i, b := range bubbles {
+			turns := bubbleTurns(b)
+			if len(turns) > 0 && b["createdAt"] == nil {
+				switch {
+				case turns[0].role == funes.RoleAssistant:
+					turns[0].at = ms(b, "clientEndTime")
+				case i+1 < len(bubbles) && fmt.Sprint(bubbles[i+1]["type"]) == "2":
+					turns[0].at = ms(bubbles[i+1], "clientRpcSendTime")
+				}
+			}
+			conv.turns = append(conv.turns, turns...)
 		}
 		brows, err := db.Query("SELECT key FROM cursorDiskKV WHERE key LIKE ?", "bubbleId:"+cid+":%")
 		if err != nil {
@@ -289,6 +325,12 @@ func checkNothingLost(t *testing.T, want []expConv, got []*funes.Session) (users
 			if turn.Role != e.role {
 				t.Errorf("%s turn %d: role %s, want %s", c.id, i, turn.Role, e.role)
 			}
+			if !e.at.IsZero() && !turn.TS.Equal(e.at) {
+				t.Errorf("%s turn %d (%s): at %s, want %s", c.id, i, e.role, turn.TS, e.at)
+			}
+			if i > 0 && turn.TS.Before(s.Turns[i-1].TS) {
+				t.Errorf("%s turn %d: at %s, before turn %d's %s", c.id, i, turn.TS, i-1, s.Turns[i-1].TS)
+			}
 			for _, h := range e.holds {
 				if !strings.Contains(all.String(), h) {
 					t.Errorf("%s turn %d (%s) lacks %.60q", c.id, i, e.role, h)
@@ -321,7 +363,8 @@ func checkNothingLost(t *testing.T, want []expConv, got []*funes.Session) (users
 
 // A real 1.x global database (composer _v 9, bubbles _v 3, September
 // 2025): every header's bubble is a turn of the funes file, in order,
-// prompts of images only included; the NULL composerData rows and the
+// prompts of images only included, each at its time (the reply's
+// timingInfo: no bubble has a createdAt); the NULL composerData rows and the
 // empty composer are no conversation and no warning; the thirteen bubbles
 // of a first attempt that the person stopped and re-ran (rows no header
 // names, tool calls with their results) stay out, as Cursor shows them.
@@ -403,6 +446,45 @@ func TestCursorRealDetectedInHome(t *testing.T) {
 	if found[WhatCursorIDE] != 2 || found[WhatCursorWorkspaces] != 5 || found[WhatCursorAgent] != 1 {
 		t.Errorf("found %v, want 2 conversations in %q, 5 in %q, 1 in %q", found, WhatCursorIDE, WhatCursorWorkspaces, WhatCursorAgent)
 	}
+
+	// A 3.x home and a 0.44 one: each global database is found and read,
+	// its conversation in its workspace's folder; the workspace databases
+	// hold none (3.x: settings only; 0.44: the list of its composers).
+	for _, sample := range []string{"2026-07-global", "2024-12-global"} {
+		h := t.TempDir()
+		t.Setenv("HOME", h)
+		u := filepath.Join(h, ".config", "Cursor", "User")
+		if dir, ok := cursorUserDirsFor(h); ok {
+			u = dir
+		}
+		copyDir(t, testdata("cursor-real/"+sample+"/User"), u)
+		n := 0
+		for _, l := range DefaultLocations(Homes{}) {
+			if l.What != WhatCursorIDE && l.What != WhatCursorWorkspaces {
+				continue
+			}
+			ins, err := Detect(context.Background(), l.Path)
+			if err != nil {
+				t.Fatalf("%s: %v", l.Path, err)
+			}
+			for _, in := range ins {
+				if in.Format != FormatCursorDB || in.Err != nil {
+					t.Errorf("%s: %s %s %v", sample, in.Path, in.Format, in.Err)
+					continue
+				}
+				p := parseFile(t, ParseCursorDB, in.Path)
+				for _, s := range p.sessions {
+					if l.What != WhatCursorIDE || s.Workdir == "" {
+						t.Errorf("%s: %s from %s in %q", sample, s.ID, l.What, s.Workdir)
+					}
+				}
+				n += len(p.sessions)
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s home: %d conversations, want 1", sample, n)
+		}
+	}
 }
 
 // cursorUserDirsFor is where this platform's Cursor keeps User/ (the first
@@ -467,7 +549,7 @@ func expectTxt(t *testing.T, path string) []expTurn {
 			cur = &expTurn{role: section}
 		case strings.HasPrefix(line, "[Tool result]"):
 			closeTurn()
-			out = append(out, expTurn{funes.RoleTool, []string{strings.TrimSpace(strings.TrimPrefix(line, "[Tool result]"))}})
+			out = append(out, expTurn{role: funes.RoleTool, holds: []string{strings.TrimSpace(strings.TrimPrefix(line, "[Tool result]"))}})
 			cur = &expTurn{role: section}
 		case cur == nil:
 		default:
@@ -579,5 +661,64 @@ func TestCursorRealToolCalls(t *testing.T) {
 	t.Logf("every bubble row a header: %d user, %d assistant, %d tool turns", users, assistants, tools)
 	if users != 12 || assistants != 24 || tools != 8 {
 		t.Errorf("%d/%d/%d turns, want 12/24/8", users, assistants, tools)
+	}
+}
+
+// A real 3.7 global database (composer _v 16, July 2026): 99 headers
+// (grouping hints), bubbles with createdAt, thinking bubbles, tool calls
+// of read_file_v2, edit_file_v2, run_terminal_command_v2, … with their
+// results, some calls without one; every bubble a turn in order at its
+// time; the NULL composer and the two empty ones are none. The
+// workspace's database beside it lists no composer (3.x keeps the link in
+// the composer's workspaceIdentifier), and the conversation still gets
+// its folder.
+func TestCursorReal3xNothingLost(t *testing.T) {
+	path := testdata(cursorReal3x)
+	want := expectGlobal(t, path)
+	got := importToFunes(t, path)
+	users, assistants, tools := checkNothingLost(t, want, got)
+	t.Logf("%d conversations: %d user, %d assistant, %d tool turns", len(want), users, assistants, tools)
+	if len(want) != 1 || users != 2 || assistants != 97 || tools != 75 {
+		t.Errorf("the sample changed: %d conversations, %d/%d/%d turns", len(want), users, assistants, tools)
+	}
+	// The folder the composer names, as the workspace.json beside says.
+	data, err := os.ReadFile(testdata("cursor-real/2026-07-global/User/workspaceStorage/67db7f0a86e6ee4a31fd884fea7568eb/workspace.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws struct{ Folder string }
+	json.Unmarshal(data, &ws)
+	folder := strings.TrimPrefix(ws.Folder, "file://")
+	for _, s := range got {
+		if s.Workdir != folder || s.Project != filepath.Base(folder) {
+			t.Errorf("%s: workdir %q project %q, want %q", s.ID, s.Workdir, s.Project, folder)
+		}
+	}
+}
+
+// A real 0.44 global database (December 2024): composerData rows with
+// the conversation inline (tool bubbles of that version hold no call, so
+// they are no turn), three empty composers; the workspace database beside
+// lists the composers it opened, and the conversation takes its folder.
+func TestCursorReal044NothingLost(t *testing.T) {
+	path := testdata(cursorReal044)
+	want := expectGlobal(t, path)
+	got := importToFunes(t, path)
+	users, assistants, tools := checkNothingLost(t, want, got)
+	t.Logf("%d conversations: %d user, %d assistant, %d tool turns", len(want), users, assistants, tools)
+	if len(want) != 1 || users != 5 || assistants != 9 || tools != 0 {
+		t.Errorf("the sample changed: %d conversations, %d/%d/%d turns", len(want), users, assistants, tools)
+	}
+	data, err := os.ReadFile(testdata("cursor-real/2024-12-global/User/workspaceStorage/8d41c0e7a95b3f26d1e04c7b9a2f5813/workspace.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ws struct{ Folder string }
+	json.Unmarshal(data, &ws)
+	folder := strings.TrimPrefix(ws.Folder, "file://")
+	for _, s := range got {
+		if s.Workdir != folder {
+			t.Errorf("%s: workdir %q, want %q", s.ID, s.Workdir, folder)
+		}
 	}
 }

@@ -238,9 +238,10 @@ func FuzzCursorTranscript(f *testing.F) {
 
 // FuzzCursorDB opens damaged copies of the hand-made global database and
 // of the real ones (a 1.x global database with NULL composer rows and
-// prompts of images only, a 0.4x workspace's).
+// prompts of images only, a 0.4x workspace's, a 3.7 global one, a 0.44
+// global one with its conversations inline).
 func FuzzCursorDB(f *testing.F) {
-	for _, p := range []string{cursorGlobal, cursorRealGlobal, cursorRealWorkspace} {
+	for _, p := range []string{cursorGlobal, cursorRealGlobal, cursorRealWorkspace, cursorReal3x, cursorReal044} {
 		data, err := os.ReadFile(testdata(p))
 		if err != nil {
 			f.Fatal(err)

@@ -149,11 +149,12 @@ func (m *Memory) EachAuditArgs(ctx context.Context, fn func(id int64, args strin
 // ScrubCommit gathers one scrub's redactions — rewritten conversations,
 // renamed project tags, rewritten audit rows — and commits them together.
 type ScrubCommit struct {
-	m     *Memory
-	batch *Batch
-	olds  []sessionRef // src files the batch replaces
-	tags  []tagEdit
-	edits []auditEdit
+	m       *Memory
+	batch   *Batch
+	olds    []sessionRef // src files the batch replaces
+	tags    []tagEdit
+	edits   []auditEdit
+	history map[string]int // counts per rule for the history row; nil: none
 }
 
 // BeginScrub starts a scrub's commit, first finishing a forget or scrub
@@ -189,6 +190,16 @@ func (c *ScrubCommit) Tag(harness, sessionID, from, to string) {
 // Audit rewrites an audit row's recorded arguments.
 func (c *ScrubCommit) Audit(id int64, args string) { c.edits = append(c.edits, auditEdit{id, args}) }
 
+// History has Commit add the scrub's history row (RecordScrub) in the
+// same transaction as its redactions, so a kill cannot keep one without
+// the other.
+func (c *ScrubCommit) History(counts map[string]int) {
+	if counts == nil {
+		counts = map[string]int{}
+	}
+	c.history = counts
+}
+
 // Discard drops what was staged; nothing is changed.
 func (c *ScrubCommit) Discard() {
 	if c.batch != nil {
@@ -199,7 +210,13 @@ func (c *ScrubCommit) Discard() {
 // Commit commits what was gathered (commitScrub), then tells the observer
 // what the scrub redacted (findings).
 func (c *ScrubCommit) Commit(ctx context.Context, findings []ScrubFinding) error {
-	if err := c.m.commitScrub(ctx, c.batch, c.olds, c.tags, c.edits); err != nil {
+	if c.batch == nil && len(c.tags) == 0 && len(c.edits) == 0 {
+		if c.history != nil {
+			return c.m.RecordScrub(ctx, c.history) // nothing to redact: the row alone
+		}
+		return nil
+	}
+	if err := c.m.commitScrub(ctx, c.batch, c.olds, c.tags, c.edits, c.history); err != nil {
 		return err
 	}
 	c.m.reportRedactions(ctx, findings)
@@ -228,7 +245,7 @@ type auditEdit struct {
 // transaction, before the rename, the dead batch's committed files are
 // put in place first (recoverStaging). A killed scrub used to keep its
 // links in .staging/scrub-old-* for good, the unredacted text with them.
-func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRef, tags []tagEdit, edits []auditEdit) error {
+func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRef, tags []tagEdit, edits []auditEdit, history map[string]int) error {
 	if batch == nil && len(tags) == 0 && len(edits) == 0 {
 		return nil
 	}
@@ -256,6 +273,9 @@ func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRe
 	var links []string
 	for _, ref := range olds {
 		l, err := m.keepOld(jctx, ref.path)
+		if os.IsNotExist(err) {
+			continue // no old bytes to overwrite
+		}
 		if err != nil {
 			if batch != nil {
 				batch.Discard()
@@ -281,14 +301,14 @@ func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRe
 				return err
 			}
 		}
+		if history != nil {
+			return insertScrubHistory(ctx, tx, history)
+		}
 		return nil
 	}
 	if batch != nil {
-		batch.whole, batch.inTx = true, rewrite
+		batch.whole, batch.inTx = true, rewrite // commitWhole: one transaction, rewrite in it
 		_, err = batch.Commit(ctx, nil)
-		if err == nil && !batch.inTxRan {
-			err = m.withTx(ctx, func(tx *sql.Tx) error { return rewrite(ctx, tx) }) // no conversation was left to store
-		}
 	} else {
 		err = m.withTx(ctx, func(tx *sql.Tx) error { return rewrite(ctx, tx) })
 	}
@@ -470,20 +490,24 @@ type ScrubHistoryEntry struct {
 }
 
 // RecordScrub adds a history row: the time and the counts per rule, never
-// the secrets. memscrub.Apply records its counts; an import with scrub on
-// records its IngestReport.Redacted through this.
+// the secrets. memscrub.Apply records its counts through
+// ScrubCommit.History; an import with scrub on records its
+// IngestReport.Redacted through this.
 func (m *Memory) RecordScrub(ctx context.Context, counts map[string]int) error {
 	if counts == nil {
 		counts = map[string]int{}
 	}
+	return m.withTx(ctx, func(tx *sql.Tx) error { return insertScrubHistory(ctx, tx, counts) })
+}
+
+// insertScrubHistory adds a history row in tx.
+func insertScrubHistory(ctx context.Context, tx *sql.Tx, counts map[string]int) error {
 	js, err := json.Marshal(counts)
 	if err != nil {
 		return err
 	}
-	return m.withTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO scrub_history(ts, counts) VALUES(?,?)`, time.Now().Unix(), string(js))
-		return err
-	})
+	_, err = tx.ExecContext(ctx, `INSERT INTO scrub_history(ts, counts) VALUES(?,?)`, time.Now().Unix(), string(js))
+	return err
 }
 
 // ScrubHistory lists past scrubs, newest first; limit ≤ 0 means all.

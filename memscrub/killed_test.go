@@ -5,6 +5,7 @@ package memscrub
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memory/memorytest"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
@@ -123,6 +125,13 @@ func TestScrubApplyKilled(t *testing.T) {
 				t.Fatalf("audit: %v %+v", err, es)
 			}
 			auditDone := !strings.Contains(es[0].Args, tok)
+			hist, err := m.ScrubHistory(ctx, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool]int{true: 1, false: 0}[applied]; len(hist) != want {
+				t.Errorf("%d scrub history rows after the open, want %d (the row goes in with the redactions)", len(hist), want)
+			}
 			if applied {
 				if changed != 3 || !auditDone {
 					t.Fatalf("the scrub killed at %s was not finished: %d of 3 files rewritten, audit redacted %v", step, changed, auditDone)
@@ -198,4 +207,120 @@ func srcFiles(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestScrubApplyKilledManyChunks: a scrub that rewrites more
+// conversations than one import transaction takes (commitChunk, 250) is
+// still one transaction: killed before it, none is redacted; killed after
+// it, before the files are in place, the next open redacts all 260 and no
+// token is left in any file.
+func TestScrubApplyKilledManyChunks(t *testing.T) {
+	for _, step := range []string{"scrub-linked", "commit-tx"} {
+		t.Run(step, func(t *testing.T) {
+			t.Parallel()
+			const n = 260
+			dir := t.TempDir()
+			m, err := memory.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var toks []string
+			for i := range n {
+				tok := scrubtest.GitHubToken(uint64(5000 + i))
+				toks = append(toks, tok)
+				memorytest.Ingest(t, m, conv(fmt.Sprintf("chunk-%03d", i), funes.HarnessCodex, "talk", "", day0,
+					"the pump seals leak, token "+tok, "replace the seals"))
+			}
+			m.Close()
+			if len(filesContaining(t, dir, toks[n-1])) == 0 {
+				t.Fatal("positive control: the last token was never stored")
+			}
+			runScrubKilled(t, dir, step)
+			m, err = memory.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			redacted := 0
+			for rel, data := range srcFiles(t, dir) {
+				switch {
+				case strings.Contains(string(data), "[REDACTED:"):
+					redacted++
+				case !strings.Contains(string(data), "token gh"):
+					t.Errorf("%s holds neither its token nor a placeholder", rel)
+				}
+			}
+			if step == "commit-tx" {
+				if redacted != n {
+					t.Fatalf("killed after its transaction: %d of %d redacted after the open", redacted, n)
+				}
+				for i, tok := range toks {
+					if files := filesContaining(t, dir, tok); len(files) > 0 {
+						t.Fatalf("token %d is still in %v", i, files)
+					}
+				}
+			} else if redacted != 0 {
+				t.Fatalf("killed before its transaction: %d of %d redacted", redacted, n)
+			}
+			if infos, total, err := m.Sessions(context.Background(), memory.SessionQuery{}); err != nil || total != n {
+				t.Fatalf("%d (%d listed) conversations after the open, want %d: %v", total, len(infos), n, err)
+			}
+		})
+	}
+}
+
+// TestScrubKilledFinishedByNextStep: a process that opened the memory
+// before another's scrub --apply was killed (the app, the server) finishes
+// that scrub at its next import, reindex, forget or scrub, not only at an
+// open: the secrets are then in no file.
+func TestScrubKilledFinishedByNextStep(t *testing.T) {
+	for _, next := range []string{"import", "reindex", "forget", "scrub"} {
+		t.Run(next, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			sec := fakeSecrets()
+			dir := t.TempDir()
+			m, err := memory.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			memorytest.Ingest(t, m, plantedSessions(sec)...)
+			memorytest.Ingest(t, m, conv("other-1", funes.HarnessCodex, "Tea", "", day0, "which tea is best", "green tea"))
+			runScrubKilled(t, dir, "commit-tx")
+			if len(filesContaining(t, dir, sec["aws"].Secret)) == 0 {
+				t.Fatal("positive control: killed at commit-tx, the old files still hold the secrets")
+			}
+			switch next {
+			case "import":
+				memorytest.Ingest(t, m, conv("new-1", funes.HarnessCodex, "Coffee", "", day0, "which coffee", "a flat white"))
+			case "reindex":
+				if _, err := m.Reindex(ctx, nil); err != nil {
+					t.Fatal(err)
+				}
+			case "forget":
+				if _, err := m.Forget(ctx, []string{"other-1"}, nil); err != nil {
+					t.Fatal(err)
+				}
+			case "scrub":
+				if _, err := Apply(ctx, m, Options{Finder: newTestScrubber(t)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			var left int
+			if err := memorytest.DB(t, dir).QueryRow(`SELECT count(*) FROM erase_journal`).Scan(&left); err != nil || left != 0 {
+				t.Errorf("erase journal: %d rows left after the %s (%v)", left, next, err)
+			}
+			assertNoSecrets(t, dir, sec)
+			redacted := 0
+			for _, data := range srcFiles(t, dir) {
+				if strings.Contains(string(data), "[REDACTED:") {
+					redacted++
+				}
+			}
+			if redacted != 3 {
+				t.Errorf("%d of the 3 conversations redacted after the %s", redacted, next)
+			}
+		})
+	}
 }

@@ -208,23 +208,36 @@ func highlight(text string, terms []string, style widget.RichTextStyle) []widget
 	hot := highlightStyle(style)
 	var segs []widget.RichTextSegment
 	last := 0
+	stems := map[string]bool{}
+	for _, t := range terms {
+		if plainWord(t) {
+			stems[engine.Stem(t)] = true
+		}
+	}
 	for i := 0; i < len(text); {
-		hit := ""
-		for _, t := range terms {
-			if strings.HasPrefix(lower[i:], t) && wordStart(lower, i, t) {
-				hit = t
-				break
+		n := 0
+		if wordStart(lower, i, "a") {
+			// A word lights up whole when it is a query word or shares its
+			// stem (deploy: deployed, deploying), not when it only begins
+			// with one (user: not Username).
+			if w := lower[i:wordEnd(lower, i)]; w != "" && stems[engine.Stem(w)] {
+				n = len(w)
 			}
 		}
-		if hit == "" {
+		for _, t := range terms {
+			if n == 0 && !plainWord(t) && strings.HasPrefix(lower[i:], t) && wordStart(lower, i, t) {
+				n = len(t)
+			}
+		}
+		if n == 0 {
 			i++
 			continue
 		}
 		if i > last {
 			segs = append(segs, &widget.TextSegment{Text: text[last:i], Style: style})
 		}
-		segs = append(segs, &widget.TextSegment{Text: text[i : i+len(hit)], Style: hot})
-		i += len(hit)
+		segs = append(segs, &widget.TextSegment{Text: text[i : i+n], Style: hot})
+		i += n
 		last = i
 	}
 	if last < len(text) {
@@ -243,6 +256,30 @@ func wordStart(s string, i int, term string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s[:i])
 	first, _ := utf8.DecodeRuneInString(term)
 	return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || engine.Segmented(r) || engine.Segmented(first)
+}
+
+// plainWord says a query term is one word of letters and digits, in a
+// script written with spaces: it matches by stem. Identifiers (MT-4471,
+// deploy.sh) and segmented runs match as typed.
+func plainWord(t string) bool {
+	for _, r := range t {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || engine.Segmented(r) {
+			return false
+		}
+	}
+	return t != ""
+}
+
+// wordEnd is where the word of letters and digits starting at i ends.
+func wordEnd(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || engine.Segmented(r) {
+			break
+		}
+		i += size
+	}
+	return i
 }
 
 func highlightStyle(s widget.RichTextStyle) widget.RichTextStyle {

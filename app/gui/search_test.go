@@ -361,6 +361,22 @@ func TestHighlight(t *testing.T) {
 	}
 }
 
+// TestHighlightWholeWords: a word lights up when it is a query word or
+// shares its stem, whole; not when it only begins with one (the review
+// saw "User" lit inside $Username and "Local" inside LocalAdmin).
+func TestHighlightWholeWords(t *testing.T) {
+	segs := highlight("$Username = LocalAdmin; create_local_user for users, deployed scripts", queryTerms("local user deploy script"), widget.RichTextStyleInline)
+	var hot []string
+	for _, s := range segs {
+		if ts := s.(*widget.TextSegment); ts.Style.TextStyle.Bold {
+			hot = append(hot, ts.Text)
+		}
+	}
+	if strings.Join(hot, ",") != "local,user,users,deployed,scripts" {
+		t.Fatalf("highlighted %q", hot)
+	}
+}
+
 // TestHighlightSegmentedScript: a word of a script written without spaces
 // lights up inside a sentence, as the engine finds it there.
 func TestHighlightSegmentedScript(t *testing.T) {

@@ -2,7 +2,7 @@
 """Reduce and redact a real Cursor state.vscdb, or an agent transcript
 (.txt), into a test sample.
 
-usage: reduce.py SRC DST SEED TABLE:KEY... [TABLE:LIKE%...]
+usage: reduce.py [--paths] [--state FILE] [--also SRC.json=DST.json] SRC DST SEED TABLE:KEY... [TABLE:LIKE%...]
        reduce.py --txt SRC DST SEED
 
 A .txt transcript keeps its structure lines as they are (user:,
@@ -19,9 +19,10 @@ and no human-written text does:
 
   - JSON values keep every key, the nesting, the value types, the order
     and every number, boolean and null;
-  - a string that is itself JSON (Lexical richText, tool args and
-    results) is rewritten inside and serialised again, compactly, as
-    Cursor writes it (JSON.stringify);
+  - a string Cursor encodes as JSON (JSON_KEYS: Lexical richText, a
+    tool's rawArgs, params and result) is rewritten inside and serialised
+    again, compactly, as Cursor writes it (JSON.stringify); JSON-looking
+    text elsewhere (a file's contents) is rewritten as text;
   - UUIDs and hex ids are replaced by fresh ones, the same one for the
     same id everywhere (keys and values), so references still hold;
   - the string values of Cursor's enum fields (ENUM_KEYS: bubble types,
@@ -35,12 +36,13 @@ and no human-written text does:
     names); keys that are ids are remapped like ids, and keys that are
     text (paths, symbols) or children of MAP_KEYS are rewritten;
   - inside JSON embedded in a tool call's result or params, arrays are cut to their first
-    3 elements and strings to 400 characters (size only).
+    3 elements and strings to 400 characters (size only), and no enum value is kept.
 
 The random stream is seeded (SEED) and drawn per character, not per
 word, so equal words do not come out equal.
 """
 import json
+import os
 import random
 import re
 import sqlite3
@@ -53,6 +55,16 @@ ENUM_KEYS = {
     "capabilityType", "userDecision", "tool", "toolName", "kind", "language",
     "languageId", "scheme", "chatDataVersion", "composerDataVersion", "style",
 }
+# Keys whose string values are opaque blobs of what the rest already holds
+# (a tool call's toolCallBinary, the encoded conversationState): rewritten
+# and cut to 200 characters.
+CAP_KEYS = {"toolCallBinary", "conversationState"}
+# Fields whose string Cursor itself encodes as JSON; JSON-looking text
+# anywhere else (a file's contents in a tool's result) is text.
+JSON_KEYS = {"richText", "initText", "rawArgs", "params", "result", "bubbleDataMap", "promptDryRunInfo"}
+# (parent, key) lists cut to their first n elements (size only: 3.x's
+# prompt-context tree holds hundreds of nodes).
+CAP_LISTS = {("promptContextUsageTree", "nodes"): 20}
 # (parent, key) pairs whose short identifier values are kept.
 ENUM_IN = {("toolFormerData", "name"), ("modelConfig", "modelName")}
 # Objects whose keys are data (paths, symbols, ids), not field names.
@@ -136,7 +148,7 @@ class Redactor:
 
     def string(self, s, key, shrink):
         t = s.strip()
-        if t[:1] in "{[" and len(t) > 1:
+        if t[:1] in "{[" and len(t) > 1 and key in JSON_KEYS:
             try:
                 inner = json.loads(s)
             except ValueError:
@@ -146,10 +158,12 @@ class Redactor:
                 return json.dumps(inner, separators=(",", ":"), ensure_ascii=False)
         if UUID.fullmatch(s) or HEX.fullmatch(s):
             return self.new_id(s.lower() if UUID.fullmatch(s) else s)
-        if key in ENUM_KEYS and ENUMV.match(s):
-            return s
+        if key in ENUM_KEYS and ENUMV.match(s) and not shrink:
+            return s  # not inside a tool's result or params: those are the person's
         if shrink and len(s) > 400:
             s = s[:400]
+        if key in CAP_KEYS and len(s) > 200:
+            s = s[:200]
         return self.text(s)
 
     def key(self, k, parent):
@@ -165,7 +179,9 @@ class Redactor:
         if isinstance(v, dict):
             out = {}
             for k, x in v.items():
-                if (key, k) in ENUM_IN and isinstance(x, str) and ENUMV.match(x):
+                if (key, k) in CAP_LISTS and isinstance(x, list):
+                    x = x[:CAP_LISTS[(key, k)]]
+                if (key, k) in ENUM_IN and isinstance(x, str) and ENUMV.match(x) and not shrink:
                     out[k] = x
                 else:
                     out[self.key(k, key)] = self.value(x, k, shrink)
@@ -179,7 +195,7 @@ class Redactor:
         return v
 
 
-ABSPATH = re.compile(r"(?<![\w.:/])/[^\s`'\"()<>]+")
+ABSPATH = re.compile(r"(?:(?<=://)|(?<![\w.:/]))/[^\s`'\"()<>]+")
 TXT_KEEP = re.compile(r"^(?:user:|assistant:|</?user_query>)[ \t]*$")
 TXT_MARK = re.compile(r"^\[(Thinking|Tool call|Tool result)\]([ \t]*)(.*)$")
 TXT_ARG = re.compile(r"^(  )([A-Za-z_]+)(:[ \t]?)(.*)$")
@@ -219,8 +235,22 @@ def reduce_txt(src, dst, seed):
 def main():
     if sys.argv[1] == "--txt":
         return reduce_txt(sys.argv[2], sys.argv[3], int(sys.argv[4]))
-    src, dst, seed, wanted = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
-    r = Redactor(seed)
+    args, paths, also, state = sys.argv[1:], False, [], None
+    while args and args[0].startswith("--"):
+        if args[0] == "--paths":  # absolute paths' folder names the same way each time
+            paths, args = True, args[1:]
+        elif args[0] == "--state":  # --state FILE: ids and folder names shared across runs (outside the repository)
+            state, args = args[1], args[2:]
+        elif args[0] == "--also":  # --also SRC.json=DST.json: a JSON file beside, same rewriting
+            also.append(args[1].split("=", 1))
+            args = args[2:]
+        else:
+            sys.exit("unknown option " + args[0])
+    src, dst, seed, wanted = args[0], args[1], int(args[2]), args[3:]
+    r = Redactor(seed, paths=paths)
+    if state and os.path.exists(state):
+        saved = json.load(open(state))
+        r.ids, r.comps = saved["ids"], saved["comps"]
     s = sqlite3.connect("file:%s?mode=ro" % src, uri=True)
     d = sqlite3.connect(dst)
     for (sql,) in s.execute("SELECT sql FROM sqlite_master WHERE type='table' ORDER BY rowid"):
@@ -242,9 +272,14 @@ def main():
     d.commit()
     d.execute("VACUUM")
     d.close()
-    if len(sys.argv) > 0 and "IDS_OUT" in __import__("os").environ:
+    for a, b in also:
+        v = r.value(json.load(open(a, encoding="utf-8")), None)
+        open(b, "w", encoding="utf-8").write(json.dumps(v, indent=2, ensure_ascii=False))
+    if state:
+        json.dump({"ids": r.ids, "comps": r.comps}, open(state, "w"))
+    if "IDS_OUT" in os.environ:
         # old id -> new id, for checking; never beside the sample.
-        json.dump(r.ids, open(__import__("os").environ["IDS_OUT"], "w"))
+        json.dump(r.ids, open(os.environ["IDS_OUT"], "w"))
 
 
 if __name__ == "__main__":
