@@ -25,7 +25,7 @@ run: build
 FUZZTIME ?= 20s
 
 test: deps lint
-	scripts/test-session.sh $(GO) test -tags "$(TAGS)" $(TESTFLAGS) ./...
+	IRENEO_HARNESS_REQUIRED=$$([ "$${IRENEO_HARNESSES:-}" = some ] || echo 1) scripts/test-session.sh $(GO) test -tags "$(TAGS)" $(TESTFLAGS) ./...
 	$(GO) test -tags "$(TAGS)" ./engine -run '^$$' -fuzz '^FuzzSearchExact$$' -fuzztime $(FUZZTIME)
 
 # lint: formatting, a tidy go.mod, vet and staticcheck, on the whole tree.

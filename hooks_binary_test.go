@@ -540,6 +540,12 @@ func BenchmarkHookBurst(b *testing.B) {
 	h := newHookEnv(b)
 	if bin := os.Getenv("IRENEO_BENCH_BIN"); bin != "" {
 		h.bin = bin
+		// The memory newHookEnv made is this build's; an older build may
+		// not open its catalog schema: it makes its own.
+		if err := os.RemoveAll(h.mem); err != nil {
+			b.Fatal(err)
+		}
+		h.ok("--memory", h.mem, "status")
 	}
 	h.ok("--memory", h.mem, "connect", "claude-code", "--write", "--hooks", "--token-store", "file")
 	argv := h.claudeHookCommand("Stop") // the binary that connected

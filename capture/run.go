@@ -30,6 +30,55 @@ type Options struct {
 	Redact    func(*funes.Session) map[string]int
 	Throttle  time.Duration // 0 means Throttle
 	Now       func() time.Time
+	// TranscriptWait bounds the wait for a transcript the harness writes
+	// after its hook (pendingTranscript); 0 means TranscriptWait.
+	TranscriptWait time.Duration
+}
+
+// TranscriptWait is how long an import waits for a transcript that its
+// harness writes only after the hook fired, and for the harness to let go
+// of the session.
+const TranscriptWait = 2 * time.Minute
+
+// waitTranscript waits until a pending transcript exists and its harness
+// has let the session go (Copilot CLI holds inuse.<pid>.lock in the
+// session's folder while it runs), or the bound passes.
+func waitTranscript(ctx context.Context, e Event, bound time.Duration) error {
+	if !pendingTranscript(e.Harness, e.Transcript) && !sessionInUse(e) {
+		return nil
+	}
+	if bound == 0 {
+		bound = TranscriptWait
+	}
+	if e.Throttled() {
+		// After a reply, mid-session: the session's end comes again.
+		bound = min(bound, 10*time.Second)
+	}
+	deadline := time.Now().Add(bound)
+	for pendingTranscript(e.Harness, e.Transcript) || sessionInUse(e) {
+		if time.Now().After(deadline) {
+			if pendingTranscript(e.Harness, e.Transcript) {
+				return fmt.Errorf("%s: not written %s after the hook fired", e.Transcript, bound)
+			}
+			return nil // still in use: import what is there
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// sessionInUse reports a Copilot CLI session whose process still holds it
+// at the session's end (it writes events.jsonl last).
+func sessionInUse(e Event) bool {
+	if e.Harness != CopilotCLI || e.Name != "sessionEnd" || filepath.Base(e.Transcript) != "events.jsonl" {
+		return false
+	}
+	locks, _ := filepath.Glob(filepath.Join(filepath.Dir(e.Transcript), "inuse.*.lock"))
+	return len(locks) > 0
 }
 
 // importEvent imports the session e names into the memory, one import of
@@ -60,6 +109,9 @@ func importEvent(ctx context.Context, e Event, o Options) (importers.Summary, er
 			return importers.Summary{}, err
 		}
 		e.Transcript = p
+	}
+	if err := waitTranscript(ctx, e, o.TranscriptWait); err != nil {
+		return importers.Summary{}, err
 	}
 	unlock, err := lockSession(ctx, o.MemoryDir, e)
 	if err != nil {

@@ -70,7 +70,8 @@ func throttledSource(e Event) bool {
 }
 
 // checkTranscriptOf accepts an absolute path to an existing file of one of
-// the kinds harness's sessions are kept in.
+// the kinds harness's sessions are kept in, or to one a harness writes
+// after its hook has fired (pendingTranscript).
 func checkTranscriptOf(harness, p string) error {
 	if p == "" {
 		return errors.New("missing")
@@ -88,12 +89,32 @@ func checkTranscriptOf(harness, p string) error {
 	}
 	st, err := os.Stat(p)
 	if err != nil {
+		if pendingTranscript(harness, p) {
+			return nil
+		}
 		return err
 	}
 	if !st.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a file", p)
 	}
 	return nil
+}
+
+// pendingTranscript reports a transcript the harness has not written yet
+// though its session's folder is there: Copilot CLI 1.0 runs its
+// sessionEnd hook before it writes events.jsonl (seen with 1.0.102: the
+// hook finds session-state/<id>/ with workspace.yaml and its inuse lock,
+// and events.jsonl appears as the process exits). The import waits for it
+// (waitTranscript).
+func pendingTranscript(harness, p string) bool {
+	if harness != CopilotCLI || filepath.Base(p) != "events.jsonl" {
+		return false
+	}
+	if _, err := os.Stat(p); !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	st, err := os.Stat(filepath.Dir(p))
+	return err == nil && st.IsDir()
 }
 
 // Env is the harness's environment where its hook runs: the folders it

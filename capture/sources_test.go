@@ -118,6 +118,51 @@ func TestParseCopilotCLI(t *testing.T) {
 	}
 }
 
+// Copilot CLI 1.0.102 runs its sessionEnd hook before it writes
+// events.jsonl: the hook finds the session's folder, with workspace.yaml
+// and the process's inuse lock, and the file comes as the process exits.
+// The hook takes the event, and the import waits for the file and for the
+// lock to go (TestCopilotCLIHooksFire runs the real CLI).
+func TestCopilotEventsWrittenAfterTheHook(t *testing.T) {
+	home := t.TempDir()
+	id := "f805b772-3a15-47a9-bee9-673cf822b683"
+	dir := filepath.Join(home, ".copilot", "session-state", id)
+	touch(t, filepath.Join(dir, "workspace.yaml"))
+	lock := touch(t, filepath.Join(dir, "inuse.31564.lock"))
+	end := `{"sessionId":"` + id + `","timestamp":1796168317189,"cwd":"/home/ana/plant-control","reason":"complete"}`
+	e, err := ParseCopilotCLI(strings.NewReader(end), env(home, nil))
+	events := filepath.Join(dir, "events.jsonl")
+	if err != nil || e.Transcript != events || e.Name != "sessionEnd" {
+		t.Fatalf("a session whose events are not written yet: %+v %v", e, err)
+	}
+	if err := checkEvent(e); err != nil {
+		t.Fatalf("the queue refuses it: %v", err)
+	}
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		os.WriteFile(events, []byte("{}\n"), 0o600)
+		time.Sleep(300 * time.Millisecond)
+		os.Remove(lock)
+	}()
+	start := time.Now()
+	if err := waitTranscript(context.Background(), e, 20*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(lock); err == nil {
+		t.Fatalf("the wait ended after %v with the session still in use", time.Since(start))
+	}
+	// Never written: a clear error once the bound passes.
+	gone := strings.Replace(end, id, "0a0b0c0d-0000-4000-8000-000000000001", 1)
+	touch(t, filepath.Join(home, ".copilot", "session-state", "0a0b0c0d-0000-4000-8000-000000000001", "workspace.yaml"))
+	e, err = ParseCopilotCLI(strings.NewReader(gone), env(home, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := waitTranscript(context.Background(), e, 500*time.Millisecond); err == nil || !strings.Contains(err.Error(), "not written") {
+		t.Fatalf("a transcript never written: %v", err)
+	}
+}
+
 func TestParseOpenCode(t *testing.T) {
 	home := t.TempDir()
 	data := filepath.Join(home, "data")

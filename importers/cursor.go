@@ -47,7 +47,8 @@ import (
 // A composer's folder is its workspace's: workspace.json {"folder": URI}
 // beside a workspace database, whose "composer.composerData" names the
 // composers it holds; a global database's composers are matched to the
-// workspaces beside it (workspaceStorage/). Each composer or chat tab is
+// workspaces beside it (workspaceStorage/), and from 3.x, whose workspace
+// databases list none, each composer names its own (workspaceIdentifier). Each composer or chat tab is
 // one conversation, its id the composer's or tab's.
 //
 // The agent's own transcripts, ~/.cursor/projects/<encoded folder>/
@@ -92,8 +93,70 @@ type cursorBubble struct {
 		Status     looseString     `json:"status"`
 		ToolCallID looseString     `json:"toolCallId"`
 	} `json:"toolFormerData"`
-	Images        []json.RawMessage `json:"images"`
-	WorkspaceURIs []looseString     `json:"workspaceUris"`
+	Images []json.RawMessage `json:"images"`
+	// The images a prompt carries: selectedImages on a 0.4x chat bubble,
+	// context.selectedImages from the composers on (a prompt of images
+	// only has no text at all).
+	SelectedImages json.RawMessage `json:"selectedImages"`
+	Context        json.RawMessage `json:"context"`
+	WorkspaceURIs  []looseString   `json:"workspaceUris"`
+	// 1.x writes no createdAt on a bubble but times the request:
+	// timingInfo {clientRpcSendTime, clientEndTime} in epoch ms (its
+	// clientStartTime is the window's clock, not a date).
+	TimingInfo json.RawMessage `json:"timingInfo"`
+}
+
+// cursorTiming reads a bubble's timingInfo leniently: when its request
+// was sent and when its reply ended, zero when absent or not a date.
+func (b cursorBubble) timing() (sent, ended time.Time) {
+	var ti struct {
+		Sent  flexTime `json:"clientRpcSendTime"`
+		Ended flexTime `json:"clientEndTime"`
+	}
+	if json.Unmarshal(b.TimingInfo, &ti) != nil {
+		return time.Time{}, time.Time{}
+	}
+	date := func(t time.Time) time.Time {
+		if t.Year() < 2000 {
+			return time.Time{}
+		}
+		return t
+	}
+	return date(ti.Sent.Time), date(ti.Ended.Time)
+}
+
+// cursorImage is one of a prompt's selected images; 1.x writes a
+// description of it (taskSpecificDescription) beside its path.
+type cursorImage struct {
+	Description looseString `json:"taskSpecificDescription"`
+}
+
+// images are the bubble's images, wherever its version keeps them; read
+// leniently, so a shape not known here costs the images, not the bubble.
+func (b cursorBubble) images() []cursorImage {
+	var out []cursorImage
+	add := func(raw json.RawMessage) {
+		var ims []json.RawMessage
+		if json.Unmarshal(raw, &ims) != nil {
+			return
+		}
+		for _, im := range ims {
+			var ci cursorImage
+			json.Unmarshal(im, &ci) // an image of another shape is still an image
+			out = append(out, ci)
+		}
+	}
+	for range b.Images {
+		out = append(out, cursorImage{})
+	}
+	add(b.SelectedImages)
+	var ctx struct {
+		SelectedImages json.RawMessage `json:"selectedImages"`
+	}
+	if json.Unmarshal(b.Context, &ctx) == nil {
+		add(ctx.SelectedImages)
+	}
+	return out
 }
 
 type cursorComposer struct {
@@ -105,6 +168,35 @@ type cursorComposer struct {
 	Conversation  []json.RawMessage          `json:"conversation"`
 	ConvMap       map[string]json.RawMessage `json:"conversationMap"`
 	SubComposers  []looseString              `json:"subComposerIds"`
+	// 3.x names the composer's workspace itself ({id, uri: {fsPath, path,
+	// external}}); its workspace database no longer lists it.
+	Workspace json.RawMessage `json:"workspaceIdentifier"`
+}
+
+// folder is the workspace folder a composer names, or "" (read
+// leniently: a shape not known here costs the folder, not the composer).
+func (c cursorComposer) folder() string {
+	var w struct {
+		URI struct {
+			FsPath   looseString `json:"fsPath"`
+			Path     looseString `json:"path"`
+			External looseString `json:"external"`
+			Scheme   looseString `json:"scheme"`
+		} `json:"uri"`
+	}
+	if json.Unmarshal(c.Workspace, &w) != nil {
+		return ""
+	}
+	if p := fileURIPath(string(w.URI.External)); p != "" {
+		return p
+	}
+	if sc := string(w.URI.Scheme); sc != "" && sc != "file" {
+		return "" // a remote workspace's path is not on this machine
+	}
+	if p := strings.TrimSpace(string(w.URI.FsPath)); p != "" {
+		return p
+	}
+	return strings.TrimSpace(string(w.URI.Path))
 }
 
 // cursorRole reads a bubble's type: 1 or "user" is the person.
@@ -129,6 +221,16 @@ func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []funes.Tur
 			continue
 		}
 		ts := b.CreatedAt.Time
+		if ts.IsZero() && role == funes.RoleAssistant {
+			sent, ended := b.timing()
+			ts = ended
+			if ts.IsZero() {
+				ts = sent
+			}
+		}
+		if ts.IsZero() && role == funes.RoleUser && i+1 < len(bubbles) && cursorRole(bubbles[i+1].Type) == funes.RoleAssistant {
+			ts, _ = bubbles[i+1].timing() // sent when the reply's request was
+		}
 		if ts.IsZero() {
 			ts = last
 		}
@@ -152,8 +254,12 @@ func cursorTurns(id string, bubbles []cursorBubble, start time.Time) []funes.Tur
 			text = lexicalText(string(b.RichText))
 		}
 		blocks = addBlock(blocks, funes.BlockText, text, "")
-		for range b.Images {
-			blocks = append(blocks, funes.Block{Type: funes.BlockText, Text: "[image]"})
+		for _, im := range b.images() {
+			mark := "[image]"
+			if d := strings.TrimSpace(string(im.Description)); d != "" {
+				mark = "[image] " + d
+			}
+			blocks = append(blocks, funes.Block{Type: funes.BlockText, Text: mark})
 		}
 		if tool := b.Tool; tool != nil && !blank(string(tool.Name)) {
 			args := string(tool.RawArgs)
@@ -258,12 +364,17 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 	if folder == "" {
 		folders = cursorComposerFolders(ctx, h.Path)
 	}
-	folderOf := func(cid string, bubbles []cursorBubble) string {
+	folderOf := func(cid string, c *cursorComposer, bubbles []cursorBubble) string {
 		if folder != "" {
 			return folder
 		}
 		if f := folders[cid]; f != "" {
 			return f
+		}
+		if c != nil {
+			if f := c.folder(); f != "" {
+				return f
+			}
 		}
 		for _, b := range bubbles {
 			for _, u := range b.WorkspaceURIs {
@@ -302,7 +413,9 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 			}
 			cid := strings.TrimPrefix(key, "composerData:")
 			var c cursorComposer
-			if err := cursorValue(ctx, db, "cursorDiskKV", key, &c); err != nil {
+			if err := cursorValue(ctx, db, "cursorDiskKV", key, &c); errors.Is(err, sql.ErrNoRows) {
+				continue // NULL: no composer to read
+			} else if err != nil {
 				skip("composer "+cid, err)
 				continue
 			}
@@ -315,7 +428,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 				continue
 			}
 			done[cid] = true
-			s := cursorSession(cid, string(c.Name), folderOf(cid, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))
+			s := cursorSession(cid, string(c.Name), folderOf(cid, &c, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))
 			if s != nil && subs[cid] {
 				s.Title = "Sub-agent: " + s.Title
 			}
@@ -338,7 +451,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 			}
 			bubbles := cursorInline(c)
 			done[cid] = true
-			if err := emit(cursorSession(cid, string(c.Name), folderOf(cid, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))); err != nil {
+			if err := emit(cursorSession(cid, string(c.Name), folderOf(cid, &c, bubbles), cursorTurns(cid, bubbles, c.CreatedAt.Time))); err != nil {
 				return err
 			}
 		}
@@ -359,7 +472,7 @@ func ParseCursorDB(ctx context.Context, _ io.Reader, name string, h Handler) err
 				continue
 			}
 			done[tid] = true
-			if err := emit(cursorSession(tid, string(tab.ChatTitle), folderOf(tid, tab.Bubbles), cursorTurns(tid, tab.Bubbles, tab.LastSendTime.Time))); err != nil {
+			if err := emit(cursorSession(tid, string(tab.ChatTitle), folderOf(tid, nil, tab.Bubbles), cursorTurns(tid, tab.Bubbles, tab.LastSendTime.Time))); err != nil {
 				return err
 			}
 		}
@@ -435,7 +548,7 @@ func cursorKeys(ctx context.Context, db *sql.DB, table, like string) ([]string, 
 }
 
 // cursorValue decodes one key's JSON value, refusing one too large or not
-// UTF-8; sql.ErrNoRows when the key is not there.
+// UTF-8; sql.ErrNoRows when the key is not there or its value is NULL.
 func cursorValue(ctx context.Context, db *sql.DB, table, key string, v any) error {
 	var n sql.NullInt64
 	var data []byte
@@ -445,6 +558,11 @@ func cursorValue(ctx context.Context, db *sql.DB, table, key string, v any) erro
 	}
 	if err != nil {
 		return dbError(err)
+	}
+	if !n.Valid {
+		// A NULL value: Cursor leaves composerData:<id> rows NULL (16 of
+		// 33 in a real 1.x database); nothing to read, nothing damaged.
+		return sql.ErrNoRows
 	}
 	if err := ocCheckRow("its value", n, data); err != nil {
 		return err
@@ -681,7 +799,9 @@ func cursorTextTurns(id string, text string) []funes.Turn {
 			kind, rest := body[m[2]:m[3]], strings.Trim(body[m[1]:mend], "\n")
 			switch kind {
 			case "Thinking":
-				cur.Blocks = addBlock(cur.Blocks, funes.BlockThinking, rest, "")
+				think, reply := cursorSplitThinking(rest)
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockThinking, think, "")
+				cur.Blocks = addBlock(cur.Blocks, funes.BlockText, reply, "")
 			case "Tool call":
 				name, args, _ := strings.Cut(rest, "\n")
 				cur.Blocks = append(cur.Blocks, funes.Block{Type: funes.BlockToolUse, Text: nonBlank(strings.Trim(args, "\n"), "{}"), ToolName: strings.TrimSpace(name)})
@@ -701,6 +821,27 @@ func cursorTextTurns(id string, text string) []funes.Turn {
 		}
 	}
 	return turns
+}
+
+// cursorSplitThinking splits what follows a [Thinking] marker: the .txt
+// writes the thinking ("**Title**", a blank line, its paragraphs), one
+// line break, then the reply with no marker of its own, so the thinking
+// ends at the first single line break (a real transcript's shape: the
+// reply after it had been filed as thinking).
+func cursorSplitThinking(rest string) (thinking, reply string) {
+	for i := 0; i < len(rest); i++ {
+		if rest[i] != '\n' {
+			continue
+		}
+		if i+1 < len(rest) && rest[i+1] == '\n' {
+			for i+1 < len(rest) && rest[i+1] == '\n' {
+				i++ // a paragraph break inside the thinking
+			}
+			continue
+		}
+		return strings.TrimRight(rest[:i], "\n"), strings.Trim(rest[i+1:], "\n")
+	}
+	return rest, ""
 }
 
 func firstIndex(marks [][]int, def int) int {

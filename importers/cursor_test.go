@@ -113,7 +113,7 @@ func TestCursorTranscripts(t *testing.T) {
 	if txt.err != nil || len(txt.sessions) != 1 {
 		t.Fatalf(".txt: err %v %v", txt.err, txt.sessions)
 	}
-	if got, want := roleSeq(txt.sessions[0]), "user:text assistant:thinking,tool_use tool:tool_result assistant:text user:text"; got != want {
+	if got, want := roleSeq(txt.sessions[0]), "user:text assistant:thinking,text,tool_use tool:tool_result assistant:text user:text"; got != want {
 		t.Errorf(".txt turns\n got %s\nwant %s", got, want)
 	}
 	if r := txt.sessions[0].Turns[2].Blocks[0]; r != result("Write", "Wrote 12 lines.") {

@@ -157,7 +157,7 @@ func TestDetectFolder(t *testing.T) {
 	// chat in it are not inputs either.
 	if count[FormatCodex] != 5 || count[FormatClaudeCode] != 12 || count[FormatChatGPT] != 3 || count[FormatClaude] != 3 ||
 		count[FormatGeminiCLI] != 3 || count[FormatCopilotCLI] != 1 || count[FormatOpenCodeDB] != 1 || count[FormatOpenCode] != 2 ||
-		count[FormatOpenCodeV1] != 2 || count[FormatCursorDB] != 2 || count[FormatCursor] != 3 || len(ins) != 37 {
+		count[FormatOpenCodeV1] != 2 || count[FormatCursorDB] != 7 || count[FormatCursor] != 4 || len(ins) != 43 {
 		paths := make([]string, 0, len(ins))
 		for _, in := range ins {
 			paths = append(paths, string(in.Format)+" "+in.Path)

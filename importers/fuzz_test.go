@@ -228,6 +228,7 @@ func FuzzOpenCodeDB(f *testing.F) {
 
 func FuzzCursorTranscript(f *testing.F) {
 	seed(f, "cursor/projects")
+	seed(f, "cursor-real/txt/projects")
 	f.Add([]byte("user:\n<user_query>\nx\n</user_query>\nassistant:\n[Tool call] A\n[Tool result] A\n[Thinking]\n"))
 	f.Add([]byte(`{"role":"user","message":{"content":"<timestamp>Monday, Sep 21, 2026, 9:14 AM (UTC+99:99)</timestamp>"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -235,14 +236,19 @@ func FuzzCursorTranscript(f *testing.F) {
 	})
 }
 
-// FuzzCursorDB opens damaged copies of the hand-made global database.
+// FuzzCursorDB opens damaged copies of the hand-made global database and
+// of the real ones (a 1.x global database with NULL composer rows and
+// prompts of images only, a 0.4x workspace's, a 3.7 global one, a 0.44
+// global one with its conversations inline).
 func FuzzCursorDB(f *testing.F) {
-	data, err := os.ReadFile(testdata(cursorGlobal))
-	if err != nil {
-		f.Fatal(err)
+	for _, p := range []string{cursorGlobal, cursorRealGlobal, cursorRealWorkspace, cursorReal3x, cursorReal044} {
+		data, err := os.ReadFile(testdata(p))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+		f.Add(data[:len(data)/2])
 	}
-	f.Add(data)
-	f.Add(data[:len(data)/2])
 	dir := filepath.Join(f.TempDir(), "globalStorage")
 	os.MkdirAll(dir, 0o755)
 	f.Fuzz(func(t *testing.T, data []byte) {

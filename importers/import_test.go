@@ -22,9 +22,10 @@ func TestRunEverything(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 44 conversations; the shards and the 2026 Claude file repeat 4 of
-	// them, opencode's exports 2 of its database's.
-	if sum.New != 44 || sum.Unchanged != 6 || sum.Updated != 0 || sum.Failed != 0 {
+	// 54 conversations (10 of them the real Cursor samples'); the shards and
+	// the 2026 Claude file repeat 4 of them, opencode's exports 2 of its
+	// database's.
+	if sum.New != 54 || sum.Unchanged != 6 || sum.Updated != 0 || sum.Failed != 0 {
 		t.Errorf("summary %+v", sum)
 	}
 	// The bad conversations inside good exports are named, the rest imported.
@@ -42,13 +43,13 @@ func TestRunEverything(t *testing.T) {
 		t.Errorf("progress phases %v", phases)
 	}
 	before := snapshot(t, m)
-	if !strings.Contains(before, "total 44") {
+	if !strings.Contains(before, "total 54") {
 		t.Errorf("snapshot:\n%s", before)
 	}
 
 	// Re-importing everything changes nothing.
 	sum, err = Run(ctx, m, fixtureDirs(t), Options{})
-	if err != nil || sum.New != 0 || sum.Updated != 0 || sum.Unchanged != 50 {
+	if err != nil || sum.New != 0 || sum.Updated != 0 || sum.Unchanged != 60 {
 		t.Errorf("re-import: %v %+v", err, sum)
 	}
 	if after := snapshot(t, m); after != before {

@@ -232,6 +232,26 @@ func TestScanOverStdio(t *testing.T) {
 	if got := scanAll(t, mcpgoCall(t, bc), map[string]any{"pattern": "ERR_CONN_RESET", "limit": 11, "token_budget": 800}); len(got) != want {
 		t.Fatalf("ireneo mcp: %d matches, want %d", len(got), want)
 	}
+	// insights over the same two stdio connections: every conversation
+	// counted, within the budget asked for.
+	total, err := m.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, cl := range map[string]*client.Client{"in process": c, "ireneo mcp": bc} {
+		res := callTool(t, cl, ToolInsights, map[string]any{"period": "week", "token_budget": 1500})
+		if res.IsError {
+			t.Fatalf("insights over stdio (%s): %s", name, resultText(res))
+		}
+		var in InsightsOutput
+		structured(t, res, &in)
+		if in.Totals.Conversations != total.Conversations || len(in.Periods) == 0 {
+			t.Errorf("insights over stdio (%s): %d conversations of %d, periods %v", name, in.Totals.Conversations, total.Conversations, in.Periods)
+		}
+		if n := o200k.Count(resultText(res)); n > 1500 {
+			t.Errorf("insights over stdio (%s): %d tokens over a budget of 1500", name, n)
+		}
+	}
 }
 
 // checkSDKScan reads sdkscan.mjs's lines: the scan pages hold every match

@@ -14,7 +14,10 @@
 // The search index is package engine's tables in ireneo.db (one document
 // per turn), which memory keeps in the same transaction as every import,
 // forget, scrub and reindex. The conversations' model and codec are package
-// funes; besides funes and engine it imports only plumbing (what in a
-// transcript is not a person's words). Redacting secrets, it asks a
-// SecretFinder (the scrub package's Scrubber, handed in by app/) to find them.
+// funes. Besides funes and engine it imports only leaves: o200k (a turn's
+// token count), plumbing (what in a transcript is not a person's words) and
+// answer (forget recognises Ireneo's own answers quoted in an agent's
+// transcript by answer's readers). Finding secrets and scrubbing a stored
+// memory are packages redact and memscrub; memory keeps the reads a scrub
+// needs and its journaled commit (scrub_memory.go).
 package memory

@@ -162,12 +162,16 @@ func (j *eraseJob) done(ctx context.Context) error {
 // cancel ends a job that changed nothing: as done.
 func (j *eraseJob) cancel(ctx context.Context) { j.done(context.WithoutCancel(ctx)) }
 
-// drop removes the job's folder and lets its lock go; rows stay.
+// drop removes the job's folder (its links to old files overwritten, or
+// only unlinked where the file was not replaced) and lets its lock go;
+// rows stay.
 func (j *eraseJob) drop() error {
 	if j.lock == nil {
 		return nil
 	}
-	err := removeStaging(j.dir)
+	// clearJobDir, not removeStaging: a link to a file its rewrite did not
+	// replace is that live file, and must only be unlinked.
+	err := j.m.clearJobDir(j.dir)
 	closeLock(j.lock)
 	j.lock = nil
 	j.m.erasing.Add(-1)
@@ -289,7 +293,9 @@ func (m *Memory) finishJob(ctx context.Context, op string, rep *FinishReport) er
 		case eraseForget:
 			forget = append(forget, it)
 		case eraseScrub:
-			rep.Scrubbed++
+			if it.path != "" {
+				rep.Scrubbed++
+			}
 		}
 	}
 	if len(forget) > 0 {

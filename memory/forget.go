@@ -191,8 +191,8 @@ func (m *Memory) forgetRefs(ctx context.Context, refs []sessionRef, progress fun
 		info := SessionInfo{SessionID: ref.sid, Source: ref.harness}
 		if ref.id != 0 {
 			var err error
-			if info, err = m.sessionInfo(ctx, ref); err != nil {
-				return rep, err
+			if ref, info, err = m.forgetInfo(ctx, ref); err != nil {
+				return rep, fmt.Errorf("forget %s: %w", ref.sid, err)
 			}
 		}
 		err := m.withTx(ctx, func(tx *sql.Tx) error {
@@ -272,6 +272,31 @@ func (m *Memory) forgetRefs(ctx context.Context, refs []sessionRef, progress fun
 		return rep, fmt.Errorf("forget: erase freed pages: %w", err)
 	}
 	return rep, nil
+}
+
+// forgetInfo reads what forgetting ref erases. An import or a scrub that
+// stored the conversation again since it was found (another process's,
+// committing between) gave it a new row: it is looked up again by harness
+// and id, and one gone meanwhile is forgotten all the same (its
+// tombstone, file and staged lines).
+func (m *Memory) forgetInfo(ctx context.Context, ref sessionRef) (sessionRef, SessionInfo, error) {
+	info, err := m.sessionInfo(ctx, ref)
+	if !errors.Is(err, sql.ErrNoRows) {
+		return ref, info, err
+	}
+	again, err := m.findSession(ctx, m.db, ref.harness+":"+ref.sid, nil)
+	if errors.Is(err, ErrNotFound) {
+		ref.id = 0
+		return ref, SessionInfo{SessionID: ref.sid, Source: ref.harness}, nil
+	}
+	if err != nil {
+		return ref, info, err
+	}
+	if again.path == "" {
+		again.path = ref.path
+	}
+	info, err = m.sessionInfo(ctx, again)
+	return again, info, err
 }
 
 // afterQuoteSweep, set only by tests, runs between forget's sweep of the

@@ -74,6 +74,13 @@ func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total i
 		return errs
 	}
 	m := bs[0].m
+	if len(bs) == 1 && bs[0].whole && errs[0] == nil {
+		errs[0] = m.commitWhole(ctx, bs[0], todo, progress)
+		if errs[0] == nil && len(todo) > 0 {
+			m.metaSet(ctx, m.db, "last_import", time.Now().UTC().Format(time.RFC3339))
+		}
+		return errs
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type partResult struct {
@@ -171,6 +178,52 @@ func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total i
 	return errs
 }
 
+// commitWhole commits a whole batch (Batch.whole) in one transaction,
+// its inTx with it: a scrub's rewrite, which a kill must leave all done or
+// not begun. Its sessions are read back and indexed commitChunk at a time
+// inside that transaction, so what is held in memory stays one chunk's,
+// as in CommitBatches; a session that cannot be read back fails it all.
+func (m *Memory) commitWhole(ctx context.Context, b *Batch, todo []item, progress func(done, total int)) error {
+	var st partState
+	defer st.shredMoves()
+	err := m.withTx(ctx, func(tx *sql.Tx) error {
+		stmts, err := prepareIndexStmts(ctx, tx)
+		if err != nil {
+			return err
+		}
+		defer stmts.Close()
+		for start := 0; start < len(todo); start += commitChunk {
+			part := todo[start:min(start+commitChunk, len(todo))]
+			ps, perrs, err := preparePart(ctx, part)
+			if err != nil {
+				return err
+			}
+			if err := errors.Join(perrs...); err != nil {
+				return err
+			}
+			if err := m.indexPart(ctx, tx, stmts, ps, part, &st); err != nil {
+				return err
+			}
+			if err := stmts.flush(); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(start+len(part), len(todo))
+			}
+		}
+		if b.inTx != nil {
+			if err := b.inTx(ctx, tx); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return m.placePart(ctx, &st)
+}
+
 // preparePart reads back and prepares staged sessions in parallel, with an
 // error per session that cannot be read back. A session a forget has zeroed
 // in the staging file comes back nil.
@@ -216,117 +269,142 @@ func preparePart(ctx context.Context, part []item) ([]*prepared, []error, error)
 	return out, errs, nil
 }
 
+// partState is what storing sessions in a transaction leaves for after
+// its commit: the files to move into src/ and each session's outcome.
+type partState struct {
+	moves    []placed
+	outcomes []SessionOutcome
+	owners   []*Batch // the batch of each outcome
+}
+
+type placed struct {
+	b          *Batch
+	tmp, final string
+	outcome    int // index in outcomes
+}
+
+// shredMoves zeroes the files that did not go in place (the transaction
+// failed): they hold their sessions.
+func (st *partState) shredMoves() {
+	for _, mv := range st.moves {
+		if err := shred(mv.tmp); err != nil {
+			os.Remove(mv.tmp)
+		}
+	}
+}
+
 // commitPart stores prepared sessions of one or more batches in one
 // transaction, then moves their files into src/. Reports are added to each
 // batch only once all of it went well.
 func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) error {
-	type placed struct {
-		b          *Batch
-		tmp, final string
-		outcome    int // index in outcomes
-	}
-	var moves []placed
-	defer func() {
-		// What is still here did not go in place (the part failed), and
-		// holds its sessions: zeroed too.
-		for _, mv := range moves {
-			if err := shred(mv.tmp); err != nil {
-				os.Remove(mv.tmp)
-			}
-		}
-	}()
-	var outcomes []SessionOutcome
-	var owners []*Batch // the batch of each outcome
+	var st partState
+	defer st.shredMoves()
 	err := m.withTx(ctx, func(tx *sql.Tx) error {
 		stmts, err := prepareIndexStmts(ctx, tx)
 		if err != nil {
 			return err
 		}
 		defer stmts.Close()
-		// Checked inside the transaction, so a forget commits either before
-		// it (and wins here) or after it (and erases what this stores).
-		hashes := make([]string, len(part))
-		for i, it := range part {
-			hashes[i] = tombstoneHash(it.st.harness, it.st.id)
-		}
-		tombs, err := tombstoneTimes(ctx, tx, hashes)
-		if err != nil {
+		if err := m.indexPart(ctx, tx, stmts, ps, part, &st); err != nil {
 			return err
-		}
-		// A forget that ran while these were staged may have erased
-		// quotes they hold a copy of.
-		mark, err := tombstoneMark(ctx, tx)
-		if err != nil {
-			return err
-		}
-		for i, p := range ps {
-			if b := part[i].b; p != nil && mark != b.tombs && !b.opts.IncludeForgotten {
-				np, err := m.requote(ctx, tx, p)
-				if err != nil {
-					return err
-				}
-				if np != p {
-					ps[i] = np
-				}
-			}
-		}
-		for i, p := range ps {
-			b, st := part[i].b, part[i].st
-			o := SessionOutcome{Harness: st.harness, SessionID: st.id, Title: st.title, Outcome: st.outcome}
-			tomb := tombs[hashes[i]]
-			if b.forgotten(st, tomb) || p == nil {
-				o.Outcome = OutcomeForgotten
-				outcomes = append(outcomes, o)
-				owners = append(owners, b)
-				continue
-			}
-			if again, err := storedAgain(ctx, tx, st); err != nil {
-				return err
-			} else if again {
-				o.Outcome = outcomeStoredAgain
-				outcomes = append(outcomes, o)
-				owners = append(owners, b)
-				continue
-			}
-			if tomb != 0 {
-				if _, err := tx.ExecContext(ctx, `DELETE FROM tombstones WHERE hash=?`, tombstoneHash(st.harness, st.id)); err != nil {
-					return err
-				}
-			}
-			if err := checkPathIndexed(ctx, tx, st.path, st.harness, st.id); err != nil {
-				return err
-			}
-			if err := m.indexSession(ctx, tx, stmts, p, st.path); err != nil {
-				return fmt.Errorf("index session %s: %w", st.id, err)
-			}
-			if err := deriveProjects(ctx, tx, p.s); err != nil {
-				return err
-			}
-			final := filepath.Join(m.dir, st.path)
-			if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
-				return err
-			}
-			b.nIn++
-			tmp := filepath.Join(b.dir, fmt.Sprintf("%s%06d", incomingPrefix, b.nIn))
-			if err := os.WriteFile(tmp, p.data, 0o600); err != nil {
-				return fmt.Errorf("write %s: %w", tmp, err)
-			}
-			moves = append(moves, placed{b, tmp, final, len(outcomes)})
-			outcomes = append(outcomes, o)
-			owners = append(owners, b)
 		}
 		return stmts.flush()
 	})
 	if err != nil {
 		return err
 	}
+	return m.placePart(ctx, &st)
+}
+
+// indexPart stores prepared sessions in tx and writes their files into
+// their batches' folders, for placePart to move after the commit.
+func (m *Memory) indexPart(ctx context.Context, tx *sql.Tx, stmts *indexStmts, ps []*prepared, part []item, out *partState) error {
+	// Checked inside the transaction, so a forget commits either before
+	// it (and wins here) or after it (and erases what this stores).
+	hashes := make([]string, len(part))
+	for i, it := range part {
+		hashes[i] = tombstoneHash(it.st.harness, it.st.id)
+	}
+	tombs, err := tombstoneTimes(ctx, tx, hashes)
+	if err != nil {
+		return err
+	}
+	// A forget that ran while these were staged may have erased
+	// quotes they hold a copy of.
+	mark, err := tombstoneMark(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for i, p := range ps {
+		if b := part[i].b; p != nil && mark != b.tombs && !b.opts.IncludeForgotten {
+			np, err := m.requote(ctx, tx, p)
+			if err != nil {
+				return err
+			}
+			if np != p {
+				ps[i] = np
+			}
+		}
+	}
+	for i, p := range ps {
+		b, st := part[i].b, part[i].st
+		o := SessionOutcome{Harness: st.harness, SessionID: st.id, Title: st.title, Outcome: st.outcome}
+		tomb := tombs[hashes[i]]
+		if b.forgotten(st, tomb) || p == nil {
+			o.Outcome = OutcomeForgotten
+			out.outcomes = append(out.outcomes, o)
+			out.owners = append(out.owners, b)
+			continue
+		}
+		if again, err := storedAgain(ctx, tx, st); err != nil {
+			return err
+		} else if again {
+			o.Outcome = outcomeStoredAgain
+			out.outcomes = append(out.outcomes, o)
+			out.owners = append(out.owners, b)
+			continue
+		}
+		if tomb != 0 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM tombstones WHERE hash=?`, tombstoneHash(st.harness, st.id)); err != nil {
+				return err
+			}
+		}
+		if err := checkPathIndexed(ctx, tx, st.path, st.harness, st.id); err != nil {
+			return err
+		}
+		if err := m.indexSession(ctx, tx, stmts, p, st.path); err != nil {
+			return fmt.Errorf("index session %s: %w", st.id, err)
+		}
+		if err := deriveProjects(ctx, tx, p.s); err != nil {
+			return err
+		}
+		final := filepath.Join(m.dir, st.path)
+		if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
+			return err
+		}
+		b.nIn++
+		tmp := filepath.Join(b.dir, fmt.Sprintf("%s%06d", incomingPrefix, b.nIn))
+		if err := os.WriteFile(tmp, p.data, 0o600); err != nil {
+			return fmt.Errorf("write %s: %w", tmp, err)
+		}
+		out.moves = append(out.moves, placed{b, tmp, final, len(out.outcomes)})
+		out.outcomes = append(out.outcomes, o)
+		out.owners = append(out.owners, b)
+	}
+	return nil
+}
+
+// placePart moves the files of a committed transaction into src/, erases
+// any a forget committed meanwhile, and adds the outcomes to each batch's
+// report.
+func (m *Memory) placePart(ctx context.Context, st *partState) error {
 	if afterCommitTx != nil {
 		afterCommitTx()
 	}
 	killPoint("commit-tx")
 	byDir := map[string][]string{}
 	var dirs []string
-	for _, mv := range moves {
+	for _, mv := range st.moves {
 		if byDir[mv.b.dir] == nil {
 			dirs = append(dirs, mv.b.dir)
 		}
@@ -337,18 +415,18 @@ func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) er
 			return err
 		}
 	}
-	for _, mv := range moves {
+	for _, mv := range st.moves {
 		if err := os.Rename(mv.tmp, mv.final); err != nil {
 			return fmt.Errorf("write %s: %w", mv.final, err)
 		}
 	}
-	placedNow := moves
-	moves = nil
+	placedNow := st.moves
+	st.moves = nil
 	// A forget that committed after the transaction may have looked for the
 	// file before it was in place: look again, and erase it here.
 	hashes := make([]string, len(placedNow))
 	for i, mv := range placedNow {
-		o := outcomes[mv.outcome]
+		o := st.outcomes[mv.outcome]
 		hashes[i] = tombstoneHash(o.Harness, o.SessionID)
 	}
 	tombs, err := tombstoneTimes(ctx, m.db, hashes)
@@ -356,7 +434,7 @@ func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) er
 		return err
 	}
 	for i, mv := range placedNow {
-		o := &outcomes[mv.outcome]
+		o := &st.outcomes[mv.outcome]
 		if tombs[hashes[i]] != 0 {
 			if err := shred(mv.final); err != nil && !os.IsNotExist(err) {
 				return fmt.Errorf("erase %s: %w", mv.final, err)
@@ -364,8 +442,8 @@ func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) er
 			o.Outcome = OutcomeForgotten
 		}
 	}
-	for i, o := range outcomes {
-		owners[i].report.add(o)
+	for i, o := range st.outcomes {
+		st.owners[i].report.add(o)
 	}
 	return nil
 }

@@ -50,6 +50,12 @@ type Batch struct {
 	// tombs is the tombstones when it began: when they change before its
 	// commit, the commit erases quotes of the newly forgotten again.
 	tombs tombMark
+	// whole commits every staged session in one transaction
+	// (commitWhole), inTx running in it too (a scrub's tag, audit and
+	// history rows), so a scrub killed at any moment is all done or not
+	// begun.
+	whole bool
+	inTx  func(ctx context.Context, tx *sql.Tx) error
 }
 
 type staged struct {

@@ -10,9 +10,11 @@ import (
 // forget-journaled, forget-quotes-committed (a quoting conversation
 // rewritten, its old file not yet overwritten), forget-quotes,
 // forget-committed, forget-shredded,
-// forget-erased, scrub-journaled, scrub-linked, scrub-committed,
-// scrub-shredded, commit-tx (an import's transaction in, its files not
-// yet in place). Unset in normal use, when a step costs one comparison.
+// forget-erased, scrub-journaled (its rows in, nothing changed),
+// scrub-linked (old files linked into its job's folder), commit-tx (an
+// import's or a scrub's transaction in, its files not yet in place),
+// scrub-committed, scrub-shredded (old bytes overwritten, the database not
+// yet erased), scrub-erased (all done but the journal rows). Unset in normal use, when a step costs one comparison.
 const EnvKillAt = "IRENEO_TEST_KILL_AT"
 
 var killAt = sync.OnceValue(func() string { return os.Getenv(EnvKillAt) })

@@ -149,16 +149,19 @@ func (m *Memory) EachAuditArgs(ctx context.Context, fn func(id int64, args strin
 // ScrubCommit gathers one scrub's redactions — rewritten conversations,
 // renamed project tags, rewritten audit rows — and commits them together.
 type ScrubCommit struct {
-	m     *Memory
-	batch *Batch
-	olds  []sessionRef // src files the batch replaces
-	tags  []tagEdit
-	edits []auditEdit
+	m       *Memory
+	batch   *Batch
+	olds    []sessionRef // src files the batch replaces
+	tags    []tagEdit
+	edits   []auditEdit
+	history map[string]int // counts per rule for the history row; nil: none
 }
 
-// BeginScrub starts a scrub's commit, first finishing what a crashed one
-// left behind (its links to old files).
+// BeginScrub starts a scrub's commit, first finishing a forget or scrub
+// another process left unfinished (the erase journal), and the links to
+// old files a scrub of an earlier version left in .staging.
 func (m *Memory) BeginScrub() *ScrubCommit {
+	m.finishErases(context.Background()) // best effort: Commit journals its own job
 	m.shredLeftovers()
 	return &ScrubCommit{m: m}
 }
@@ -187,6 +190,16 @@ func (c *ScrubCommit) Tag(harness, sessionID, from, to string) {
 // Audit rewrites an audit row's recorded arguments.
 func (c *ScrubCommit) Audit(id int64, args string) { c.edits = append(c.edits, auditEdit{id, args}) }
 
+// History has Commit add the scrub's history row (RecordScrub) in the
+// same transaction as its redactions, so a kill cannot keep one without
+// the other.
+func (c *ScrubCommit) History(counts map[string]int) {
+	if counts == nil {
+		counts = map[string]int{}
+	}
+	c.history = counts
+}
+
 // Discard drops what was staged; nothing is changed.
 func (c *ScrubCommit) Discard() {
 	if c.batch != nil {
@@ -197,7 +210,13 @@ func (c *ScrubCommit) Discard() {
 // Commit commits what was gathered (commitScrub), then tells the observer
 // what the scrub redacted (findings).
 func (c *ScrubCommit) Commit(ctx context.Context, findings []ScrubFinding) error {
-	if err := c.m.commitScrub(ctx, c.batch, c.olds, c.tags, c.edits); err != nil {
+	if c.batch == nil && len(c.tags) == 0 && len(c.edits) == 0 {
+		if c.history != nil {
+			return c.m.RecordScrub(ctx, c.history) // nothing to redact: the row alone
+		}
+		return nil
+	}
+	if err := c.m.commitScrub(ctx, c.batch, c.olds, c.tags, c.edits, c.history); err != nil {
 		return err
 	}
 	c.m.reportRedactions(ctx, findings)
@@ -215,54 +234,102 @@ type auditEdit struct {
 	args string
 }
 
-// commitScrub commits the redacted conversations and audit rows, then
-// overwrites the replaced files' old bytes and erases the database's.
-func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRef, tags []tagEdit, edits []auditEdit) error {
+// commitScrub commits the redacted conversations, project tags and audit
+// rows in one transaction, then overwrites the replaced files' old bytes
+// and erases the database's. It is an erase job (see the erase journal):
+// what it rewrites is journalled first, and the hard links that keep the
+// old files' blocks reachable live in the job's folder, so a scrub killed
+// at any step is finished by the next open, import, reindex, forget or
+// scrub — the old bytes overwritten, the database erased — and, being one
+// transaction, is either all applied or not at all. Killed after its
+// transaction, before the rename, the dead batch's committed files are
+// put in place first (recoverStaging). A killed scrub used to keep its
+// links in .staging/scrub-old-* for good, the unredacted text with them.
+func (m *Memory) commitScrub(ctx context.Context, batch *Batch, olds []sessionRef, tags []tagEdit, edits []auditEdit, history map[string]int) error {
 	if batch == nil && len(tags) == 0 && len(edits) == 0 {
 		return nil
 	}
+	var items []eraseItem
+	for _, r := range olds {
+		items = append(items, eraseItem{harness: r.harness, sid: r.sid, path: r.path})
+	}
+	for _, e := range tags {
+		items = append(items, eraseItem{harness: e.harness, sid: e.sid})
+	}
+	if len(edits) > 0 {
+		items = append(items, eraseItem{}) // the audit log: the database to erase
+	}
+	job, err := m.beginErase(ctx, eraseScrub, items)
+	if err != nil {
+		if batch != nil {
+			batch.Discard()
+		}
+		return fmt.Errorf("scrub (nothing was changed): %w", err)
+	}
+	jctx := withJob(ctx, job)
+	// Hard links keep the old files' inodes reachable after the batch
+	// renames the redacted files over them, so their blocks can be
+	// overwritten.
+	var links []string
+	for _, ref := range olds {
+		l, err := m.keepOld(jctx, ref.path)
+		if os.IsNotExist(err) {
+			continue // no old bytes to overwrite
+		}
+		if err != nil {
+			if batch != nil {
+				batch.Discard()
+			}
+			job.cancel(ctx)
+			return fmt.Errorf("scrub (nothing was changed): keep %s to overwrite: %w", ref.path, err)
+		}
+		links = append(links, l)
+	}
+	killPoint("scrub-linked")
+	rewrite := func(ctx context.Context, tx *sql.Tx) error {
+		for _, e := range tags {
+			// The redacted tag may be one the session has already.
+			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO session_projects(harness,session_id,project) VALUES(?,?,?)`, e.harness, e.sid, e.to); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM session_projects WHERE harness=? AND session_id=? AND project=?`, e.harness, e.sid, e.from); err != nil {
+				return err
+			}
+		}
+		for _, e := range edits {
+			if _, err := tx.ExecContext(ctx, `UPDATE audit SET args=? WHERE id=?`, e.args, e.id); err != nil {
+				return err
+			}
+		}
+		if history != nil {
+			return insertScrubHistory(ctx, tx, history)
+		}
+		return nil
+	}
 	if batch != nil {
-		// Hard links keep the old files' inodes reachable after the batch
-		// renames the redacted files over them, so their blocks can be
-		// overwritten.
-		var links []string
-		for _, ref := range olds {
-			if l, err := m.linkOld(ref.path); err == nil {
-				links = append(links, l)
-			}
-		}
-		_, err := batch.Commit(ctx, nil)
-		for _, l := range links {
-			shredOld(m.dir, l)
-		}
-		if err != nil {
-			return fmt.Errorf("scrub: %w", err)
-		}
+		batch.whole, batch.inTx = true, rewrite // commitWhole: one transaction, rewrite in it
+		_, err = batch.Commit(ctx, nil)
+	} else {
+		err = m.withTx(ctx, func(tx *sql.Tx) error { return rewrite(ctx, tx) })
 	}
-	if len(tags)+len(edits) > 0 {
-		err := m.withTx(ctx, func(tx *sql.Tx) error {
-			for _, e := range tags {
-				// The redacted tag may be one the session has already.
-				if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO session_projects(harness,session_id,project) VALUES(?,?,?)`, e.harness, e.sid, e.to); err != nil {
-					return err
-				}
-				if _, err := tx.ExecContext(ctx, `DELETE FROM session_projects WHERE harness=? AND session_id=? AND project=?`, e.harness, e.sid, e.from); err != nil {
-					return err
-				}
-			}
-			for _, e := range edits {
-				if _, err := tx.ExecContext(ctx, `UPDATE audit SET args=? WHERE id=?`, e.args, e.id); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return fmt.Errorf("scrub project tags and the audit log: %w", err)
-		}
+	killPoint("scrub-committed")
+	// Overwritten whether or not the commit went in: a link to a file
+	// the commit did not replace is only unlinked (shredKept).
+	for _, l := range links {
+		m.shredKept(l)
 	}
-	if err := m.Erase(ctx); err != nil {
+	if err != nil {
+		job.drop() // its rows stay: the next open erases whatever went in
+		return fmt.Errorf("scrub: %w", err)
+	}
+	killPoint("scrub-shredded")
+	if _, err := m.erase(ctx); err != nil {
+		job.drop()
 		return fmt.Errorf("scrub: erase old text: %w", err)
+	}
+	killPoint("scrub-erased")
+	if err := job.done(ctx); err != nil {
+		return fmt.Errorf("scrub: %w", err)
 	}
 	return nil
 }
@@ -306,7 +373,9 @@ func shredOld(dir, link string) {
 	}
 }
 
-// shredLeftovers finishes what a crashed apply left behind.
+// shredLeftovers overwrites the links to old files (.staging/scrub-old-*)
+// a scrub apply killed before its commit was journalled (an earlier
+// version) left behind; Open runs it too.
 func (m *Memory) shredLeftovers() {
 	ls, _ := filepath.Glob(filepath.Join(m.dir, ".staging", oldPrefix+"*"))
 	for _, l := range ls {
@@ -421,20 +490,24 @@ type ScrubHistoryEntry struct {
 }
 
 // RecordScrub adds a history row: the time and the counts per rule, never
-// the secrets. memscrub.Apply records its counts; an import with scrub on
-// records its IngestReport.Redacted through this.
+// the secrets. memscrub.Apply records its counts through
+// ScrubCommit.History; an import with scrub on records its
+// IngestReport.Redacted through this.
 func (m *Memory) RecordScrub(ctx context.Context, counts map[string]int) error {
 	if counts == nil {
 		counts = map[string]int{}
 	}
+	return m.withTx(ctx, func(tx *sql.Tx) error { return insertScrubHistory(ctx, tx, counts) })
+}
+
+// insertScrubHistory adds a history row in tx.
+func insertScrubHistory(ctx context.Context, tx *sql.Tx, counts map[string]int) error {
 	js, err := json.Marshal(counts)
 	if err != nil {
 		return err
 	}
-	return m.withTx(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO scrub_history(ts, counts) VALUES(?,?)`, time.Now().Unix(), string(js))
-		return err
-	})
+	_, err = tx.ExecContext(ctx, `INSERT INTO scrub_history(ts, counts) VALUES(?,?)`, time.Now().Unix(), string(js))
+	return err
 }
 
 // ScrubHistory lists past scrubs, newest first; limit ≤ 0 means all.

@@ -85,6 +85,7 @@ func Open(dir string) (*Memory, error) {
 	// reads the memory (best effort here too: Forget, ScrubApply and
 	// Reindex refuse to start with one unfinished, and say why).
 	m.FinishErases(context.Background())
+	m.shredLeftovers() // an earlier version's scrub links, never journalled
 	return m, nil
 }
 

@@ -144,11 +144,9 @@ func Apply(ctx context.Context, m *memory.Memory, o Options) (Report, error) {
 		c.Discard()
 		return Report{}, err
 	}
+	c.History(rep.Redacted) // its history row goes in with the redactions
 	if err := c.Commit(ctx, rep.Findings); err != nil {
 		return Report{}, err
-	}
-	if err := m.RecordScrub(ctx, rep.Redacted); err != nil {
-		return rep, err
 	}
 	return rep, nil
 }

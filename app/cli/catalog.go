@@ -31,12 +31,7 @@ func newTagCmd(add bool) func(g *globals) *cobra.Command {
 			Use:   use + " SESSION_ID PROJECT...",
 			Short: short,
 			Args:  cobra.MinimumNArgs(2),
-			RunE: func(c *cobra.Command, args []string) error {
-				m, err := g.open()
-				if err != nil {
-					return err
-				}
-				defer m.Close()
+			RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 				edit := m.Tag
 				if !add {
 					edit = m.Untag
@@ -46,7 +41,7 @@ func newTagCmd(add bool) func(g *globals) *cobra.Command {
 				}
 				fmt.Fprintf(g.stdout, "%sged %s: %s\n", use, args[0], strings.Join(args[1:], ", "))
 				return nil
-			},
+			}),
 		}
 	}
 }
@@ -61,18 +56,13 @@ func newStarCmd(on bool) func(g *globals) *cobra.Command {
 			Use:   use + " SESSION_ID",
 			Short: short,
 			Args:  cobra.ExactArgs(1),
-			RunE: func(c *cobra.Command, args []string) error {
-				m, err := g.open()
-				if err != nil {
-					return err
-				}
-				defer m.Close()
+			RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 				if err := m.Star(c.Context(), args[0], on); err != nil {
 					return err
 				}
 				fmt.Fprintf(g.stdout, "%sred %s\n", use, args[0])
 				return nil
-			},
+			}),
 		}
 	}
 }
@@ -83,12 +73,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 		Use:   "forget [--yes] SESSION_ID...",
 		Short: "Erase conversations for good; a re-import will not bring them back",
 		Args:  cobra.MinimumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			m, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
+		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 			if !yes {
 				if !isTerminal(g.stdin) {
 					return usagef("forget cannot be undone; pass --yes to confirm")
@@ -119,7 +104,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 			}
 			fmt.Fprint(g.stdout, answer.CLIForget(&r))
 			return nil
-		},
+		}),
 	}
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
@@ -143,12 +128,7 @@ func newReindexCmd(g *globals) *cobra.Command {
 		Use:   "reindex",
 		Short: "Rebuild the search index from src/, keeping tags, stars and tombstones",
 		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			m, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
+		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 			rep, err := m.Reindex(c.Context(), nil)
 			if err != nil {
 				return err
@@ -164,7 +144,7 @@ func newReindexCmd(g *globals) *cobra.Command {
 				return fmt.Errorf("reindex: %d file(s) could not be read", len(rep.Failed))
 			}
 			return nil
-		},
+		}),
 	}
 }
 

@@ -189,12 +189,7 @@ func newProjectsCmd(g *globals) *cobra.Command {
 		Use:   "projects",
 		Short: "List projects with their conversation counts",
 		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			m, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
+		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 			ps, untagged, err := m.Projects(c.Context(), nil)
 			if err != nil {
 				return err
@@ -204,7 +199,7 @@ func newProjectsCmd(g *globals) *cobra.Command {
 			}
 			fmt.Fprint(g.stdout, answer.CLIProjects(memory.ProjectCounts(ps), untagged))
 			return nil
-		},
+		}),
 	}
 	c.AddCommand(newProjectRenameCmd(g))
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
@@ -216,18 +211,13 @@ func newProjectRenameCmd(g *globals) *cobra.Command {
 		Use:   "rename OLD NEW",
 		Short: "Rename a project; its conversations keep it under the new name",
 		Args:  cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			m, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
+		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 			if err := m.RenameProject(c.Context(), args[0], args[1]); err != nil {
 				return err
 			}
 			fmt.Fprintf(g.stdout, "renamed %s to %s\n", args[0], args[1])
 			return nil
-		},
+		}),
 	}
 }
 

@@ -49,6 +49,19 @@ func (g *globals) open() (*memory.Memory, error) {
 	return g.attachSync(memory.Open(g.cfg.MemoryDir))
 }
 
+// withMemory is the RunE of a command that works on the memory: it opens
+// it, hands it to run and closes it after.
+func (g *globals) withMemory(run func(c *cobra.Command, args []string, m *memory.Memory) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		m, err := g.open()
+		if err != nil {
+			return err
+		}
+		defer m.Close()
+		return run(c, args, m)
+	}
+}
+
 // commands lists the constructors of every subcommand. Each command's file
 // adds its own in an init func, so files don't edit each other.
 var commands []func(g *globals) *cobra.Command

@@ -87,12 +87,7 @@ With --syncthing, also add DIR to the Syncthing running here (found through its
 REST API, with the key in its config.xml) and share it with every device you
 paired in Syncthing. Run the same on each machine; pairing stays in Syncthing.`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			m, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
+		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 			cfg, err := memsync.SetUp(m.Dir(), args[0], name)
 			if err != nil {
 				return err
@@ -119,7 +114,7 @@ paired in Syncthing. Run the same on each machine; pairing stays in Syncthing.`,
 				}
 			}
 			return g.syncOnce(c.Context(), m)
-		},
+		}),
 	}
 	c.Flags().StringVar(&name, "name", "", "what your other machines call this one (default: the host name)")
 	c.Flags().BoolVar(&useSyncthing, "syncthing", false, "add the folder to the local Syncthing and share it with its paired devices")
@@ -288,12 +283,7 @@ func newSyncRunCmd(g *globals) *cobra.Command {
 		Use:   "run",
 		Short: "Keep the memory and the sync folder in step until stopped (for machines without the tray app)",
 		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			m, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
+		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 			opts, err := g.syncOptions()
 			if err != nil {
 				return err
@@ -309,7 +299,7 @@ func newSyncRunCmd(g *globals) *cobra.Command {
 				}
 			}
 			return g.runSync(ctx, m, opts)
-		},
+		}),
 	}
 }
 
@@ -356,13 +346,8 @@ func newSyncNowCmd(g *globals) *cobra.Command {
 		Use:   "now",
 		Short: "Bring the memory and the sync folder in step once",
 		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			m, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
+		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 			return g.syncOnce(c.Context(), m)
-		},
+		}),
 	}
 }

@@ -174,12 +174,7 @@ func newTokenListCmd(g *globals) *cobra.Command {
 		Use:   "list",
 		Short: "List tokens (never their secrets)",
 		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, args []string) error {
-			m, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
+		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 			list, err := m.AccessTokens(c.Context())
 			if err != nil {
 				return err
@@ -208,7 +203,7 @@ func newTokenListCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", t.Name, scope, tokenTime(t.Created), tokenTime(t.LastUsed), status)
 			}
 			return tw.Flush()
-		},
+		}),
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return c
@@ -244,12 +239,7 @@ func newTokenShowCmd(g *globals) *cobra.Command {
 		Use:   "show NAME [--reveal]",
 		Short: "Show a token; --reveal also prints its secret from the keyring",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			m, err := g.open()
-			if err != nil {
-				return err
-			}
-			defer m.Close()
+		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
 			info, err := m.AccessToken(c.Context(), args[0])
 			if errors.Is(err, memory.ErrNotFound) {
 				return tokenError("token show", args[0], err)
@@ -287,7 +277,7 @@ func newTokenShowCmd(g *globals) *cobra.Command {
 				fmt.Fprintf(g.stdout, "secret:    %s\n", secret)
 			}
 			return nil
-		},
+		}),
 	}
 	c.Flags().BoolVar(&reveal, "reveal", false, "print the secret, read from the token store")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON")

@@ -34,6 +34,7 @@ func newBackupPanel(u *ui) *backupPanel {
 	p := &backupPanel{u: u, job: newJob(u), summary: widget.NewLabel("")}
 	p.summary.Wrapping = fyne.TextWrapWord
 	p.summary.Selectable = true
+	p.summary.Hide() // no empty line under the buttons until there is a report
 	p.backup = widget.NewButtonWithIcon("Back up…", theme.DocumentSaveIcon(), p.pickBackup)
 	p.restore = widget.NewButtonWithIcon("Restore…", theme.UploadIcon(), p.pickRestore)
 	return p
@@ -80,7 +81,7 @@ func (p *backupPanel) runBackup(path string) {
 	}
 	var sum backup.WriteSummary
 	opts := backup.WriteOptions{AppVersion: p.u.deps.Version, Settings: p.u.set}
-	p.summary.SetText("")
+	p.setSummary("")
 	p.job.start("Backing up to "+filepath.Base(path), func(ctx context.Context, report progress) error {
 		opts.Progress = func(done, total int) { report(done, total, fmt.Sprintf("Backing up: %d of %d files", done, total)) }
 		var err error
@@ -97,7 +98,7 @@ func (p *backupPanel) runBackup(path string) {
 		if len(sum.Skipped) > 0 {
 			text += " Skipped: " + strings.Join(sum.Skipped, "; ") + "."
 		}
-		p.summary.SetText(text + " Not included: token secrets (they stay in the keyring), the audit log and the search index.")
+		p.setSummary(text + " Not included: token secrets (they stay in the keyring), the audit log and the search index.")
 		p.u.lastInfo = text
 		p.u.toast("Backup written")
 	})
@@ -117,7 +118,7 @@ func (p *backupPanel) runRestore(path string, merge bool) {
 	// The settings are every memory's: they change only if the person says
 	// so after the restore (askSettings).
 	opts := backup.RestoreOptions{Merge: merge, Current: &set}
-	p.summary.SetText("")
+	p.setSummary("")
 	what := "Checking " + filepath.Base(path)
 	p.job.start(what, func(ctx context.Context, report progress) error {
 		report(0, 0, "Checking every file of "+filepath.Base(path)+"…")
@@ -182,7 +183,7 @@ func (p *backupPanel) restored(sum backup.RestoreSummary, set settings.Settings)
 		text += " Could not index: " + strings.Join(sum.Failed, "; ") + "."
 	}
 	text += " Token secrets were not in the backup: make new tokens on the Connect screen."
-	p.summary.SetText(text)
+	p.setSummary(text)
 	p.u.lastInfo = text
 	if sum.Settings {
 		p.u.set = set
@@ -216,4 +217,15 @@ func (p *backupPanel) askSettings(changes []backup.SettingChange, set settings.S
 		p.u.restartWatch()
 		p.u.toast("Settings restored")
 	})
+}
+
+// setSummary shows the last backup's or restore's report, or hides the
+// line when there is none.
+func (p *backupPanel) setSummary(text string) {
+	p.summary.SetText(text)
+	if text == "" {
+		p.summary.Hide()
+	} else {
+		p.summary.Show()
+	}
 }

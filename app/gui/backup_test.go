@@ -19,6 +19,9 @@ func TestBackupAndRestoreFromSettings(t *testing.T) {
 	u.set.DefaultK = 12
 	archive := filepath.Join(t.TempDir(), "ireneo-backup.zip")
 	u.showScreen(screenSettings)
+	if u.backup.summary.Visible() {
+		t.Error("the report line takes space under the buttons before any backup")
+	}
 	u.backup.runBackup(archive)
 	waitIdle(t, u)
 	if _, err := os.Stat(archive); err != nil {
@@ -26,6 +29,9 @@ func TestBackupAndRestoreFromSettings(t *testing.T) {
 	}
 	if got := u.backup.summary.Text; !strings.Contains(got, "Backed up 5 conversations") || !strings.Contains(got, "token secrets") {
 		t.Errorf("backup summary %q", got)
+	}
+	if !u.backup.summary.Visible() {
+		t.Error("the backup's report is hidden")
 	}
 
 	// Restore on a new, empty memory: the conversations and the index

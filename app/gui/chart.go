@@ -219,7 +219,9 @@ func niceStep(x float64) float64 {
 	return 10 * p
 }
 
-// labelTicks labels at most seven bar positions, evenly spread.
+// labelTicks labels at most seven bar positions, evenly spread, the first
+// half a spacing in: a label centred on the first of many narrow bars ran
+// past the chart's left edge and was cut (2025-12-08 read "025-12-08").
 type labelTicks struct {
 	n     int
 	label func(i int) string
@@ -228,7 +230,7 @@ type labelTicks struct {
 func (t labelTicks) Ticks(min, max float64) []plot.Tick {
 	every := max1((t.n + 6) / 7)
 	var ts []plot.Tick
-	for i := 0; i < t.n; i += every {
+	for i := every / 2; i < t.n; i += every {
 		ts = append(ts, plot.Tick{Value: float64(i), Label: t.label(i)})
 	}
 	return ts

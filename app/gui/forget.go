@@ -267,8 +267,11 @@ func (f *forgetScreen) confirm() {
 		}
 		titles = append(titles, "• "+clip(f.u.secrets.mask(titleOf(s)), 60)+" ("+day(s.Updated)+")")
 	}
-	msg := wrapped(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. Their text is erased from this computer, "+
-		"and importing them again will not bring them back.", plural(len(sel), "conversation", "conversations"), strings.Join(titles, "\n")))
+	after := "Their text is erased from this computer, and importing them again will not bring them back."
+	if len(sel) == 1 {
+		after = "Its text is erased from this computer, and importing it again will not bring it back."
+	}
+	msg := wrapped(fmt.Sprintf("Forget %s?\n\n%s\n\nThis cannot be undone. %s", plural(len(sel), "conversation", "conversations"), strings.Join(titles, "\n"), after))
 	f.u.confirm("Forget for good?", msg, "Forget for good", true, 520, func() { f.run(sel) })
 }
 

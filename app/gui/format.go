@@ -28,6 +28,10 @@ var sources = []struct{ id, name string }{
 	{funes.HarnessClaude, "Claude"},
 	{funes.HarnessCodex, "Codex"},
 	{funes.HarnessClaudeCode, "Claude Code"},
+	{funes.HarnessGeminiCLI, "Gemini CLI"},
+	{funes.HarnessCursor, "Cursor"},
+	{funes.HarnessCopilotCLI, "Copilot CLI"},
+	{funes.HarnessOpenCode, "opencode"},
 }
 
 const anySource = "All sources"
@@ -40,6 +44,27 @@ func sourceName(h string) string {
 		}
 	}
 	return h
+}
+
+// sourcesInWords names every source in a sentence: "ChatGPT, …, and opencode".
+func sourcesInWords() string {
+	var names []string
+	for _, s := range sources {
+		names = append(names, s.name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// agentsInWords names the sources that are agents (all but the two chat
+// exports), as the Import screen lists them: "Codex, …, or opencode".
+func agentsInWords() string {
+	var names []string
+	for _, s := range sources {
+		if s.id != funes.HarnessChatGPT && s.id != funes.HarnessClaude {
+			names = append(names, s.name)
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // sourceOptions are the options of a source filter.
@@ -183,23 +208,36 @@ func highlight(text string, terms []string, style widget.RichTextStyle) []widget
 	hot := highlightStyle(style)
 	var segs []widget.RichTextSegment
 	last := 0
+	stems := map[string]bool{}
+	for _, t := range terms {
+		if plainWord(t) {
+			stems[engine.Stem(t)] = true
+		}
+	}
 	for i := 0; i < len(text); {
-		hit := ""
-		for _, t := range terms {
-			if strings.HasPrefix(lower[i:], t) && wordStart(lower, i, t) {
-				hit = t
-				break
+		n := 0
+		if wordStart(lower, i, "a") {
+			// A word lights up whole when it is a query word or shares its
+			// stem (deploy: deployed, deploying), not when it only begins
+			// with one (user: not Username).
+			if w := lower[i:wordEnd(lower, i)]; w != "" && stems[engine.Stem(w)] {
+				n = len(w)
 			}
 		}
-		if hit == "" {
+		for _, t := range terms {
+			if n == 0 && !plainWord(t) && strings.HasPrefix(lower[i:], t) && wordStart(lower, i, t) {
+				n = len(t)
+			}
+		}
+		if n == 0 {
 			i++
 			continue
 		}
 		if i > last {
 			segs = append(segs, &widget.TextSegment{Text: text[last:i], Style: style})
 		}
-		segs = append(segs, &widget.TextSegment{Text: text[i : i+len(hit)], Style: hot})
-		i += len(hit)
+		segs = append(segs, &widget.TextSegment{Text: text[i : i+n], Style: hot})
+		i += n
 		last = i
 	}
 	if last < len(text) {
@@ -218,6 +256,30 @@ func wordStart(s string, i int, term string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s[:i])
 	first, _ := utf8.DecodeRuneInString(term)
 	return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || engine.Segmented(r) || engine.Segmented(first)
+}
+
+// plainWord says a query term is one word of letters and digits, in a
+// script written with spaces: it matches by stem. Identifiers (MT-4471,
+// deploy.sh) and segmented runs match as typed.
+func plainWord(t string) bool {
+	for _, r := range t {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || engine.Segmented(r) {
+			return false
+		}
+	}
+	return t != ""
+}
+
+// wordEnd is where the word of letters and digits starting at i ends.
+func wordEnd(s string, i int) int {
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r)) || engine.Segmented(r) {
+			break
+		}
+		i += size
+	}
+	return i
 }
 
 func highlightStyle(s widget.RichTextStyle) widget.RichTextStyle {
@@ -288,8 +350,9 @@ func maskSecrets(f redact.SecretFinder, text string) string {
 		})
 	}
 	for _, loc := range keyShaped.FindAllStringIndex(text, -1) {
-		if keyLike(text[loc[0]:loc[1]]) {
-			spans = append(spans, span{loc[0], loc[1]})
+		w := text[loc[0]:loc[1]]
+		if v := keyValue(w); keyLike(v) {
+			spans = append(spans, span{loc[1] - len(v), loc[1]}) // a NAME= before it stays
 		}
 	}
 	if len(spans) == 0 {

@@ -373,6 +373,15 @@ func relayout(o fyne.CanvasObject) {
 // included. A label's whole text counts, even where it is cut short on
 // screen.
 func renderedTexts(u *ui) []string {
+	out := textsUnder(u.win.Canvas().Content())
+	for _, o := range u.win.Canvas().Overlays().List() {
+		out = append(out, textsUnder(o)...)
+	}
+	return out
+}
+
+// textsUnder is every text rendered under o, as renderedTexts counts them.
+func textsUnder(root fyne.CanvasObject) []string {
 	var out []string
 	collect := func(o fyne.CanvasObject) {
 		switch v := o.(type) {
@@ -396,10 +405,7 @@ func renderedTexts(u *ui) []string {
 			out = append(out, v.Text)
 		}
 	}
-	walk(u.win.Canvas().Content(), collect)
-	for _, o := range u.win.Canvas().Overlays().List() {
-		walk(o, collect)
-	}
+	walk(root, collect)
 	return out
 }
 

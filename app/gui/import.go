@@ -99,7 +99,7 @@ func newImportScreen(u *ui) *importScreen {
 
 func (s *importScreen) content() fyne.CanvasObject {
 	intro := widget.NewLabel("Import your history: a ChatGPT or Claude export (the .zip as downloaded, or its conversations.json), " +
-		"Codex sessions (~/.codex/sessions) or Claude Code projects (~/.claude/projects). Importing again only adds what is new.")
+		"or an agent's sessions (" + agentsInWords() + "), listed below when they are on this computer. Importing again only adds what is new.")
 	intro.Wrapping = fyne.TextWrapWord
 	file := widget.NewButtonWithIcon("Import a file…", theme.FileIcon(), s.pickFile)
 	file.Importance = widget.HighImportance
@@ -344,7 +344,7 @@ func (s *importScreen) showSources(locs []importers.Location) {
 		rows = append(rows, container.NewBorder(nil, nil, widget.NewIcon(icon), actions, container.NewVBox(what, path)))
 	}
 	if len(rows) == 0 {
-		none := widget.NewLabel("No Codex or Claude Code history, and no export zips in Downloads, were found. " +
+		none := widget.NewLabel("No agent's history (" + agentsInWords() + ") and no export zips in Downloads were found. " +
 			"Use Import a file… for an export saved elsewhere.\n\n" +
 			"To get an export: ChatGPT › Settings › Data controls › Export data; Claude › Settings › Privacy › Export data. " +
 			"Each arrives as a link by email: download the .zip and import it as it is.")

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"image/color"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -242,5 +243,20 @@ func TestGroupDigits(t *testing.T) {
 		if got := groupDigits(n); got != want {
 			t.Errorf("groupDigits(%d) = %q", n, got)
 		}
+	}
+}
+
+// TestChartLabelsStayInside: the x axis's first label sits half a spacing
+// in when bars are many (its text would run past the chart's left edge),
+// and every bar is labelled when they are few.
+func TestChartLabelsStayInside(t *testing.T) {
+	label := func(i int) string { return strconv.Itoa(i) }
+	many := labelTicks{n: 52, label: label}.Ticks(0, 52)
+	if len(many) == 0 || len(many) > 7 || many[0].Value < 1 {
+		t.Errorf("52 bars: ticks %+v, want at most seven, the first past bar 0", many)
+	}
+	few := labelTicks{n: 5, label: label}.Ticks(0, 5)
+	if len(few) != 5 || few[0].Value != 0 {
+		t.Errorf("5 bars: ticks %+v, want each bar labelled", few)
 	}
 }

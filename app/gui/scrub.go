@@ -217,6 +217,9 @@ func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string 
 		}
 		return fmt.Sprintf("turn %d", f.Seq+1)
 	case 4:
+		if f.Preview == "…" {
+			return shownMask("") // a short secret: dots, as the other screens show it
+		}
 		return f.Preview
 	}
 	return ""

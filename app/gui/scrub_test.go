@@ -155,6 +155,10 @@ func TestScrubCellFields(t *testing.T) {
 			t.Errorf("%+v: where cell %q, want %q", c.f, got, c.what)
 		}
 	}
+	// A short secret (a password) previews as the other screens mask it.
+	if got := scrubCell(memory.ScrubFinding{Preview: redact.MaskSecret(canvasPassword)}, 4, titles); got != shownMask(canvasPassword) || got == "…" {
+		t.Errorf("a password's preview cell %q, want %q", got, shownMask(canvasPassword))
+	}
 	o := redactOptions([]memory.ScrubFinding{{ID: "a", Field: memory.FieldAudit, AuditID: 1}, {ID: "b", Source: "codex", SessionID: "c1"}})
 	if !o.AuditLog || len(o.Sessions) != 1 || o.Sessions[0] != "codex:c1" || len(o.IDs) != 2 {
 		t.Errorf("redact options %+v", o)
@@ -277,6 +281,7 @@ func TestMaskSecrets(t *testing.T) {
 		"session 0b6f2c8e-4d1a-4e5b-9c3d-7a8b9c0d1e2f":             "session 0b6f2c8e-4d1a-4e5b-9c3d-7a8b9c0d1e2f",
 		"model claude-sonnet-4-5-20250929":                         "model claude-sonnet-4-5-20250929",
 		"Deploy script fails. My AWS key is AKIA and nothing else": "Deploy script fails. My AWS key is AKIA and nothing else",
+		"MY_TOKEN=Kx9mP2vL8qR4nT6wY1zBq7Hd ./run":                  "MY_TOKEN=Kx…Hd ./run", // the variable's name stays
 	} {
 		if got := maskSecrets(nil, in); got != want {
 			t.Errorf("maskSecrets(%q) = %q, want %q", in, got, want)

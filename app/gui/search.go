@@ -3,7 +3,9 @@ package gui
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -33,6 +35,14 @@ const anyProject = "All projects"
 
 type searchScreen struct {
 	u *ui
+
+	// workdirs are the folders of the conversations whose passages are
+	// tool calls on paths, by source:id, so a row says the path as the
+	// transcript does (relative to the folder); callLines are the folded
+	// lines of passages that are a slice of a tool call's input (which
+	// does not start with its "{"), by source:id:seq. Both filled off the
+	// UI goroutine as results arrive.
+	workdirs, callLines sync.Map
 
 	query    *searchEntry
 	project  *projectFilter
@@ -230,12 +240,58 @@ func (s *searchScreen) recall(ctx context.Context, o recall.Options) (*recall.Re
 		return nil, err
 	}
 	for _, h := range res.Hits {
+		s.findWorkdir(ctx, h)
 		s.u.secrets.warm(ctx, h.Title, h.Text, projectsText(h.Projects))
 		for _, n := range h.Neighbors {
 			s.u.secrets.warm(ctx, n.Text)
 		}
 	}
 	return res, nil
+}
+
+// findWorkdir looks up the folder of a hit's conversation when the hit is
+// a tool call on a path (one turn read, once per conversation).
+//
+// A passage that reads like a slice of JSON (a long call's input, cut by
+// recall's window) is looked up too: when its turn's block is a tool
+// call, the row says what the call did, as the transcript folds it.
+func (s *searchScreen) findWorkdir(ctx context.Context, h recall.Hit) {
+	id := h.Source + ":" + h.SessionID
+	_, known := s.workdirs.Load(id)
+	onPath := !known && strings.Contains(toolLine(h.Text, ""), "/")
+	slice := !strings.HasPrefix(strings.TrimSpace(h.Text), "{") && jsonSlice.MatchString(h.Text)
+	if !onPath && !slice {
+		return
+	}
+	tr, err := s.u.mem.Get(ctx, memory.GetOptions{SessionID: id, TurnUUID: h.TurnUUID, Window: 1})
+	if err != nil {
+		return
+	}
+	s.workdirs.Store(id, tr.Session.Workdir)
+	if !slice {
+		return
+	}
+	for _, turn := range tr.Turns {
+		if turn.Seq != h.Seq {
+			continue
+		}
+		if i := passageBlock(turn, h.Text); i >= 0 && turn.Blocks[i].Type == funes.BlockToolUse {
+			one := funes.Turn{Role: turn.Role, Blocks: []funes.Block{turn.Blocks[i]}}
+			s.callLines.Store(fmt.Sprintf("%s:%d", id, h.Seq), s.u.turnLine(one, tr.Session.Workdir))
+		}
+	}
+}
+
+// jsonSlice finds what a slice of a JSON object holds: a key and its
+// string value, or an escaped line break.
+var jsonSlice = regexp.MustCompile(`"[a-z_]+"\s*:\s*"|\\n|\\"`)
+
+// workdir is the folder of a hit's conversation, if known.
+func (s *searchScreen) workdir(h recall.Hit) string {
+	if v, ok := s.workdirs.Load(h.Source + ":" + h.SessionID); ok {
+		return v.(string)
+	}
+	return ""
 }
 
 // nextPage asks recall for the passages after those shown and adds them:
@@ -379,7 +435,11 @@ func (s *searchScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 		if i < len(g.hits) {
 			h := g.hits[i]
 			// Masked before it is cut: a cut must not leave half a secret.
-			segs = highlight(clip(roleName(h.Role)+": "+s.u.passageLine(h.Role, h.Text, ""), 300), s.terms, inlineStyle())
+			line := s.u.passageLine(h.Role, h.Text, s.workdir(h))
+			if l, ok := s.callLines.Load(fmt.Sprintf("%s:%s:%d", h.Source, h.SessionID, h.Seq)); ok {
+				line = l.(string)
+			}
+			segs = highlight(clip(roleName(h.Role)+": "+line, 300), s.terms, inlineStyle())
 		}
 		obj.(*snippet).set(segs)
 	}
@@ -462,9 +522,15 @@ func (s *searchScreen) drawDetail(g hitGroup) {
 	meta.Wrapping = fyne.TextWrapWord
 	objs := []fyne.CanvasObject{title, meta}
 	seen := map[string]bool{}
+	// A neighbour that is itself a passage here, or beside the passage
+	// before it, shows once: in full as its passage, or on the first line.
+	shown := map[int]bool{}
+	for _, h := range g.hits {
+		shown[h.Seq] = true
+	}
 	var views []fyne.CanvasObject
 	for _, h := range g.hits {
-		views = append(views, widget.NewSeparator(), s.passageView(h, seen))
+		views = append(views, widget.NewSeparator(), s.passageView(h, seen, shown))
 	}
 	if len(seen) > 0 {
 		s.notice.Objects[0].(*widget.Label).SetText(scrubNote(len(seen)))
@@ -511,14 +577,15 @@ func (s *searchScreen) secretMarks(seen map[string]bool, texts ...string) *secre
 }
 
 // passageView is one passage with the turns around it.
-func (s *searchScreen) passageView(h recall.Hit, seen map[string]bool) fyne.CanvasObject {
+func (s *searchScreen) passageView(h recall.Hit, seen map[string]bool, shown map[int]bool) fyne.CanvasObject {
 	workdir := ""
 	if s.turns != nil {
 		workdir = s.turns.Session.Workdir
 	}
 	var objs []fyne.CanvasObject
 	for _, n := range h.Neighbors {
-		if n.Seq < h.Seq {
+		if n.Seq < h.Seq && !shown[n.Seq] {
+			shown[n.Seq] = true
 			objs = append(objs, s.neighbourView(h, n, workdir))
 		}
 	}
@@ -558,16 +625,31 @@ func (s *searchScreen) passageView(h recall.Hit, seen map[string]bool) fyne.Canv
 		passage = markdownView(h.Text, &marker{terms: s.terms, cur: -1, secrets: s.secretMarks(seen, h.Text)})
 	}
 	objs = append(objs, container.NewBorder(nil, nil, nil, openHere, head), passage)
+	// The turn's tool calls beside the passage, folded as the transcript
+	// folds them, so a turn shown as a passage still says what it did.
+	if turn != nil {
+		for i, b := range turn.Blocks {
+			if i != bi && b.Text != h.Text && (b.Type == funes.BlockToolUse || b.Type == funes.BlockToolResult) {
+				mk := &marker{terms: s.terms, cur: -1, secrets: s.secretMarks(seen, b.Text, prettyInput(b.Text))}
+				objs = append(objs, blockView(h.Role, workdir, b, mk, false))
+			}
+		}
+	}
 	if h.Truncated {
 		objs = append(objs, newMuted("(passage shortened; open the conversation for all of it)"))
 	}
 	for _, n := range h.Neighbors {
-		if n.Seq > h.Seq {
+		if n.Seq > h.Seq && !shown[n.Seq] {
+			shown[n.Seq] = true
 			objs = append(objs, s.neighbourView(h, n, workdir))
 		}
 	}
 	return container.NewVBox(objs...)
 }
+
+// neighbourChars is how much of a neighbour turn the detail shows: about
+// three lines at 900 points, context that does not outweigh its passage.
+const neighbourChars = 240
 
 // neighbourView is a turn before or after a hit, quieter than the hit, on
 // one line: from its blocks once read (tool calls as what they did),
@@ -585,7 +667,7 @@ func (s *searchScreen) neighbourView(h recall.Hit, n recall.Neighbor, workdir st
 	style := widget.RichTextStyleParagraph
 	style.TextStyle.Italic = true
 	style.ColorName = theme.ColorNamePlaceHolder
-	rt := widget.NewRichText(&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": " + clip(line, 400), Style: style})
+	rt := widget.NewRichText(&widget.TextSegment{Text: roleName(n.Role) + ", turn " + fmt.Sprint(n.Seq+1) + ": " + clip(line, neighbourChars), Style: style})
 	rt.Wrapping = fyne.TextWrapWord
 	return rt
 }
@@ -610,7 +692,7 @@ func (s *searchScreen) showHint() {
 	if s.empty {
 		s.detail.Objects = firstRunHelp(s.u, "Nothing to search.")
 	} else {
-		hint := widget.NewLabel("Search everything you have discussed with ChatGPT, Claude, Codex and Claude Code.\n\n" +
+		hint := widget.NewLabel("Search everything you have discussed with " + sourcesInWords() + ".\n\n" +
 			"Short queries work best: an identifier (MT-4471, P-003), a name, or two or three key nouns. " +
 			"Press Enter to search, the arrow keys to move through the results, and Enter again to open one.")
 		hint.Wrapping = fyne.TextWrapWord
@@ -725,7 +807,7 @@ func (s *snippet) fit() {
 	avail := s.width - 2*theme.InnerPadding()
 	var out []widget.RichTextSegment
 	used := float32(0)
-	for _, seg := range s.full {
+	for _, seg := range s.fromFirstMark(avail) {
 		ts, ok := seg.(*widget.TextSegment)
 		if !ok {
 			continue
@@ -757,6 +839,76 @@ func (s *snippet) fit() {
 	}
 	s.Segments = out
 	s.Refresh()
+}
+
+// fromFirstMark is the line's segments with the words before its first
+// marked word shortened from the left ("You: …words marked"), when the
+// mark would otherwise fall past the line's end: a row shows why it
+// matched (CJK text, with no spaces to break at, hid it).
+func (s *snippet) fromFirstMark(avail float32) []widget.RichTextSegment {
+	if s.width <= 0 || len(s.full) < 2 {
+		return s.full
+	}
+	size := theme.TextSize()
+	width := func(seg widget.RichTextSegment) float32 {
+		ts, ok := seg.(*widget.TextSegment)
+		if !ok {
+			return 0
+		}
+		return fyne.MeasureText(ts.Text, size, ts.Style.TextStyle).Width
+	}
+	k, before := -1, float32(0)
+	for i, seg := range s.full {
+		if ts, ok := seg.(*widget.TextSegment); ok && ts.Style.ColorName == theme.ColorNamePrimary {
+			k = i
+			break
+		}
+		before += width(seg)
+	}
+	if k < 1 || before+width(s.full[k]) <= avail {
+		return s.full
+	}
+	var prefix strings.Builder
+	for _, seg := range s.full[:k] {
+		if ts, ok := seg.(*widget.TextSegment); ok {
+			prefix.WriteString(ts.Text)
+		}
+	}
+	first, ok := s.full[0].(*widget.TextSegment)
+	if !ok {
+		return s.full
+	}
+	head, rest := "", prefix.String()
+	if i := strings.Index(rest, ": "); i >= 0 && i < 20 {
+		head, rest = rest[:i+2], rest[i+2:]
+	}
+	// Keep as much of the words before the mark as leaves the mark and a
+	// third of the line after it.
+	room := avail*2/3 - width(s.full[k])
+	r := []rune(rest)
+	fits := func(from int) bool {
+		return fyne.MeasureText(head+"…"+string(r[from:]), size, first.Style.TextStyle).Width <= room
+	}
+	lo, hi := 0, len(r) // the first rune kept: the least from that fits
+	for lo < hi {
+		if mid := (lo + hi) / 2; fits(mid) {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	if lo == 0 || lo == len(r) && !fits(lo) {
+		return s.full
+	}
+	// Start at a word where there are words (not in CJK, which has no spaces).
+	for i := lo; i < len(r) && i < lo+20; i++ {
+		if r[i] == ' ' {
+			lo = i + 1
+			break
+		}
+	}
+	out := []widget.RichTextSegment{&widget.TextSegment{Text: head + "…" + strings.TrimLeft(string(r[lo:]), " "), Style: first.Style}}
+	return append(out, s.full[k:]...)
 }
 
 // plumbingKind is the kind of a turn's preview that is plumbing through

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -359,6 +361,22 @@ func TestHighlight(t *testing.T) {
 	}
 }
 
+// TestHighlightWholeWords: a word lights up when it is a query word or
+// shares its stem, whole; not when it only begins with one (the review
+// saw "User" lit inside $Username and "Local" inside LocalAdmin).
+func TestHighlightWholeWords(t *testing.T) {
+	segs := highlight("$Username = LocalAdmin; create_local_user for users, deployed scripts", queryTerms("local user deploy script"), widget.RichTextStyleInline)
+	var hot []string
+	for _, s := range segs {
+		if ts := s.(*widget.TextSegment); ts.Style.TextStyle.Bold {
+			hot = append(hot, ts.Text)
+		}
+	}
+	if strings.Join(hot, ",") != "local,user,users,deployed,scripts" {
+		t.Fatalf("highlighted %q", hot)
+	}
+}
+
 // TestHighlightSegmentedScript: a word of a script written without spaces
 // lights up inside a sentence, as the engine finds it there.
 func TestHighlightSegmentedScript(t *testing.T) {
@@ -371,5 +389,252 @@ func TestHighlightSegmentedScript(t *testing.T) {
 	}
 	if strings.Join(hot, ",") != "東京" {
 		t.Fatalf("highlighted %q", hot)
+	}
+}
+
+// TestEverySourceNamed: each harness a memory may hold (the importers of
+// issue 31 included) has a display name and an option in the source
+// filters, which maps back to it.
+func TestEverySourceNamed(t *testing.T) {
+	opts := sourceOptions()
+	for _, h := range funes.Harnesses {
+		if h == "funes" {
+			continue
+		}
+		name := sourceName(h)
+		if name == h && h != funes.HarnessOpenCode {
+			t.Errorf("harness %q has no display name", h)
+		}
+		if !slices.Contains(opts, name) || sourceID(name) != h {
+			t.Errorf("harness %q (%s) is not a source filter option: %q", h, name, opts)
+		}
+		if !strings.Contains(sourcesInWords(), name) {
+			t.Errorf("Search's hint does not name %s: %q", name, sourcesInWords())
+		}
+		if h != funes.HarnessChatGPT && h != funes.HarnessClaude && !strings.Contains(agentsInWords(), name) {
+			t.Errorf("Import's intro does not name %s: %q", name, agentsInWords())
+		}
+	}
+}
+
+// TestDetailShowsEachTurnOnce: in Search's detail, a turn that is itself
+// a passage is not repeated as another passage's neighbour line, and a
+// neighbour of two passages shows once.
+func TestDetailShowsEachTurnOnce(t *testing.T) {
+	u := newTestUI(t, shownSecretsMemory(t))
+	u.win.Resize(fyne.NewSize(1280, 800))
+	search(t, u, "deploy script")
+	u.search.list.Select(0)
+	waitIdle(t, u)
+	g, ok := u.search.group(0)
+	if !ok || len(g.hits) < 2 {
+		t.Fatalf("want a conversation with several passages, got %d", len(g.hits))
+	}
+	text := strings.Join(renderedTexts(u), "\n")
+	for _, h := range g.hits {
+		line := fmt.Sprintf("%s, turn %d:", roleName(h.Role), h.Seq+1)
+		if strings.Contains(text, line) {
+			t.Errorf("turn %d is a passage and a neighbour line too:\n%s", h.Seq+1, text)
+		}
+	}
+	seen := map[string]int{}
+	for _, l := range renderedTexts(u) {
+		if strings.Contains(l, ", turn ") {
+			seen[l]++
+		}
+	}
+	for l, n := range seen {
+		if n > 1 {
+			t.Errorf("the neighbour line %q shows %d times", l, n)
+		}
+	}
+}
+
+// TestButtonsThatWouldDoNothingAreOff: Search is off with no words (and
+// with blanks only), on once there are some; Scan memory is off on an
+// empty memory and on once it holds a conversation.
+func TestButtonsThatWouldDoNothingAreOff(t *testing.T) {
+	m, err := memory.Open(filepath.Join(t.TempDir(), "memory"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	u := newTestUI(t, m)
+	u.showScreen(screenSearch)
+	waitIdle(t, u)
+	s := u.search
+	if !s.searchBtn.Disabled() {
+		t.Error("Search is on with no words")
+	}
+	s.query.SetText("   ")
+	if !s.searchBtn.Disabled() {
+		t.Error("Search is on with blanks only")
+	}
+	s.query.SetText("falcon")
+	if s.searchBtn.Disabled() {
+		t.Error("Search is off with words typed")
+	}
+	u.showScreen(screenScrub)
+	waitIdle(t, u)
+	if !u.scrub.scan.Disabled() {
+		t.Error("Scan memory is on on an empty memory")
+	}
+	if _, err := m.Ingest(context.Background(), fixtureSessions(), memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	u.showScreen(screenSearch)
+	waitIdle(t, u)
+	u.showScreen(screenScrub)
+	waitIdle(t, u)
+	if u.scrub.scan.Disabled() {
+		t.Error("Scan memory is off on a memory with conversations")
+	}
+}
+
+// TestOneDateFormat: every date the screens show that read the memory
+// (Search's rows and detail, Conversations' list and transcript, Forget's
+// list, Activity, Insights) is written one way, 2026-03-01 with the time
+// after it where there is one: no month names, no slashes, no RFC 3339.
+func TestOneDateFormat(t *testing.T) {
+	u := newTestUI(t, shownSecretsMemory(t))
+	u.win.Resize(fyne.NewSize(1280, 800))
+	other := regexp.MustCompile(`\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* \d{1,2}\b|\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)|\b\d{1,2}/\d{1,2}/\d{2,4}\b|\d{4}-\d{2}-\d{2}T\d{2}`)
+	ours := regexp.MustCompile(`\b20\d{2}-\d{2}-\d{2}\b`)
+	check := func(where string) {
+		t.Helper()
+		waitIdle(t, u)
+		relayout(u.win.Content())
+		text := strings.Join(renderedTexts(u), "\n")
+		if m := other.FindString(text); m != "" {
+			t.Errorf("%s shows a date as %q", where, m)
+		}
+		if !ours.MatchString(text) {
+			t.Errorf("%s shows no date at all: the check saw nothing", where)
+		}
+	}
+	search(t, u, "deploy script")
+	u.search.list.Select(0)
+	check("Search")
+	openTranscript(t, u, "claude_code:cc-deploy")
+	check("Conversations")
+	u.forget.query.SetText("deploy")
+	u.forget.find()
+	u.showScreen(screenForget)
+	check("Forget")
+	u.showScreen(screenActivity)
+	check("Activity")
+	u.showScreen(screenInsights)
+	check("Insights")
+}
+
+// TestToolCallsReadTheSameEverywhere: a tool call reads as the
+// transcript's folded line ("Edit: importers/codex.go") in Search's rows,
+// in its detail and in the transcript, never as its JSON input.
+func TestToolCallsReadTheSameEverywhere(t *testing.T) {
+	m := newTestMemory(t)
+	if _, err := m.Ingest(context.Background(), []*funes.Session{agentSession()}, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	u := newTestUI(t, m)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	const line = "Edit: importers/codex.go"
+	search(t, u, "response_item.payload")
+	if u.search.length() == 0 {
+		t.Fatal("the Edit call's input found nothing")
+	}
+	rows := strings.Join(textsUnder(u.search.list), "\n")
+	if !strings.Contains(rows, line) || strings.Contains(rows, `{"file_path"`) {
+		t.Errorf("Search's row does not read %q:\n%s", line, rows)
+	}
+	u.search.list.Select(0)
+	waitIdle(t, u)
+	relayout(u.win.Content())
+	detail := strings.Join(textsUnder(u.search.detail), "\n")
+	if !strings.Contains(detail, line) || strings.Contains(detail, `{"file_path"`) {
+		t.Errorf("Search's detail does not read %q:\n%s", line, detail)
+	}
+	tv := openTranscript(t, u, "claude_code:cc-agent")
+	relayout(u.win.Content())
+	tr := strings.Join(textsUnder(tv.turns), "\n")
+	if !strings.Contains(tr, line) || strings.Contains(tr, `{"file_path"`) {
+		t.Errorf("the transcript does not read %q:\n%s", line, tr)
+	}
+}
+
+// TestSnippetShowsItsMark: a result row whose marked word would fall past
+// its end shortens the words before it from the left ("You: …"), so the
+// row shows why it matched; a row whose mark fits is left as it is.
+func TestSnippetShowsItsMark(t *testing.T) {
+	newTestUI(t, newTestMemory(t)) // the app's theme, to measure text with
+	text := func(s *snippet) string {
+		var b strings.Builder
+		for _, seg := range s.Segments {
+			if ts, ok := seg.(*widget.TextSegment); ok {
+				b.WriteString(ts.Text)
+			}
+		}
+		return b.String()
+	}
+	long := "You: " + strings.Repeat("東京で三日間の旅行計画を立ててください。", 4) + "Tokyo, three days, in spring."
+	sn := newSnippet()
+	sn.set(highlight(long, []string{"tokyo"}, inlineStyle()))
+	sn.Resize(fyne.NewSize(320, 30))
+	got := text(sn)
+	if !strings.HasPrefix(got, "You: …") || !strings.Contains(got, "Tokyo") {
+		t.Errorf("a row cut before its mark reads %q", got)
+	}
+	words := "Assistant: Rotate that key first: it is in this chat now, and then I write the deploy script for the staging site."
+	sn.set(highlight(words, []string{"deploy"}, inlineStyle()))
+	sn.Resize(fyne.NewSize(300, 30))
+	if got := text(sn); !strings.HasPrefix(got, "Assistant: …") || !strings.Contains(got, "deploy") || strings.Contains(got, "…"+"en ") {
+		t.Errorf("a cut before the mark should start at a word: %q", got)
+	} else if f := strings.TrimPrefix(got, "Assistant: …"); !strings.Contains(words, " "+strings.Fields(f)[0]+" ") {
+		t.Errorf("a cut before the mark starts inside a word: %q", got)
+	}
+	short := "You: Plan a trip to Lisbon next spring please, and then a much longer tail that runs past the end"
+	sn.set(highlight(short, []string{"spring"}, inlineStyle()))
+	if got := text(sn); !strings.HasPrefix(got, "You: Plan a trip") || !strings.Contains(got, "spring") {
+		t.Errorf("a row whose mark fits reads %q", got)
+	}
+}
+
+// TestRowOfACallsSlice: a passage that is a slice of a long tool call's
+// input (recall's window, not starting at its "{") reads in Search's row
+// as the transcript's folded line, not as JSON.
+func TestRowOfACallsSlice(t *testing.T) {
+	m := newTestMemory(t)
+	var body strings.Builder
+	for i := range 120 {
+		fmt.Fprintf(&body, "Line %d of the zoo notes: the penguins are fed at noon and the otters at four.\\n", i)
+		if i == 90 {
+			body.WriteString("The quokka enclosure moves next spring.\\n")
+		}
+	}
+	t0 := time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC)
+	s := &funes.Session{ID: "cc-zoo", Harness: funes.HarnessClaudeCode, Title: "Zoo notes", Workdir: "/home/ana/zoo", Turns: []funes.Turn{
+		{TurnUUID: "z-0", Seq: 0, TS: t0, Role: funes.RoleUser, Blocks: []funes.Block{{Type: funes.BlockText, Text: "Write the zoo notes file."}}},
+		{TurnUUID: "z-1", Seq: 1, TS: t0.Add(time.Minute), Role: funes.RoleAssistant, Blocks: []funes.Block{{Type: funes.BlockToolUse, ToolName: "Write",
+			Text: `{"file_path":"/home/ana/zoo/notes/zoo.md","content":"` + body.String() + `"}`}}},
+	}}
+	if _, err := m.Ingest(context.Background(), []*funes.Session{s}, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	u := newTestUI(t, m)
+	u.win.Resize(fyne.NewSize(1280, 800))
+	search(t, u, "quokka enclosure")
+	h, ok := u.search.hit(0)
+	if !ok || h.SessionID != "cc-zoo" {
+		t.Fatalf("first hit %+v", h)
+	}
+	t.Logf("the passage starts %q", clip(h.Text, 40))
+	rows := strings.Join(textsUnder(u.search.list), "\n")
+	if !strings.Contains(rows, "Write: notes/zoo.md") || strings.Contains(rows, `\n`) || strings.Contains(rows, `":"`) {
+		t.Errorf("the row of a call's slice does not read as the transcript's line:\n%s", rows)
+	}
+	u.search.list.Select(0)
+	waitIdle(t, u)
+	relayout(u.win.Content())
+	if detail := strings.Join(textsUnder(u.search.detail), "\n"); !strings.Contains(detail, "Write: notes/zoo.md") {
+		t.Errorf("the detail of a call's slice does not fold it as the transcript does:\n%s", detail)
 	}
 }

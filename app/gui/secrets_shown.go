@@ -135,13 +135,41 @@ func secretValues(f redact.SecretFinder, text string) []string {
 			}
 		})
 	}
+	found := len(out)
 	for _, loc := range keyShaped.FindAllStringIndex(text, -1) {
-		if keyLike(text[loc[0]:loc[1]]) {
-			add(text[loc[0]:loc[1]])
+		w := keyValue(text[loc[0]:loc[1]])
+		if !keyLike(w) || holdsAny(w, out[:found]) {
+			continue // a secret the scrubber found inside it is masked alone
 		}
+		add(w)
 	}
 	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
+}
+
+// keyValue is a key-shaped word less a variable's name before it
+// (OPENAI_API_KEY=…): the name stays readable, the value is masked.
+func keyValue(w string) string {
+	i := strings.IndexByte(w, '=')
+	if i <= 0 || i == len(w)-1 || w[i+1] == '=' {
+		return w
+	}
+	for _, r := range w[:i] {
+		if !(r == '_' || 'A' <= r && r <= 'Z' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9') {
+			return w
+		}
+	}
+	return w[i+1:]
+}
+
+// holdsAny reports whether w contains one of vs.
+func holdsAny(w string, vs []string) bool {
+	for _, v := range vs {
+		if strings.Contains(w, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // mask is text with its secrets shown as their masked previews, for the

@@ -1,7 +1,9 @@
 package gui
 
 import (
+	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/app/cli"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -23,6 +26,17 @@ func shownSecretsMemory(t *testing.T) *memory.Memory {
 	if _, err := m.Ingest(ctx, secretSessions(), memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// And one through the CLI's own import with --no-scrub, as a person's
+	// would be: a ChatGPT export whose secrets the scanner finds.
+	export := filepath.Join(t.TempDir(), "planted", "conversations.json")
+	chatGPTExportTurns(t, export, time.Date(2026, 5, 12, 9, 0, 0, 0, time.UTC), map[string][]gptTurn{"Staging server setup": {
+		{"user", "The staging box will not start:\n\n```\nexport PGPASSWORD='" + plantedPassword + "'\nOPENAI_API_KEY=" + plantedOpenAI + " ./worker\n```"},
+		{"assistant", "psql reads PGPASSWORD, so the password \"" + plantedPassword + "\" is now in this chat: change it."},
+	}})
+	var out, errb bytes.Buffer
+	if code := cli.Run(ctx, []string{"--memory", m.Dir(), "import", "--no-scrub", export}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("ireneo import --no-scrub: %d\n%s%s", code, out.String(), errb.String())
+	}
 	if err := m.AddAudit(ctx, memory.AuditEntry{TS: time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC), Client: "codex", Tool: "recall",
 		Outcome: memory.AuditOK, Args: `{"query":"why does ` + otherGitHubToken + ` fail"}`}); err != nil {
 		t.Fatal(err)
@@ -31,7 +45,7 @@ func shownSecretsMemory(t *testing.T) *memory.Memory {
 }
 
 // shownSecretValues are the secrets shownSecretsMemory stores.
-var shownSecretValues = []string{fakeAWSKey, fakeAWSSecret, fakeGitHubToken, otherGitHubToken, canvasPassword}
+var shownSecretValues = []string{fakeAWSKey, fakeAWSSecret, fakeGitHubToken, otherGitHubToken, canvasPassword, plantedPassword, plantedOpenAI}
 
 // openAllFolds opens every fold under o (a run's turns, tool calls,
 // results), as a person reading everything would, until none is closed.
@@ -74,7 +88,7 @@ func secretLinks(o fyne.CanvasObject) []*widget.Hyperlink {
 // Scrub would redact them, and a click on a masked secret shows it.
 func TestScreensNeverShowSecrets(t *testing.T) {
 	m := shownSecretsMemory(t)
-	for _, v := range []string{fakeAWSSecret, fakeGitHubToken, canvasPassword} {
+	for _, v := range []string{fakeAWSSecret, fakeGitHubToken, canvasPassword, plantedPassword, plantedOpenAI} {
 		if len(grepDir(t, m.Dir(), v)) == 0 {
 			t.Fatalf("the memory does not hold %s…: the walk would see nothing", v[:2])
 		}
@@ -93,7 +107,7 @@ func TestScreensNeverShowSecrets(t *testing.T) {
 
 	// Search: the rows, then the detail as recall gave it and as the
 	// transcript renders it once the turns are read.
-	for _, q := range []string{"deploy script", "local user", "generated password", "bot token"} {
+	for _, q := range []string{"deploy script", "local user", "generated password", "bot token", "staging box", "PGPASSWORD"} {
 		search(t, u, q)
 		if u.search.length() == 0 {
 			t.Fatalf("%q found nothing", q)
@@ -116,7 +130,7 @@ func TestScreensNeverShowSecrets(t *testing.T) {
 	capture(t, u, "search-secrets-masked")
 
 	// The transcript, from Search and from the list, every fold open.
-	for _, id := range []string{"claude_code:cc-deploy", "chatgpt:conv-local-user"} {
+	for _, id := range []string{"claude_code:cc-deploy", "chatgpt:conv-local-user", "chatgpt:review-planted-1"} {
 		tv := openTranscript(t, u, id)
 		check("the transcript of " + id)
 		openAllFolds(tv.turns)
@@ -177,6 +191,14 @@ func TestSecretValues(t *testing.T) {
 	}
 	if !strings.Contains(got, `"••••••"`) || !strings.Contains(got, "AK…LM") {
 		t.Fatalf("mask %q: a short secret shows dots, a long one its ends", got)
+	}
+	// A variable's name before its value stays readable; only the value
+	// is masked, whether the scrubber or the key-shape check finds it.
+	for _, line := range []string{"OPENAI_API_KEY=" + plantedOpenAI + " ./worker", "MY_TOKEN=Kx9mP2vL8qR4nT6wY1zBq7Hd ./run"} {
+		name, value, _ := strings.Cut(strings.Fields(line)[0], "=")
+		if got := s.mask(line); !strings.HasPrefix(got, name+"=") || strings.Contains(got, value[4:len(value)-4]) {
+			t.Errorf("mask(%q) = %q: want the name kept and the value masked", line, got)
+		}
 	}
 	if s.mask("nothing secret here, just words") != "nothing secret here, just words" {
 		t.Fatal("mask changed clean text")

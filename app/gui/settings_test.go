@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/cli"
+	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
@@ -135,12 +136,22 @@ func TestTrayMenuAndWindow(t *testing.T) {
 	if strings.Join(labels, "|") != strings.Join(want, "|") {
 		t.Fatalf("tray menu %q, want %q", labels, want)
 	}
-	var clients []string
+	// One item per client Ireneo connects, each named (the clients issue 31
+	// added included).
+	var names, wantNames []string
 	for _, it := range u.tray.Items[5].ChildMenu.Items {
-		clients = append(clients, it.Label)
+		names = append(names, it.Label)
 	}
-	if strings.Join(clients, ",") != "Claude Desktop,Claude Code,Codex,Cursor,VS Code" {
-		t.Fatalf("copy connection for %q", clients)
+	for _, c := range clients.Clients {
+		wantNames = append(wantNames, clientNames[c])
+	}
+	if strings.Join(names, ",") != strings.Join(wantNames, ",") || !strings.HasPrefix(strings.Join(names, ","), "Claude Desktop,Claude Code,Codex,Cursor,VS Code,") {
+		t.Fatalf("copy connection for %q, want %q", names, wantNames)
+	}
+	for _, n := range names {
+		if n == "" {
+			t.Fatalf("a client with no name in copy connection: %q", names)
+		}
 	}
 	// Copy connection makes a token named after the client and copies a
 	// config that carries it.

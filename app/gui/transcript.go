@@ -277,7 +277,7 @@ func (t *transcriptView) update(tr *memory.Transcript) {
 // passageBlock is the block of a turn that holds a passage (a chunk of
 // the turn's text), or -1 when none does (the first block is scrolled to).
 func passageBlock(turn funes.Turn, passage string) int {
-	probe := strings.TrimSpace(passage)
+	probe := strings.Trim(passage, "… \n") // recall marks a window's cut ends with "…"
 	if r := []rune(probe); len(r) > 60 {
 		probe = string(r[:60])
 	}

@@ -2,6 +2,7 @@ package gui
 
 import (
 	"net/url"
+	"regexp"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -40,8 +41,33 @@ type mdTable struct {
 // Tables are GitHub's, as assistants write them.
 var markdownParser = goldmark.New(goldmark.WithExtensions(extension.Table))
 
-// parseMarkdownPieces turns Markdown into pieces in reading order.
+// artifactTag is a Claude.ai artifact as its exports keep it in the
+// message's text: <antArtifact identifier=… title=…>code</antArtifact>.
+var artifactTag = regexp.MustCompile(`(?s)(<antArtifact\b[^>]*>)\n?(.*?)\n?(</antArtifact>)`)
+
+// parseMarkdownPieces turns Markdown into pieces in reading order. A
+// Claude.ai artifact's body is code (a React component, a script) written
+// with no fence: it shows on a code panel between its tags, which stay as
+// typed.
 func parseMarkdownPieces(src string) []mdPiece {
+	var out []mdPiece
+	last := 0
+	for _, m := range artifactTag.FindAllStringSubmatchIndex(src, -1) {
+		out = append(out, parseMarkdownBlocks(src[last:m[0]])...)
+		tag := func(a, b int) mdPiece {
+			return mdPiece{segs: []widget.RichTextSegment{&widget.TextSegment{Text: src[a:b], Style: mutedInline()}}}
+		}
+		out = append(out, tag(m[2], m[3]), mdPiece{code: src[m[4]:m[5]], isCode: true}, tag(m[6], m[7]))
+		last = m[1]
+	}
+	return append(out, parseMarkdownBlocks(src[last:])...)
+}
+
+// parseMarkdownBlocks turns Markdown into pieces in reading order.
+func parseMarkdownBlocks(src string) []mdPiece {
+	if strings.TrimSpace(src) == "" {
+		return nil
+	}
 	source := []byte(src)
 	doc := markdownParser.Parser().Parse(text.NewReader(source))
 	var out []mdPiece

@@ -644,3 +644,41 @@ func TestMarkdownTableAndParagraphs(t *testing.T) {
 	u.win.Resize(fyne.NewSize(900, 600))
 	capture(t, u, "transcript-table-900x600")
 }
+
+// TestArtifactOnACodePanel: a Claude.ai artifact, kept in its message's
+// text between <antArtifact> tags with no fence, shows its body on a code
+// panel, lines and indentation as written, with its tags as typed and the
+// prose around it as Markdown.
+func TestArtifactOnACodePanel(t *testing.T) {
+	body := "import React from 'react';\n\nconst A = () => {\n  return <div>*not emphasis*</div>;\n};"
+	src := "I'll make **it**.\n\n<antArtifact identifier=\"a\" type=\"application/vnd.ant.react\" title=\"A\">\n" + body + "\n</antArtifact>\n\nDone."
+	ps := parseMarkdownPieces(src)
+	var kinds []string
+	var code string
+	for _, p := range ps {
+		switch {
+		case p.isCode:
+			kinds = append(kinds, "code")
+			code = p.code
+		default:
+			var b strings.Builder
+			for _, s := range p.segs {
+				if ts, ok := s.(*widget.TextSegment); ok {
+					b.WriteString(ts.Text)
+				}
+			}
+			kinds = append(kinds, "prose:"+b.String())
+		}
+	}
+	want := []string{"prose:I'll make it.", `prose:<antArtifact identifier="a" type="application/vnd.ant.react" title="A">`, "code", "prose:</antArtifact>", "prose:Done."}
+	if strings.Join(kinds, "|") != strings.Join(want, "|") {
+		t.Fatalf("pieces %q, want %q", kinds, want)
+	}
+	if code != body {
+		t.Fatalf("the artifact's code %q, want it as written %q", code, body)
+	}
+	// Unclosed (a cut message), it stays prose.
+	if ps := parseMarkdownPieces("<antArtifact title=\"A\">\nconst a = 1;"); len(ps) != 1 || ps[0].isCode {
+		t.Fatalf("an unclosed artifact: %d pieces", len(ps))
+	}
+}
