@@ -342,15 +342,21 @@ func (c *connectScreen) createToken(name, scope string) {
 		c.scope.SetText("")
 		c.refresh()
 		c.showSecret("Token "+name+" created", "Copy it into your client now, or use a client's card below. "+
-			"It is kept in "+c.storeName()+"; Reveal shows it again.", secret)
+			"It is kept in "+c.storeName()+"; Reveal shows it again.", secret, true)
 	})
 }
 
-// showSecret shows a token secret with a Copy button.
-func (c *connectScreen) showSecret(title, msg, secret string) {
+// showSecret shows a token secret with a Copy button: masked, with the
+// entry's eye to show it, unless the person asked to see it (Reveal). A
+// new token is masked: copying it is what creating one is for, and a
+// screen being shared or recorded should not carry it.
+func (c *connectScreen) showSecret(title, msg, secret string, masked bool) {
 	l := widget.NewLabel(msg)
 	l.Wrapping = fyne.TextWrapWord
 	e := widget.NewEntry()
+	if masked {
+		e = widget.NewPasswordEntry()
+	}
 	e.SetText(secret)
 	e.TextStyle.Monospace = true
 	// Enter copies and closes (what a person opening it came to do),
@@ -387,7 +393,7 @@ func (c *connectScreen) revealToken(name string) {
 	secretLoad(c, "read the token "+name+" from the keyring", func(ctx context.Context) (string, error) {
 		return toks.Reveal(ctx, name)
 	}, func(secret string) {
-		c.showSecret("Token "+name, "Anyone with this secret can read your memory through the MCP server.", secret)
+		c.showSecret("Token "+name, "Anyone with this secret can read your memory through the MCP server.", secret, false)
 	})
 }
 

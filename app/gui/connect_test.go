@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/mark3labs/mcp-go/client"
@@ -52,6 +53,17 @@ func TestTokenCreateRevokeRoundTrip(t *testing.T) {
 	waitIdle(t, u)
 	capture(t, u, "connect-token-created")
 	secret := secretInDialog(t, u)
+	// A new token is masked on screen (what is drawn: the canvas texts):
+	// Copy is what the dialog is for.
+	var drawn []string
+	walk(u.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+		if tx, ok := o.(*canvas.Text); ok {
+			drawn = append(drawn, tx.Text)
+		}
+	})
+	if d := strings.Join(drawn, ""); strings.Contains(d, secret[len(secret)-8:]) || !strings.Contains(d, "•••") {
+		t.Fatalf("the new token's secret is drawn: %q", drawn)
+	}
 	// Enter copies and closes.
 	typeKey(t, u, fyne.KeyReturn)
 	if got := u.app.Clipboard().Content(); got != secret {
