@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -35,55 +36,19 @@ type Query struct {
 	Now   time.Time
 }
 
-// Insights is what the Insights screen and `ireneo insights` show: headline
-// numbers over the whole memory, and charts over the range. Series are
-// aligned with Weeks (or Days): Values[i] belongs to Weeks[i].
-type Insights struct {
-	Range    string     `json:"range"`
-	Since    *time.Time `json:"since,omitempty"` // nil for all
-	Headline Headline   `json:"headline"`
-	// Weeks are the Mondays (UTC) the weekly charts cover, oldest first.
-	// A conversation counts, with all its turns, in the week it started.
-	Weeks     []time.Time  `json:"weeks"`
-	BySource  []WeekSeries `json:"by_source"`
-	ByProject []WeekSeries `json:"by_project"` // the top 10 projects in the range
-	// Days are the days (UTC) of the agent access chart, oldest first.
-	Days   []time.Time   `json:"days"`
-	Agents []AgentSeries `json:"agents"`
-}
-
-// Headline counts the whole memory, whatever the range.
-type Headline struct {
-	Conversations int        `json:"conversations"`
-	Turns         int        `json:"turns"`
-	Tokens        int        `json:"tokens"`
-	Oldest        *time.Time `json:"oldest"`
-	Newest        *time.Time `json:"newest"`
-	SizeBytes     int64      `json:"size_bytes"`
-	Redacted      int        `json:"secrets_redacted"`
-	Forgotten     int        `json:"conversations_forgotten"`
-}
-
-// WeekSeries is one stack of a weekly chart: a source or a project.
-type WeekSeries struct {
-	Name          string `json:"name"`
-	Conversations []int  `json:"conversations"`
-	Turns         []int  `json:"turns"`
-	TotalConvs    int    `json:"total_conversations"`
-	TotalTurns    int    `json:"total_turns"`
-}
-
-// AgentSeries is one client's recall and get calls per day. Answered calls
-// found something; no-match calls found nothing; refused calls were turned
-// away (busy, too large, not allowed); failed calls broke on the way.
-type AgentSeries struct {
-	Client   string `json:"client"`
-	Answered []int  `json:"answered"`
-	NoMatch  []int  `json:"no_match"`
-	Refused  []int  `json:"refused"`
-	Failed   []int  `json:"failed"`
-	Total    int    `json:"total"`
-}
+// The answer's types are the counts themselves (package answer renders
+// and owns them); insights computes them.
+type (
+	// Insights is what the Insights screen and `ireneo insights` show:
+	// headline numbers over the whole memory, and charts over the range.
+	Insights = answer.Insights
+	// Headline counts the whole memory, whatever the range.
+	Headline = answer.InsightsHeadline
+	// WeekSeries is one stack of a weekly chart: a source or a project.
+	WeekSeries = answer.WeekSeries
+	// AgentSeries is one client's recall and get calls per day.
+	AgentSeries = answer.AgentSeries
+)
 
 const (
 	daySecs  = 86400

@@ -39,7 +39,7 @@ started; weeks start on Monday (UTC). --json prints every series.`,
 			}
 			// An answer (package answer's, marked): it names projects, as
 			// `ireneo projects` does.
-			a := insightsAnswer(in)
+			a := in
 			if asJSON {
 				return printAnswer(g.stdout, answer.CLIInsightsJSON(&a))
 			}
@@ -50,31 +50,4 @@ started; weeks start on Monday (UTC). --json prints every series.`,
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON, every series included")
 	c.Flags().StringVar(&rng, "range", insights.RangeAll, "how far back the charts go: 3m, year or all")
 	return c
-}
-
-// insightsAnswer is in as insights' answer gives it.
-func insightsAnswer(in insights.Insights) answer.Insights {
-	series := func(ss []insights.WeekSeries) []answer.WeekSeries {
-		if ss == nil {
-			return nil
-		}
-		out := make([]answer.WeekSeries, len(ss))
-		for i, s := range ss {
-			out[i] = answer.WeekSeries{Name: s.Name, Conversations: s.Conversations, Turns: s.Turns, TotalConvs: s.TotalConvs, TotalTurns: s.TotalTurns}
-		}
-		return out
-	}
-	h := in.Headline
-	a := answer.Insights{
-		Range: in.Range, Since: in.Since, Weeks: in.Weeks, BySource: series(in.BySource), ByProject: series(in.ByProject), Days: in.Days,
-		Headline: answer.InsightsHeadline{Conversations: h.Conversations, Turns: h.Turns, Tokens: h.Tokens, Oldest: h.Oldest, Newest: h.Newest,
-			SizeBytes: h.SizeBytes, Redacted: h.Redacted, Forgotten: h.Forgotten},
-	}
-	if in.Agents != nil {
-		a.Agents = make([]answer.AgentSeries, len(in.Agents))
-	}
-	for i, g := range in.Agents {
-		a.Agents[i] = answer.AgentSeries{Client: g.Client, Answered: g.Answered, NoMatch: g.NoMatch, Refused: g.Refused, Failed: g.Failed, Total: g.Total}
-	}
-	return a
 }
