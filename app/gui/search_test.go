@@ -349,13 +349,7 @@ func buttonTexts(o fyne.CanvasObject) string {
 
 func TestHighlight(t *testing.T) {
 	segs := highlight("Budget for MT-4471: the mt-4471 line, not xmt-4471", queryTerms("mt-4471 budget"), widget.RichTextStyleInline)
-	var hot []string
-	for _, s := range segs {
-		ts := s.(*widget.TextSegment)
-		if ts.Style.TextStyle.Bold {
-			hot = append(hot, ts.Text)
-		}
-	}
+	hot := lit(segs)
 	if strings.Join(hot, ",") != "Budget,MT-4471,mt-4471" {
 		t.Fatalf("highlighted %q", hot)
 	}
@@ -366,27 +360,28 @@ func TestHighlight(t *testing.T) {
 // saw "User" lit inside $Username and "Local" inside LocalAdmin).
 func TestHighlightWholeWords(t *testing.T) {
 	segs := highlight("$Username = LocalAdmin; create_local_user for users, deployed scripts", queryTerms("local user deploy script"), widget.RichTextStyleInline)
+	hot := lit(segs)
+	if strings.Join(hot, ",") != "local,user,users,deployed,scripts" {
+		t.Fatalf("highlighted %q", hot)
+	}
+}
+
+// lit is the highlighted text of segs, in order.
+func lit(segs []widget.RichTextSegment) []string {
 	var hot []string
 	for _, s := range segs {
 		if ts := s.(*widget.TextSegment); ts.Style.TextStyle.Bold {
 			hot = append(hot, ts.Text)
 		}
 	}
-	if strings.Join(hot, ",") != "local,user,users,deployed,scripts" {
-		t.Fatalf("highlighted %q", hot)
-	}
+	return hot
 }
 
 // TestHighlightSegmentedScript: a word of a script written without spaces
 // lights up inside a sentence, as the engine finds it there.
 func TestHighlightSegmentedScript(t *testing.T) {
 	segs := highlight("昨日は東京で旅行した", queryTerms("東京"), widget.RichTextStyleInline)
-	var hot []string
-	for _, s := range segs {
-		if ts := s.(*widget.TextSegment); ts.Style.TextStyle.Bold {
-			hot = append(hot, ts.Text)
-		}
-	}
+	hot := lit(segs)
 	if strings.Join(hot, ",") != "東京" {
 		t.Fatalf("highlighted %q", hot)
 	}
