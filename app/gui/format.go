@@ -208,27 +208,9 @@ func highlight(text string, terms []string, style widget.RichTextStyle) []widget
 	hot := highlightStyle(style)
 	var segs []widget.RichTextSegment
 	last := 0
-	stems := map[string]bool{}
-	for _, t := range terms {
-		if plainWord(t) {
-			stems[engine.Stem(t)] = true
-		}
-	}
+	tm := newTermMatcher(terms)
 	for i := 0; i < len(text); {
-		n := 0
-		if wordStart(lower, i, "a") {
-			// A word lights up whole when it is a query word or shares its
-			// stem (deploy: deployed, deploying), not when it only begins
-			// with one (user: not Username).
-			if w := lower[i:wordEnd(lower, i)]; w != "" && stems[engine.Stem(w)] {
-				n = len(w)
-			}
-		}
-		for _, t := range terms {
-			if n == 0 && !plainWord(t) && strings.HasPrefix(lower[i:], t) && wordStart(lower, i, t) {
-				n = len(t)
-			}
-		}
+		n := tm.at(lower, i)
 		if n == 0 {
 			i++
 			continue
@@ -256,6 +238,42 @@ func wordStart(s string, i int, term string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s[:i])
 	first, _ := utf8.DecodeRuneInString(term)
 	return !(unicode.IsLetter(r) || unicode.IsDigit(r)) || engine.Segmented(r) || engine.Segmented(first)
+}
+
+// termMatcher finds the query's words in a text, as every screen lights
+// them (results, previews, the transcript).
+type termMatcher struct {
+	terms []string
+	stems map[string]bool // of the terms that are plain words
+}
+
+func newTermMatcher(terms []string) termMatcher {
+	tm := termMatcher{terms: terms, stems: map[string]bool{}}
+	for _, t := range terms {
+		if plainWord(t) {
+			tm.stems[engine.Stem(t)] = true
+		}
+	}
+	return tm
+}
+
+// at is the length of the query word lit at byte i of lower (a text in
+// lower case), or 0. A word lights up whole when it is a query word or
+// shares its stem (deploy: deployed, deploying), not when it only begins
+// with one (user: not Username); identifiers and segmented runs match as
+// typed.
+func (tm termMatcher) at(lower string, i int) int {
+	if len(tm.stems) > 0 && wordStart(lower, i, "a") {
+		if w := lower[i:wordEnd(lower, i)]; w != "" && tm.stems[engine.Stem(w)] {
+			return len(w)
+		}
+	}
+	for _, t := range tm.terms {
+		if !plainWord(t) && strings.HasPrefix(lower[i:], t) && wordStart(lower, i, t) {
+			return len(t)
+		}
+	}
+	return 0
 }
 
 // plainWord says a query term is one word of letters and digits, in a

@@ -364,6 +364,15 @@ func TestHighlightWholeWords(t *testing.T) {
 	if strings.Join(hot, ",") != "local,user,users,deployed,scripts" {
 		t.Fatalf("highlighted %q", hot)
 	}
+	// The transcript and code panels mark the same words.
+	text := "$Username = LocalAdmin; create_local_user for users, deployed scripts"
+	var marked []string
+	for _, sp := range (&marker{terms: queryTerms("local user deploy script")}).spans(text) {
+		marked = append(marked, text[sp.start:sp.end])
+	}
+	if strings.Join(marked, ",") != strings.Join(hot, ",") {
+		t.Fatalf("the transcript marks %q, results light %q", marked, hot)
+	}
 }
 
 // lit is the highlighted text of segs, in order.

@@ -56,22 +56,17 @@ func (m *marker) spans(text string) []span {
 			i += j + len(m.find)
 		}
 	}
+	tm := newTermMatcher(m.terms)
 	for i := 0; i < len(lower) && len(m.terms) > 0; {
-		hit := ""
-		for _, t := range m.terms {
-			if strings.HasPrefix(lower[i:], t) && wordStart(lower, i, t) {
-				hit = t
-				break
-			}
-		}
-		if hit == "" {
+		n := tm.at(lower, i)
+		if n == 0 {
 			i++
 			continue
 		}
-		if !overlaps(out, i, i+len(hit)) {
-			out = append(out, span{i, i + len(hit), false})
+		if !overlaps(out, i, i+n) {
+			out = append(out, span{i, i + n, false})
 		}
-		i += len(hit)
+		i += n
 	}
 	sort.Slice(out, func(a, b int) bool { return out[a].start < out[b].start })
 	return out
