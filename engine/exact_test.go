@@ -157,6 +157,9 @@ func (ec exactCase) run(t *testing.T) exactCounts {
 		if r.IntN(4) == 0 {
 			q.Allow = func(d uint64) bool { return d%3 != 0 }
 		}
+		if r.IntN(3) == 0 {
+			q.Ranges = randomRanges(r, ids)
+		}
 		if i%2 == 1 {
 			q.Cache = cache
 		}
@@ -188,6 +191,29 @@ func (ec exactCase) run(t *testing.T) exactCounts {
 		n.exhaustScored += es.Scored
 	}
 	return n
+}
+
+// randomRanges keeps a few stretches of ids (some none, some a single
+// document, some between documents), as a time filter keeps conversations.
+func randomRanges(r *rand.Rand, ids []uint64) []DocRange {
+	rs := []DocRange{}
+	for at := 0; at < len(ids); {
+		at += r.IntN(1 + len(ids)/3)
+		if at >= len(ids) {
+			break
+		}
+		lo := ids[at] - uint64(r.IntN(2)) // sometimes from just before a document
+		at += r.IntN(1 + len(ids)/4)
+		hi := ids[min(at, len(ids)-1)] + uint64(r.IntN(2))
+		if len(rs) > 0 && lo <= rs[len(rs)-1].Hi {
+			lo = rs[len(rs)-1].Hi + 1
+		}
+		if lo <= hi {
+			rs = append(rs, DocRange{lo, hi})
+		}
+		at++
+	}
+	return rs
 }
 
 func caseOf(seed uint64, docs uint16, vocab, blk, zipf uint8) exactCase {

@@ -89,10 +89,37 @@ type Query struct {
 	// that does not breaks the ties by a key of its own and cuts to K.
 	Ties  int
 	Allow func(doc uint64) bool
+	// Ranges, when not nil, keeps only the documents inside one of them
+	// (sorted, disjoint), beside Allow: the search seeks past what lies
+	// between them, so a filter that keeps a month of a year costs a month's
+	// postings, not the year's.
+	Ranges []DocRange
 	// Stats, when set, is filled with what the search cost.
 	Stats *SearchStats
 	// Cache, when set, keeps term rows and blocks between searches.
 	Cache *Cache
+}
+
+// DocRange is the documents from Lo to Hi, both included.
+type DocRange struct{ Lo, Hi uint64 }
+
+// inRanges reports whether d is inside one of rs (sorted, disjoint), or rs
+// is nil.
+func inRanges(rs []DocRange, d uint64) bool {
+	if rs == nil {
+		return true
+	}
+	i := sort.Search(len(rs), func(i int) bool { return rs[i].Hi >= d })
+	return i < len(rs) && rs[i].Lo <= d
+}
+
+func (q Query) checkRanges() error {
+	for i, r := range q.Ranges {
+		if r.Lo > r.Hi || i > 0 && r.Lo <= q.Ranges[i-1].Hi {
+			return fmt.Errorf("engine: document ranges not sorted and disjoint at %d: %+v", i, r)
+		}
+	}
+	return nil
 }
 
 // SearchStats count a search's work.
@@ -467,6 +494,9 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 	if err := p.check(); err != nil {
 		return nil, nil, err
 	}
+	if err := query.checkRanges(); err != nil {
+		return nil, nil, err
+	}
 	st, err := ReadStats(ctx, q)
 	if err != nil {
 		return nil, nil, err
@@ -719,6 +749,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 	// Block-max: the sum of the bounds of every term's block at the
 	// candidate, valid up to bound (the nearest block end).
 	ub, bound, ubSet := 0.0, uint64(0), false
+	ranges := query.Ranges // the ones not yet passed
 	for iter := 0; ; iter++ {
 		if iter&1023 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -739,6 +770,22 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		}
 		if d == endDoc {
 			break
+		}
+		if query.Ranges != nil {
+			for len(ranges) > 0 && ranges[0].Hi < d {
+				ranges = ranges[1:]
+			}
+			if len(ranges) == 0 {
+				break
+			}
+			if d < ranges[0].Lo { // d and what follows it up to the range: not asked for
+				for _, c := range cs[first:] {
+					if err := c.seek(ranges[0].Lo); err != nil {
+						return nil, err
+					}
+				}
+				continue
+			}
 		}
 		// Block-max: what any document up to the nearest block end could
 		// score at most. Too little, and that whole stretch is skipped.
@@ -903,7 +950,7 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 		a := acc[d]
 		var h Hit
 		h, scratch = finish(a.vals, a.has, p.Passage, scratch)
-		if h.Score > 0 && (query.Allow == nil || query.Allow(d)) {
+		if h.Score > 0 && (query.Allow == nil || query.Allow(d)) && inRanges(query.Ranges, d) {
 			h.Doc, h.Fields = d, a.fields
 			top.offer(h)
 		}

@@ -449,3 +449,56 @@ func TestDeleteKnownDocs(t *testing.T) {
 	}
 	checkQueries(t, db, c, 100, Params{K1: 1.2, Fields: DefaultParams().Fields, Passage: 0.9}, nil, "after deletes")
 }
+
+// TestRangesKeepOnlyTheirDocuments: a search kept to document ranges finds
+// what the same search filtered document by document finds, reads fewer
+// blocks, and ranges out of order are an error.
+func TestRangesKeepOnlyTheirDocuments(t *testing.T) {
+	var ids []uint64
+	var docs [][NumFields]string
+	for i := range 400 {
+		ids = append(ids, uint64(i+1))
+		docs = append(docs, [NumFields]string{fmt.Sprintf("alpha beta w%d", i%7)})
+	}
+	db := smallIndex(t, 8, len(ids), ids, docs)
+	ctx := context.Background()
+	tx, _ := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	defer tx.Rollback()
+	rs := []DocRange{{100, 120}, {300, 305}}
+	base := Query{K: 5, Ties: 40, Terms: []QueryTerm{{Term: "alpha", Fields: 1 << Body}, {Term: "w3", Fields: 1 << Body}}}
+	byDoc, ranged := base, base
+	byDoc.Allow = func(d uint64) bool { return inRanges(rs, d) }
+	ranged.Ranges = rs
+	var sd, sr SearchStats
+	byDoc.Stats, ranged.Stats = &sd, &sr
+	want, err := Search(ctx, tx, byDoc, DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Search(ctx, tx, ranged, DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameHits(t, "ranges", got, want)
+	if len(got) == 0 {
+		t.Fatal("found nothing: the case compares nothing")
+	}
+	for _, h := range got {
+		if !inRanges(rs, h.Doc) {
+			t.Fatalf("hit %d is outside %v", h.Doc, rs)
+		}
+	}
+	if sr.Blocks >= sd.Blocks {
+		t.Fatalf("ranged search read %d blocks, filtered one %d: it did not skip", sr.Blocks, sd.Blocks)
+	}
+	none := base
+	none.Ranges = []DocRange{}
+	if hs, err := Search(ctx, tx, none, DefaultParams()); err != nil || len(hs) != 0 {
+		t.Fatalf("empty ranges: %v, %v; want nothing", hs, err)
+	}
+	bad := base
+	bad.Ranges = []DocRange{{10, 20}, {15, 30}}
+	if _, err := Search(ctx, tx, bad, DefaultParams()); err == nil {
+		t.Fatal("overlapping ranges accepted")
+	}
+}

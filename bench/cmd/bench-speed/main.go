@@ -36,19 +36,20 @@ import (
 
 func main() {
 	var (
-		n     = flag.Int("n", 10000, "conversations in the lifelike history")
-		seed  = flag.Int64("seed", 1, "lifelike seed")
-		cache = flag.String("cache", "", "where the imported memory is kept (default: the user cache dir)")
-		qs    = flag.Int("q", 300, "questions asked (spread over the types)")
-		build = flag.Bool("build-only", false, "build the cached memory and stop")
-		exact = flag.Bool("check-exact", false, "also score every match of each question's candidate query and fail if the engine's pruned top-k differs (slow; no timings)")
-		prof  = flag.String("cpuprofile", "", "write a CPU profile of the in-process recalls to this file")
-		noMCP = flag.Bool("no-mcp", false, "skip the floor and MCP HTTP (in-process recalls only)")
-		cands = flag.String("candidates", "", "with -no-mcp: comma-separated engine candidate counts (recall.Tuning.Candidates), each question asked of each in turn beside the shipped pipeline")
-		mprof = flag.String("mcpprofile", "", "write a CPU profile of the MCP HTTP recalls (client and server) to this file")
-		bin   = flag.String("ireneo", "", "the ireneo binary whose `mcp` start and `serve` RSS are measured (default: build it)")
-		procs = flag.Int("starts", 20, "how many times `ireneo mcp` (and the `--version` floor) is started; 0 skips the process measurements")
-		pOnly = flag.Bool("processes-only", false, "measure only the real processes (`ireneo mcp` start, `serve` RSS), not the floor, in process or MCP in process")
+		n      = flag.Int("n", 10000, "conversations in the lifelike history")
+		seed   = flag.Int64("seed", 1, "lifelike seed")
+		cache  = flag.String("cache", "", "where the imported memory is kept (default: the user cache dir)")
+		qs     = flag.Int("q", 300, "questions asked (spread over the types)")
+		build  = flag.Bool("build-only", false, "build the cached memory and stop")
+		exact  = flag.Bool("check-exact", false, "also score every match of each question's candidate query and fail if the engine's pruned top-k differs (slow; no timings)")
+		prof   = flag.String("cpuprofile", "", "write a CPU profile of the in-process recalls to this file")
+		noMCP  = flag.Bool("no-mcp", false, "skip the floor and MCP HTTP (in-process recalls only)")
+		cands  = flag.String("candidates", "", "with -no-mcp: comma-separated engine candidate counts (recall.Tuning.Candidates), each question asked of each in turn beside the shipped pipeline")
+		mprof  = flag.String("mcpprofile", "", "write a CPU profile of the MCP HTTP recalls (client and server) to this file")
+		bin    = flag.String("ireneo", "", "the ireneo binary whose `mcp` start and `serve` RSS are measured (default: build it)")
+		procs  = flag.Int("starts", 20, "how many times `ireneo mcp` (and the `--version` floor) is started; 0 skips the process measurements")
+		timesF = flag.String("times", "", "with -no-mcp: write each recall's pipeline, question index, CPU ms, wall ms and question to this file (tab-separated)")
+		pOnly  = flag.Bool("processes-only", false, "measure only the real processes (`ireneo mcp` start, `serve` RSS), not the floor, in process or MCP in process")
 	)
 	flag.Parse()
 	ctx := context.Background()
@@ -99,7 +100,7 @@ func main() {
 			tn.Candidates = n
 			runs = append(runs, tuned{name: "Candidates=" + c, tn: &tn})
 		}
-		inProcess(ctx, m, texts, *prof, runs)
+		inProcess(ctx, m, texts, *prof, *timesF, runs)
 		return
 	}
 	stored, err := recallbench.ReadSources(memDir)
@@ -308,7 +309,16 @@ type tuned struct {
 // asked: where the time of one recall goes. Each question is asked of every
 // pipeline in turn, so a change of load hits them alike, the
 // first one rotating (it pays for the cold pages).
-func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof string, runs []tuned) {
+func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof, timesFile string, runs []tuned) {
+	var times io.Writer
+	if timesFile != "" {
+		f, err := os.Create(timesFile)
+		if err != nil {
+			fail(err)
+		}
+		defer f.Close()
+		times = f
+	}
 	if prof != "" {
 		f, err := os.Create(prof)
 		if err != nil {
@@ -334,14 +344,22 @@ func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof strin
 			c0 := cpuTime()
 			start := time.Now()
 			qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			_, err := recall.Recall(qctx, m, recall.Options{Query: q, Tuning: r.tn})
+			var err error
+			// Labelled so a profile can be cut by question (-tagfocus q=…).
+			pprof.Do(qctx, pprof.Labels("q", strconv.Itoa(qi)), func(qctx context.Context) {
+				_, err = recall.Recall(qctx, m, recall.Options{Query: q, Tuning: r.tn})
+			})
 			cancel()
-			cpu[i] += cpuTime() - c0
+			qcpu := cpuTime() - c0
+			cpu[i] += qcpu
 			if err != nil && err != recall.ErrEmptyQuery {
 				fmt.Fprintf(os.Stderr, "%q: %v\n", q, err)
 			}
 			d := time.Since(start)
 			ds[i] = append(ds[i], d)
+			if times != nil {
+				fmt.Fprintf(times, "%s\t%d\t%.3f\t%.3f\t%q\n", r.name, qi, ms(qcpu), ms(d), q)
+			}
 			if d > time.Second {
 				fmt.Fprintf(os.Stderr, "slow (%s): %v for %q\n", r.name, d.Round(time.Millisecond), q)
 			}
