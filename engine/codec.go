@@ -123,13 +123,16 @@ func corrupt(what string, args ...any) error {
 }
 
 // encodeBlock writes postings (sorted by doc, distinct) as: count, then per
-// posting a head varint, payload<<2 | same<<1 | bodyOnly, where payload is
-// the delta of the member number when the posting is in the group of the
-// one before it (same), else the delta of the group followed by the member
-// number; a field mask unless the term is in the body alone; per present
-// field its frequency and length; and for a long body its passages: their
-// bytes' length, then per passage its delta, the frequency and the length
-// (a search decodes them only for the documents it scores).
+// posting a head varint, payload<<2 | same<<1 | 0, or for a term in the body
+// alone payload<<3 | once<<2 | same<<1 | 1, where payload is the delta of
+// the member number when the posting is in the group of the one before it
+// (same), else the delta of the group followed by the member number; a
+// field mask unless the term is in the body alone; per present field its
+// frequency (left out when once: said once, as most are) and length; and
+// for a long body its passages: their bytes' length, then per passage its
+// delta<<1 | once, the frequency unless once, and the length (a search
+// decodes them only for the documents it scores). Frequencies of one left
+// out took a seventh of the posting bytes off (layout 8).
 func encodeBlock(dst []byte, ps []posting) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(ps)))
 	prev := uint64(0)
@@ -139,15 +142,24 @@ func encodeBlock(dst []byte, ps []posting) []byte {
 		if m == 1<<Body {
 			body = 1
 		}
+		// The head's low bits: body alone, and then said once.
+		flags, shift := uint64(0), uint(2)
+		once := body == 1 && p.tf[Body] == 1
+		if body == 1 {
+			flags, shift = 1, 3
+			if once {
+				flags |= 4
+			}
+		}
 		hi, lo := p.doc>>MemberBits, p.doc&memberMask
 		if i > 0 && hi == prev>>MemberBits {
-			dst = binary.AppendUvarint(dst, (lo-prev&memberMask)<<2|2|body)
+			dst = binary.AppendUvarint(dst, (lo-prev&memberMask)<<shift|2|flags)
 		} else {
 			d := hi
 			if i > 0 {
 				d = hi - prev>>MemberBits
 			}
-			dst = binary.AppendUvarint(dst, d<<2|body)
+			dst = binary.AppendUvarint(dst, d<<shift|flags)
 			dst = binary.AppendUvarint(dst, lo)
 		}
 		prev = p.doc
@@ -156,7 +168,9 @@ func encodeBlock(dst []byte, ps []posting) []byte {
 		}
 		for f := range NumFields {
 			if m&(1<<f) != 0 {
-				dst = binary.AppendUvarint(dst, uint64(p.tf[f]))
+				if !once {
+					dst = binary.AppendUvarint(dst, uint64(p.tf[f]))
+				}
 				dst = binary.AppendUvarint(dst, uint64(p.len[f]))
 			}
 		}
@@ -170,8 +184,12 @@ func encodeBlock(dst []byte, ps []posting) []byte {
 					d = e.p
 				}
 				last = e.p
-				es = binary.AppendUvarint(es, uint64(d))
-				es = binary.AppendUvarint(es, uint64(e.tf))
+				if e.tf == 1 {
+					es = binary.AppendUvarint(es, uint64(d)<<1|1)
+				} else {
+					es = binary.AppendUvarint(es, uint64(d)<<1)
+					es = binary.AppendUvarint(es, uint64(e.tf))
+				}
 				es = binary.AppendUvarint(es, uint64(e.len))
 			}
 			dst = binary.AppendUvarint(dst, uint64(len(es)))
@@ -298,6 +316,10 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 		}
 		i = j
 		payload := h >> 2
+		once := false
+		if h&1 != 0 { // the body alone
+			payload, once = h>>3, h&4 != 0
+		}
 		switch {
 		case h&2 != 0: // same group
 			if k == 0 || payload == 0 || prev&memberMask+payload > memberMask {
@@ -338,10 +360,16 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 			if m&(1<<f) == 0 {
 				continue
 			}
-			var tf, ln uint64
-			if tf, i = uv(b, i); i < 0 {
-				return dst[:at+k], corrupt("bad varint")
+			tf := uint64(1)
+			if !once {
+				if tf, i = uv(b, i); i < 0 {
+					return dst[:at+k], corrupt("bad varint")
+				}
+				if tf == 1 && m == 1<<Body {
+					return dst[:at+k], corrupt("a frequency of one written out")
+				}
 			}
+			var ln uint64
 			if ln, i = uv(b, i); i < 0 {
 				return dst[:at+k], corrupt("bad varint")
 			}
@@ -360,7 +388,7 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 		if nb, i = uv(b, i); i < 0 {
 			return dst[:at+k], corrupt("bad varint")
 		}
-		if nb < 3 || nb > uint64(len(b)-i) {
+		if nb < 2 || nb > uint64(len(b)-i) {
 			return dst[:at+k], corrupt("%d bytes of passages in a block of %d", nb, len(b))
 		}
 		p.pe0, p.pe1 = uint32(i), uint32(i+int(nb))
@@ -383,9 +411,17 @@ func passages(raw []byte, p0, p1 uint32, bodyTF uint32, fn func(e pentry)) error
 		if d, i = uv(b, i); i < 0 {
 			return corrupt("bad varint")
 		}
-		if tf, i = uv(b, i); i < 0 {
-			return corrupt("bad varint")
+		if d&1 != 0 {
+			tf = 1
+		} else {
+			if tf, i = uv(b, i); i < 0 {
+				return corrupt("bad varint")
+			}
+			if tf == 1 {
+				return corrupt("a passage frequency of one written out")
+			}
 		}
+		d >>= 1
 		if ln, i = uv(b, i); i < 0 {
 			return corrupt("bad varint")
 		}

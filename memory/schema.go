@@ -62,7 +62,10 @@ import (
 // more than 96 tokens is cut into passages its postings list; postings
 // code ids compactly, and eng_docs keeps a count and hash of a document's
 // terms instead of the terms.
-const indexLayoutVersion = 7
+//
+// Layout 8 (issue 27, speed): postings leave out a frequency of one (most
+// are): 14 % fewer posting bytes.
+const indexLayoutVersion = 8
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.
