@@ -163,11 +163,18 @@ func encodeBlock(dst []byte, ps []posting) []byte {
 			dst = binary.AppendUvarint(dst, lo)
 		}
 		prev = p.doc
+		// The other fields as the posting before's: a conversation's turns
+		// share its title and mostly a date.
+		rest := m&^(1<<Body) != 0 && i > 0 && sameRest(&ps[i-1], &p)
 		if body == 0 {
-			dst = append(dst, m)
+			if rest {
+				dst = append(dst, m|restBit)
+			} else {
+				dst = append(dst, m)
+			}
 		}
 		for f := range NumFields {
-			if m&(1<<f) != 0 {
+			if m&(1<<f) != 0 && (f == Body || !rest) {
 				if !once {
 					dst = binary.AppendUvarint(dst, uint64(p.tf[f]))
 				}
@@ -197,6 +204,33 @@ func encodeBlock(dst []byte, ps []posting) []byte {
 		}
 	}
 	return dst
+}
+
+// restBit in a posting's field mask: its fields other than the body are
+// the posting before's, not written again.
+const restBit = 0x10
+
+// sameRest reports whether p's fields other than the body are q's (the
+// same fields, frequencies and lengths).
+func sameRest(q, p *posting) bool {
+	if q.mask()&^(1<<Body) != p.mask()&^(1<<Body) {
+		return false
+	}
+	for f := Title; f < NumFields; f++ {
+		if p.tf[f] != q.tf[f] || p.len[f] != q.len[f] {
+			return false
+		}
+	}
+	return true
+}
+
+func sameRestS(q, p *spost) bool {
+	for f := Title; f < NumFields; f++ {
+		if p.tf[f] != q.tf[f] || p.len[f] != q.len[f] {
+			return false
+		}
+	}
+	return true
 }
 
 // reader reads varints from a blob, remembering the first error.
@@ -346,18 +380,30 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 		}
 		prev = p.doc
 		m := byte(1 << Body)
+		rest := false
 		if h&1 == 0 {
 			if i >= len(b) {
 				return dst[:at+k], corrupt("truncated")
 			}
 			m = b[i]
 			i++
+			rest = m&restBit != 0
+			m &^= restBit
 			if m == 0 || m >= 1<<NumFields || m == 1<<Body {
 				return dst[:at+k], corrupt("bad field mask %#x", m)
 			}
+			if rest {
+				if k == 0 || out[k-1].mask()&^(1<<Body) != m&^(1<<Body) {
+					return dst[:at+k], corrupt("fields as a posting before that has others")
+				}
+				q := &out[k-1]
+				for f := Title; f < NumFields; f++ {
+					p.tf[f], p.len[f] = q.tf[f], q.len[f]
+				}
+			}
 		}
 		for f := range NumFields {
-			if m&(1<<f) == 0 {
+			if m&(1<<f) == 0 || rest && f != Body {
 				continue
 			}
 			tf := uint64(1)
@@ -380,6 +426,9 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 				return dst[:at+k], corrupt("frequency %d in a field of %d tokens", tf, ln)
 			}
 			p.tf[f], p.len[f] = uint32(tf), uint32(ln)
+		}
+		if !rest && m != 1<<Body && k > 0 && out[k-1].mask()&^(1<<Body) == m&^(1<<Body) && sameRestS(&out[k-1], p) {
+			return dst[:at+k], corrupt("fields as the posting before's written out")
 		}
 		if p.tf[Body] == 0 || !long(p.len[Body]) {
 			continue

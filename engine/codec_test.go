@@ -36,6 +36,12 @@ func FuzzDecode(f *testing.F) {
 	ps := []posting{{doc: 5, tf: [NumFields]uint32{2, 0, 1, 0}, len: [NumFields]uint32{10, 0, 1, 0}}, {doc: 9, tf: [NumFields]uint32{1}, len: [NumFields]uint32{3}},
 		{doc: 3 << MemberBits, tf: [NumFields]uint32{3, 1}, len: [NumFields]uint32{400, 2}, pe: []pentry{{0, 1, 40}, {6, 2, 48}}}}
 	f.Add(encodeBlock(nil, ps))
+	// A conversation's turns: the title's frequency and length as the one
+	// before's, bodies said once.
+	conv := []posting{{doc: 1<<MemberBits | 1, tf: [NumFields]uint32{1, 1, 0, 1}, len: [NumFields]uint32{30, 4, 0, 3}},
+		{doc: 1<<MemberBits | 2, tf: [NumFields]uint32{2, 1, 0, 1}, len: [NumFields]uint32{200, 4, 0, 3}, pe: []pentry{{1, 1, 30}, {3, 1, 48}}},
+		{doc: 1<<MemberBits | 4, tf: [NumFields]uint32{0, 1, 0, 1}, len: [NumFields]uint32{0, 4, 0, 3}}}
+	f.Add(encodeBlock(nil, conv))
 	f.Add(encodeSkips(nil, []blockMeta{metaOf(ps)}))
 	f.Add([]byte{})
 	f.Add([]byte{0xff, 0xff, 0xff})
@@ -72,7 +78,15 @@ func TestCodecRoundTrip(t *testing.T) {
 		for f := range NumFields {
 			if c.r.IntN(2) == 0 || f == 0 {
 				p.tf[f] = 1 + uint32(c.r.IntN(40))
+				if c.r.IntN(2) == 0 { // said once, as most are: not written
+					p.tf[f] = 1
+				}
 				p.len[f] = p.tf[f] + uint32(c.r.IntN(5000))
+			}
+		}
+		if n := len(ps); n > 0 && c.r.IntN(3) == 0 { // the other fields as the one before's, as a conversation's title
+			for f := Title; f < NumFields; f++ {
+				p.tf[f], p.len[f] = ps[n-1].tf[f], ps[n-1].len[f]
 			}
 		}
 		if long(p.len[Body]) { // its body's frequency spread over passages
@@ -86,9 +100,13 @@ func TestCodecRoundTrip(t *testing.T) {
 		}
 		ps = append(ps, p)
 	}
-	got, err := decodeBlock(nil, encodeBlock(nil, ps))
+	enc := encodeBlock(nil, ps)
+	got, err := decodeBlock(nil, enc)
 	if err != nil || len(got) != len(ps) {
 		t.Fatal(err)
+	}
+	if again := encodeBlock(nil, got); string(again) != string(enc) {
+		t.Fatal("a block re-encodes otherwise")
 	}
 	for i := range ps {
 		if fmt.Sprint(got[i]) != fmt.Sprint(ps[i]) {
