@@ -8,6 +8,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -48,6 +49,7 @@ func main() {
 		mprof  = flag.String("mcpprofile", "", "write a CPU profile of the MCP HTTP recalls (client and server) to this file")
 		bin    = flag.String("ireneo", "", "the ireneo binary whose `mcp` start and `serve` RSS are measured (default: build it)")
 		procs  = flag.Int("starts", 20, "how many times `ireneo mcp` (and the `--version` floor) is started; 0 skips the process measurements")
+		resF   = flag.String("results", "", "with -no-mcp: write each recall's result as JSON (pipeline, question index, result; tab-separated) to this file, to compare two builds' outputs")
 		timesF = flag.String("times", "", "with -no-mcp: write each recall's pipeline, question index, CPU ms, wall ms and question to this file (tab-separated)")
 		pOnly  = flag.Bool("processes-only", false, "measure only the real processes (`ireneo mcp` start, `serve` RSS), not the floor, in process or MCP in process")
 	)
@@ -99,6 +101,14 @@ func main() {
 			tn := recall.DefaultTuning
 			tn.Candidates = n
 			runs = append(runs, tuned{name: "Candidates=" + c, tn: &tn})
+		}
+		if *resF != "" {
+			f, err := os.Create(*resF)
+			if err != nil {
+				fail(err)
+			}
+			defer f.Close()
+			resultsOut = f
 		}
 		inProcess(ctx, m, texts, *prof, *timesF, runs)
 		return
@@ -305,6 +315,9 @@ type tuned struct {
 	tn   *recall.Tuning
 }
 
+// resultsOut, when set, gets every in-process recall's result (-results).
+var resultsOut io.Writer
+
 // inProcess times the in-process recalls alone, under a CPU profile when
 // asked: where the time of one recall goes. Each question is asked of every
 // pipeline in turn, so a change of load hits them alike, the
@@ -345,12 +358,17 @@ func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof, time
 			start := time.Now()
 			qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			var err error
+			var res *recall.Result
 			// Labelled so a profile can be cut by question (-tagfocus q=…).
 			pprof.Do(qctx, pprof.Labels("q", strconv.Itoa(qi)), func(qctx context.Context) {
-				_, err = recall.Recall(qctx, m, recall.Options{Query: q, Tuning: r.tn})
+				res, err = recall.Recall(qctx, m, recall.Options{Query: q, Tuning: r.tn})
 			})
 			cancel()
 			qcpu := cpuTime() - c0
+			if resultsOut != nil && err == nil {
+				b, _ := json.Marshal(res)
+				fmt.Fprintf(resultsOut, "%s\t%d\t%s\n", r.name, qi, b)
+			}
 			cpu[i] += qcpu
 			if err != nil && err != recall.ErrEmptyQuery {
 				fmt.Fprintf(os.Stderr, "%q: %v\n", q, err)
