@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -33,19 +31,12 @@ const (
 
 func cliQuotesSeed(t *testing.T, dir string) {
 	t.Helper()
-	m, err := memory.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
 	ts := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	ss := []*funes.Session{
 		chatSession("conv-gone", "Seal "+cliGoneToken, "plant", ts, "The K-2 seal code is "+cliGoneToken+"; Priya orders it.", "Noted: "+cliGoneToken+" goes on the order."),
 		chatSession("conv-kept", "Spare "+cliKeptToken, "plant", ts.AddDate(0, 0, 1), "The K-2 spare is "+cliKeptToken+", in stock.", "Good, "+cliKeptToken+" it is."),
 	}
-	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	storeSessions(t, dir, ss...)
 }
 
 // shellRun is one Bash call and what it printed.

@@ -36,19 +36,12 @@ const (
 
 func quotesSeed(t *testing.T, dir string) {
 	t.Helper()
-	m, err := memory.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
 	ts := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	ss := []*funes.Session{
 		chatSession("conv-gone", "Compressor seal", "", ts, "The K-2 compressor seal is worn; the code for the spare is "+forgetQToken+" and Priya orders it."),
 		chatSession("conv-kept", "Compressor spare", "", ts.AddDate(0, 0, 1), "The K-2 compressor spare is "+keptQToken+", ordered on Monday."),
 	}
-	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	storeSessions(t, dir, ss...)
 }
 
 func callIreneo(t *testing.T, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
