@@ -5,6 +5,5 @@
 // call's garbage causes). A leaf.
 package cputime
 
-
 // Seconds is Self in seconds.
 func Seconds() float64 { return Self().Seconds() }
