@@ -27,6 +27,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/bench/mcpprocess"
 	"github.com/ireneo-app/ireneo/bench/recallbench"
 	"github.com/ireneo-app/ireneo/mcpserver"
@@ -354,7 +355,7 @@ func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof, time
 		for j := range runs {
 			i := (qi + j) % len(runs)
 			r := runs[i]
-			c0 := cpuTime()
+			c0 := cputime.Self()
 			start := time.Now()
 			qctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			var err error
@@ -364,7 +365,7 @@ func inProcess(ctx context.Context, m *memory.Memory, texts []string, prof, time
 				res, err = recall.Recall(qctx, m, recall.Options{Query: q, Tuning: r.tn})
 			})
 			cancel()
-			qcpu := cpuTime() - c0
+			qcpu := cputime.Self() - c0
 			if resultsOut != nil && err == nil {
 				b, _ := json.Marshal(res)
 				fmt.Fprintf(resultsOut, "%s\t%d\t%s\n", r.name, qi, b)
