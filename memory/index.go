@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/ireneo-app/ireneo/engine"
@@ -377,16 +378,50 @@ func PassageChunk(chunks []Chunk, passage int) (i, off int, ok bool) {
 var previewSQL = fmt.Sprintf(`CASE WHEN t.preview != '' THEN '' ELSE (SELECT substr(group_concat(c.body, ' '), 1, %d) FROM
 	(SELECT body FROM chunks c WHERE c.sess = t.sess AND c.seq = t.seq AND c.searched ORDER BY c.block, c.part LIMIT 4) c) END`, 4*previewRunes)
 
-// preview is the first n runes of s on one line.
+// preview is the first n runes of s on one line: its words joined by one
+// space (strings.Fields), cut at the last space of the first n runes when
+// that keeps more than half of them, with an ellipsis. One pass that stops
+// after n runes: recall cuts one for every candidate it folds or weighs as
+// an echo (0.2 of its 1.3 CPU-ms there went to splitting and rejoining).
 func preview(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
+	var b strings.Builder
+	runes, space := 0, false
+	for i, r := range s {
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			if runes == n {
+				return cutPreview(b.String())
+			}
+			b.WriteByte(' ')
+			runes++
+			space = false
+		}
+		if runes == n {
+			return cutPreview(b.String())
+		}
+		if b.Len() == 0 {
+			b.Grow(min(len(s)-i, 4*n))
+		}
+		if r == utf8.RuneError {
+			_, w := utf8.DecodeRuneInString(s[i:])
+			b.WriteString(s[i : i+w]) // an invalid byte as it was, as Fields keeps it
+		} else {
+			b.WriteRune(r)
+		}
+		runes++
 	}
-	rs := []rune(s)[:n]
-	cut := strings.LastIndexByte(string(rs), ' ')
-	out := string(rs)
-	if cut > len(out)/2 {
+	return b.String()
+}
+
+// cutPreview ends a preview of more runes than it holds.
+func cutPreview(out string) string {
+	if !utf8.ValidString(out) {
+		out = string([]rune(out)) // as the cut of a []rune did: each invalid byte U+FFFD
+	}
+	if cut := strings.LastIndexByte(out, ' '); cut > len(out)/2 {
 		out = out[:cut]
 	}
 	return out + "…"
