@@ -464,7 +464,7 @@ func (m *Memory) storedSince(ctx context.Context, mark sweepMark) (string, error
 // (TestImportCostWithTombstones); a query per id made a session with five
 // receipts and one tombstone cost 0.31-0.37 ms instead of 0.20-0.27
 // (BenchmarkImportForgottenQuotes).
-func (m *Memory) eraseForgottenQuotes(ctx context.Context, q rowsQueryer, s *funes.Session) (int, error) {
+func (m *Memory) eraseForgottenQuotes(ctx context.Context, q Querier, s *funes.Session) (int, error) {
 	var (
 		tombs map[string]bool // nil until read; all of them when few
 		many  bool            // more than fewTombstones: look up each id
@@ -519,7 +519,7 @@ const fewTombstones = 64
 
 // fewTombstoneSet is every tombstone's hash when there are at most
 // fewTombstones; else some of them, and many.
-func fewTombstoneSet(ctx context.Context, q rowsQueryer) (set map[string]bool, many bool, err error) {
+func fewTombstoneSet(ctx context.Context, q Querier) (set map[string]bool, many bool, err error) {
 	rows, err := q.QueryContext(ctx, `SELECT hash FROM tombstones LIMIT ?`, fewTombstones+1)
 	if err != nil {
 		return nil, false, err

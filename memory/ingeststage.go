@@ -236,7 +236,7 @@ func tombstoneTime(ctx context.Context, q rowQueryer, harness, id string) (int64
 
 // tombstoneTimes is tombstoneTime for many sessions in one query, by
 // tombstone hash; sessions without one are absent.
-func tombstoneTimes(ctx context.Context, q rowsQueryer, hashes []string) (map[string]int64, error) {
+func tombstoneTimes(ctx context.Context, q Querier, hashes []string) (map[string]int64, error) {
 	out := map[string]int64{}
 	if len(hashes) == 0 {
 		return out, nil
@@ -261,10 +261,6 @@ func tombstoneTimes(ctx context.Context, q rowsQueryer, hashes []string) (map[st
 		out[h] = when
 	}
 	return out, rows.Err()
-}
-
-type rowsQueryer interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
 // forgotten says whether a staged session must not be stored, given its

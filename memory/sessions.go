@@ -70,7 +70,7 @@ func (m *Memory) Sessions(ctx context.Context, q SessionQuery) ([]SessionInfo, i
 	if q.Starred {
 		where = append(where, "EXISTS(SELECT 1 FROM stars st WHERE st.harness=s.harness AND st.session_id=s.session_id AND st.starred)")
 	}
-	w, a := projectFilter("s", q.Project, q.ProjectOnly, q.Untagged, q.Scope)
+	w, a := ProjectFilter("s", q.Project, q.ProjectOnly, q.Untagged, q.Scope)
 	where = append(where, w...)
 	args = append(args, a...)
 	if strings.TrimSpace(q.Query) != "" {
@@ -141,7 +141,7 @@ type sessionRef struct {
 
 // findSession resolves a session id (the source's own) to its row. A
 // "harness:id" form picks one when two sources share an id.
-func (m *Memory) findSession(ctx context.Context, q queryer, sessionID string, scope []string) (sessionRef, error) {
+func (m *Memory) findSession(ctx context.Context, q Querier, sessionID string, scope []string) (sessionRef, error) {
 	harness := ""
 	if h, id, ok := strings.Cut(sessionID, ":"); ok && isHarness(h) {
 		harness, sessionID = h, id
@@ -152,7 +152,7 @@ func (m *Memory) findSession(ctx context.Context, q queryer, sessionID string, s
 		where = append(where, "s.harness = ?")
 		args = append(args, harness)
 	}
-	w, a := projectFilter("s", "", false, false, scope)
+	w, a := ProjectFilter("s", "", false, false, scope)
 	where = append(where, w...)
 	args = append(args, a...)
 	rows, err := q.QueryContext(ctx, `SELECT s.id, s.harness, s.session_id, s.path FROM sessions s WHERE `+strings.Join(where, " AND "), args...)

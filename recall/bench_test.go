@@ -15,6 +15,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/querywords"
 	_ "modernc.org/sqlite" // the floor reads the memory's FTS5 table directly
 )
 
@@ -205,7 +206,7 @@ func BenchmarkRecall(b *testing.B) {
 
 // bareExpr is the floor's query: the words, ORed, quoted.
 func bareExpr(q string) string {
-	ws := memory.Words(q)
+	ws := querywords.Words(q)
 	for i, w := range ws {
 		ws[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
 	}
