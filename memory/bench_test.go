@@ -6,9 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -72,36 +70,6 @@ func genSessions(n int, seed int64) []*funes.Session {
 		out[i] = conv(id, []string{funes.HarnessChatGPT, funes.HarnessClaude, funes.HarnessCodex, funes.HarnessClaudeCode}[i%4], pick(4), "", start, texts...)
 	}
 	return out
-}
-
-var (
-	benchMemOnce sync.Once
-	benchMem     *Memory
-	benchMemErr  error
-)
-
-// benchMemory is a 10k-conversation memory shared by the recall benchmarks.
-func benchMemory(b *testing.B) *Memory {
-	benchMemOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "ireneo-bench-")
-		if err != nil {
-			benchMemErr = err
-			return
-		}
-		benchMem, benchMemErr = Open(dir)
-		if benchMemErr == nil {
-			_, benchMemErr = benchMem.Ingest(context.Background(), genSessions(10000, 1), IngestOptions{})
-		}
-	})
-	if benchMemErr != nil {
-		b.Fatal(benchMemErr)
-	}
-	return benchMem
-}
-
-func percentile(ds []time.Duration, p float64) time.Duration {
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[min(len(ds)-1, int(p*float64(len(ds))))]
 }
 
 // BenchmarkImportFunes10k imports 10k funes jsonl files into an empty memory,

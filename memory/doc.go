@@ -12,12 +12,15 @@
 // transaction (readtx.go: BeginRead, the engine's search with its cache,
 // the index generation), with queries of its own over the tables that
 // schema.go documents; reads here and there loop over rows with one
-// helper (querier.go). Queries are cut into words by package querywords.
+// helper (querier.go). Insights' counts and sync's snapshot read through
+// the same door. Queries are cut into words by package querywords; the
+// free space a forget leaves in the database's pages is zeroed by package
+// sqlitepages.
 // The search index is package engine's tables in ireneo.db (one document
 // per turn), which memory keeps in the same transaction as every import,
 // forget, scrub and reindex. The conversations' model and codec are package
 // funes. Besides funes and engine it imports only leaves: o200k (a turn's
-// token count), querywords (a search's words), plumbing (what in a transcript is not a person's words) and
+// token count), querywords (a search's words), sqlitepages, plumbing (what in a transcript is not a person's words) and
 // answer (forget recognises Ireneo's own answers quoted in an agent's
 // transcript by answer's readers). Finding secrets and scrubbing a stored
 // memory are packages redact and memscrub; memory keeps the reads a scrub

@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"os"
 	"time"
 )
 
@@ -59,11 +60,26 @@ func (m *Memory) Status(ctx context.Context) (Status, error) {
 	if err := m.db.QueryRowContext(ctx, `SELECT COALESCE(sum(bytes),0) FROM sessions`).Scan(&srcBytes); err != nil {
 		return st, err
 	}
-	st.SizeBytes = srcBytes + m.topLevelBytes()
+	st.SizeBytes = srcBytes + m.DatabaseBytes()
 	if v := m.metaGet(ctx, "last_import"); v != "" {
 		if t, err := time.Parse(time.RFC3339, v); err == nil {
 			st.LastImport = &t
 		}
 	}
 	return st, nil
+}
+
+// DatabaseBytes adds up the files directly in the memory folder: the
+// database and its write-ahead log.
+func (m *Memory) DatabaseBytes() int64 {
+	var n int64
+	ents, _ := os.ReadDir(m.dir)
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			if info, err := e.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+	}
+	return n
 }
