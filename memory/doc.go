@@ -20,9 +20,12 @@
 // per turn), which memory keeps in the same transaction as every import,
 // forget, scrub and reindex. The conversations' model and codec are package
 // funes. Besides funes and engine it imports only leaves: o200k (a turn's
-// token count), querywords (a search's words), sqlitepages, plumbing (what in a transcript is not a person's words) and
-// answer (forget recognises Ireneo's own answers quoted in an agent's
-// transcript by answer's readers). Finding secrets and scrubbing a stored
-// memory are packages redact and memscrub; memory keeps the reads a scrub
-// needs and its journaled commit (scrub_memory.go).
+// token count), querywords (a search's words), sqlitepages (zeroing free
+// page space), diskproblem (why the files cannot be written), plumbing
+// (what in a transcript is not a person's words) and answer (forget
+// recognises Ireneo's own answers quoted in an agent's transcript by
+// answer's readers). Finding secrets and scrubbing a stored memory are
+// packages redact and memscrub; memory keeps the conversation list and
+// loads a scrub needs, the allow-list's and history's writes, and its
+// journaled commit (scrub_memory.go).
 package memory
