@@ -3,15 +3,14 @@ package memory
 import (
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/funes/funestest"
 
 	"bytes"
 	"context"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 func openTest(t testing.TB) *Memory {
@@ -24,23 +23,10 @@ func openTest(t testing.TB) *Memory {
 	return m
 }
 
-// conv makes a session whose turns alternate user and assistant, a day apart from start.
-func conv(id, harness, title, project string, start time.Time, texts ...string) *funes.Session {
-	s := &funes.Session{ID: id, Harness: harness, Title: title, Project: project}
-	for i, tx := range texts {
-		role := funes.RoleUser
-		if i%2 == 1 {
-			role = funes.RoleAssistant
-		}
-		s.Turns = append(s.Turns, funes.Turn{
-			TurnUUID: fmt.Sprintf("%s-t%d", id, i), Seq: i, TS: start.Add(time.Duration(i) * time.Minute), Role: role,
-			Blocks: []funes.Block{{Type: funes.BlockText, Text: tx}},
-		})
-	}
-	return s
-}
+// conv makes a session whose turns alternate user and assistant, a minute apart from start.
+var conv = funestest.Conv
 
-var day0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+var day0 = funestest.Day0
 
 func mustIngest(t testing.TB, m *Memory, ss ...*funes.Session) IngestReport {
 	t.Helper()
