@@ -245,22 +245,13 @@ func tombstoneTimes(ctx context.Context, q Querier, hashes []string) (map[string
 	for i, h := range hashes {
 		args[i] = h
 	}
-	rows, err := q.QueryContext(ctx, `SELECT hash, forgotten FROM tombstones WHERE hash IN (?`+strings.Repeat(",?", len(hashes)-1)+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			h    string
-			when int64
-		)
-		if err := rows.Scan(&h, &when); err != nil {
-			return nil, err
-		}
+	return out, EachRow(ctx, q, `SELECT hash, forgotten FROM tombstones WHERE hash IN (?`+strings.Repeat(",?", len(hashes)-1)+`)`, args, func(rows *sql.Rows) error {
+		var h string
+		var when int64
+		err := rows.Scan(&h, &when)
 		out[h] = when
-	}
-	return out, rows.Err()
+		return err
+	})
 }
 
 // forgotten says whether a staged session must not be stored, given its

@@ -86,20 +86,14 @@ func (m *Memory) scrubRefs(ctx context.Context, ids []string) ([]sessionRef, err
 		}
 		return refs, nil
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT id, harness, session_id, path FROM sessions ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var refs []sessionRef
-	for rows.Next() {
+	err := EachRow(ctx, m.db, `SELECT id, harness, session_id, path FROM sessions ORDER BY id`, nil, func(rows *sql.Rows) error {
 		var r sessionRef
-		if err := rows.Scan(&r.id, &r.harness, &r.sid, &r.path); err != nil {
-			return nil, err
-		}
+		err := rows.Scan(&r.id, &r.harness, &r.sid, &r.path)
 		refs = append(refs, r)
-	}
-	return refs, rows.Err()
+		return err
+	})
+	return refs, err
 }
 
 // ScrubCommit gathers one scrub's redactions — rewritten conversations,

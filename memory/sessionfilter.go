@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 )
@@ -10,20 +11,17 @@ import (
 // reads share.
 
 func (m *Memory) sessionProjects(ctx context.Context, q Querier, harness, sid string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT project FROM session_projects WHERE harness=? AND session_id=? ORDER BY project`, harness, sid)
+	out := []string{}
+	err := EachRow(ctx, q, `SELECT project FROM session_projects WHERE harness=? AND session_id=? ORDER BY project`, []any{harness, sid}, func(rows *sql.Rows) error {
+		var p string
+		err := rows.Scan(&p)
+		out = append(out, p)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ProjectFilter renders the project filter and a token's scope as SQL

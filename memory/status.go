@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"time"
 )
@@ -41,18 +42,17 @@ func (m *Memory) Status(ctx context.Context) (Status, error) {
 			return st, err
 		}
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT harness, count(*) FROM sessions GROUP BY harness`)
-	if err != nil {
-		return st, err
-	}
-	for rows.Next() {
+	err := EachRow(ctx, m.db, `SELECT harness, count(*) FROM sessions GROUP BY harness`, nil, func(rows *sql.Rows) error {
 		var h string
 		var n int
 		if err := rows.Scan(&h, &n); err == nil {
 			st.BySource[h] = n
 		}
+		return nil
+	})
+	if err != nil {
+		return st, err
 	}
-	rows.Close()
 	// The same size as the insights headline's (the conversation files as
 	// indexed plus the database files), so `status`, `insights` and the
 	// app's screens show one size, without a walk over every file.
