@@ -15,10 +15,11 @@ import (
 // processes import or forget meanwhile. Nothing through it changes the
 // memory. Close it.
 type ReadTx struct {
-	m     *Memory
-	tx    *sql.Tx
-	stmts []*sql.Stmt
-	stats engine.Stats
+	m      *Memory
+	tx     *sql.Tx
+	stmts  []*sql.Stmt
+	stats  engine.Stats
+	closed bool // after Close the tx stays, so a late use errs (sql.ErrTxDone), never panics
 }
 
 // BeginRead opens a read transaction with the statements of prepared ready
@@ -45,9 +46,9 @@ func (m *Memory) BeginRead(ctx context.Context, prepared ...string) (*ReadTx, er
 
 // Close ends the transaction; closing it again does nothing.
 func (r *ReadTx) Close() {
-	if r.tx != nil {
+	if !r.closed {
 		r.tx.Rollback()
-		r.tx = nil
+		r.closed = true
 	}
 }
 
@@ -60,7 +61,7 @@ func (r *ReadTx) Docs() int { return int(r.stats.Docs) }
 
 // QueryContext runs a query in the transaction.
 func (r *ReadTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if r.tx == nil {
+	if r.closed {
 		return nil, errReadClosed
 	}
 	return r.tx.QueryContext(ctx, query, args...)
@@ -74,7 +75,7 @@ func (r *ReadTx) QueryRowContext(ctx context.Context, query string, args ...any)
 // PrepareContext prepares a statement on the transaction's own connection
 // (never on the pool, which other readers may hold).
 func (r *ReadTx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
-	if r.tx == nil {
+	if r.closed {
 		return nil, errReadClosed
 	}
 	return r.tx.PrepareContext(ctx, query)
@@ -90,7 +91,7 @@ func (r *ReadTx) Prepared(ctx context.Context, i int) *sql.Stmt {
 // cache of decoded postings (kept per index generation, so other
 // processes' writes are seen).
 func (r *ReadTx) Search(ctx context.Context, q engine.Query, p engine.Params) ([]engine.Hit, error) {
-	if r.tx == nil {
+	if r.closed {
 		return nil, errReadClosed
 	}
 	q.Cache = r.m.engCache
@@ -100,7 +101,7 @@ func (r *ReadTx) Search(ctx context.Context, q engine.Query, p engine.Params) ([
 // SearchExhaustive scores every match, reading the database itself: the
 // reference the pruned Search is checked against.
 func (r *ReadTx) SearchExhaustive(ctx context.Context, q engine.Query, p engine.Params) ([]engine.Hit, error) {
-	if r.tx == nil {
+	if r.closed {
 		return nil, errReadClosed
 	}
 	q.Cache = nil

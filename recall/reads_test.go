@@ -420,3 +420,24 @@ func keptTurns(t *testing.T, m *memory.Memory) int {
 	defer rt.Close()
 	return len(cachesOf(rt).turns.m)
 }
+
+// TestShownAfterCloseErrs: a snapshot used after Close says so; nothing
+// panics.
+func TestShownAfterCloseErrs(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	mustIngest(t, m, conv("a", funes.HarnessChatGPT, "Pump", "", day0, "the pump seal", "noted"))
+	snap, err := openSnapshot(ctx, m, snapshotQuery{Query: engine.Query{Terms: queryTerms("pump"), K: 1}, Params: engine.DefaultParams(), Show: 1})
+	if err != nil || len(snap.Candidates) != 1 {
+		t.Fatalf("snapshot: %v %+v", err, snap)
+	}
+	k := memory.TurnKey{Sess: snap.Candidates[0].Sess, Seq: snap.Candidates[0].Seq}
+	snap.Close()
+	snap.Close()
+	if _, err := snap.Shown(ctx, []memory.TurnKey{k}); err == nil {
+		t.Error("Shown after Close: no error")
+	}
+	if _, err := snap.Shown(ctx, []memory.TurnKey{k}, k); err == nil {
+		t.Error("Shown of a reply after Close: no error")
+	}
+}
