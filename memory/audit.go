@@ -3,10 +3,11 @@ package memory
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ireneo-app/ireneo/answer"
 )
 
 // Audit outcomes, as recorded in the audit log.
@@ -24,26 +25,9 @@ const (
 	AuditForbidden    = "forbidden"    // 403: a Host or Origin that is not loopback
 )
 
-// AuditEntry is one recorded MCP tool call.
-type AuditEntry struct {
-	ID       int64         `json:"id"`
-	TS       time.Time     `json:"ts"`
-	Client   string        `json:"client"` // the token's name, or "stdio"
-	Tool     string        `json:"tool"`
-	Args     string        `json:"args"` // the call's arguments, as JSON
-	Hits     int           `json:"hits"`
-	Duration time.Duration `json:"-"`
-	Outcome  string        `json:"outcome"`
-}
-
-// MarshalJSON writes the duration as duration_ms, a float.
-func (e AuditEntry) MarshalJSON() ([]byte, error) {
-	type plain AuditEntry
-	return json.Marshal(struct {
-		plain
-		DurationMS float64 `json:"duration_ms"`
-	}{plain(e), float64(e.Duration) / float64(time.Millisecond)})
-}
+// AuditEntry is one recorded MCP tool call, as `ireneo audit` answers it
+// (package answer's type).
+type AuditEntry = answer.AuditEntry
 
 // AuditQuery selects audit entries. Zero fields select everything.
 type AuditQuery struct {

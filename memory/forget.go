@@ -15,31 +15,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 )
 
-// ForgetReport says what a forget erased.
-type ForgetReport struct {
-	Sessions []ForgottenSession `json:"sessions"`
-	Files    int                `json:"files_removed"`
-	// Quoting counts the other conversations whose copies of Ireneo's
-	// answers quoted these and were rewritten without the quotes; Quotes
-	// counts the quotes erased from them.
-	Quoting  int  `json:"quoting_rewritten"`
-	Quotes   int  `json:"quotes_erased"`
-	Vacuumed bool `json:"vacuumed"`
-}
+// ForgetReport says what a forget erased: forget's answer, as package
+// answer renders it.
+type ForgetReport = answer.ForgetReport
 
 // ForgottenSession is one conversation that is gone.
-type ForgottenSession struct {
-	SessionID string `json:"session_id"`
-	Source    string `json:"source"`
-	Title     string `json:"title"`
-	Turns     int    `json:"turns"`
-	Bytes     int64  `json:"bytes"`
-	File      string `json:"file"`
-}
+type ForgottenSession = answer.ForgottenSession
 
 // Forget erases conversations for good: the source file is overwritten and
 // removed, every index and catalog row deleted, the audit rows that name it
