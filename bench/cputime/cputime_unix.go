@@ -1,15 +1,15 @@
 //go:build unix
 
-package recall
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time this process has used, user plus system: on a
-// busy machine it measures work where wall time measures the neighbours.
-func cpuTime() time.Duration {
+// Self is the process's user and system CPU time so far; 0 if the system
+// does not say.
+func Self() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0
