@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/sqlitepages"
+
 	"bufio"
 	"context"
 	"database/sql"
@@ -320,7 +322,7 @@ func (m *Memory) erase(ctx context.Context) (bool, error) {
 func (m *Memory) eraseFreeSpace(ctx context.Context) error {
 	for try := 1; ; try++ {
 		n, err := m.zeroFreeSpace(ctx)
-		if errors.Is(err, errWALNotEmpty) && try < 5 {
+		if errors.Is(err, sqlitepages.ErrWALNotEmpty) && try < 5 {
 			if err := m.checkpoint(ctx); err != nil {
 				return err
 			}
