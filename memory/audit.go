@@ -95,26 +95,20 @@ func (m *Memory) Audit(ctx context.Context, q AuditQuery) ([]AuditEntry, error) 
 	}
 	query += " ORDER BY ts DESC, id DESC LIMIT ?"
 	args = append(args, limit)
-	rows, err := m.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read audit: %w", err)
-	}
-	defer rows.Close()
 	var out []AuditEntry
-	for rows.Next() {
-		var (
-			e  AuditEntry
-			ts int64
-			ms float64
-		)
+	err := EachRow(ctx, m.db, query, args, func(rows *sql.Rows) error {
+		var e AuditEntry
+		var ts int64
+		var ms float64
 		if err := rows.Scan(&e.ID, &ts, &e.Client, &e.Tool, &e.Args, &e.Hits, &ms, &e.Outcome); err != nil {
-			return nil, fmt.Errorf("read audit: %w", err)
+			return err
 		}
 		e.TS = time.UnixMilli(ts).UTC()
 		e.Duration = time.Duration(ms * float64(time.Millisecond))
 		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("read audit: %w", err)
 	}
 	return out, nil

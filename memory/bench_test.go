@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,36 +14,6 @@ import (
 
 // genSessions is the generated memory memory's and recall's benchmarks share.
 var genSessions = funestest.Generated
-
-var (
-	benchMemOnce sync.Once
-	benchMem     *Memory
-	benchMemErr  error
-)
-
-// benchMemory is a 10k-conversation memory shared by the recall benchmarks.
-func benchMemory(b *testing.B) *Memory {
-	benchMemOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "ireneo-bench-")
-		if err != nil {
-			benchMemErr = err
-			return
-		}
-		benchMem, benchMemErr = Open(dir)
-		if benchMemErr == nil {
-			_, benchMemErr = benchMem.Ingest(context.Background(), genSessions(10000, 1), IngestOptions{})
-		}
-	})
-	if benchMemErr != nil {
-		b.Fatal(benchMemErr)
-	}
-	return benchMem
-}
-
-func percentile(ds []time.Duration, p float64) time.Duration {
-	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-	return ds[min(len(ds)-1, int(p*float64(len(ds))))]
-}
 
 // BenchmarkImportFunes10k imports 10k funes jsonl files into an empty memory,
 // the way `ireneo import` does: read each file, stage it, commit the batch.

@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/sqlitepages"
+
 	"bufio"
 	"context"
 	"database/sql"
@@ -12,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	shredpkg "github.com/ireneo-app/ireneo/shred"
 
 	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/engine"
@@ -291,31 +295,7 @@ var afterQuoteSweep func()
 
 // shred overwrites a file with zeros before removing it, so its text is not
 // left in the file's old blocks on file systems that write in place.
-func shred(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	st, err := f.Stat()
-	if err == nil {
-		_, err = io.CopyN(f, zeroReader{}, st.Size())
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	f.Close()
-	if err != nil {
-		return err
-	}
-	return os.Remove(path)
-}
-
-type zeroReader struct{}
-
-func (zeroReader) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
-}
+var shred = shredpkg.File
 
 // Erase makes deleted text unrecoverable from the database files: it folds
 // and truncates the WAL, and vacuums when a quarter of the file is free
@@ -342,7 +322,7 @@ func (m *Memory) erase(ctx context.Context) (bool, error) {
 func (m *Memory) eraseFreeSpace(ctx context.Context) error {
 	for try := 1; ; try++ {
 		n, err := m.zeroFreeSpace(ctx)
-		if errors.Is(err, errWALNotEmpty) && try < 5 {
+		if errors.Is(err, sqlitepages.ErrWALNotEmpty) && try < 5 {
 			if err := m.checkpoint(ctx); err != nil {
 				return err
 			}

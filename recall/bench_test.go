@@ -15,6 +15,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes/funestest"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 // The recall speed benchmark beside its floor, on the same generated
@@ -148,7 +149,7 @@ func BenchmarkRecall(b *testing.B) {
 
 // bareExpr is the floor's query: the words, ORed, quoted.
 func bareExpr(q string) string {
-	ws := memory.Words(q)
+	ws := querywords.Words(q)
 	for i, w := range ws {
 		ws[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
 	}

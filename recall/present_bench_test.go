@@ -44,7 +44,7 @@ func BenchmarkPresent(b *testing.B) {
 			if !r.et.searched() {
 				continue
 			}
-			snap, err := m.ReadCandidates(ctx, r.readQuery())
+			snap, err := openSnapshot(ctx, m, r.readQuery())
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -68,7 +68,7 @@ func BenchmarkArrival10k(b *testing.B) {
 		return m
 	}
 	count := func(m *memory.Memory) int {
-		snap, err := m.SyncSnapshot(ctx)
+		snap, err := readStored(ctx, m)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,6 @@
 //go:build linux || darwin
 
-package memory
+package diskproblem
 
 import sysunix "golang.org/x/sys/unix"
 

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package memory
+package diskproblem
 
 // freeBytes cannot tell here.
 func freeBytes(string) int64 { return -1 }

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 // Table tests for the text analysis the index and memory's own searches
@@ -49,8 +51,8 @@ func TestSearchTermsTable(t *testing.T) {
 			t.Errorf("querySearchTerms(%q) = %q %q %s; want %q %q %s", c.q, st.words, st.ids, st.matchExpr(), c.words, c.ids, c.expr)
 		}
 	}
-	if st := querySearchTerms(strings.Repeat("x", MaxQueryRunes+50)); len(st.words) != 1 || len(st.words[0]) != MaxQueryRunes {
-		t.Errorf("long query not cut to %d runes: %d", MaxQueryRunes, len(st.words[0]))
+	if st := querySearchTerms(strings.Repeat("x", querywords.MaxQueryRunes+50)); len(st.words) != 1 || len(st.words[0]) != querywords.MaxQueryRunes {
+		t.Errorf("long query not cut to %d runes: %d", querywords.MaxQueryRunes, len(st.words[0]))
 	}
 	if got := (searchTerms{}).matchExpr(); got != "" {
 		t.Errorf("empty terms gave %q", got)
