@@ -11,12 +11,14 @@ import (
 
 // What recall keeps of a memory between recalls, per generation of its
 // index (memory.ReadTx.Gen: every write draws a new one, so other
-// processes' writes are seen): the words' index terms and frequencies, and
-// the role and time of candidate turns. It lives with the Memory
+// processes' writes are seen): the words' index terms and frequencies, the
+// role and time of candidate turns, and the conversations' spans and turns'
+// times a time filter reads. It lives with the Memory
 // (memory.ReadTx.Kept).
 type readCaches struct {
 	terms termStats
 	turns *turnCache
+	spans spanCache
 }
 
 // cachesKey is readCaches' key among what a Memory keeps.

@@ -1,0 +1,143 @@
+package recall
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// TestTimeFilterKeepsTheSpansTurns: the documents a time filter keeps, from
+// the span cache, are the turns the filter's SQL keeps (the conversation's
+// span overlapping, the turn's own time inside), for spans that start and
+// end inside conversations, with turns out of order and undated, under a
+// source filter too; and a write's new generation is seen.
+func TestTimeFilterKeepsTheSpansTurns(t *testing.T) {
+	m := openTest(t)
+	r := rand.New(rand.NewPCG(7, 9))
+	var ss []*funes.Session
+	for i := range 14 {
+		start := day0.Add(time.Duration(r.IntN(90*24)) * time.Hour)
+		texts := make([]string, 2+r.IntN(6))
+		for k := range texts {
+			texts[k] = fmt.Sprintf("pump seal note %d of %d", k, i)
+		}
+		harness := []string{"claude_code", "chatgpt"}[i%2]
+		s := conv(fmt.Sprintf("s%d", i), harness, "title", "", start, texts...)
+		for k := range s.Turns {
+			switch r.IntN(6) {
+			case 0:
+				s.Turns[k].TS = time.Time{} // undated: the turn before's time
+			case 1:
+				s.Turns[k].TS = start.Add(-time.Duration(1+r.IntN(72)) * time.Hour) // out of order
+			default:
+				s.Turns[k].TS = start.Add(time.Duration(r.IntN(96)) * time.Hour)
+			}
+		}
+		ss = append(ss, s)
+	}
+	mustIngest(t, m, ss[:10]...)
+	check := func(what string) int {
+		t.Helper()
+		compared := 0
+		for i := range 60 {
+			var cq snapshotQuery
+			lo := day0.Add(time.Duration(r.IntN(100*24)-5*24) * time.Hour)
+			switch i % 3 {
+			case 0:
+				cq.Since = lo
+			case 1:
+				cq.Until = lo
+			default:
+				cq.Since, cq.Until = lo, lo.Add(time.Duration(1+r.IntN(30*24))*time.Hour)
+			}
+			if i%4 == 0 {
+				cq.Source = "chatgpt"
+			}
+			got, want := filterDocs(t, m, cq), filterDocsSQL(t, m, cq)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s: since %v until %v source %q: kept %v, the SQL %v", what, cq.Since, cq.Until, cq.Source, got, want)
+			}
+			compared += len(want)
+		}
+		return compared
+	}
+	if n := check("first"); n == 0 {
+		t.Fatal("no span kept a turn: the test compares nothing")
+	}
+	if keptTurnTimes(t, m) == 0 {
+		t.Fatal("the span cache kept no turn times")
+	}
+	check("again, from the cache")
+	mustIngest(t, m, ss[10:]...) // a new generation
+	check("after a write")
+}
+
+// keptTurnTimes is how many turn times m's span cache holds.
+func keptTurnTimes(t *testing.T, m *memory.Memory) int {
+	rt, err := m.BeginRead(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	return cachesOf(rt).spans.size
+}
+
+// filterDocs is what docFilter keeps, document by document.
+func filterDocs(t *testing.T, m *memory.Memory, cq snapshotQuery) []uint64 {
+	t.Helper()
+	ctx := context.Background()
+	rt, err := m.BeginRead(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	allow, rs, err := docFilter(ctx, rt, &cachesOf(rt).spans, cq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allow != nil || rs == nil {
+		t.Fatalf("a time filter gave a test by document (%v) or no ranges", allow != nil)
+	}
+	var out []uint64
+	for _, r := range rs {
+		for d := r.Lo; d <= r.Hi; d++ {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// filterDocsSQL is what the filter's SQL kept before the span cache.
+func filterDocsSQL(t *testing.T, m *memory.Memory, cq snapshotQuery) []uint64 {
+	t.Helper()
+	q := `SELECT t.sess, t.seq FROM sessions s CROSS JOIN turns t ON t.sess = s.id WHERE 1`
+	var args []any
+	if cq.Source != "" {
+		q += ` AND s.harness = ?`
+		args = append(args, cq.Source)
+	}
+	if !cq.Since.IsZero() {
+		q += ` AND s.updated >= ? AND t.ts >= ?`
+		args = append(args, cq.Since.Unix(), cq.Since.Unix())
+	}
+	if !cq.Until.IsZero() {
+		q += ` AND s.started < ? AND t.ts < ?`
+		args = append(args, cq.Until.Unix(), cq.Until.Unix())
+	}
+	var out []uint64
+	readRows(t, m, q, args, func(rows *sql.Rows) error {
+		var k memory.TurnKey
+		err := rows.Scan(&k.Sess, &k.Seq)
+		out = append(out, k.Doc())
+		return err
+	})
+	slices.Sort(out)
+	return out
+}
