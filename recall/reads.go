@@ -152,7 +152,7 @@ func openSnapshot(ctx context.Context, m *memory.Memory, q snapshotQuery) (_ *sn
 		}
 	}
 	if q.Previews {
-		if err := turnPreviews(ctx, s.rt, s.Candidates); err != nil {
+		if err := turnPreviews(ctx, s.rt, &c.previews, s.rt.Gen(), s.Candidates); err != nil {
 			return nil, fmt.Errorf("recall: candidates' previews: %w", err)
 		}
 	}

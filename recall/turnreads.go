@@ -82,19 +82,35 @@ func readAround(ctx context.Context, q memory.Querier, turns []memory.TurnKey, n
 }
 
 // turnPreviews fills in each candidate's preview: the stored one, else (a
-// turn keeps none of its own text) cut from its first chunks as import did.
-func turnPreviews(ctx context.Context, q memory.Querier, cs []snapCandidate) error {
+// turn keeps none of its own text) cut from its first chunks as import did;
+// pc keeps them for generation gen.
+func turnPreviews(ctx context.Context, q memory.Querier, pc *previewCache, gen int64, cs []snapCandidate) error {
 	if len(cs) == 0 {
 		return nil
 	}
-	keys := make([]memory.TurnKey, len(cs))
-	at := make(map[memory.TurnKey]int, len(cs))
+	docs := make([]uint64, len(cs))
 	for i, c := range cs {
-		keys[i] = memory.TurnKey{Sess: c.Sess, Seq: c.Seq}
-		at[keys[i]] = i
+		docs[i] = memory.TurnKey{Sess: c.Sess, Seq: c.Seq}.Doc()
 	}
+	found := make([]bool, len(cs))
+	pc.lookup(gen, docs, func(i int, p string) { cs[i].Preview, found[i] = p, true })
+	var keys []memory.TurnKey
+	at := make(map[memory.TurnKey][]int, len(cs))
+	for i, c := range cs {
+		if !found[i] {
+			k := memory.TurnKey{Sess: c.Sess, Seq: c.Seq}
+			if len(at[k]) == 0 {
+				keys = append(keys, k)
+			}
+			at[k] = append(at[k], i)
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	read := make(map[uint64]string, len(keys))
 	set, args := memory.TurnSet(keys)
-	return memory.EachRow(ctx, q, `SELECT t.sess, t.seq, t.preview, `+memory.PreviewSQL+` FROM turns t WHERE (t.sess, t.seq) IN (`+set+`)`, args, func(rows *sql.Rows) error {
+	err := memory.EachRow(ctx, q, `SELECT t.sess, t.seq, t.preview, `+memory.PreviewSQL+` FROM turns t WHERE (t.sess, t.seq) IN (`+set+`)`, args, func(rows *sql.Rows) error {
 		var k memory.TurnKey
 		var p, said string
 		if err := rows.Scan(&k.Sess, &k.Seq, &p, &said); err != nil {
@@ -103,9 +119,15 @@ func turnPreviews(ctx context.Context, q memory.Querier, cs []snapCandidate) err
 		if p == "" {
 			p = memory.TurnPreview(said)
 		}
-		if i, ok := at[k]; ok {
+		for _, i := range at[k] {
 			cs[i].Preview = p
 		}
+		read[k.Doc()] = p
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	pc.add(gen, read)
+	return nil
 }

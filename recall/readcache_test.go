@@ -4,11 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -140,4 +142,48 @@ func filterDocsSQL(t *testing.T, m *memory.Memory, cq snapshotQuery) []uint64 {
 	})
 	slices.Sort(out)
 	return out
+}
+
+// TestPreviewCacheFollowsWrites: a candidate's preview comes from the cache
+// when an earlier recall of the same index read it, and from the turn again
+// after a write changed it.
+func TestPreviewCacheFollowsWrites(t *testing.T) {
+	m := openTest(t)
+	mustIngest(t, m, conv("a", "claude-code", "notes", "", day0, "walrus ledger first words", "ledger walrus again"))
+	ask := func() map[int]string {
+		snap, err := openSnapshot(context.Background(), m, snapshotQuery{Query: engine.Query{Terms: queryTerms("walrus ledger"), K: 5}, Params: engine.DefaultParams(), Previews: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer snap.Close()
+		out := map[int]string{}
+		for _, c := range snap.Candidates {
+			out[c.Seq] = c.Preview
+		}
+		return out
+	}
+	first := ask()
+	if first[0] != "walrus ledger first words" || first[1] != "ledger walrus again" {
+		t.Fatalf("first recall's previews %v", first)
+	}
+	if n := keptPreviews(t, m); n != 2 {
+		t.Fatalf("%d previews kept, want 2", n)
+	}
+	if again := ask(); !maps.Equal(again, first) {
+		t.Fatalf("from the cache %v, read %v", again, first)
+	}
+	mustIngest(t, m, conv("a", "claude-code", "notes", "", day0, "walrus ledger said otherwise", "ledger walrus again"))
+	if after := ask(); after[0] != "walrus ledger said otherwise" {
+		t.Fatalf("after a re-import: %v", after)
+	}
+}
+
+// keptPreviews is how many previews m's preview cache holds.
+func keptPreviews(t *testing.T, m *memory.Memory) int {
+	rt, err := m.BeginRead(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	return len(cachesOf(rt).previews.m)
 }
