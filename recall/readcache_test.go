@@ -187,3 +187,41 @@ func keptPreviews(t *testing.T, m *memory.Memory) int {
 	defer rt.Close()
 	return len(cachesOf(rt).previews.m)
 }
+
+// TestNameCacheFollowsWrites: tied turns are ordered by their
+// conversations' names; a row id that a forget frees and an import takes
+// again names the new conversation, not the one the cache read before.
+func TestNameCacheFollowsWrites(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	mustIngest(t, m, conv("m-first", "claude-code", "notes", "", day0, "walrus ledger"), conv("z-last", "claude-code", "notes", "", day0, "walrus ledger"))
+	order := func() []string {
+		cs := snapCandidates(t, m, snapshotQuery{Query: engine.Query{Terms: queryTerms("walrus ledger"), K: 5}, Params: engine.DefaultParams()})
+		var ids []string
+		readRows(t, m, `SELECT id, session_id FROM sessions`, nil, func(rows *sql.Rows) error {
+			var id int64
+			var sid string
+			if err := rows.Scan(&id, &sid); err != nil {
+				return err
+			}
+			for _, c := range cs {
+				if c.Sess == id {
+					ids = append(ids, fmt.Sprintf("%d %s", slices.IndexFunc(cs, func(x snapCandidate) bool { return x.Sess == id }), sid))
+				}
+			}
+			return nil
+		})
+		slices.Sort(ids)
+		return ids
+	}
+	if got := order(); !slices.Equal(got, []string{"0 m-first", "1 z-last"}) {
+		t.Fatalf("tied turns ordered %v", got)
+	}
+	if _, err := m.Forget(ctx, []string{"z-last"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustIngest(t, m, conv("a-new", "claude-code", "notes", "", day0, "walrus ledger")) // z-last's row id again
+	if got := order(); !slices.Equal(got, []string{"0 a-new", "1 m-first"}) {
+		t.Fatalf("after a forget and an import: tied turns ordered %v", got)
+	}
+}

@@ -232,7 +232,7 @@ func searchTurns(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq snaps
 	if err != nil {
 		return nil, err
 	}
-	if err := orderTies(ctx, rt, cands); err != nil {
+	if err := orderTies(ctx, rt, &cachesOf(rt).names, cands); err != nil {
 		return nil, err
 	}
 	return cands[:min(len(cands), max(cq.Query.K, 0))], nil
@@ -247,7 +247,7 @@ const tieCap, minTies = 2, 32
 // orderTies orders candidates of equal score, in place, by the turn's time,
 // its conversation (harness, session id) and its seq: keys a turn keeps
 // through a backup's restore or a re-import, where row ids do not.
-func orderTies(ctx context.Context, q memory.Querier, cs []snapCandidate) error {
+func orderTies(ctx context.Context, rt *memory.ReadTx, nc *nameCache, cs []snapCandidate) error {
 	var tied []int64 // conversations of tied candidates
 	for i := 1; i < len(cs); i++ {
 		if cs[i].BM25 == cs[i-1].BM25 {
@@ -257,7 +257,7 @@ func orderTies(ctx context.Context, q memory.Querier, cs []snapCandidate) error 
 	if len(tied) == 0 {
 		return nil
 	}
-	names, err := sessionNames(ctx, q, tied)
+	names, err := nc.names(ctx, rt, rt.Gen(), tied)
 	if err != nil {
 		return err
 	}
@@ -282,16 +282,33 @@ func orderTies(ctx context.Context, q memory.Querier, cs []snapCandidate) error 
 	return nil
 }
 
-// sessionNames reads the (harness, session id) of conversations by row id.
-func sessionNames(ctx context.Context, q memory.Querier, ids []int64) (map[int64][2]string, error) {
+// names returns the (harness, session id) of conversations by row id, from
+// what it keeps for generation gen, reading the others.
+func (c *nameCache) names(ctx context.Context, q memory.Querier, gen int64, ids []int64) (map[int64][2]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || c.gen != gen || len(c.m) > nameCacheMax {
+		c.gen, c.m = gen, map[int64][2]string{}
+	}
 	out := make(map[int64][2]string, len(ids))
-	err := memory.EachRow(ctx, q, `SELECT id, harness, session_id FROM sessions WHERE id IN (`+memory.IDList(ids)+`)`, nil, func(rows *sql.Rows) error {
+	var need []int64
+	for _, id := range ids {
+		if n, ok := c.m[id]; ok {
+			out[id] = n
+		} else {
+			need = append(need, id)
+		}
+	}
+	if len(need) == 0 {
+		return out, nil
+	}
+	err := memory.EachRow(ctx, q, `SELECT id, harness, session_id FROM sessions WHERE id IN (`+memory.IDList(need)+`)`, nil, func(rows *sql.Rows) error {
 		var id int64
 		var n [2]string
 		if err := rows.Scan(&id, &n[0], &n[1]); err != nil {
 			return err
 		}
-		out[id] = n
+		out[id], c.m[id] = n, n
 		return nil
 	})
 	if err != nil {
