@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	shredpkg "github.com/ireneo-app/ireneo/shred"
+
 	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
@@ -293,31 +295,7 @@ var afterQuoteSweep func()
 
 // shred overwrites a file with zeros before removing it, so its text is not
 // left in the file's old blocks on file systems that write in place.
-func shred(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	st, err := f.Stat()
-	if err == nil {
-		_, err = io.CopyN(f, zeroReader{}, st.Size())
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	f.Close()
-	if err != nil {
-		return err
-	}
-	return os.Remove(path)
-}
-
-type zeroReader struct{}
-
-func (zeroReader) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
-}
+var shred = shredpkg.File
 
 // Erase makes deleted text unrecoverable from the database files: it folds
 // and truncates the WAL, and vacuums when a quarter of the file is free
