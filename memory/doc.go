@@ -22,7 +22,7 @@
 // funes. Besides funes and engine it imports only leaves: o200k (a turn's
 // token count), querywords (a search's words), sqlitepages (zeroing free
 // page space), diskproblem (why the files cannot be written), filelock
-// (staging and journal locks), plumbing
+// (staging and journal locks), shred (a file zeroed before it goes), plumbing
 // (what in a transcript is not a person's words) and answer (forget
 // recognises Ireneo's own answers quoted in an agent's transcript by
 // answer's readers). Finding secrets and scrubbing a stored memory are
