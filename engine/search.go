@@ -103,9 +103,9 @@ type Query struct {
 // DocRange is the documents from Lo to Hi, both included.
 type DocRange struct{ Lo, Hi uint64 }
 
-// inRanges reports whether d is inside one of rs (sorted, disjoint), or rs
-// is nil.
-func inRanges(rs []DocRange, d uint64) bool {
+// InRanges reports whether d is inside one of rs (sorted, disjoint), or rs
+// is nil: what Query.Ranges keeps.
+func InRanges(rs []DocRange, d uint64) bool {
 	if rs == nil {
 		return true
 	}
@@ -950,7 +950,7 @@ func SearchExhaustive(ctx context.Context, q Preparer, query Query, p Params) ([
 		a := acc[d]
 		var h Hit
 		h, scratch = finish(a.vals, a.has, p.Passage, scratch)
-		if h.Score > 0 && (query.Allow == nil || query.Allow(d)) && inRanges(query.Ranges, d) {
+		if h.Score > 0 && (query.Allow == nil || query.Allow(d)) && InRanges(query.Ranges, d) {
 			h.Doc, h.Fields = d, a.fields
 			top.offer(h)
 		}

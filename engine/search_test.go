@@ -467,7 +467,7 @@ func TestRangesKeepOnlyTheirDocuments(t *testing.T) {
 	rs := []DocRange{{100, 120}, {300, 305}}
 	base := Query{K: 5, Ties: 40, Terms: []QueryTerm{{Term: "alpha", Fields: 1 << Body}, {Term: "w3", Fields: 1 << Body}}}
 	byDoc, ranged := base, base
-	byDoc.Allow = func(d uint64) bool { return inRanges(rs, d) }
+	byDoc.Allow = func(d uint64) bool { return InRanges(rs, d) }
 	ranged.Ranges = rs
 	var sd, sr SearchStats
 	byDoc.Stats, ranged.Stats = &sd, &sr
@@ -484,7 +484,7 @@ func TestRangesKeepOnlyTheirDocuments(t *testing.T) {
 		t.Fatal("found nothing: the case compares nothing")
 	}
 	for _, h := range got {
-		if !inRanges(rs, h.Doc) {
+		if !InRanges(rs, h.Doc) {
 			t.Fatalf("hit %d is outside %v", h.Doc, rs)
 		}
 	}
