@@ -53,7 +53,7 @@ func (m *Memory) Reindex(ctx context.Context, progress func(done, total int)) (R
 	if err != nil {
 		return rep, fmt.Errorf("reindex: %w", err)
 	}
-	if _, err := m.erase(ctx); err != nil {
+	if err := m.pack(ctx); err != nil {
 		return rep, fmt.Errorf("reindex: %w", err)
 	}
 	return rep, nil

@@ -287,8 +287,9 @@ func (m *Memory) upgradeOnce(ctx context.Context) error {
 		return fmt.Errorf("upgrade %s: %w", m.dbPath(), err)
 	}
 	if rebuilt {
-		// Fold the dropped index's pages away, as reindex does.
-		if _, err := m.erase(ctx); err != nil {
+		// Fold the dropped index's pages away and pack the new one, as
+		// reindex does.
+		if err := m.pack(ctx); err != nil {
 			return fmt.Errorf("upgrade %s: %w", m.dbPath(), err)
 		}
 	}
