@@ -119,6 +119,21 @@ type Tuning struct {
 	// AskLoose counts any short turn with a question mark as asking, not
 	// only one whose question holds the match (answers.go).
 	AskLoose bool
+	// IDHeld: for a question naming identifiers, a turn holding them
+	// whole (its identifiers field, not only their parts in the text)
+	// gains this fraction of its score, times the share it holds: V-261
+	// outranks M-261 and the turns that only say "261". 0 turns it off.
+	IDHeld float64
+	// IDPartsOnce: coverage weighs a query identifier once, whole; its
+	// parts ("err", "quota" of ERR_QUOTA_EXCEEDED) are not further words
+	// asked for, so a turn holding the identifier alone does not cover the
+	// topic words the question adds to it.
+	IDPartsOnce bool
+	// SessionOwnExchange leaves a turn's own exchange (the message and its
+	// reply) out of the session signal: a reply repeating the message's
+	// words is one place in the conversation, not a second one about the
+	// question.
+	SessionOwnExchange bool
 	// BM25 overrides the engine's k1 and per-field b (the field weights stay
 	// the *Weight knobs above); nil is engine.DefaultParams.
 	BM25 *engine.Params
