@@ -1,6 +1,7 @@
 package answer
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -57,10 +58,20 @@ func CLIAuditJSON(es []AuditEntry) any {
 type markedAuditEntry AuditEntry
 
 func (e markedAuditEntry) MarshalJSON() ([]byte, error) {
+	type plain AuditEntry // its fields without AuditEntry's MarshalJSON
 	return withMarker(struct {
-		AuditEntry
+		plain
 		DurationMS float64 `json:"duration_ms"`
-	}{AuditEntry(e), float64(e.Duration) / float64(time.Millisecond)})
+	}{plain(e), float64(e.Duration) / float64(time.Millisecond)})
+}
+
+// MarshalJSON writes the duration as duration_ms, a float.
+func (e AuditEntry) MarshalJSON() ([]byte, error) {
+	type plain AuditEntry
+	return json.Marshal(struct {
+		plain
+		DurationMS float64 `json:"duration_ms"`
+	}{plain(e), float64(e.Duration) / float64(time.Millisecond)})
 }
 
 // clipArgs shortens s to n runes for a table cell.

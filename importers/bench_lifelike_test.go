@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/bench/lifelike"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
@@ -50,7 +51,7 @@ func BenchmarkParseLifelike10k(b *testing.B) {
 	b.ResetTimer()
 	var cpu float64
 	for i := 0; i < b.N; i++ {
-		cpu0 := cpuSeconds()
+		cpu0 := cputime.Seconds()
 		ins, err := Detect(context.Background(), dir)
 		if err != nil {
 			b.Fatal(err)
@@ -69,7 +70,7 @@ func BenchmarkParseLifelike10k(b *testing.B) {
 				b.Fatalf("%s: %v", in.Path, err)
 			}
 		}
-		cpu += cpuSeconds() - cpu0
+		cpu += cputime.Seconds() - cpu0
 		if convs < 10_000 {
 			b.Fatalf("%d conversations", convs)
 		}
@@ -104,11 +105,11 @@ func BenchmarkImportLifelike10k(b *testing.B) {
 			b.Fatal(err)
 		}
 		resetPeakRSS()
-		cpu0 := cpuSeconds()
+		cpu0 := cputime.Seconds()
 		b.StartTimer()
 		sum, err := Run(context.Background(), m, []string{dir}, opts)
 		b.StopTimer()
-		cpu += cpuSeconds() - cpu0
+		cpu += cputime.Seconds() - cpu0
 		if err != nil || sum.New < 10_000 || sum.Failed > 0 {
 			b.Fatalf("%v: %+v", err, sum)
 		}

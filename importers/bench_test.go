@@ -10,9 +10,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -49,13 +49,13 @@ func BenchmarkParseChatGPT10k(b *testing.B) {
 			b.Fatal(err)
 		}
 		resetPeakRSS()
-		cpu0 := cpuSeconds()
+		cpu0 := cputime.Seconds()
 		turns := 0
 		err = ParseChatGPT(context.Background(), f, path, Handler{Session: func(s *funes.Session) error {
 			turns += len(s.Turns)
 			return nil
 		}})
-		cpu += cpuSeconds() - cpu0
+		cpu += cputime.Seconds() - cpu0
 		f.Close()
 		if err != nil || turns != 60_000 {
 			b.Fatalf("%v, %d turns", err, turns)
@@ -82,11 +82,11 @@ func benchImportChatGPT(b *testing.B, n int) {
 			b.Fatal(err)
 		}
 		resetPeakRSS()
-		cpu0 := cpuSeconds()
+		cpu0 := cputime.Seconds()
 		b.StartTimer()
 		sum, err := Run(context.Background(), m, []string{path}, Options{})
 		b.StopTimer()
-		cpu += cpuSeconds() - cpu0
+		cpu += cputime.Seconds() - cpu0
 		if err != nil || sum.New != n {
 			b.Fatalf("%v: %+v", err, sum)
 		}
@@ -106,15 +106,6 @@ func benchImportChatGPT(b *testing.B, n int) {
 // resetPeakRSS starts a new high-water mark (Linux: clear_refs 5), so the
 // figure is the import's and not the generator's.
 func resetPeakRSS() { os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
-
-// cpuSeconds is the user and system CPU time this process has used.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
-}
 
 // peakRSSMiB reads VmHWM, the peak resident set size, from /proc.
 func peakRSSMiB() float64 {

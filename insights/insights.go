@@ -2,9 +2,10 @@
 // screen and `ireneo insights` show (headline totals, conversations and
 // turns per week by source and by project, agents' calls per day), and the
 // agents' insights tool's counts per week or month (periods.go). It lays
-// out, ranks and classifies what memory's count reads return
-// (memory/insightsreads.go: Totals, StartCounts, AgentCalls, and the
-// sessions and audit listings); it writes nothing and renders nothing
+// out, ranks and classifies what its count reads return (reads.go: totals,
+// conversations started per bucket, agents' calls, in one memory.ReadTx)
+// and memory's sessions and audit listings; it writes nothing and renders
+// nothing
 // (package answer renders the tool's and the CLI's answers).
 package insights
 
@@ -84,7 +85,8 @@ func Since(rng string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("insights: range %q: want 3m, year or all", rng)
 }
 
-// Read counts the memory for the charts: three reads of m, one per chart.
+// Read counts the memory for the charts: one read transaction of m, a
+// query or two per chart.
 func Read(ctx context.Context, m *memory.Memory, q Query) (Insights, error) {
 	now := q.Now
 	if now.IsZero() {
@@ -102,18 +104,23 @@ func Read(ctx context.Context, m *memory.Memory, q Query) (Insights, error) {
 	if !since.IsZero() {
 		in.Since = &since
 	}
-	if in.Headline, err = headline(ctx, m); err != nil {
+	rt, err := m.BeginRead(ctx)
+	if err != nil {
+		return in, fmt.Errorf("insights: %w", err)
+	}
+	defer rt.Close()
+	if in.Headline, err = headline(ctx, rt, m.DatabaseBytes()); err != nil {
 		return in, err
 	}
 	var from int64
 	if !since.IsZero() {
 		from = since.Unix()
 	}
-	bySource, err := m.StartCounts(ctx, memory.CountBySource, from, mondayOffset, weekSecs)
+	sources, err := startCounts(ctx, rt, bySource, from, mondayOffset, weekSecs)
 	if err != nil {
 		return in, fmt.Errorf("insights by source: %w", err)
 	}
-	byProject, err := m.StartCounts(ctx, memory.CountByProject, from, mondayOffset, weekSecs)
+	projects, err := startCounts(ctx, rt, byProject, from, mondayOffset, weekSecs)
 	if err != nil {
 		return in, fmt.Errorf("insights by project: %w", err)
 	}
@@ -123,7 +130,7 @@ func Read(ctx context.Context, m *memory.Memory, q Query) (Insights, error) {
 	if from > 0 {
 		first = weekOf(from)
 	}
-	for _, rows := range [][]memory.StartCount{bySource, byProject} {
+	for _, rows := range [][]startCount{sources, projects} {
 		for _, r := range rows {
 			first, last = min(first, r.Bucket), max(last, r.Bucket)
 		}
@@ -131,21 +138,21 @@ func Read(ctx context.Context, m *memory.Memory, q Query) (Insights, error) {
 	for w := first; w <= last; w++ {
 		in.Weeks = append(in.Weeks, weekStart(w))
 	}
-	in.BySource = weekSeries(bySource, first, len(in.Weeks))
-	in.ByProject = weekSeries(byProject, first, len(in.Weeks))
+	in.BySource = weekSeries(sources, first, len(in.Weeks))
+	in.ByProject = weekSeries(projects, first, len(in.Weeks))
 	if len(in.ByProject) > topProjects {
 		in.ByProject = in.ByProject[:topProjects]
 	}
 
-	if in.Days, in.Agents, err = agentAccess(ctx, m, since, now); err != nil {
+	if in.Days, in.Agents, err = agentAccess(ctx, rt, since, now); err != nil {
 		return in, fmt.Errorf("insights agent access: %w", err)
 	}
 	return in, nil
 }
 
 // headline is the memory's totals as the screen shows them.
-func headline(ctx context.Context, m *memory.Memory) (Headline, error) {
-	t, err := m.Totals(ctx)
+func headline(ctx context.Context, rt *memory.ReadTx, databaseBytes int64) (Headline, error) {
+	t, err := readTotals(ctx, rt, databaseBytes)
 	h := Headline{Conversations: t.Conversations, Turns: t.Turns, Tokens: t.Tokens, SizeBytes: t.SizeBytes,
 		Redacted: t.Redacted, Forgotten: t.Forgotten}
 	if !t.Oldest.IsZero() {
@@ -161,7 +168,7 @@ func headline(ctx context.Context, m *memory.Memory) (Headline, error) {
 const topProjects = 10
 
 // weekSeries lays counts out on the week axis, biggest series first.
-func weekSeries(rows []memory.StartCount, first int64, n int) []WeekSeries {
+func weekSeries(rows []startCount, first int64, n int) []WeekSeries {
 	idx := map[string]int{}
 	out := []WeekSeries{}
 	for _, r := range rows {
@@ -215,8 +222,8 @@ func Class(outcome string) int {
 
 // agentAccess is the daily calls per client from the audit log. The days
 // run from the range's start (or the first call) to today.
-func agentAccess(ctx context.Context, m *memory.Memory, since, now time.Time) ([]time.Time, []AgentSeries, error) {
-	cells, err := m.AgentCalls(ctx, since)
+func agentAccess(ctx context.Context, rt *memory.ReadTx, since, now time.Time) ([]time.Time, []AgentSeries, error) {
+	cells, err := agentCalls(ctx, rt, since)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -70,20 +70,13 @@ func (m *Memory) CreateAccessToken(ctx context.Context, name string, hash []byte
 
 // AccessTokens lists every token in the catalog, revoked ones included, by name.
 func (m *Memory) AccessTokens(ctx context.Context) ([]AccessToken, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT name, hash, projects, created, last_used, revoked FROM tokens ORDER BY name`)
-	if err != nil {
-		return nil, fmt.Errorf("list tokens: %w", err)
-	}
-	defer rows.Close()
 	var out []AccessToken
-	for rows.Next() {
+	err := EachRow(ctx, m.db, `SELECT name, hash, projects, created, last_used, revoked FROM tokens ORDER BY name`, nil, func(rows *sql.Rows) error {
 		t, err := scanAccessToken(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list tokens: %w", err)
-		}
 		out = append(out, t)
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, fmt.Errorf("list tokens: %w", err)
 	}
 	return out, nil

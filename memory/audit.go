@@ -3,10 +3,11 @@ package memory
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ireneo-app/ireneo/answer"
 )
 
 // Audit outcomes, as recorded in the audit log.
@@ -24,26 +25,9 @@ const (
 	AuditForbidden    = "forbidden"    // 403: a Host or Origin that is not loopback
 )
 
-// AuditEntry is one recorded MCP tool call.
-type AuditEntry struct {
-	ID       int64         `json:"id"`
-	TS       time.Time     `json:"ts"`
-	Client   string        `json:"client"` // the token's name, or "stdio"
-	Tool     string        `json:"tool"`
-	Args     string        `json:"args"` // the call's arguments, as JSON
-	Hits     int           `json:"hits"`
-	Duration time.Duration `json:"-"`
-	Outcome  string        `json:"outcome"`
-}
-
-// MarshalJSON writes the duration as duration_ms, a float.
-func (e AuditEntry) MarshalJSON() ([]byte, error) {
-	type plain AuditEntry
-	return json.Marshal(struct {
-		plain
-		DurationMS float64 `json:"duration_ms"`
-	}{plain(e), float64(e.Duration) / float64(time.Millisecond)})
-}
+// AuditEntry is one recorded MCP tool call, as `ireneo audit` answers it
+// (package answer's type).
+type AuditEntry = answer.AuditEntry
 
 // AuditQuery selects audit entries. Zero fields select everything.
 type AuditQuery struct {
@@ -111,26 +95,20 @@ func (m *Memory) Audit(ctx context.Context, q AuditQuery) ([]AuditEntry, error) 
 	}
 	query += " ORDER BY ts DESC, id DESC LIMIT ?"
 	args = append(args, limit)
-	rows, err := m.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("read audit: %w", err)
-	}
-	defer rows.Close()
 	var out []AuditEntry
-	for rows.Next() {
-		var (
-			e  AuditEntry
-			ts int64
-			ms float64
-		)
+	err := EachRow(ctx, m.db, query, args, func(rows *sql.Rows) error {
+		var e AuditEntry
+		var ts int64
+		var ms float64
 		if err := rows.Scan(&e.ID, &ts, &e.Client, &e.Tool, &e.Args, &e.Hits, &ms, &e.Outcome); err != nil {
-			return nil, fmt.Errorf("read audit: %w", err)
+			return err
 		}
 		e.TS = time.UnixMilli(ts).UTC()
 		e.Duration = time.Duration(ms * float64(time.Millisecond))
 		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("read audit: %w", err)
 	}
 	return out, nil

@@ -76,17 +76,7 @@ func (m *Memory) ExportCatalog(ctx context.Context) (Catalog, error) {
 		if err != nil {
 			return err
 		}
-		rows, qerr := tx.QueryContext(ctx, q)
-		if qerr != nil {
-			return qerr
-		}
-		defer rows.Close()
-		for rows.Next() {
-			if serr := scan(rows); serr != nil {
-				return serr
-			}
-		}
-		return rows.Err()
+		return EachRow(ctx, tx, q, nil, scan)
 	}
 	err = each(`SELECT harness, session_id, project FROM session_projects ORDER BY 1,2,3`, func(r *sql.Rows) error {
 		var t CatalogTag
@@ -216,20 +206,16 @@ func (m *Memory) ImportCatalog(ctx context.Context, c Catalog, onlyStored bool) 
 		stored := map[string]bool{}   // harness\x00id of stored conversations
 		storedTS := map[string]bool{} // their tombstone hashes
 		if onlyStored {
-			rows, err := tx.QueryContext(ctx, `SELECT harness, session_id FROM sessions`)
+			err := EachRow(ctx, tx, `SELECT harness, session_id FROM sessions`, nil, func(rows *sql.Rows) error {
+				var h, id string
+				err := rows.Scan(&h, &id)
+				stored[h+"\x00"+id] = true
+				storedTS[tombstoneHash(h, id)] = true
+				return err
+			})
 			if err != nil {
 				return err
 			}
-			for rows.Next() {
-				var h, id string
-				if err := rows.Scan(&h, &id); err != nil {
-					rows.Close()
-					return err
-				}
-				stored[h+"\x00"+id] = true
-				storedTS[tombstoneHash(h, id)] = true
-			}
-			rows.Close()
 		}
 		keep := func(r CatalogRef) bool { return !onlyStored || stored[r.Source+"\x00"+r.SessionID] }
 		added := func(res sql.Result, err error, n *int) error {

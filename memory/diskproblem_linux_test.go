@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/diskproblem"
+
 	"context"
 	"errors"
 	"os"
@@ -63,7 +65,7 @@ func TestFullDiskSaysSo(t *testing.T) {
 	fill(t, disk)
 
 	_, err = Open(dir)
-	if !errors.Is(err, ErrDiskFull) || !strings.Contains(err.Error(), "is full") || strings.HasPrefix(strings.TrimPrefix(err.Error(), "open memory "+dir+": "), "read schema") {
+	if !errors.Is(err, diskproblem.ErrDiskFull) || !strings.Contains(err.Error(), "is full") || strings.HasPrefix(strings.TrimPrefix(err.Error(), "open memory "+dir+": "), "read schema") {
 		t.Fatalf("Open on a full disk: %v", err)
 	}
 
@@ -75,7 +77,7 @@ func TestFullDiskSaysSo(t *testing.T) {
 	defer m.Close()
 	mustIngest(t, m, conv("c2", funes.HarnessClaudeCode, "more", "", day0, strings.Repeat("filler words ", 2000), "ok"))
 	fill(t, disk)
-	if _, err := m.Forget(context.Background(), []string{"c1"}, nil); !errors.Is(err, ErrDiskFull) {
+	if _, err := m.Forget(context.Background(), []string{"c1"}, nil); !errors.Is(err, diskproblem.ErrDiskFull) {
 		t.Fatalf("Forget on a full disk: %v", err)
 	}
 }
@@ -94,7 +96,7 @@ func TestReadOnlyDiskSaysSo(t *testing.T) {
 		t.Skipf("cannot remount read-only: %v", err)
 	}
 	_, err = Open(dir)
-	if !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), "read-only file system") {
+	if !errors.Is(err, diskproblem.ErrReadOnly) || !strings.Contains(err.Error(), "read-only file system") {
 		t.Fatalf("Open on a read-only disk: %v", err)
 	}
 }
@@ -105,7 +107,7 @@ func TestReadOnlyDiskSaysSo(t *testing.T) {
 func TestNoPermissionSaysSo(t *testing.T) {
 	if dir := os.Getenv("IRENEO_TEST_PERM_DIR"); dir != "" {
 		_, err := Open(dir)
-		if !errors.Is(err, ErrPermission) || !strings.Contains(err.Error(), "permission denied") {
+		if !errors.Is(err, diskproblem.ErrPermission) || !strings.Contains(err.Error(), "permission denied") {
 			t.Fatalf("Open without permission: %v", err)
 		}
 		return

@@ -8,16 +8,24 @@
 //
 // Everything that reads or changes a memory goes through this package: the
 // CLI, the MCP server and the GUI call the same functions. The recall
-// pipeline is package recall, built on one read snapshot per recall
-// (recallreads.go: ReadCandidates, then Shown) and on the text analysis the
-// index is cut by (analysis.go: Words, Identifiers, the stopwords).
+// pipeline is package recall: it reads through one door, a read
+// transaction (readtx.go: BeginRead, the engine's search with its cache,
+// the index generation), with queries of its own over the tables that
+// schema.go documents; reads here and there loop over rows with one
+// helper (querier.go). Insights' counts and sync's snapshot read through
+// the same door. Queries are cut into words by package querywords; the
+// free space a forget leaves in the database's pages is zeroed by package
+// sqlitepages.
 // The search index is package engine's tables in ireneo.db (one document
 // per turn), which memory keeps in the same transaction as every import,
 // forget, scrub and reindex. The conversations' model and codec are package
 // funes. Besides funes and engine it imports only leaves: o200k (a turn's
-// token count), plumbing (what in a transcript is not a person's words) and
-// answer (forget recognises Ireneo's own answers quoted in an agent's
-// transcript by answer's readers). Finding secrets and scrubbing a stored
-// memory are packages redact and memscrub; memory keeps the reads a scrub
-// needs and its journaled commit (scrub_memory.go).
+// token count), querywords (a search's words), sqlitepages (zeroing free
+// page space), diskproblem (why the files cannot be written), plumbing
+// (what in a transcript is not a person's words) and answer (forget
+// recognises Ireneo's own answers quoted in an agent's transcript by
+// answer's readers). Finding secrets and scrubbing a stored memory are
+// packages redact and memscrub; memory keeps the conversation list and
+// loads a scrub needs, the allow-list's and history's writes, and its
+// journaled commit (scrub_memory.go).
 package memory

@@ -213,22 +213,18 @@ type FinishReport struct {
 // Forget, ScrubApply, Reindex and imports run it first.
 func (m *Memory) FinishErases(ctx context.Context) (FinishReport, error) {
 	var rep FinishReport
-	rows, err := m.db.QueryContext(ctx, `SELECT DISTINCT op FROM erase_journal`)
+	var ops []string
+	err := EachRow(ctx, m.db, `SELECT DISTINCT op FROM erase_journal`, nil, func(rows *sql.Rows) error {
+		var op string
+		err := rows.Scan(&op)
+		ops = append(ops, op)
+		return err
+	})
 	if err != nil {
 		return rep, fmt.Errorf("read the erase journal: %w", err)
 	}
-	var ops []string
-	for rows.Next() {
-		var op string
-		if err := rows.Scan(&op); err != nil {
-			rows.Close()
-			return rep, fmt.Errorf("read the erase journal: %w", err)
-		}
-		ops = append(ops, op)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(ops) == 0 {
-		return rep, err
+	if len(ops) == 0 {
+		return rep, nil
 	}
 	// Dead imports first: a scrub's batch may have committed and not yet
 	// put its files in place, and its old copies go only after that.
@@ -347,23 +343,17 @@ func (m *Memory) clearJobDir(dir string) error {
 
 // jobItems reads a job's rows.
 func (m *Memory) jobItems(ctx context.Context, op string) ([]eraseItem, []string, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT kind, harness, session_id, path FROM erase_journal WHERE op=? ORDER BY id`, op)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer rows.Close()
 	var items []eraseItem
 	var kinds []string
-	for rows.Next() {
+	err := EachRow(ctx, m.db, `SELECT kind, harness, session_id, path FROM erase_journal WHERE op=? ORDER BY id`, []any{op}, func(rows *sql.Rows) error {
 		var it eraseItem
 		var kind string
-		if err := rows.Scan(&kind, &it.harness, &it.sid, &it.path); err != nil {
-			return nil, nil, err
-		}
+		err := rows.Scan(&kind, &it.harness, &it.sid, &it.path)
 		items = append(items, it)
 		kinds = append(kinds, kind)
-	}
-	return items, kinds, rows.Err()
+		return err
+	})
+	return items, kinds, err
 }
 
 // finishForget does a journalled forget again: each conversation as it

@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/sqlitepages"
+
 	"bufio"
 	"context"
 	"database/sql"
@@ -13,31 +15,19 @@ import (
 	"strings"
 	"time"
 
+	shredpkg "github.com/ireneo-app/ireneo/shred"
+
+	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 )
 
-// ForgetReport says what a forget erased.
-type ForgetReport struct {
-	Sessions []ForgottenSession `json:"sessions"`
-	Files    int                `json:"files_removed"`
-	// Quoting counts the other conversations whose copies of Ireneo's
-	// answers quoted these and were rewritten without the quotes; Quotes
-	// counts the quotes erased from them.
-	Quoting  int  `json:"quoting_rewritten"`
-	Quotes   int  `json:"quotes_erased"`
-	Vacuumed bool `json:"vacuumed"`
-}
+// ForgetReport says what a forget erased: forget's answer, as package
+// answer renders it.
+type ForgetReport = answer.ForgetReport
 
 // ForgottenSession is one conversation that is gone.
-type ForgottenSession struct {
-	SessionID string `json:"session_id"`
-	Source    string `json:"source"`
-	Title     string `json:"title"`
-	Turns     int    `json:"turns"`
-	Bytes     int64  `json:"bytes"`
-	File      string `json:"file"`
-}
+type ForgottenSession = answer.ForgottenSession
 
 // Forget erases conversations for good: the source file is overwritten and
 // removed, every index and catalog row deleted, the audit rows that name it
@@ -305,31 +295,7 @@ var afterQuoteSweep func()
 
 // shred overwrites a file with zeros before removing it, so its text is not
 // left in the file's old blocks on file systems that write in place.
-func shred(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	st, err := f.Stat()
-	if err == nil {
-		_, err = io.CopyN(f, zeroReader{}, st.Size())
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	f.Close()
-	if err != nil {
-		return err
-	}
-	return os.Remove(path)
-}
-
-type zeroReader struct{}
-
-func (zeroReader) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
-}
+var shred = shredpkg.File
 
 // Erase makes deleted text unrecoverable from the database files: it folds
 // and truncates the WAL, and vacuums when a quarter of the file is free
@@ -356,7 +322,7 @@ func (m *Memory) erase(ctx context.Context) (bool, error) {
 func (m *Memory) eraseFreeSpace(ctx context.Context) error {
 	for try := 1; ; try++ {
 		n, err := m.zeroFreeSpace(ctx)
-		if errors.Is(err, errWALNotEmpty) && try < 5 {
+		if errors.Is(err, sqlitepages.ErrWALNotEmpty) && try < 5 {
 			if err := m.checkpoint(ctx); err != nil {
 				return err
 			}

@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ireneo-app/ireneo/querywords"
 	"time"
 )
 
@@ -463,7 +465,7 @@ func TestForgetErasesAuditRows(t *testing.T) {
 func indexTerms(text string) []string {
 	var out []string
 	for _, t := range engine.Analyze(text) {
-		if !stopwords[t] && t != "list" && t != "plan" {
+		if !querywords.IsStopword(t) && t != "list" && t != "plan" {
 			out = append(out, t)
 		}
 	}

@@ -68,31 +68,28 @@ func jsonString(s string, escapeHTML bool) string {
 // auditQueries maps each recorded query, as an FTS5 expression, to the
 // audit rows that asked it.
 func auditQueries(ctx context.Context, tx *sql.Tx) (map[string][]int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, args FROM audit WHERE instr(args, '"query"') > 0`)
-	if err != nil {
-		return nil, fmt.Errorf("read audit: %w", err)
-	}
-	defer rows.Close()
 	out := map[string][]int64{}
-	for rows.Next() {
-		var (
-			id   int64
-			args string
-		)
+	err := EachRow(ctx, tx, `SELECT id, args FROM audit WHERE instr(args, '"query"') > 0`, nil, func(rows *sql.Rows) error {
+		var id int64
+		var args string
 		if err := rows.Scan(&id, &args); err != nil {
-			return nil, fmt.Errorf("read audit: %w", err)
+			return err
 		}
 		var a struct {
 			Query string `json:"query"`
 		}
 		if json.Unmarshal([]byte(args), &a) != nil || strings.TrimSpace(a.Query) == "" {
-			continue
+			return nil
 		}
 		if expr := querySearchTerms(a.Query).matchExpr(); expr != "" {
 			out[expr] = append(out[expr], id)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read audit: %w", err)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // matchingExprs returns the expressions that match the conversation's
@@ -108,21 +105,14 @@ func matchingExprs(ctx context.Context, tx *sql.Tx, sess int64, byExpr map[strin
 		}
 	}
 	// The conversation's searched chunks, as recall matched them.
-	rows, err := tx.QueryContext(ctx, `SELECT c.body, s.title FROM chunks c JOIN sessions s ON s.id = c.sess WHERE c.sess = ? AND c.searched`, sess)
-	if err != nil {
-		return nil, err
-	}
 	var probe [][2]string
-	for rows.Next() {
+	err := EachRow(ctx, tx, `SELECT c.body, s.title FROM chunks c JOIN sessions s ON s.id = c.sess WHERE c.sess = ? AND c.searched`, []any{sess}, func(rows *sql.Rows) error {
 		var body, title string
-		if err := rows.Scan(&body, &title); err != nil {
-			rows.Close()
-			return nil, err
-		}
+		err := rows.Scan(&body, &title)
 		probe = append(probe, [2]string{body, title})
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, p := range probe {

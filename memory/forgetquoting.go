@@ -321,21 +321,14 @@ func (m *Memory) forgottenPassages(ctx context.Context, refs []sessionRef) ([]st
 		if r.id == 0 {
 			continue
 		}
-		rows, err := m.db.QueryContext(ctx, `SELECT body FROM chunks WHERE sess=? AND searched AND length(body) >= ?`, r.id, minVerbatimBytes)
+		err := EachRow(ctx, m.db, `SELECT body FROM chunks WHERE sess=? AND searched AND length(body) >= ?`, []any{r.id, minVerbatimBytes}, func(rows *sql.Rows) error {
+			var b string
+			err := rows.Scan(&b)
+			out = append(out, b)
+			return err
+		})
 		if err != nil {
 			return nil, fmt.Errorf("read the text of %s: %w", r.sid, err)
-		}
-		for rows.Next() {
-			var b string
-			if err := rows.Scan(&b); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out = append(out, b)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
 		}
 	}
 	return out, nil
@@ -404,22 +397,15 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet, after swe
 		// unsearched ones takes, in a whole forget of one conversation of
 		// 100-160 ms there (2 busy cores, load 2.3-2.5); the later sweep,
 		// by the index on sess, 0.2-0.3 ms.
-		rows, err := m.db.QueryContext(ctx, `SELECT DISTINCT sess FROM chunks c WHERE `+since+` AND NOT searched AND (`+where+`
+		err := EachRow(ctx, m.db, `SELECT DISTINCT sess FROM chunks c WHERE `+since+` AND NOT searched AND (`+where+`
 			OR (octet_length(body) >= ? AND EXISTS (SELECT 1 FROM chunks d
-				WHERE d.sess = c.sess AND d.seq = c.seq AND d.block = c.block AND d.part = c.part + 1 AND (`+across+`))))`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("find conversations that quote it: %w", err)
-		}
-		for rows.Next() {
+				WHERE d.sess = c.sess AND d.seq = c.seq AND d.block = c.block AND d.part = c.part + 1 AND (`+across+`))))`, args, func(rows *sql.Rows) error {
 			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return nil, err
-			}
+			err := rows.Scan(&id)
 			ids[id] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+			return err
+		})
+		if err != nil {
 			return nil, fmt.Errorf("find conversations that quote it: %w", err)
 		}
 	}
@@ -464,7 +450,7 @@ func (m *Memory) storedSince(ctx context.Context, mark sweepMark) (string, error
 // (TestImportCostWithTombstones); a query per id made a session with five
 // receipts and one tombstone cost 0.31-0.37 ms instead of 0.20-0.27
 // (BenchmarkImportForgottenQuotes).
-func (m *Memory) eraseForgottenQuotes(ctx context.Context, q rowsQueryer, s *funes.Session) (int, error) {
+func (m *Memory) eraseForgottenQuotes(ctx context.Context, q Querier, s *funes.Session) (int, error) {
 	var (
 		tombs map[string]bool // nil until read; all of them when few
 		many  bool            // more than fewTombstones: look up each id
@@ -519,21 +505,18 @@ const fewTombstones = 64
 
 // fewTombstoneSet is every tombstone's hash when there are at most
 // fewTombstones; else some of them, and many.
-func fewTombstoneSet(ctx context.Context, q rowsQueryer) (set map[string]bool, many bool, err error) {
-	rows, err := q.QueryContext(ctx, `SELECT hash FROM tombstones LIMIT ?`, fewTombstones+1)
+func fewTombstoneSet(ctx context.Context, q Querier) (set map[string]bool, many bool, err error) {
+	set = map[string]bool{}
+	err = EachRow(ctx, q, `SELECT hash FROM tombstones LIMIT ?`, []any{fewTombstones + 1}, func(rows *sql.Rows) error {
+		var h string
+		err := rows.Scan(&h)
+		set[h] = true
+		return err
+	})
 	if err != nil {
 		return nil, false, err
 	}
-	defer rows.Close()
-	set = map[string]bool{}
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, false, err
-		}
-		set[h] = true
-	}
-	return set, len(set) > fewTombstones, rows.Err()
+	return set, len(set) > fewTombstones, nil
 }
 
 // tombMark tells whether tombstones came or went: their number and latest

@@ -3,15 +3,14 @@ package memory
 import (
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/funes/funestest"
 
 	"bytes"
 	"context"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 )
 
 func openTest(t testing.TB) *Memory {
@@ -24,23 +23,10 @@ func openTest(t testing.TB) *Memory {
 	return m
 }
 
-// conv makes a session whose turns alternate user and assistant, a day apart from start.
-func conv(id, harness, title, project string, start time.Time, texts ...string) *funes.Session {
-	s := &funes.Session{ID: id, Harness: harness, Title: title, Project: project}
-	for i, tx := range texts {
-		role := funes.RoleUser
-		if i%2 == 1 {
-			role = funes.RoleAssistant
-		}
-		s.Turns = append(s.Turns, funes.Turn{
-			TurnUUID: fmt.Sprintf("%s-t%d", id, i), Seq: i, TS: start.Add(time.Duration(i) * time.Minute), Role: role,
-			Blocks: []funes.Block{{Type: funes.BlockText, Text: tx}},
-		})
-	}
-	return s
-}
+// conv makes a session whose turns alternate user and assistant, a minute apart from start.
+var conv = funestest.Conv
 
-var day0 = time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+var day0 = funestest.Day0
 
 func mustIngest(t testing.TB, m *Memory, ss ...*funes.Session) IngestReport {
 	t.Helper()
@@ -69,30 +55,39 @@ func grepDir(t *testing.T, dir, marker string) []string {
 	return found
 }
 
-// searchTurns asks the index (as recall's candidate query does, with
-// recall's column weights) for the turns that match query, best first: the
-// recall pipeline itself lives in package recall, which imports this one.
+// searchTurns asks the index (as recall's candidate query does, with the
+// engine's default weights) for the turns that match query, best first,
+// checked against the exhaustive search: the recall pipeline itself lives
+// in package recall, which imports this one.
 func searchTurns(t *testing.T, m *Memory, query string) []searchHit {
 	t.Helper()
-	cs := readCandidates(t, m, RecallQuery{Query: engine.Query{Terms: queryTerms(query), K: 200}, Params: engine.DefaultParams(), CheckExact: true})
-	keys := make([]TurnKey, len(cs))
-	for i, c := range cs {
-		keys[i] = TurnKey{c.Sess, c.Seq}
-	}
-	infos, err := m.TurnInfos(context.Background(), keys)
+	ctx := context.Background()
+	rt, err := m.BeginRead(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := make([]searchHit, len(cs))
-	for i, c := range cs {
-		out[i] = searchHit{c, infos[keys[i]].SessionID}
+	defer rt.Close()
+	q := engine.Query{Terms: queryTerms(query), K: 200}
+	hits, err := rt.Search(ctx, q, engine.DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all, err := rt.SearchExhaustive(ctx, q, engine.DefaultParams()); err != nil || len(all) != len(hits) {
+		t.Fatalf("exhaustive search: %v, %d hits, pruned %d", err, len(all), len(hits))
+	}
+	out := make([]searchHit, len(hits))
+	for i, h := range hits {
+		out[i].TurnKey = DocTurn(h.Doc)
+		if err := rt.QueryRowContext(ctx, `SELECT session_id FROM sessions WHERE id=?`, out[i].Sess).Scan(&out[i].SessionID); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return out
 }
 
-// searchHit is a candidate turn and its conversation's id.
+// searchHit is a turn found and its conversation's id.
 type searchHit struct {
-	Candidate
+	TurnKey
 	SessionID string
 }
 
@@ -109,15 +104,4 @@ func queryTerms(query string) []engine.QueryTerm {
 		ts = append(ts, engine.QueryTerm{Term: engine.Term(id), Fields: 1 << engine.IDs})
 	}
 	return ts
-}
-
-// readCandidates reads a recall snapshot's candidates and closes it.
-func readCandidates(t *testing.T, m *Memory, q RecallQuery) []Candidate {
-	t.Helper()
-	snap, err := m.ReadCandidates(context.Background(), q)
-	if err != nil {
-		t.Fatalf("candidates: %v", err)
-	}
-	defer snap.Close()
-	return snap.Candidates
 }

@@ -1,6 +1,11 @@
 package memory
 
-import "os"
+import (
+	"errors"
+	"os"
+
+	"github.com/ireneo-app/ireneo/filelock"
+)
 
 // An import holds an exclusive lock on a file in its staging folder for as
 // long as it runs. The operating system drops the lock when the process
@@ -12,16 +17,12 @@ const lockName = "lock"
 
 // tryLock opens (creating) path and takes an exclusive lock on it without
 // waiting. It returns the open file, which holds the lock until closed, or
-// nil when another open file holds it.
+// nil when another open file holds it. Where there are no file locks every
+// batch looks live, so leftovers wait for a platform that can tell.
 func tryLock(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, err
+	f, err := filelock.TryLock(path)
+	if errors.Is(err, filelock.ErrUnsupported) {
+		return nil, nil
 	}
-	ok, err := lockExclusive(f)
-	if err != nil || !ok {
-		f.Close()
-		return nil, err
-	}
-	return f, nil
+	return f, err
 }

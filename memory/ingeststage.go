@@ -236,7 +236,7 @@ func tombstoneTime(ctx context.Context, q rowQueryer, harness, id string) (int64
 
 // tombstoneTimes is tombstoneTime for many sessions in one query, by
 // tombstone hash; sessions without one are absent.
-func tombstoneTimes(ctx context.Context, q rowsQueryer, hashes []string) (map[string]int64, error) {
+func tombstoneTimes(ctx context.Context, q Querier, hashes []string) (map[string]int64, error) {
 	out := map[string]int64{}
 	if len(hashes) == 0 {
 		return out, nil
@@ -245,26 +245,13 @@ func tombstoneTimes(ctx context.Context, q rowsQueryer, hashes []string) (map[st
 	for i, h := range hashes {
 		args[i] = h
 	}
-	rows, err := q.QueryContext(ctx, `SELECT hash, forgotten FROM tombstones WHERE hash IN (?`+strings.Repeat(",?", len(hashes)-1)+`)`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var (
-			h    string
-			when int64
-		)
-		if err := rows.Scan(&h, &when); err != nil {
-			return nil, err
-		}
+	return out, EachRow(ctx, q, `SELECT hash, forgotten FROM tombstones WHERE hash IN (?`+strings.Repeat(",?", len(hashes)-1)+`)`, args, func(rows *sql.Rows) error {
+		var h string
+		var when int64
+		err := rows.Scan(&h, &when)
 		out[h] = when
-	}
-	return out, rows.Err()
-}
-
-type rowsQueryer interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+		return err
+	})
 }
 
 // forgotten says whether a staged session must not be stored, given its

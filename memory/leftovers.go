@@ -74,18 +74,23 @@ func (m *Memory) recoverStaging(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
+// lockDead takes the lock of the staging folder dir when the process that
+// made it is dead; nil, and no error, for a folder gone meanwhile or one a
+// live import or restore holds.
+func lockDead(dir string) (*os.File, error) {
+	lock, err := tryLock(filepath.Join(dir, lockName))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	return lock, err
+}
+
 // recoverBatch clears one staging folder if its import is dead: committed
 // in-* files go to their place in src/, everything else is zeroed and removed.
 func (m *Memory) recoverBatch(ctx context.Context, dir string) error {
-	lock, err := tryLock(filepath.Join(dir, lockName))
-	if os.IsNotExist(err) {
-		return nil // gone meanwhile
-	}
-	if err != nil {
+	lock, err := lockDead(dir)
+	if err != nil || lock == nil {
 		return err
-	}
-	if lock == nil {
-		return nil // a live import
 	}
 	defer lock.Close()
 	ents, err := os.ReadDir(dir)

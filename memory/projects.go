@@ -18,28 +18,24 @@ type ProjectCount struct {
 // non-nil scope limits the list to those projects. The untagged count is
 // returned separately, and is 0 under a scope.
 func (m *Memory) Projects(ctx context.Context, scope []string) ([]ProjectCount, int, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT p.project, count(*) FROM session_projects p
-		JOIN sessions s ON s.harness=p.harness AND s.session_id=p.session_id
-		GROUP BY p.project ORDER BY count(*) DESC, p.project`)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
 	allowed := map[string]bool{}
 	for _, p := range scope {
 		allowed[p] = true
 	}
 	out := []ProjectCount{}
-	for rows.Next() {
+	err := EachRow(ctx, m.db, `SELECT p.project, count(*) FROM session_projects p
+		JOIN sessions s ON s.harness=p.harness AND s.session_id=p.session_id
+		GROUP BY p.project ORDER BY count(*) DESC, p.project`, nil, func(rows *sql.Rows) error {
 		var pc ProjectCount
 		if err := rows.Scan(&pc.Name, &pc.Count); err != nil {
-			return nil, 0, err
+			return err
 		}
 		if scope == nil || allowed[pc.Name] {
 			out = append(out, pc)
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, 0, err
 	}
 	untagged := 0

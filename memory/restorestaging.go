@@ -144,15 +144,9 @@ func (m *Memory) recoverRestore(ctx context.Context, dir string) error {
 		}
 		return shredTree(dir)
 	}
-	lock, err := tryLock(filepath.Join(dir, lockName))
-	if os.IsNotExist(err) {
-		return nil // gone meanwhile
-	}
-	if err != nil {
+	lock, err := lockDead(dir)
+	if err != nil || lock == nil {
 		return err
-	}
-	if lock == nil {
-		return nil // a live restore
 	}
 	defer lock.Close()
 	return errors.Join(m.unplace(ctx, filepath.Join(dir, placingName)), removeStaging(dir))

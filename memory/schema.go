@@ -344,3 +344,39 @@ func (m *Memory) schemaVersions(ctx context.Context, q querier) (catalog, layout
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
+
+// What readers outside memory (package recall, through a ReadTx) read of
+// the index tables above: a turn is named by its conversation's row id and
+// its seq (turns' key); it is the engine's document DocTurn names; a
+// turn's preview is its stored one, else cut from its first searched
+// chunks (PreviewSQL, then TurnPreview); a conversation's projects are
+// its session_projects rows (ProjectFilter).
+
+// TurnKey names a turn by its conversation's row id and its seq.
+type TurnKey struct {
+	Sess int64
+	Seq  int
+}
+
+// Doc is the turn's engine document.
+func (k TurnKey) Doc() uint64 { return docID(k.Sess, k.Seq) }
+
+// DocTurn is the turn an engine document is.
+func DocTurn(doc uint64) TurnKey { return TurnKey{docSession(doc), docSeq(doc)} }
+
+// Chunk is one chunk of a turn, for display and the budget.
+type Chunk struct {
+	ID       int64
+	Body     string
+	Tokens   int // o200k, counted at import
+	Searched bool
+}
+
+// PreviewSQL is, in a query over turns t, the start of t's searched text
+// when t keeps no preview of its own (” when it does); TurnPreview cuts
+// the preview from it.
+var PreviewSQL = previewSQL
+
+// TurnPreview is the preview import cuts from a turn's text: its first
+// runes on one line, "…" when cut.
+func TurnPreview(text string) string { return preview(text, previewRunes) }

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/funes/funestest"
 )
 
 // testdata/v0-memory was written by the first release (commit e126828, which
@@ -35,28 +35,7 @@ const v0Memory = "testdata/v0-memory"
 
 // copyMemory copies a memory directory into a fresh temporary one, so a
 // test can open (and upgrade) it without touching testdata.
-func copyMemory(t *testing.T, from string) string {
-	t.Helper()
-	to := t.TempDir()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), 0o700)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), data, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return to
-}
+func copyMemory(t *testing.T, from string) string { return funestest.CopyTree(t, from) }
 
 // checkV0Catalog asserts that everything the first release's person chose
 // is still there (recall/upgrade_test.go checks that recall answers as it did).

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -87,63 +86,14 @@ func (m *Memory) scrubRefs(ctx context.Context, ids []string) ([]sessionRef, err
 		}
 		return refs, nil
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT id, harness, session_id, path FROM sessions ORDER BY id`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var refs []sessionRef
-	for rows.Next() {
+	err := EachRow(ctx, m.db, `SELECT id, harness, session_id, path FROM sessions ORDER BY id`, nil, func(rows *sql.Rows) error {
 		var r sessionRef
-		if err := rows.Scan(&r.id, &r.harness, &r.sid, &r.path); err != nil {
-			return nil, err
-		}
+		err := rows.Scan(&r.id, &r.harness, &r.sid, &r.path)
 		refs = append(refs, r)
-	}
-	return refs, rows.Err()
-}
-
-// ProjectTags lists every conversation's project tags, by harness and
-// session id.
-func (m *Memory) ProjectTags(ctx context.Context) (map[[2]string][]string, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT harness, session_id, project FROM session_projects`)
-	if err != nil {
-		return nil, fmt.Errorf("scrub: read project tags: %w", err)
-	}
-	defer rows.Close()
-	tags := map[[2]string][]string{}
-	for rows.Next() {
-		var h, sid, p string
-		if err := rows.Scan(&h, &sid, &p); err != nil {
-			return nil, fmt.Errorf("scrub: read project tags: %w", err)
-		}
-		tags[[2]string{h, sid}] = append(tags[[2]string{h, sid}], p)
-	}
-	return tags, rows.Err()
-}
-
-// EachAuditArgs calls fn with every audit row's id and recorded arguments
-// (an agent's query), oldest first; an error from fn stops and is returned.
-func (m *Memory) EachAuditArgs(ctx context.Context, fn func(id int64, args string) error) error {
-	rows, err := m.db.QueryContext(ctx, `SELECT id, args FROM audit ORDER BY id`)
-	if err != nil {
-		return fmt.Errorf("scrub the audit log: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var args string
-		if err := rows.Scan(&id, &args); err != nil {
-			return fmt.Errorf("scrub the audit log: %w", err)
-		}
-		if err := fn(id, args); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("scrub the audit log: %w", err)
-	}
-	return nil
+		return err
+	})
+	return refs, err
 }
 
 // ScrubCommit gathers one scrub's redactions — rewritten conversations,
@@ -395,24 +345,6 @@ func (m *Memory) ScrubKey(ctx context.Context) ([]byte, error) {
 	return hex.DecodeString(v)
 }
 
-// ScrubAllowedHashes lists the allow-list's finding hashes.
-func (m *Memory) ScrubAllowedHashes(ctx context.Context) (map[string]bool, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT hash FROM scrub_allow`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var h string
-		if err := rows.Scan(&h); err != nil {
-			return nil, err
-		}
-		out[h] = true
-	}
-	return out, rows.Err()
-}
-
 // AddScrubAllow remembers findings (by Hash and Rule) as false positives
 // and returns how many were new.
 func (m *Memory) AddScrubAllow(ctx context.Context, fs []ScrubFinding) (int, error) {
@@ -436,32 +368,6 @@ func (m *Memory) AddScrubAllow(ctx context.Context, fs []ScrubFinding) (int, err
 	return n, err
 }
 
-// ScrubAllowEntry is one remembered false positive.
-type ScrubAllowEntry struct {
-	ID    string    `json:"id"`
-	Rule  string    `json:"rule"`
-	Added time.Time `json:"added"`
-}
-
-// ScrubAllowList lists the remembered false positives, newest first.
-func (m *Memory) ScrubAllowList(ctx context.Context) ([]ScrubAllowEntry, error) {
-	rows, err := m.db.QueryContext(ctx, `SELECT hash, rule, added FROM scrub_allow ORDER BY added DESC, hash`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ScrubAllowEntry
-	for rows.Next() {
-		var h, rule string
-		var added int64
-		if err := rows.Scan(&h, &rule, &added); err != nil {
-			return nil, err
-		}
-		out = append(out, ScrubAllowEntry{ID: h[:min(len(h), FindingIDLen)], Rule: rule, Added: time.Unix(added, 0).UTC()})
-	}
-	return out, rows.Err()
-}
-
 // ScrubUnallow forgets allow-list entries by finding id, so those findings
 // are reported again. Unknown ids are an error and nothing changes.
 func (m *Memory) ScrubUnallow(ctx context.Context, ids ...string) error {
@@ -483,12 +389,6 @@ func (m *Memory) ScrubUnallow(ctx context.Context, ids ...string) error {
 	})
 }
 
-// ScrubHistoryEntry is one scrub: when, and how many redactions per rule.
-type ScrubHistoryEntry struct {
-	TS     time.Time      `json:"ts"`
-	Counts map[string]int `json:"counts"`
-}
-
 // RecordScrub adds a history row: the time and the counts per rule, never
 // the secrets. memscrub.Apply records its counts through
 // ScrubCommit.History; an import with scrub on records its
@@ -508,30 +408,4 @@ func insertScrubHistory(ctx context.Context, tx *sql.Tx, counts map[string]int) 
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO scrub_history(ts, counts) VALUES(?,?)`, time.Now().Unix(), string(js))
 	return err
-}
-
-// ScrubHistory lists past scrubs, newest first; limit ≤ 0 means all.
-func (m *Memory) ScrubHistory(ctx context.Context, limit int) ([]ScrubHistoryEntry, error) {
-	if limit <= 0 {
-		limit = -1
-	}
-	rows, err := m.db.QueryContext(ctx, `SELECT ts, counts FROM scrub_history ORDER BY ts DESC, id DESC LIMIT ?`, limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ScrubHistoryEntry
-	for rows.Next() {
-		var ts int64
-		var js string
-		if err := rows.Scan(&ts, &js); err != nil {
-			return nil, err
-		}
-		e := ScrubHistoryEntry{TS: time.Unix(ts, 0).UTC(), Counts: map[string]int{}}
-		if err := json.Unmarshal([]byte(js), &e.Counts); err != nil {
-			return nil, errors.New("scrub history: a row is not valid JSON")
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
 }

@@ -138,32 +138,3 @@ func TestDeletesFindTheirDocuments(t *testing.T) {
 		t.Fatal("the scrubbed identifier is still indexed, or the kept one is not")
 	}
 }
-
-// TestNeighbourPreviewsFromChunks: a turn's preview is cut from its chunks
-// when read, as it was cut at import before (a turn of plumbing only keeps
-// its label).
-func TestNeighbourPreviewsFromChunks(t *testing.T) {
-	ctx := context.Background()
-	m := openTest(t)
-	long := strings.Repeat("word after word,  across\nlines ", 300) // several chunks
-	s := conv("p", funes.HarnessChatGPT, "Previews", "", day0, long, "the answer in the middle", "short one")
-	mustIngest(t, m, s)
-	hits := searchTurns(t, m, "answer middle")
-	if len(hits) == 0 || hits[0].Seq != 1 {
-		t.Fatalf("hits %+v", hits)
-	}
-	st := showTurns(t, m, []TurnKey{{hits[0].Sess, 1}}, 1, true)
-	ns := st[TurnKey{hits[0].Sess, 1}].Neighbours
-	if len(ns) != 2 || ns[0].Text != preview(long, previewRunes) || ns[1].Text != "short one" {
-		t.Fatalf("neighbours %+v, want %q and %q", ns, preview(long, previewRunes), "short one")
-	}
-	// A candidate's preview (recall's echo and copies read it) likewise.
-	snap, err := m.ReadCandidates(ctx, RecallQuery{Query: engine.Query{Terms: queryTerms("across lines"), K: 1}, Params: engine.DefaultParams(), Previews: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer snap.Close()
-	if len(snap.Candidates) != 1 || snap.Candidates[0].Seq != 0 || snap.Candidates[0].Preview != preview(long, previewRunes) {
-		t.Fatalf("candidates %+v, want turn 0 with preview %q", snap.Candidates, preview(long, previewRunes))
-	}
-}

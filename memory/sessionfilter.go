@@ -7,34 +7,28 @@ import (
 	"strings"
 )
 
-// The project filter and project lookup that sessions, get and the recall
+// The project filter and project lookup that sessions, get and recall's
 // reads share.
 
-type queryer interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
-func (m *Memory) sessionProjects(ctx context.Context, q queryer, harness, sid string) ([]string, error) {
-	rows, err := q.QueryContext(ctx, `SELECT project FROM session_projects WHERE harness=? AND session_id=? ORDER BY project`, harness, sid)
+func (m *Memory) sessionProjects(ctx context.Context, q Querier, harness, sid string) ([]string, error) {
+	out := []string{}
+	err := EachRow(ctx, q, `SELECT project FROM session_projects WHERE harness=? AND session_id=? ORDER BY project`, []any{harness, sid}, func(rows *sql.Rows) error {
+		var p string
+		err := rows.Scan(&p)
+		out = append(out, p)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
-// projectFilter renders the project filter and the token scope as SQL over
-// the sessions alias s: project with the untagged conversations, or alone
-// (only), and untagged for the conversations with no project.
-func projectFilter(s, project string, only, untagged bool, scope []string) ([]string, []any) {
+// ProjectFilter renders the project filter and a token's scope as SQL
+// conditions over the sessions alias s, with their arguments: project with
+// the untagged conversations, or alone (only); untagged for the
+// conversations with no project; scope nil for none, empty for nothing.
+func ProjectFilter(s, project string, only, untagged bool, scope []string) ([]string, []any) {
 	var where []string
 	var args []any
 	tagged := fmt.Sprintf(`EXISTS(SELECT 1 FROM session_projects p WHERE p.harness=%[1]s.harness AND p.session_id=%[1]s.session_id`, s)

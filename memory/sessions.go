@@ -2,6 +2,7 @@ package memory
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -70,7 +71,7 @@ func (m *Memory) Sessions(ctx context.Context, q SessionQuery) ([]SessionInfo, i
 	if q.Starred {
 		where = append(where, "EXISTS(SELECT 1 FROM stars st WHERE st.harness=s.harness AND st.session_id=s.session_id AND st.starred)")
 	}
-	w, a := projectFilter("s", q.Project, q.ProjectOnly, q.Untagged, q.Scope)
+	w, a := ProjectFilter("s", q.Project, q.ProjectOnly, q.Untagged, q.Scope)
 	where = append(where, w...)
 	args = append(args, a...)
 	if strings.TrimSpace(q.Query) != "" {
@@ -99,27 +100,22 @@ func (m *Memory) Sessions(ctx context.Context, q SessionQuery) ([]SessionInfo, i
 	if q.Limit <= 0 {
 		q.Limit = 100
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT s.session_id, s.harness, s.title, s.workdir, s.started, s.updated, s.turns, s.tokens, s.bytes, s.path,
-			COALESCE((SELECT starred FROM stars st WHERE st.harness=s.harness AND st.session_id=s.session_id), 0)
-		FROM sessions s WHERE `+cond+` ORDER BY `+order+dir+`, s.id LIMIT ? OFFSET ?`, append(args, q.Limit, max(q.Offset, 0))...)
-	if err != nil {
-		return nil, 0, fmt.Errorf("sessions: %w", err)
-	}
 	var out []SessionInfo
-	for rows.Next() {
+	err := EachRow(ctx, m.db, `SELECT s.session_id, s.harness, s.title, s.workdir, s.started, s.updated, s.turns, s.tokens, s.bytes, s.path,
+			COALESCE((SELECT starred FROM stars st WHERE st.harness=s.harness AND st.session_id=s.session_id), 0)
+		FROM sessions s WHERE `+cond+` ORDER BY `+order+dir+`, s.id LIMIT ? OFFSET ?`, append(args, q.Limit, max(q.Offset, 0)), func(rows *sql.Rows) error {
 		var si SessionInfo
 		var started, updated int64
 		var star int
 		if err := rows.Scan(&si.SessionID, &si.Source, &si.Title, &si.Workdir, &started, &updated, &si.Turns, &si.Tokens, &si.Bytes, &si.path, &star); err != nil {
-			rows.Close()
-			return nil, 0, err
+			return err
 		}
 		si.Started, si.Updated, si.Starred = fromUnix(started), fromUnix(updated), star != 0
 		out = append(out, si)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, 0, err
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("sessions: %w", err)
 	}
 	for i := range out {
 		p, err := m.sessionProjects(ctx, m.db, out[i].Source, out[i].SessionID)
@@ -141,7 +137,7 @@ type sessionRef struct {
 
 // findSession resolves a session id (the source's own) to its row. A
 // "harness:id" form picks one when two sources share an id.
-func (m *Memory) findSession(ctx context.Context, q queryer, sessionID string, scope []string) (sessionRef, error) {
+func (m *Memory) findSession(ctx context.Context, q Querier, sessionID string, scope []string) (sessionRef, error) {
 	harness := ""
 	if h, id, ok := strings.Cut(sessionID, ":"); ok && isHarness(h) {
 		harness, sessionID = h, id
@@ -152,21 +148,18 @@ func (m *Memory) findSession(ctx context.Context, q queryer, sessionID string, s
 		where = append(where, "s.harness = ?")
 		args = append(args, harness)
 	}
-	w, a := projectFilter("s", "", false, false, scope)
+	w, a := ProjectFilter("s", "", false, false, scope)
 	where = append(where, w...)
 	args = append(args, a...)
-	rows, err := q.QueryContext(ctx, `SELECT s.id, s.harness, s.session_id, s.path FROM sessions s WHERE `+strings.Join(where, " AND "), args...)
+	var refs []sessionRef
+	err := EachRow(ctx, q, `SELECT s.id, s.harness, s.session_id, s.path FROM sessions s WHERE `+strings.Join(where, " AND "), args, func(rows *sql.Rows) error {
+		var r sessionRef
+		err := rows.Scan(&r.id, &r.harness, &r.sid, &r.path)
+		refs = append(refs, r)
+		return err
+	})
 	if err != nil {
 		return sessionRef{}, err
-	}
-	defer rows.Close()
-	var refs []sessionRef
-	for rows.Next() {
-		var r sessionRef
-		if err := rows.Scan(&r.id, &r.harness, &r.sid, &r.path); err != nil {
-			return sessionRef{}, err
-		}
-		refs = append(refs, r)
 	}
 	switch len(refs) {
 	case 0:

@@ -2,6 +2,8 @@ package memory
 
 import (
 	"context"
+	"database/sql"
+	"os"
 	"time"
 )
 
@@ -40,18 +42,17 @@ func (m *Memory) Status(ctx context.Context) (Status, error) {
 			return st, err
 		}
 	}
-	rows, err := m.db.QueryContext(ctx, `SELECT harness, count(*) FROM sessions GROUP BY harness`)
-	if err != nil {
-		return st, err
-	}
-	for rows.Next() {
+	err := EachRow(ctx, m.db, `SELECT harness, count(*) FROM sessions GROUP BY harness`, nil, func(rows *sql.Rows) error {
 		var h string
 		var n int
 		if err := rows.Scan(&h, &n); err == nil {
 			st.BySource[h] = n
 		}
+		return nil
+	})
+	if err != nil {
+		return st, err
 	}
-	rows.Close()
 	// The same size as the insights headline's (the conversation files as
 	// indexed plus the database files), so `status`, `insights` and the
 	// app's screens show one size, without a walk over every file.
@@ -59,11 +60,26 @@ func (m *Memory) Status(ctx context.Context) (Status, error) {
 	if err := m.db.QueryRowContext(ctx, `SELECT COALESCE(sum(bytes),0) FROM sessions`).Scan(&srcBytes); err != nil {
 		return st, err
 	}
-	st.SizeBytes = srcBytes + m.topLevelBytes()
+	st.SizeBytes = srcBytes + m.DatabaseBytes()
 	if v := m.metaGet(ctx, "last_import"); v != "" {
 		if t, err := time.Parse(time.RFC3339, v); err == nil {
 			st.LastImport = &t
 		}
 	}
 	return st, nil
+}
+
+// DatabaseBytes adds up the files directly in the memory folder: the
+// database and its write-ahead log.
+func (m *Memory) DatabaseBytes() int64 {
+	var n int64
+	ents, _ := os.ReadDir(m.dir)
+	for _, e := range ents {
+		if e.Type().IsRegular() {
+			if info, err := e.Info(); err == nil {
+				n += info.Size()
+			}
+		}
+	}
+	return n
 }

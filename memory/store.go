@@ -33,13 +33,11 @@ type Memory struct {
 	db  *sql.DB
 
 	writeMu sync.Mutex // serialises this process's writers; SQLite serialises processes
-	stats   termStats
-	stmts   stmtCache // recall's hydrate statements (ShownTurns)
+	stmts   stmtCache  // the statements read transactions were opened with (BeginRead)
+	kept    sync.Map   // what readers keep between read transactions (Kept)
 	// engCache keeps the engine's decoded term rows and blocks between
 	// recalls, per index generation (so other processes' writes are seen).
 	engCache *engine.Cache
-	// turnCache keeps the role and time of candidate turns, likewise.
-	turnCache *turnCache
 	// openBatches counts this process's open import batches: while one is
 	// open, a new one skips the search for dead imports' leftovers, which
 	// the first already made (an import holding hundreds of small batches
@@ -70,7 +68,7 @@ func Open(dir string) (*Memory, error) {
 		return nil, fmt.Errorf("open memory %s: %w", dir, err)
 	}
 	db.SetMaxOpenConns(8)
-	m := &Memory{dir: dir, db: db, engCache: engine.NewCache(engineCacheBytes), turnCache: newTurnCache()}
+	m := &Memory{dir: dir, db: db, engCache: engine.NewCache(engineCacheBytes)}
 	if err := m.upgrade(context.Background()); err != nil {
 		db.Close()
 		var newer *NewerSchemaError
@@ -119,7 +117,6 @@ func (m *Memory) tx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 		tx.Rollback()
 		return err
 	}
-	defer m.stats.invalidate()
 	return tx.Commit()
 }
 

@@ -1,19 +1,10 @@
 package memory
 
-import "os"
+import "github.com/ireneo-app/ireneo/funes"
 
-// syncEach fsyncs each file.
-func syncEach(files []string) error {
-	for _, p := range files {
-		f, err := os.OpenFile(p, os.O_RDWR, 0)
-		if err != nil {
-			return err
-		}
-		err = f.Sync()
-		f.Close()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// syncFiles makes files written under dir durable before they are renamed
+// into place (one syncfs on Linux); syncEach fsyncs each.
+var (
+	syncFiles = funes.SyncFiles
+	syncEach  = funes.SyncEach
+)

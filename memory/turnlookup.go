@@ -30,19 +30,13 @@ func (m *Memory) StoredTurns(ctx context.Context, harness, except string, turnID
 		// each id in each, which made an import quadratic.
 		q := `SELECT t.turn_uuid, s.session_id FROM turns t CROSS JOIN sessions s ON s.id = t.sess
 WHERE s.harness = ? AND s.session_id <> ? AND t.turn_uuid IN (?` + strings.Repeat(",?", len(part)-1) + `)`
-		rows, err := m.db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
+		err := EachRow(ctx, m.db, q, args, func(rows *sql.Rows) error {
 			var turn, sess string
-			if err := rows.Scan(&turn, &sess); err != nil {
-				rows.Close()
-				return nil, err
-			}
+			err := rows.Scan(&turn, &sess)
 			out[turn] = append(out[turn], sess)
-		}
-		if err := rows.Close(); err != nil {
+			return err
+		})
+		if err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"github.com/ireneo-app/ireneo/diskproblem"
+
 	"bytes"
 	"fmt"
 
@@ -24,7 +26,7 @@ type TurnTooLargeError struct {
 
 func (e *TurnTooLargeError) Error() string {
 	return fmt.Sprintf("conversation %s (%s): turn %d is %d bytes (%s) as funes jsonl, over the %d bytes (%d MiB) a turn may be; the conversation is left out (a reader could not read the turn back)",
-		e.SessionID, e.Harness, e.Seq, e.Bytes, byteCount(e.Bytes), funes.MaxLineBytes, funes.MaxLineBytes>>20)
+		e.SessionID, e.Harness, e.Seq, e.Bytes, diskproblem.ByteCount(e.Bytes), funes.MaxLineBytes, funes.MaxLineBytes>>20)
 }
 
 // checkTurnSizes refuses s when a line of data, its funes jsonl (one turn

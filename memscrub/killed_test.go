@@ -125,7 +125,7 @@ func TestScrubApplyKilled(t *testing.T) {
 				t.Fatalf("audit: %v %+v", err, es)
 			}
 			auditDone := !strings.Contains(es[0].Args, tok)
-			hist, err := m.ScrubHistory(ctx, 0)
+			hist, err := History(ctx, m, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

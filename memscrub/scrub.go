@@ -4,8 +4,10 @@
 // hash, never holding the secret), filters them by rule, id and the
 // memory's allow-list of false positives, and applies the redactions
 // through memory's ScrubCommit, which rewrites the files and the index in
-// one commit and erases the old bytes. It reads the memory only through
-// memory's exported scrub reads (scrub_memory.go).
+// one commit and erases the old bytes. It lists and loads conversations
+// through memory's scrub API (scrub_memory.go); the allow-list, project
+// tags, audit arguments and history it reads itself, in a memory.ReadTx
+// (reads.go).
 package memscrub
 
 import (
@@ -197,13 +199,18 @@ func newPlan(ctx context.Context, m *memory.Memory, o Options) (*plan, error) {
 	if p.key, err = m.ScrubKey(ctx); err != nil {
 		return nil, err
 	}
-	if f.allowed, err = m.ScrubAllowedHashes(ctx); err != nil {
-		return nil, err
-	}
 	if p.refs, err = m.ScrubConversations(ctx, o.Sessions); err != nil {
 		return nil, err
 	}
-	if p.tags, err = m.ProjectTags(ctx); err != nil {
+	rt, err := m.BeginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("scrub: %w", err)
+	}
+	defer rt.Close()
+	if f.allowed, err = allowedHashes(ctx, rt); err != nil {
+		return nil, err
+	}
+	if p.tags, err = projectTags(ctx, rt); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -421,7 +428,7 @@ func scanAudit(ctx context.Context, p *plan, t *tally, rep *Report, c *memory.Sc
 	}
 	scope := [2]string{memory.FieldAudit, ""}
 	named := map[string]string{}
-	return p.m.EachAuditArgs(ctx, func(id int64, args string) error {
+	return eachAuditArgs(ctx, p.m, func(id int64, args string) error {
 		rep.AuditScanned++
 		n := len(rep.Findings)
 		keep := p.check(t, &rep.Findings, args, memory.ScrubFinding{Seq: -1, Block: -1, Field: memory.FieldAudit, AuditID: id}, scope, named)

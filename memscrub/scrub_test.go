@@ -251,7 +251,7 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 	if err != nil || len(again.Findings) != 0 {
 		t.Fatalf("scan after apply: %v %+v", err, again.Findings)
 	}
-	hist, err := m.ScrubHistory(ctx, 0)
+	hist, err := History(ctx, m, 0)
 	if err != nil || len(hist) != 1 || hist[0].Counts["github-pat"] != 1 {
 		t.Fatalf("history: %v %+v", err, hist)
 	}
@@ -347,7 +347,7 @@ func TestScrubAllowList(t *testing.T) {
 	if _, err := Scan(ctx, m, Options{Finder: sc, Allow: []string{"0123456789ab"}}); err == nil {
 		t.Fatal("an unknown id was accepted")
 	}
-	if l, _ := m.ScrubAllowList(ctx); len(l) != 0 {
+	if l, _ := AllowList(ctx, m); len(l) != 0 {
 		t.Fatalf("a failed allow stored %+v", l)
 	}
 	allowed, err := Scan(ctx, m, Options{Finder: sc, Allow: []string{strings.ToUpper(host[0].ID)}})
@@ -368,7 +368,7 @@ func TestScrubAllowList(t *testing.T) {
 	if len(filesContaining(t, m.Dir(), sec["host"].Secret)) == 0 {
 		t.Fatal("an allowed finding was redacted")
 	}
-	list, err := m.ScrubAllowList(ctx)
+	list, err := AllowList(ctx, m)
 	if err != nil || len(list) != 1 || list[0].ID != host[0].ID || list[0].Rule != "internal-host" {
 		t.Fatalf("allow list: %v %+v", err, list)
 	}

@@ -25,7 +25,7 @@ const askMaxBytes = 1000
 // other speaker's words ("what did you suggest …?" matched by the
 // person's "any ideas for …?"), whose answer is the reply whatever the
 // question holds.
-func asks(st *memory.ShownTurn, terms []weightedTerm, loose bool) bool {
+func asks(st *shownTurn, terms []weightedTerm, loose bool) bool {
 	var text strings.Builder
 	for _, ch := range st.Chunks {
 		if ch.Searched {
@@ -70,7 +70,7 @@ func questions(text string) []string {
 // withAnswer puts the answer of ranked's first hit right after it when the
 // first hit asks something and the snapshot found its reply (moving it up
 // if it was further down), the list keeping its length.
-func withAnswer(ranked []candidate, shown map[memory.TurnKey]*memory.ShownTurn, terms []weightedTerm, speaker string, tn Tuning) []candidate {
+func withAnswer(ranked []candidate, shown map[memory.TurnKey]*shownTurn, terms []weightedTerm, speaker string, tn Tuning) []candidate {
 	q := ranked[0]
 	st := shown[q.turn()]
 	loose := tn.AskLoose || speaker != "" && speaker != q.role

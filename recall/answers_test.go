@@ -92,7 +92,7 @@ func TestAsks(t *testing.T) {
 		{[]memory.Chunk{{Body: string(long) + " programs for kids?", Searched: true}}, false},                                          // a long reply offering more
 		{[]memory.Chunk{{Body: `{"query":"programs for kids?"}`}, {Body: "Done.", Searched: true}}, false},                             // the question is plumbing
 	} {
-		if got := asks(&memory.ShownTurn{Chunks: c.chunks}, terms, false); got != c.want {
+		if got := asks(&shownTurn{Chunks: c.chunks}, terms, false); got != c.want {
 			t.Errorf("asks(%.50q) = %v, want %v", c.chunks[0].Body, got, c.want)
 		}
 	}

@@ -2,7 +2,6 @@ package recall
 
 import (
 	"github.com/ireneo-app/ireneo/engine"
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // readQuery is what the run reads of the memory before it ranks, in one
@@ -12,9 +11,9 @@ import (
 // query's words; and what of the candidates the run's stages read (their
 // text, the turns around them, their chunk counts). A candidate is a turn;
 // hydrate picks the chunk it shows.
-func (r *run) readQuery() memory.RecallQuery {
+func (r *run) readQuery() snapshotQuery {
 	o, tn := r.o, r.tn
-	q := memory.RecallQuery{
+	q := snapshotQuery{
 		Query:  engine.Query{Terms: r.et.Terms, K: r.depth},
 		Params: engineParams(tn),
 		Source: o.Source, Since: r.since, Until: r.until, Project: o.Project, ProjectOnly: o.ProjectOnly, Untagged: o.Untagged, Scope: o.Scope,

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ireneo-app/ireneo/engine"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 // weightedTerm is one thing a query asks for: a word's index term (engine.Term) or an
@@ -22,7 +22,7 @@ type weightedTerm struct {
 // coverageTerms weighs every content word of the query (the common ones
 // pruned from the engine query too) and every identifier by inverse document
 // frequency, as the snapshot read them.
-func coverageTerms(snap *memory.RecallSnapshot, p Plan) []weightedTerm {
+func coverageTerms(snap *snapshot, p Plan) []weightedTerm {
 	out := weighWords(snap, p.All)
 	if p.idPartsOnce && len(p.IDs) > 0 {
 		parts := p.idParts()
@@ -42,7 +42,7 @@ func coverageTerms(snap *memory.RecallSnapshot, p Plan) []weightedTerm {
 
 // weighWords weighs words by inverse document frequency, leaving out those
 // no turn holds.
-func weighWords(snap *memory.RecallSnapshot, ws []string) []weightedTerm {
+func weighWords(snap *snapshot, ws []string) []weightedTerm {
 	var out []weightedTerm
 	for _, w := range ws {
 		st := snap.Stems[w]
@@ -66,7 +66,7 @@ func coverage(text string, terms []weightedTerm) float64 {
 	if len(terms) == 0 {
 		return 1
 	}
-	ws := memory.Words(text)
+	ws := querywords.Words(text)
 	var ids map[string]bool
 	var got, all float64
 	for _, t := range terms {
@@ -74,7 +74,7 @@ func coverage(text string, terms []weightedTerm) float64 {
 		if t.id {
 			if ids == nil {
 				ids = map[string]bool{}
-				for _, id := range memory.Identifiers(text) {
+				for _, id := range querywords.Identifiers(text) {
 					ids[id] = true
 				}
 			}
@@ -104,7 +104,7 @@ func wordCoverage(text string, terms []weightedTerm) float64 {
 		return 1
 	}
 	have := map[string]bool{}
-	for _, w := range memory.Words(text) {
+	for _, w := range querywords.Words(text) {
 		have[w] = true
 	}
 	var got, all float64
@@ -207,7 +207,7 @@ func heldIDs(cands []candidate, ids []string, et engineTerms) {
 			}
 			if text == nil {
 				text = map[string]bool{}
-				for _, x := range memory.Identifiers(c.body) {
+				for _, x := range querywords.Identifiers(c.body) {
 					text[x] = true
 				}
 			}

@@ -5,7 +5,7 @@ import (
 	"unicode"
 
 	"github.com/ireneo-app/ireneo/engine"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 // A hit says more than the question. A past turn that holds nothing but the
@@ -19,7 +19,7 @@ import (
 // the plan searches and the stopwords alike.
 func queryStems(q string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range memory.Words(q) {
+	for _, w := range querywords.Words(q) {
 		out[engine.Term(w)] = true
 		out[w] = true
 	}
@@ -35,13 +35,13 @@ func echoes(preview string, stems map[string]bool) bool {
 		return false
 	}
 	held := false
-	for _, w := range memory.Words(preview) {
+	for _, w := range querywords.Words(preview) {
 		rs := []rune(w)
 		if stems[w] || stems[engine.Term(w)] {
 			held = true
 			continue
 		}
-		if len(rs) < 2 && !unicode.IsDigit(rs[0]) || memory.IsStopword(w) || memory.IsRecencyWord(w) {
+		if len(rs) < 2 && !unicode.IsDigit(rs[0]) || querywords.IsStopword(w) || querywords.IsRecencyWord(w) {
 			continue
 		}
 		return false
@@ -55,5 +55,5 @@ func copyKey(preview string) string {
 	if preview == "" || strings.HasSuffix(preview, "…") {
 		return ""
 	}
-	return strings.Join(memory.Words(preview), " ")
+	return strings.Join(querywords.Words(preview), " ")
 }

@@ -11,11 +11,11 @@ import (
 
 // hydrate reads the hits of ranked[off:] from the snapshot, with their
 // text, receipts, projects and neighbours, all in one read
-// (memory.RecallSnapshot.Shown), and shows each turn's chunk that covers
+// (snapshot.Shown), and shows each turn's chunk that covers
 // most of the query's terms. With follow, when the first hit asks
 // something its answer comes right after it (answers.go), and the list
 // moves down by one from there.
-func hydrate(ctx context.Context, snap *memory.RecallSnapshot, terms []weightedTerm, ranked []candidate, off int, speaker string, tn Tuning) ([]Hit, error) {
+func hydrate(ctx context.Context, snap *snapshot, terms []weightedTerm, ranked []candidate, off int, speaker string, tn Tuning) ([]Hit, error) {
 	follow := tn.AnswerFollows
 	hits := make([]Hit, 0, len(ranked))
 	if off >= len(ranked) {

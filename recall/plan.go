@@ -7,13 +7,13 @@ import (
 
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 // Plan is a recall query taken apart: what is searched, what only tells
 // turns apart, and what the question says of whose words and which time it
-// asks about. The words are cut as the index cuts them (memory.Words,
-// memory.Identifiers).
+// asks about. The words are cut as the index cuts them (querywords.Words,
+// querywords.Identifiers).
 type Plan struct {
 	Terms []string // content words searched in the body and title
 	All   []string // every content word, before pruning by cost
@@ -39,28 +39,28 @@ type Plan struct {
 func (p Plan) idParts() map[string]bool {
 	out := map[string]bool{}
 	for _, f := range strings.Fields(p.query) {
-		if len(memory.Identifiers(f)) == 0 {
+		if len(querywords.Identifiers(f)) == 0 {
 			continue
 		}
-		for _, w := range memory.Words(f) {
+		for _, w := range querywords.Words(f) {
 			out[w] = true
 		}
 	}
 	return out
 }
 
-// planQuery cuts the query to memory.MaxQueryRunes, takes out identifiers,
+// planQuery cuts the query to querywords.MaxQueryRunes, takes out identifiers,
 // and drops stopwords and question words (when dropStop) unless nothing
 // would be left.
 func planQuery(q string, dropStop bool) Plan {
-	if rs := []rune(q); len(rs) > memory.MaxQueryRunes {
-		q = string(rs[:memory.MaxQueryRunes])
+	if rs := []rune(q); len(rs) > querywords.MaxQueryRunes {
+		q = string(rs[:querywords.MaxQueryRunes])
 	}
 	p := Plan{query: q}
-	p.IDs = memory.Identifiers(q)
+	p.IDs = querywords.Identifiers(q)
 	seen := map[string]bool{}
 	var all []string
-	for _, w := range memory.Words(q) {
+	for _, w := range querywords.Words(q) {
 		if seen[w] {
 			continue
 		}
@@ -72,13 +72,13 @@ func planQuery(q string, dropStop bool) Plan {
 			}
 			continue
 		}
-		if memory.IsRecencyWord(w) {
+		if querywords.IsRecencyWord(w) {
 			p.Recent = true
 			if dropStop {
 				continue
 			}
 		}
-		if dropStop && memory.IsStopword(w) {
+		if dropStop && querywords.IsStopword(w) {
 			p.Stops = append(p.Stops, w)
 			continue
 		}
@@ -97,7 +97,7 @@ func planQuery(q string, dropStop bool) Plan {
 // assistant's ("what did you suggest", "your advice"). A question about
 // both, or neither, gets "".
 func speakerOf(q string) string {
-	ws := memory.Words(q)
+	ws := querywords.Words(q)
 	var user, asst bool
 	for i, w := range ws {
 		next := ""

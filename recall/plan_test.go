@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 func TestPlanQueryTable(t *testing.T) {
@@ -39,7 +39,7 @@ func TestPlanQueryTable(t *testing.T) {
 	if p := planQuery("the of and", true); p.Stops != nil {
 		t.Errorf("stops = %q for a query of stopwords alone, want none (they are searched)", p.Stops)
 	}
-	if p := planQuery(strings.Repeat("x", memory.MaxQueryRunes+50), true); len(p.Terms) != 1 || len(p.Terms[0]) != memory.MaxQueryRunes {
-		t.Errorf("long query not cut to %d runes: %d", memory.MaxQueryRunes, len(p.Terms[0]))
+	if p := planQuery(strings.Repeat("x", querywords.MaxQueryRunes+50), true); len(p.Terms) != 1 || len(p.Terms[0]) != querywords.MaxQueryRunes {
+		t.Errorf("long query not cut to %d runes: %d", querywords.MaxQueryRunes, len(p.Terms[0]))
 	}
 }

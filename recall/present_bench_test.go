@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/bench/lifelike"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -43,15 +44,15 @@ func BenchmarkPresent(b *testing.B) {
 			if !r.et.searched() {
 				continue
 			}
-			snap, err := m.ReadCandidates(ctx, r.readQuery())
+			snap, err := openSnapshot(ctx, m, r.readQuery())
 			if err != nil {
 				b.Fatal(err)
 			}
 			r.gather(snap)
-			c0, t0 := cpuTime(), time.Now()
+			c0, t0 := cputime.Self(), time.Now()
 			_, err = r.present(ctx, snap)
 			ds = append(ds, time.Since(t0))
-			cpu += cpuTime() - c0
+			cpu += cputime.Self() - c0
 			snap.Close()
 			if err != nil {
 				b.Fatal(err)

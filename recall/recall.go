@@ -11,6 +11,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/o200k"
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 // Recall defaults.
@@ -98,12 +99,14 @@ func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, S
 // budget. The road, top down, enters memory three times:
 //
 //  1. plan the query (plan.go), reading nothing;
-//  2. memory.ReadCandidates opens one read snapshot of the memory and
-//     reads the engine's candidates with what the ranking stages weigh
-//     them by (the words' rarity, the turns' text) — memory, once;
+//  2. openSnapshot (reads.go) opens one read transaction of the memory
+//     (memory.BeginRead) and reads through it the engine's candidates with
+//     what the ranking stages weigh them by (the words' rarity, the turns'
+//     text) — memory, once;
 //  3. the ranking stages: coverage (coverage.go), meaning (semantic.go),
 //     the score and the list (rank.go);
-//  4. the snapshot's Shown reads the turns shown (hydrate.go) — twice;
+//  4. the snapshot's Shown reads the turns shown (hydrate.go, shown.go)
+//     through the same transaction — twice;
 //  5. the budget and the context block (package answer);
 //  6. the snapshot closes — three times.
 //
@@ -114,7 +117,7 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	if !r.et.searched() {
 		return nil, ErrEmptyQuery
 	}
-	snap, err := m.ReadCandidates(ctx, r.readQuery())
+	snap, err := openSnapshot(ctx, m, r.readQuery())
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +125,7 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 		// Nothing in the question's days holds its words: those days'
 		// turns, searched for every word of it, when any does.
 		if wide := r.widened(); wide != nil {
-			ws, err := m.ReadCandidates(ctx, wide.readQuery())
+			ws, err := openSnapshot(ctx, m, wide.readQuery())
 			if err != nil {
 				snap.Close()
 				return nil, err
@@ -175,8 +178,8 @@ func newRun(o Options) *run {
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget
 	}
-	if rs := []rune(o.Query); len(rs) > memory.MaxQueryRunes {
-		o.Query = string(rs[:memory.MaxQueryRunes])
+	if rs := []rune(o.Query); len(rs) > querywords.MaxQueryRunes {
+		o.Query = string(rs[:querywords.MaxQueryRunes])
 	}
 	plan := planQuery(o.Query, !tn.NoStopwords)
 	plan.forms, plan.idPartsOnce = tn.VerbForms, tn.IDPartsOnce
@@ -229,7 +232,7 @@ func newRun(o Options) *run {
 
 // gather fills in, from the snapshot's candidates, the signals ranking
 // reads of them: coverage of the query and its stopwords, and meaning.
-func (r *run) gather(snap *memory.RecallSnapshot) {
+func (r *run) gather(snap *snapshot) {
 	r.cands = make([]candidate, len(snap.Candidates))
 	for i, c := range snap.Candidates {
 		r.cands[i] = candidate{
@@ -264,7 +267,7 @@ func (r *run) gather(snap *memory.RecallSnapshot) {
 
 // present ranks the gathered candidates and shows the best: read from the
 // snapshot, fit to the budget, and rendered as the context block.
-func (r *run) present(ctx context.Context, snap *memory.RecallSnapshot) (*Result, error) {
+func (r *run) present(ctx context.Context, snap *snapshot) (*Result, error) {
 	o := r.o
 	tn := r.tn
 	speaker := r.plan.Speaker
@@ -317,7 +320,7 @@ func (r *run) inSpan(ts int64) bool {
 	return r.dated && ts != 0 && (r.spanFrom.IsZero() || !t.Before(r.spanFrom)) && (r.spanTo.IsZero() || t.Before(r.spanTo))
 }
 
-func (r *run) anyInSpan(snap *memory.RecallSnapshot) bool {
+func (r *run) anyInSpan(snap *snapshot) bool {
 	for _, c := range snap.Candidates {
 		if r.inSpan(c.TS) {
 			return true
@@ -378,7 +381,7 @@ func (r *run) rankLayers(need int, tn Tuning, speaker string) []candidate {
 // "me"). One that asks for the assistant's words ("what did you suggest
 // for my back?") is told apart before, by the plan's speaker.
 func firstPerson(q string) bool {
-	for _, w := range memory.Words(q) {
+	for _, w := range querywords.Words(q) {
 		switch w {
 		case "i", "my", "me", "mine", "myself":
 			return true
@@ -391,7 +394,7 @@ func firstPerson(q string) bool {
 // recommended or advised ("what was suggested when I asked about …"): the
 // answer is the assistant's, however the person says it.
 func asksForAdvice(q string) bool {
-	for _, w := range memory.Words(q) {
+	for _, w := range querywords.Words(q) {
 		switch w {
 		case "suggest", "suggested", "suggestion", "suggestions", "recommend", "recommended", "recommendation",
 			"recommendations", "advice", "advise", "advised", "tip", "tips", "propose", "proposed", "proposal":

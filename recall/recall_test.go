@@ -10,6 +10,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 func TestIdentifiersFoundAsTyped(t *testing.T) {
@@ -65,7 +66,7 @@ func TestRecallBudgetAndFlagsQuery(t *testing.T) {
 		t.Fatalf("flag-like query: %v", err)
 	}
 	long := strings.Repeat("budget ", 400)
-	if res, err = Recall(ctx, m, Options{Query: long}); err != nil || len([]rune(res.Query)) > memory.MaxQueryRunes {
+	if res, err = Recall(ctx, m, Options{Query: long}); err != nil || len([]rune(res.Query)) > querywords.MaxQueryRunes {
 		t.Fatalf("long query: %v %d", err, len(res.Query))
 	}
 	for _, q := range []string{`"unbalanced`, `NEAR(a b)`, `a OR AND NOT`, `*`, `title:x`} {

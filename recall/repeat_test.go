@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
+	"github.com/ireneo-app/ireneo/importers/transcripttest"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
@@ -191,53 +191,16 @@ func firstPassage(answer string) string {
 	return answer
 }
 
-func jsonl(t *testing.T, b *strings.Builder, v any) {
-	t.Helper()
-	data, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b.Write(data)
-	b.WriteByte('\n')
-}
-
-func uuidN(n int) string { return fmt.Sprintf("%08x-0000-4000-8000-%012x", n, n) }
-
 // claudeCodeSession writes one agent session as Claude Code 2.1 records it:
 // the person's prompt, the assistant's tool_use of mcp__ireneo__recall, the
 // tool_result with Ireneo's answer, and the agent's reply.
 func claudeCodeSession(t *testing.T, dir string, n int, ask, query, result, reply string, at time.Time) string {
 	t.Helper()
-	sid := uuidN(n)
-	var b strings.Builder
-	var prev any
-	k := 0
-	rec := func(typ string, msg map[string]any, more map[string]any) {
-		k++
-		uuid := fmt.Sprintf("%s-r%02d", sid[:8], k)
-		r := map[string]any{"parentUuid": prev, "isSidechain": false, "userType": "external", "cwd": "/home/ana/heron", "sessionId": sid,
-			"version": "2.1.7", "gitBranch": "main", "type": typ, "message": msg, "uuid": uuid,
-			"timestamp": at.Add(time.Duration(k) * time.Second).Format(time.RFC3339Nano)}
-		for key, v := range more {
-			r[key] = v
-		}
-		jsonl(t, &b, r)
-		prev = uuid
-	}
-	assistant := func(id string, content ...any) {
-		rec("assistant", map[string]any{"model": "claude-opus-4-5", "id": id, "type": "message", "role": "assistant", "content": content,
-			"stop_reason": nil, "usage": map[string]any{"input_tokens": 12, "output_tokens": 30}}, map[string]any{"requestId": "req_" + id})
-	}
-	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
-	rec("user", map[string]any{"role": "user", "content": ask}, nil)
-	tool := fmt.Sprintf("toolu_%08d", n)
-	assistant(fmt.Sprintf("msg_%da", n), map[string]any{"type": "tool_use", "id": tool, "name": "mcp__ireneo__recall", "input": map[string]any{"query": query}})
-	rec("user", map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": tool, "type": "tool_result", "content": []any{text(result)}}}},
-		map[string]any{"toolUseResult": []any{text(result)}})
-	assistant(fmt.Sprintf("msg_%db", n), text(reply))
-	path := filepath.Join(dir, ".claude", "projects", "-home-ana-heron", sid+".jsonl")
-	writeFile(t, path, b.String())
-	return path
+	c := transcripttest.NewClaudeCode(t, transcripttest.UUID(n), "/home/ana/heron", at)
+	c.User(ask, nil)
+	c.ToolCall(fmt.Sprintf("msg_%da", n), fmt.Sprintf("toolu_%08d", n), "mcp__ireneo__recall", map[string]any{"query": query}, result)
+	c.Assistant(fmt.Sprintf("msg_%db", n), transcripttest.Text(reply))
+	return c.Write(filepath.Join(dir, ".claude", "projects"), "-home-ana-heron")
 }
 
 // codexSession writes one agent session as a Codex rollout: the session
@@ -246,40 +209,14 @@ func claudeCodeSession(t *testing.T, dir string, n int, ask, query, result, repl
 // agent's reply (as response item and as event).
 func codexSession(t *testing.T, dir string, n int, ask, query, result, reply string, at time.Time) string {
 	t.Helper()
-	sid := uuidN(n)
-	var b strings.Builder
-	k := 0
-	line := func(typ string, payload map[string]any) {
-		k++
-		jsonl(t, &b, map[string]any{"timestamp": at.Add(time.Duration(k) * time.Second).Format(time.RFC3339Nano), "type": typ, "payload": payload})
-	}
-	msg := func(role, kind, text string) map[string]any {
-		return map[string]any{"type": "message", "role": role, "content": []any{map[string]any{"type": kind, "text": text}}}
-	}
-	line("session_meta", map[string]any{"id": sid, "timestamp": at.Format(time.RFC3339Nano), "cwd": "/home/ana/heron", "originator": "codex_cli_rs",
-		"cli_version": "0.104.0", "source": "cli", "model_provider": "openai"})
-	line("response_item", msg("user", "input_text", "<environment_context>\n  <cwd>/home/ana/heron</cwd>\n  <shell>bash</shell>\n</environment_context>"))
-	line("response_item", msg("user", "input_text", ask))
-	line("event_msg", map[string]any{"type": "user_message", "message": ask, "images": []any{}})
-	line("turn_context", map[string]any{"cwd": "/home/ana/heron", "approval_policy": "on-request", "model": "gpt-5-codex"})
+	sid := transcripttest.UUID(n)
+	c := transcripttest.NewCodex(t, sid, "/home/ana/heron", at, nil)
+	c.Message("user", "input_text", "<environment_context>\n  <cwd>/home/ana/heron</cwd>\n  <shell>bash</shell>\n</environment_context>")
+	c.Ask(ask)
+	c.Line("turn_context", map[string]any{"cwd": "/home/ana/heron", "approval_policy": "on-request", "model": "gpt-5-codex"})
 	args, _ := json.Marshal(map[string]any{"query": query})
-	call := fmt.Sprintf("call_%08d", n)
-	line("response_item", map[string]any{"type": "function_call", "name": "mcp__ireneo__recall", "arguments": string(args), "call_id": call})
-	line("response_item", map[string]any{"type": "function_call_output", "call_id": call, "output": result})
-	line("response_item", msg("assistant", "output_text", reply))
-	line("event_msg", map[string]any{"type": "agent_message", "message": reply})
+	c.Call(fmt.Sprintf("call_%08d", n), "mcp__ireneo__recall", string(args), result)
+	c.Answer(reply)
 	day := at.Format("2006/01/02")
-	path := filepath.Join(dir, ".codex", "sessions", filepath.FromSlash(day), fmt.Sprintf("rollout-%s-%s.jsonl", at.Format("2006-01-02T15-04-05"), sid))
-	writeFile(t, path, b.String())
-	return path
-}
-
-func writeFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	return c.Write(filepath.Join(dir, ".codex", "sessions", filepath.FromSlash(day), fmt.Sprintf("rollout-%s-%s.jsonl", at.Format("2006-01-02T15-04-05"), sid)))
 }

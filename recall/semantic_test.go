@@ -120,7 +120,7 @@ func TestTurnsAround(t *testing.T) {
 	tn := DefaultTuning
 	tn.VectorWeight = 0.5
 	r := newRun(Options{Query: "answer between", Tuning: &tn})
-	snap, err := m.ReadCandidates(ctx, r.readQuery())
+	snap, err := openSnapshot(ctx, m, r.readQuery())
 	if err != nil || len(snap.Candidates) == 0 {
 		t.Fatalf("candidates: %v %+v", err, snap)
 	}

@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/bench/lifelike"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
@@ -68,7 +68,7 @@ func BenchmarkArrival10k(b *testing.B) {
 		return m
 	}
 	count := func(m *memory.Memory) int {
-		snap, err := m.SyncSnapshot(ctx)
+		snap, err := readStored(ctx, m)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -78,9 +78,9 @@ func BenchmarkArrival10k(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		// The floor: a local import of the same conversations.
 		a := open("a-" + strconv.Itoa(i))
-		w, c := time.Now(), cpuSeconds()
+		w, c := time.Now(), cputime.Seconds()
 		sum, err := importers.Run(ctx, a, []string{exports}, importers.Options{Redact: redactor})
-		localWall, localCPU := time.Since(w).Seconds(), cpuSeconds()-c
+		localWall, localCPU := time.Since(w).Seconds(), cputime.Seconds()-c
 		if err != nil || sum.New < 10_000 {
 			b.Fatalf("local import: %v %+v", err, sum)
 		}
@@ -94,9 +94,9 @@ func BenchmarkArrival10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		w, c = time.Now(), cpuSeconds()
+		w, c = time.Now(), cputime.Seconds()
 		rep, err := ea.Pass(ctx)
-		exportWall, exportCPU := time.Since(w).Seconds(), cpuSeconds()-c
+		exportWall, exportCPU := time.Since(w).Seconds(), cputime.Seconds()-c
 		ea.Close()
 		if err != nil || rep.Exported != n {
 			b.Fatalf("export: %v %+v", err, rep)
@@ -111,9 +111,9 @@ func BenchmarkArrival10k(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		w, c = time.Now(), cpuSeconds()
+		w, c = time.Now(), cputime.Seconds()
 		rep, err = eb.Pass(ctx)
-		arriveWall, arriveCPU := time.Since(w).Seconds(), cpuSeconds()-c
+		arriveWall, arriveCPU := time.Since(w).Seconds(), cputime.Seconds()-c
 		if err != nil || rep.Imported != n || count(bm) != n {
 			b.Fatalf("arrival: %v %+v (%d of %d)", err, rep, count(bm), n)
 		}
@@ -144,7 +144,7 @@ func BenchmarkArrival10k(b *testing.B) {
 		runCtx, stop := context.WithCancel(ctx)
 		passes := make(chan struct{}, 1000)
 		done := make(chan error, 1)
-		w, c = time.Now(), cpuSeconds()
+		w, c = time.Now(), cputime.Seconds()
 		go func() {
 			done <- Run(runCtx, cm, Options{Redact: redactor, OnPass: func(Report, error) { passes <- struct{}{} }})
 		}()
@@ -165,7 +165,7 @@ func BenchmarkArrival10k(b *testing.B) {
 			time.Sleep(time.Second)
 		}
 		b.ReportMetric(time.Since(w).Seconds(), "syncthing-arrival-s")
-		b.ReportMetric(cpuSeconds()-c, "syncthing-arrival-engine-cpu-s")
+		b.ReportMetric(cputime.Seconds()-c, "syncthing-arrival-engine-cpu-s")
 		b.ReportMetric(sa.cpuSeconds(), "syncthing-a-cpu-s")
 		b.ReportMetric(sc.cpuSeconds(), "syncthing-c-cpu-s")
 		b.ReportMetric(float64(len(passes)), "syncthing-arrival-passes")
@@ -174,9 +174,9 @@ func BenchmarkArrival10k(b *testing.B) {
 		for len(passes) > 0 {
 			<-passes
 		}
-		c0, sa0, sc0 := cpuSeconds(), sa.cpuSeconds(), sc.cpuSeconds()
+		c0, sa0, sc0 := cputime.Seconds(), sa.cpuSeconds(), sc.cpuSeconds()
 		time.Sleep(idle)
-		b.ReportMetric(100*(cpuSeconds()-c0)/idle.Seconds(), "idle-cpu-%")
+		b.ReportMetric(100*(cputime.Seconds()-c0)/idle.Seconds(), "idle-cpu-%")
 		b.ReportMetric(100*(sa.cpuSeconds()-sa0)/idle.Seconds(), "idle-syncthing-a-cpu-%")
 		b.ReportMetric(100*(sc.cpuSeconds()-sc0)/idle.Seconds(), "idle-syncthing-c-cpu-%")
 		b.ReportMetric(float64(len(passes)), "idle-passes")
@@ -185,15 +185,6 @@ func BenchmarkArrival10k(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// cpuSeconds is this process's CPU time, user and system.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // cpuSeconds is the daemon's CPU time, user and system, from /proc.
@@ -248,11 +239,11 @@ func BenchmarkUnchangedPass(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
-	c := cpuSeconds()
+	c := cputime.Seconds()
 	for i := 0; i < b.N; i++ {
 		if rep, err := e.Pass(ctx); err != nil || rep != (Report{}) {
 			b.Fatalf("%v %+v", err, rep)
 		}
 	}
-	b.ReportMetric((cpuSeconds()-c)/float64(b.N)*1000, "cpu-ms/pass")
+	b.ReportMetric((cputime.Seconds()-c)/float64(b.N)*1000, "cpu-ms/pass")
 }

@@ -19,7 +19,8 @@
 // config.json (which folder, which machine), the manifest of files
 // already read (so an unchanged file is not read again), the choices last
 // applied and the clock (state.go). Engine.Run follows the folder and the
-// memory's src/ with a watcher (watch.go); memory reports each choice to
-// the journal through its ChoiceObserver (observer.go). syncthing.go sets
+// memory's src/ with a watcher (watch.go); a pass reads the memory in one
+// read transaction (reads.go); memory reports each choice to the journal
+// through its ChoiceObserver (observer.go). syncthing.go sets
 // the folder up in the local Syncthing through its REST API.
 package sync

@@ -4,9 +4,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+
+	shredpkg "github.com/ireneo-app/ireneo/shred"
 )
 
 // Files in the sync folder are written whole and renamed in place, so the
@@ -93,30 +94,7 @@ func shred(path string) error {
 }
 
 // zero overwrites a file's bytes with zeros, in place.
-func zero(path string) error {
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return err
-	}
-	st, err := f.Stat()
-	if err == nil {
-		_, err = io.CopyN(f, zeroReader{}, st.Size())
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-type zeroReader struct{}
-
-func (zeroReader) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
-}
+var zero = shredpkg.Zero
 
 // replaceErasing writes data over path as writeAtomic does, and zeroes the
 // old file's bytes first: a redacted copy must not leave the secret in the

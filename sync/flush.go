@@ -1,19 +1,16 @@
 package sync
 
-import "os"
+import (
+	"path/filepath"
 
-// flushEach fsyncs each file.
-func flushEach(files []string) error {
-	for _, p := range files {
-		f, err := os.OpenFile(p, os.O_RDWR, 0)
-		if err != nil {
-			return err
-		}
-		err = f.Sync()
-		f.Close()
-		if err != nil {
-			return err
-		}
+	"github.com/ireneo-app/ireneo/funes"
+)
+
+// flushFiles makes files durable before they are renamed in place (one
+// syncfs on Linux for the folder of the first).
+func flushFiles(files []string) error {
+	if len(files) == 0 {
+		return nil
 	}
-	return nil
+	return funes.SyncFiles(filepath.Dir(files[0]), files)
 }

@@ -165,7 +165,7 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 	if err != nil {
 		return rep, err
 	}
-	snap, err := e.m.SyncSnapshot(ctx)
+	snap, err := readStored(ctx, e.m)
 	if err != nil {
 		return rep, err
 	}
@@ -196,7 +196,7 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 	}
 	if rep.Imported+rep.Forgotten+rep.Redacted > 0 {
 		// The memory changed: read it again.
-		if snap, err = e.m.SyncSnapshot(ctx); err != nil {
+		if snap, err = readStored(ctx, e.m); err != nil {
 			return rep, err
 		}
 		local = byHash(snap)
@@ -442,12 +442,12 @@ func metaOfRecord(r *fileRecord) copyMeta {
 	return copyMeta{r.Updated, r.Turns, r.Bytes, r.Hash}
 }
 
-func metaOfLocal(c *memory.SyncConversation) copyMeta {
+func metaOfLocal(c *storedConversation) copyMeta {
 	return copyMeta{c.Updated, c.Turns, c.Bytes, c.Hash}
 }
 
-func byHash(snap memory.SyncSnapshot) map[string]*memory.SyncConversation {
-	out := make(map[string]*memory.SyncConversation, len(snap.Conversations))
+func byHash(snap storedSnapshot) map[string]*storedConversation {
+	out := make(map[string]*storedConversation, len(snap.Conversations))
 	for i := range snap.Conversations {
 		c := &snap.Conversations[i]
 		out[memory.ConversationHash(c.Harness, c.SessionID)] = c
@@ -455,7 +455,7 @@ func byHash(snap memory.SyncSnapshot) map[string]*memory.SyncConversation {
 	return out
 }
 
-func derivedOf(local map[string]*memory.SyncConversation) map[string]string {
+func derivedOf(local map[string]*storedConversation) map[string]string {
 	out := make(map[string]string, len(local))
 	for h, c := range local {
 		out[h] = c.DerivedProject
@@ -464,7 +464,7 @@ func derivedOf(local map[string]*memory.SyncConversation) map[string]string {
 }
 
 // ref is how memory's Forget and ScrubApply name a conversation.
-func ref(c *memory.SyncConversation) string { return c.Harness + ":" + c.SessionID }
+func ref(c *storedConversation) string { return c.Harness + ":" + c.SessionID }
 
 // adopt journals the choices this memory holds that no journal does: its
 // tombstones, and the tags and stars changed since the last pass without
@@ -474,7 +474,7 @@ func ref(c *memory.SyncConversation) string { return c.Harness + ":" + c.Session
 // every star. A change this machine journaled after since (the clock when
 // the base was taken) is not journaled again, though a later entry from
 // elsewhere overrode it. It returns how many entries it wrote.
-func (e *Engine) adopt(r *replayed, snap memory.SyncSnapshot, local map[string]*memory.SyncConversation, since Clock) (int, error) {
+func (e *Engine) adopt(r *replayed, snap storedSnapshot, local map[string]*storedConversation, since Clock) (int, error) {
 	var es []Entry
 	for h := range snap.Tombstones {
 		if _, ok := r.forgotten[h]; !ok {
@@ -547,7 +547,7 @@ func compareStrings(a, b string) int {
 	return 0
 }
 
-func derivedTags(c *memory.SyncConversation) []string {
+func derivedTags(c *storedConversation) []string {
 	if c.DerivedProject == "" {
 		return nil
 	}
@@ -598,7 +598,7 @@ const engineTempAge = time.Minute
 // conflict copies, old versions and leftover temporary files included. A
 // conversation forgotten elsewhere that this memory never held gets a
 // tombstone, so a local import does not bring it in.
-func (e *Engine) applyForgets(ctx context.Context, r *replayed, snap memory.SyncSnapshot, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
+func (e *Engine) applyForgets(ctx context.Context, r *replayed, snap storedSnapshot, local map[string]*storedConversation, sc *scanned, rep *Report) error {
 	var (
 		tombs []memory.CatalogTombstone
 		errs  []error
@@ -657,7 +657,7 @@ func (e *Engine) erase(f *scanFile, sc *scanned, rep *Report) {
 // may still hold the secrets. The secrets read out of any copy are
 // redacted from every copy, so a copy whose text sits elsewhere than the
 // entries say (another version of it) loses them too.
-func (e *Engine) applyRedactions(ctx context.Context, r *replayed, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
+func (e *Engine) applyRedactions(ctx context.Context, r *replayed, local map[string]*storedConversation, sc *scanned, rep *Report) error {
 	var errs []error
 	for h, es := range r.redactions {
 		if _, gone := r.forgotten[h]; gone {
@@ -730,7 +730,7 @@ type redactMark struct {
 
 // redactStored redacts the secrets from the memory's copy of a
 // conversation through memory's scrub, with a finder of just those.
-func (e *Engine) redactStored(ctx context.Context, c *memory.SyncConversation, secrets map[string]string, n int, rep *Report) error {
+func (e *Engine) redactStored(ctx context.Context, c *storedConversation, secrets map[string]string, n int, rep *Report) error {
 	hash := c.Hash
 	if len(secrets) > 0 {
 		sr, err := memscrub.Apply(memory.Unobserved(ctx), e.m, memscrub.Options{Finder: literalFinder(secrets), Sessions: []string{ref(c)}})
@@ -740,7 +740,7 @@ func (e *Engine) redactStored(ctx context.Context, c *memory.SyncConversation, s
 		if sr.Changed > 0 {
 			rep.Redacted++
 		}
-		if snap, err := e.m.SyncSnapshot(ctx); err == nil {
+		if snap, err := readStored(ctx, e.m); err == nil {
 			if now := byHash(snap)[memory.ConversationHash(c.Harness, c.SessionID)]; now != nil {
 				hash = now.Hash
 			}
@@ -778,7 +778,7 @@ const importBatch = 2000
 // copy in the folder when this memory lacks it or holds less. Files are
 // read only when new or changed; a copy memory declined (it holds as much)
 // is not offered again until the memory's copy changes.
-func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
+func (e *Engine) importCopies(ctx context.Context, r *replayed, local map[string]*storedConversation, sc *scanned, rep *Report) error {
 	hashes := make([]string, 0, len(sc.copies))
 	for h := range sc.copies {
 		hashes = append(hashes, h)
@@ -915,7 +915,7 @@ const exportChunk = 500
 // memory that no file in the folder holds as it is, unless a fuller copy
 // is there (then this memory takes that one). A forgotten conversation is
 // never written.
-func (e *Engine) export(r *replayed, local map[string]*memory.SyncConversation, sc *scanned, rep *Report) error {
+func (e *Engine) export(r *replayed, local map[string]*storedConversation, sc *scanned, rep *Report) error {
 	held := map[string]bool{} // content hashes some machine's conversation file holds
 	best := map[string]copyMeta{}
 	for h, fs := range sc.copies {
@@ -985,7 +985,7 @@ func (e *Engine) export(r *replayed, local map[string]*memory.SyncConversation, 
 // dropConflicts erases the sync engine's conflict copies that hold nothing
 // more than a conversation file or this memory does: any machine may, and
 // the folder does not fill up with them.
-func (e *Engine) dropConflicts(local map[string]*memory.SyncConversation, sc *scanned, held map[string]bool, rep *Report) {
+func (e *Engine) dropConflicts(local map[string]*storedConversation, sc *scanned, held map[string]bool, rep *Report) {
 	for h, fs := range sc.copies {
 		for _, f := range fs {
 			if f.c.kind != kindConflict || f.rec == nil {
@@ -1001,7 +1001,7 @@ func (e *Engine) dropConflicts(local map[string]*memory.SyncConversation, sc *sc
 
 // applyChoices gives each conversation the tags and star the journals
 // leave it, and remembers them as applied.
-func (e *Engine) applyChoices(ctx context.Context, r *replayed, local map[string]*memory.SyncConversation, rep *Report) error {
+func (e *Engine) applyChoices(ctx context.Context, r *replayed, local map[string]*storedConversation, rep *Report) error {
 	var changes []memory.ChoiceChange
 	base := map[string]choiceState{}
 	for h, c := range local {

@@ -89,11 +89,11 @@ func halfRead(t *testing.T, a, b *machine) {
 
 func compareTo(t *testing.T, a, b *machine, all bool) (bool, string) {
 	t.Helper()
-	sa, err := a.m.SyncSnapshot(context.Background())
+	sa, err := readStored(context.Background(), a.m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sb, err := b.m.SyncSnapshot(context.Background())
+	sb, err := readStored(context.Background(), b.m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func compareTo(t *testing.T, a, b *machine, all bool) (bool, string) {
 
 func count(t *testing.T, mc *machine) int {
 	t.Helper()
-	snap, err := mc.m.SyncSnapshot(context.Background())
+	snap, err := readStored(context.Background(), mc.m)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,14 +36,10 @@ func newAuditCmd(g *globals) *cobra.Command {
 			// An answer (package answer's, marked): the arguments are
 			// agents' queries, which an agent running this through its
 			// shell must not bring back into the index as its words.
-			out := make([]answer.AuditEntry, len(es))
-			for i, e := range es {
-				out[i] = answer.AuditEntry{ID: e.ID, TS: e.TS, Client: e.Client, Tool: e.Tool, Args: e.Args, Hits: e.Hits, Duration: e.Duration, Outcome: e.Outcome}
-			}
 			if asJSON {
-				return printAnswer(g.stdout, answer.CLIAuditJSON(out))
+				return printAnswer(g.stdout, answer.CLIAuditJSON(es))
 			}
-			_, err = fmt.Fprint(g.stdout, answer.CLIAudit(out))
+			_, err = fmt.Fprint(g.stdout, answer.CLIAudit(es))
 			return err
 		},
 	}

@@ -98,7 +98,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 			// An answer (package answer's, marked): it names the forgotten
 			// conversations, whose titles an agent running it through its
 			// shell must not bring back into the index.
-			r := forgetAnswer(rep)
+			r := rep
 			if asJSON {
 				return printAnswer(g.stdout, answer.CLIForgetJSON(&r))
 			}
@@ -109,18 +109,6 @@ func newForgetCmd(g *globals) *cobra.Command {
 	c.Flags().BoolVarP(&yes, "yes", "y", false, "do not ask for confirmation")
 	c.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	return c
-}
-
-// forgetAnswer is rep as forget's answer gives it.
-func forgetAnswer(rep memory.ForgetReport) answer.ForgetReport {
-	r := answer.ForgetReport{Files: rep.Files, Quoting: rep.Quoting, Quotes: rep.Quotes, Vacuumed: rep.Vacuumed}
-	if rep.Sessions != nil {
-		r.Sessions = make([]answer.ForgottenSession, len(rep.Sessions))
-	}
-	for i, s := range rep.Sessions {
-		r.Sessions[i] = answer.ForgottenSession{SessionID: s.SessionID, Source: s.Source, Title: s.Title, Turns: s.Turns, Bytes: s.Bytes, File: s.File}
-	}
-	return r
 }
 
 func newReindexCmd(g *globals) *cobra.Command {

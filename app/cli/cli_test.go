@@ -35,14 +35,23 @@ func chatSession(id, title, project string, at time.Time, texts ...string) *fune
 	return s
 }
 
-func seed(t *testing.T) string {
+// storeSessions stores ss in the memory at dir, as an import with scrub
+// off stores them, and closes it.
+func storeSessions(t *testing.T, dir string, ss ...*funes.Session) {
 	t.Helper()
-	dir := t.TempDir()
 	m, err := memory.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
+	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func seed(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
 	day := time.Date(2026, 10, 8, 9, 14, 0, 0, time.UTC)
 	var ss []*funes.Session
 	for i := 0; i < 12; i++ {
@@ -63,9 +72,7 @@ func seed(t *testing.T) string {
 		}
 		ss = append(ss, s)
 	}
-	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	storeSessions(t, dir, ss...)
 	return dir
 }
 
@@ -241,20 +248,13 @@ func TestRecallNotesFlagsAfterQuery(t *testing.T) {
 // --now is the time of asking that the query's own dates resolve against.
 func TestRecallNowResolvesTheQuerysDates(t *testing.T) {
 	dir := t.TempDir()
-	m, err := memory.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ss []*funes.Session
 	for i, meal := range []string{"a lentil soup", "a saffron paella", "fish tacos"} {
 		at := time.Date(2026, 5, 7+i, 19, 0, 0, 0, time.UTC)
 		ss = append(ss, chatSession(fmt.Sprintf("food-%d", i), "Food log", "", at, "Food log: tonight I ate "+meal+".", "Noted."))
 	}
 	ss = append(ss, chatSession("food-2025", "Food log", "", time.Date(2025, 5, 8, 19, 0, 0, 0, time.UTC), "Food log: tonight I ate a pizza.", "Noted."))
-	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
+	storeSessions(t, dir, ss...)
 	for now, want := range map[string]string{"2026-06-10": "food-1", "2026-01-15": "food-2025"} {
 		code, out, errs := run(t, "--memory", dir, "recall", "--json", "--now", now, "what did I eat on 8 May?")
 		var res recall.Result

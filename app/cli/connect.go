@@ -14,6 +14,7 @@ import (
 	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 func init() { register(newConnectCmd) }
@@ -200,22 +201,14 @@ func newTokenSecretCmd(g *globals) *cobra.Command {
 		Use:   "secret NAME",
 		Short: "Print a token's secret alone, for $(ireneo token secret NAME) in a client's setup command",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			m, store, err := g.openWithTokens(kind)
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			if err := needSecrets(c.Context(), "token secret", store); err != nil {
-				return err
-			}
-			secret, err := mcpserver.NewTokens(m, store).Reveal(c.Context(), args[0])
+		RunE: g.withTokens(&kind, func(c *cobra.Command, args []string, tokens *mcpserver.Tokens, _ tokenstore.TokenStore) error {
+			secret, err := tokens.Reveal(c.Context(), args[0])
 			if err != nil {
 				return tokenError("token secret", args[0], err)
 			}
 			fmt.Fprintln(g.stdout, secret)
 			return nil
-		},
+		}),
 	}
 	addTokenStoreFlag(c, g, &kind)
 	return c

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/importers/transcripttest"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -33,19 +32,12 @@ const (
 
 func cliQuotesSeed(t *testing.T, dir string) {
 	t.Helper()
-	m, err := memory.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
 	ts := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	ss := []*funes.Session{
 		chatSession("conv-gone", "Seal "+cliGoneToken, "plant", ts, "The K-2 seal code is "+cliGoneToken+"; Priya orders it.", "Noted: "+cliGoneToken+" goes on the order."),
 		chatSession("conv-kept", "Spare "+cliKeptToken, "plant", ts.AddDate(0, 0, 1), "The K-2 spare is "+cliKeptToken+", in stock.", "Good, "+cliKeptToken+" it is."),
 	}
-	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	storeSessions(t, dir, ss...)
 }
 
 // shellRun is one Bash call and what it printed.
@@ -53,52 +45,31 @@ type shellRun struct{ command, stdout string }
 
 // ccBashTranscript is an agent session as Claude Code 2.1.7 records it:
 // the person's question, then for each run a Bash tool_use and its
-// tool_result (the stdout as the result's content, and in toolUseResult),
-// and the agent's own answer.
+// tool_result, and the agent's own answer.
 func ccBashTranscript(t *testing.T, dir, sid string, runs []shellRun, at time.Time) string {
-	l := &ccLog{t: t, sid: sid, at: at}
-	rec, assistant := l.rec, l.assistant
-	rec("user", map[string]any{"role": "user", "content": "Which seal and spare did we settle on for the K-2?"}, nil)
+	c := transcripttest.NewClaudeCode(t, sid, "/home/ana/plant", at)
+	c.User("Which seal and spare did we settle on for the K-2?", nil)
 	for i, r := range runs {
-		id := fmt.Sprintf("toolu_%02d", i+1)
-		assistant(fmt.Sprintf("msg_%02d", i+1), map[string]any{"type": "tool_use", "id": id, "name": "Bash", "input": map[string]any{"command": r.command, "description": "Read memory"}})
-		rec("user", map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": id, "type": "tool_result", "content": r.stdout, "is_error": false}}},
-			map[string]any{"toolUseResult": map[string]any{"stdout": r.stdout, "stderr": "", "interrupted": false, "isImage": false}})
+		bashRun(c, fmt.Sprintf("msg_%02d", i+1), fmt.Sprintf("toolu_%02d", i+1), r, "Read memory")
 	}
-	assistant("msg_99", map[string]any{"type": "text", "text": cliAgentOwn})
-	return l.write(dir)
+	c.Assistant("msg_99", transcripttest.Text(cliAgentOwn))
+	return c.Write(filepath.Join(dir, "claude", "projects"), "-home-ana-plant")
 }
 
 // codexExecRollout is an agent session as a Codex 0.104 rollout, each run
 // an exec_command call whose output is the command's stdout behind
 // Codex's envelope.
 func codexExecRollout(t *testing.T, dir, sid string, runs []shellRun, at time.Time) string {
-	var b strings.Builder
-	k := 0
-	line := func(typ string, payload map[string]any) {
-		k++
-		b.WriteString(jsonl(t, map[string]any{"timestamp": at.Add(time.Duration(k) * time.Second).Format(time.RFC3339Nano), "type": typ, "payload": payload}))
-	}
-	msg := func(role, kind, text string) map[string]any {
-		return map[string]any{"type": "message", "role": role, "content": []any{map[string]any{"type": kind, "text": text}}}
-	}
-	line("session_meta", map[string]any{"id": sid, "timestamp": at.Format(time.RFC3339Nano), "cwd": "/home/ana/plant", "originator": "codex_cli_rs",
-		"cli_version": "0.104.0", "source": "cli", "model_provider": "openai"})
-	line("response_item", msg("user", "input_text", "Which seal and spare did we settle on for the K-2?"))
-	line("event_msg", map[string]any{"type": "user_message", "message": "Which seal and spare did we settle on for the K-2?", "images": []any{}})
-	line("turn_context", map[string]any{"cwd": "/home/ana/plant", "approval_policy": "on-request", "model": "gpt-5-codex"})
+	c := transcripttest.NewCodex(t, sid, "/home/ana/plant", at, nil)
+	c.Ask("Which seal and spare did we settle on for the K-2?")
+	c.Line("turn_context", map[string]any{"cwd": "/home/ana/plant", "approval_policy": "on-request", "model": "gpt-5-codex"})
 	for i, r := range runs {
-		id := fmt.Sprintf("call_%02d", i+1)
-		args := jsonl(t, map[string]any{"cmd": r.command, "workdir": "/home/ana/plant", "yield_time_ms": 10000, "max_output_tokens": 10000})
-		line("response_item", map[string]any{"type": "function_call", "name": "exec_command", "arguments": strings.TrimSpace(args), "call_id": id})
+		args := transcripttest.JSONLine(t, map[string]any{"cmd": r.command, "workdir": "/home/ana/plant", "yield_time_ms": 10000, "max_output_tokens": 10000})
 		out := fmt.Sprintf("Chunk ID: %06x\nWall time: 0.0513 seconds\nProcess exited with code 0\nOriginal token count: %d\nOutput:\n%s", 0x7be1c0+i, len(r.stdout)/4, r.stdout)
-		line("response_item", map[string]any{"type": "function_call_output", "call_id": id, "output": out})
+		c.Call(fmt.Sprintf("call_%02d", i+1), "exec_command", strings.TrimSpace(args), out)
 	}
-	line("response_item", msg("assistant", "output_text", cliAgentOwn))
-	line("event_msg", map[string]any{"type": "agent_message", "message": cliAgentOwn})
-	path := filepath.Join(dir, "codex", "sessions", "2026", "04", "02", "rollout-2026-04-02T10-00-00-"+sid+".jsonl")
-	writeTestFile(t, path, b.String())
-	return path
+	c.Answer(cliAgentOwn)
+	return c.Write(filepath.Join(dir, "codex", "sessions", "2026", "04", "02", "rollout-2026-04-02T10-00-00-"+sid+".jsonl"))
 }
 
 func TestForgetErasesQuotesInCLIAnswersRunThroughAShell(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/importers/transcripttest"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -36,19 +36,12 @@ const (
 
 func quotesSeed(t *testing.T, dir string) {
 	t.Helper()
-	m, err := memory.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
 	ts := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
 	ss := []*funes.Session{
 		chatSession("conv-gone", "Compressor seal", "", ts, "The K-2 compressor seal is worn; the code for the spare is "+forgetQToken+" and Priya orders it."),
 		chatSession("conv-kept", "Compressor spare", "", ts.AddDate(0, 0, 1), "The K-2 compressor spare is "+keptQToken+", ordered on Monday."),
 	}
-	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	storeSessions(t, dir, ss...)
 }
 
 func callIreneo(t *testing.T, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
@@ -73,112 +66,40 @@ func toolText(res *mcp.CallToolResult) string {
 	return b.String()
 }
 
-func jsonl(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b) + "\n"
-}
-
 // ccTranscript is an agent session as Claude Code 2.1.7 records it: the
 // person's question, the tool_use of mcp__ireneo__recall, the tool_result
 // whose content list holds Ireneo's text answer (and the same in
 // toolUseResult), a get for one hit, the CLI's `recall --json` run through
 // Bash, and the agent's own answer.
 func ccTranscript(t *testing.T, dir, sid, recallAnswer, getAnswer, cliAnswer string, at time.Time) string {
-	l := &ccLog{t: t, sid: sid, at: at}
-	rec, assistant := l.rec, l.assistant
-	text := func(s string) map[string]any { return map[string]any{"type": "text", "text": s} }
-	result := func(toolID, answer string) {
-		rec("user", map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": toolID, "type": "tool_result", "content": []any{text(answer)}}}},
-			map[string]any{"toolUseResult": []any{text(answer)}})
-	}
-	rec("user", map[string]any{"role": "user", "content": "What did we settle about the K-2 compressor seal?"}, nil)
-	assistant("msg_01a", map[string]any{"type": "tool_use", "id": "toolu_01", "name": "mcp__ireneo__recall", "input": map[string]any{"query": "K-2 compressor"}})
-	result("toolu_01", recallAnswer)
-	assistant("msg_01b", map[string]any{"type": "tool_use", "id": "toolu_02", "name": "mcp__ireneo__get", "input": map[string]any{"session_id": "conv-gone", "turn_uuid": "conv-gone-0"}})
-	result("toolu_02", getAnswer)
-	assistant("msg_01d", map[string]any{"type": "tool_use", "id": "toolu_03", "name": "Bash", "input": map[string]any{"command": "ireneo recall --json K-2 compressor", "description": "Search memory"}})
-	rec("user", map[string]any{"role": "user", "content": []any{map[string]any{"tool_use_id": "toolu_03", "type": "tool_result", "content": cliAnswer, "is_error": false}}},
-		map[string]any{"toolUseResult": map[string]any{"stdout": cliAnswer, "stderr": "", "interrupted": false, "isImage": false}})
-	assistant("msg_01c", text(agentOwn))
-	return l.write(dir)
+	c := transcripttest.NewClaudeCode(t, sid, "/home/ana/plant", at)
+	c.User("What did we settle about the K-2 compressor seal?", nil)
+	c.ToolCall("msg_01a", "toolu_01", "mcp__ireneo__recall", map[string]any{"query": "K-2 compressor"}, recallAnswer)
+	c.ToolCall("msg_01b", "toolu_02", "mcp__ireneo__get", map[string]any{"session_id": "conv-gone", "turn_uuid": "conv-gone-0"}, getAnswer)
+	bashRun(c, "msg_01d", "toolu_03", shellRun{"ireneo recall --json K-2 compressor", cliAnswer}, "Search memory")
+	c.Assistant("msg_01c", transcripttest.Text(agentOwn))
+	return c.Write(filepath.Join(dir, "claude", "projects"), "-home-ana-plant")
 }
 
-// ccLog writes an agent session as Claude Code 2.1.7 records it: each
-// record chained to the one before, a second apart from at.
-type ccLog struct {
-	t    *testing.T
-	sid  string
-	at   time.Time
-	b    strings.Builder
-	prev any
-	k    int
-}
-
-func (l *ccLog) rec(typ string, msg map[string]any, more map[string]any) {
-	l.k++
-	uuid := fmt.Sprintf("%s-r%02d", l.sid[:8], l.k)
-	r := map[string]any{"parentUuid": l.prev, "isSidechain": false, "userType": "external", "cwd": "/home/ana/plant", "sessionId": l.sid,
-		"version": "2.1.7", "gitBranch": "main", "type": typ, "message": msg, "uuid": uuid,
-		"timestamp": l.at.Add(time.Duration(l.k) * time.Second).Format(time.RFC3339Nano)}
-	for key, v := range more {
-		r[key] = v
-	}
-	l.b.WriteString(jsonl(l.t, r))
-	l.prev = uuid
-}
-
-func (l *ccLog) assistant(id string, content ...any) {
-	l.rec("assistant", map[string]any{"model": "claude-opus-4-5", "id": id, "type": "message", "role": "assistant", "content": content,
-		"stop_reason": nil, "usage": map[string]any{"input_tokens": 12, "output_tokens": 30}}, map[string]any{"requestId": "req_" + id})
-}
-
-// write puts the session where Claude Code keeps the project's sessions
-// under dir and returns its path.
-func (l *ccLog) write(dir string) string {
-	path := filepath.Join(dir, "claude", "projects", "-home-ana-plant", l.sid+".jsonl")
-	writeTestFile(l.t, path, l.b.String())
-	return path
+// bashRun appends a Bash tool_use and its tool_result as Claude Code 2.1
+// records a shell run: the stdout as the result's content, and in
+// toolUseResult.
+func bashRun(c *transcripttest.ClaudeCode, msgID, toolID string, r shellRun, description string) {
+	c.Assistant(msgID, map[string]any{"type": "tool_use", "id": toolID, "name": "Bash", "input": map[string]any{"command": r.command, "description": description}})
+	c.User([]any{map[string]any{"tool_use_id": toolID, "type": "tool_result", "content": r.stdout, "is_error": false}},
+		map[string]any{"toolUseResult": map[string]any{"stdout": r.stdout, "stderr": "", "interrupted": false, "isImage": false}})
 }
 
 // codexRollout is an agent session as a Codex 0.104 rollout, whose
 // function_call_output holds the whole MCP result as JSON (text content
 // and structuredContent both quote the conversation).
 func codexRollout(t *testing.T, dir, sid, output string, at time.Time) string {
-	var b strings.Builder
-	k := 0
-	line := func(typ string, payload map[string]any) {
-		k++
-		b.WriteString(jsonl(t, map[string]any{"timestamp": at.Add(time.Duration(k) * time.Second).Format(time.RFC3339Nano), "type": typ, "payload": payload}))
-	}
-	msg := func(role, kind, text string) map[string]any {
-		return map[string]any{"type": "message", "role": role, "content": []any{map[string]any{"type": kind, "text": text}}}
-	}
-	line("session_meta", map[string]any{"id": sid, "timestamp": at.Format(time.RFC3339Nano), "cwd": "/home/ana/plant", "originator": "codex_cli_rs",
-		"cli_version": "0.104.0", "source": "cli", "model_provider": "openai"})
-	line("response_item", msg("user", "input_text", "Which spare did we order for the K-2 compressor?"))
-	line("event_msg", map[string]any{"type": "user_message", "message": "Which spare did we order for the K-2 compressor?", "images": []any{}})
-	line("turn_context", map[string]any{"cwd": "/home/ana/plant", "approval_policy": "on-request", "model": "gpt-5-codex"})
-	line("response_item", map[string]any{"type": "function_call", "name": "mcp__ireneo__recall", "arguments": `{"query":"K-2 compressor"}`, "call_id": "call_01"})
-	line("response_item", map[string]any{"type": "function_call_output", "call_id": "call_01", "output": output})
-	line("response_item", msg("assistant", "output_text", agentOwn))
-	line("event_msg", map[string]any{"type": "agent_message", "message": agentOwn})
-	path := filepath.Join(dir, "codex", "sessions", "2026", "04", "02", "rollout-2026-04-02T10-00-00-"+sid+".jsonl")
-	writeTestFile(t, path, b.String())
-	return path
-}
-
-func writeTestFile(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	c := transcripttest.NewCodex(t, sid, "/home/ana/plant", at, nil)
+	c.Ask("Which spare did we order for the K-2 compressor?")
+	c.Line("turn_context", map[string]any{"cwd": "/home/ana/plant", "approval_policy": "on-request", "model": "gpt-5-codex"})
+	c.Call("call_01", "mcp__ireneo__recall", `{"query":"K-2 compressor"}`, output)
+	c.Answer(agentOwn)
+	return c.Write(filepath.Join(dir, "codex", "sessions", "2026", "04", "02", "rollout-2026-04-02T10-00-00-"+sid+".jsonl"))
 }
 
 func TestForgetErasesQuotesInAgentTranscripts(t *testing.T) {

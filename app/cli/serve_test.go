@@ -23,11 +23,6 @@ import (
 // seedMemory puts two conversations, in projects alpha and beta, in dir.
 func seedMemory(t *testing.T, dir string) {
 	t.Helper()
-	m, err := memory.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
 	ts := time.Date(2026, 10, 8, 9, 14, 0, 0, time.UTC)
 	var ss []*funes.Session
 	for _, p := range []string{"alpha", "beta"} {
@@ -35,9 +30,7 @@ func seedMemory(t *testing.T, dir string) {
 			Turns: []funes.Turn{{TurnUUID: p + "-0", TS: ts, Role: funes.RoleUser,
 				Blocks: []funes.Block{{Type: funes.BlockText, Text: "MT-4471 price for " + p + " is MARK" + strings.ToUpper(p)}}}}})
 	}
-	if _, err := m.Ingest(context.Background(), ss, memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	storeSessions(t, dir, ss...)
 }
 
 func mcpClient(t *testing.T, url, token string) *client.Client {

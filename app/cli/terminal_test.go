@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -17,15 +16,8 @@ import (
 func TestGetAndRecallPrintControlSequencesEscaped(t *testing.T) {
 	payload := "flamingo rollout notes \x1b]52;c;cm0gLXJmIH4=\x07 then \x1b[2J\x1b[H and \r overwritten"
 	dir := t.TempDir()
-	m, err := memory.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
-	if _, err := m.Ingest(context.Background(), []*funes.Session{chatSession("conv-esc", "Escapes \x1b[31mred", "", at, payload, "ok")}, memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
+	storeSessions(t, dir, chatSession("conv-esc", "Escapes \x1b[31mred", "", at, payload, "ok"))
 	for _, args := range [][]string{{"get", "conv-esc"}, {"recall", "flamingo rollout"}, {"sessions"}} {
 		code, out, errs := run(t, append([]string{"--memory", dir}, args...)...)
 		if code != 0 {
@@ -53,7 +45,7 @@ func TestGetAndRecallPrintControlSequencesEscaped(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\x07") {
 		t.Errorf("get --json holds control characters raw:\n%q", out)
 	}
-	m, err = memory.Open(dir)
+	m, err := memory.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,6 +66,24 @@ func (g *globals) openWithTokens(kind string) (*memory.Memory, tokenstore.TokenS
 	return m, store, nil
 }
 
+// withTokens is withMemory for the commands that read or write a token's
+// secret: it opens the store the --token-store flag names (*kind, read when
+// the command runs) and the memory, checks with needSecrets that the store
+// answers without an unlock prompt, and hands run the memory's tokens.
+func (g *globals) withTokens(kind *string, run func(c *cobra.Command, args []string, tokens *mcpserver.Tokens, store tokenstore.TokenStore) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		m, store, err := g.openWithTokens(*kind)
+		if err != nil {
+			return err
+		}
+		defer m.Close()
+		if err := needSecrets(c.Context(), c.Parent().Name()+" "+c.Name(), store); err != nil {
+			return err
+		}
+		return run(c, args, mcpserver.NewTokens(m, store), store)
+	}
+}
+
 // probeTimeout bounds the look at the keyring's state before a command
 // that needs a secret: it never prompts, so it answers at once or not at all.
 const probeTimeout = 3 * time.Second
@@ -126,16 +144,8 @@ func newTokenCreateCmd(g *globals) *cobra.Command {
 		Use:   "create NAME",
 		Short: "Make a token for one client and print its secret once",
 		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			m, store, err := g.openWithTokens(kind)
-			if err != nil {
-				return err
-			}
-			defer m.Close()
-			if err := needSecrets(c.Context(), "token create", store); err != nil {
-				return err
-			}
-			secret, info, err := mcpserver.NewTokens(m, store).Create(c.Context(), args[0], projects)
+		RunE: g.withTokens(&kind, func(c *cobra.Command, args []string, tokens *mcpserver.Tokens, store tokenstore.TokenStore) error {
+			secret, info, err := tokens.Create(c.Context(), args[0], projects)
 			if err != nil {
 				return fmt.Errorf("token create %s: %w", args[0], err)
 			}
@@ -146,7 +156,7 @@ func newTokenCreateCmd(g *globals) *cobra.Command {
 			fmt.Fprintf(g.stdout, "It is kept in %s; `ireneo token show %s --reveal` reads it back.\n", store.Describe(), info.Name)
 			fmt.Fprintf(g.stdout, "Next: `ireneo connect CLIENT --token %s` prints the config for your client.\n", info.Name)
 			return nil
-		},
+		}),
 	}
 	c.Flags().StringArrayVar(&projects, "project", nil, "only conversations tagged with this project (repeat for more); none means everything")
 	c.Flags().BoolVar(&asJSON, "json", false, "print as JSON, secret included")

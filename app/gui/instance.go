@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ireneo-app/ireneo/filelock"
 )
 
 // One instance per memory: the first start takes a lock file and listens on
@@ -58,11 +60,11 @@ func claimInstance(memDir string) (inst *instance, running bool) {
 	}
 	base := filepath.Join(dir, instanceKey(memDir))
 	sock := base + ".sock"
-	release, err := lockFile(base + ".lock")
+	lock, err := filelock.TryLock(base + ".lock")
 	if err != nil {
 		return nil, false
 	}
-	if release == nil {
+	if lock == nil {
 		// Another start holds it; it may still be opening its socket.
 		deadline := time.Now().Add(10 * time.Second)
 		for time.Now().Before(deadline) {
@@ -76,11 +78,11 @@ func claimInstance(memDir string) (inst *instance, running bool) {
 	os.Remove(sock) // left by an instance that died; the lock says it is gone
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
-		release()
+		lock.Close()
 		return nil, false
 	}
 	os.Chmod(sock, 0o600)
-	return &instance{release: release, ln: ln}, false
+	return &instance{release: func() { lock.Close() }, ln: ln}, false
 }
 
 // askToShow asks the instance listening on sock to raise its window.

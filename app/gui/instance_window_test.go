@@ -4,7 +4,6 @@ package gui
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,9 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/config"
-	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/settings"
 	"github.com/ireneo-app/ireneo/tokenstore/keyringtest"
 )
 
@@ -32,34 +28,8 @@ func TestSecondStartNoTrayLockedKeyring(t *testing.T) {
 		return
 	}
 	needTools(t, "xdotool", "import", "go")
-	root := repoRoot(t)
-	shots := filepath.Join(root, "test-artifacts", "screens")
-	os.MkdirAll(shots, 0o755)
-	bin := filepath.Join(t.TempDir(), "ireneo")
-	bctx, bcancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer bcancel()
-	build := exec.CommandContext(bctx, "go", "build", "-o", bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	envRoot := testEnv(t)
-	memDir := filepath.Join(envRoot, "memory")
-	m, err := memory.Open(memDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Ingest(context.Background(), fixtureSessions(), memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
-	set := settings.Default()
-	port := freePort(t)
-	set.ServerAddr = fmt.Sprintf("127.0.0.1:%d", port)
-	if err := settings.Save(set); err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), config.EnvHome+"="+memDir, "LANG=en_US.UTF-8")
+	app := newRealApp(t, fixtureSessions(), nil)
+	shots, bin, port, env := app.shots, app.bin, app.port, app.env
 
 	// A token made while the keyring was unlocked; then the keyring locks.
 	tok := exec.Command(bin, "token", "create", "claude-code")

@@ -1,18 +1,13 @@
 package gui
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/config"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/settings"
 )
 
 // startRealApp builds the binary, stores sessions in a memory of its own
@@ -23,35 +18,8 @@ func startRealApp(t *testing.T, logName string, sessions []*funes.Session, prepa
 	t.Helper()
 	needTools(t, "xdotool", "import", "dbus-send", "go")
 	fakeTrayHost(t)
-	root := repoRoot(t)
-	shots := filepath.Join(root, "test-artifacts", "screens")
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "ireneo")
-	bctx, bcancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer bcancel()
-	build := exec.CommandContext(bctx, "go", "build", "-o", bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	envRoot := testEnv(t)
-	memDir := filepath.Join(envRoot, "memory")
-	m, err := memory.Open(memDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Ingest(context.Background(), sessions, memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
-	set := settings.Default()
-	set.ServerAddr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	if err := settings.Save(set); err != nil {
-		t.Fatal(err)
-	}
-	env := append(os.Environ(), config.EnvHome+"="+memDir, "LANG=en_US.UTF-8")
+	app := newRealApp(t, sessions, nil)
+	shots, bin, env := app.shots, app.bin, app.env
 	if prepare != nil {
 		prepare(bin, env)
 	}

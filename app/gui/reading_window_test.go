@@ -1,7 +1,6 @@
 package gui
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/config"
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
 
@@ -20,43 +17,15 @@ import (
 // what the screen shows (screenshot compares it with the one before).
 func TestRealWindowReading(t *testing.T) {
 	needTools(t, "xdotool", "import", "go")
-	root := repoRoot(t)
-	shots := filepath.Join(root, "test-artifacts", "screens")
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(t.TempDir(), "ireneo")
-	bctx, bcancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer bcancel()
-	build := exec.CommandContext(bctx, "go", "build", "-o", bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	envRoot := testEnv(t)
-	memDir := filepath.Join(envRoot, "memory")
-	m, err := memory.Open(memDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Ingest(context.Background(), append(fixtureSessions(), toolSession()), memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
-	set := settings.Default()
-	set.ServerAutostart = false
-	set.ServerAddr = fmt.Sprintf("127.0.0.1:%d", freePort(t))
-	if err := settings.Save(set); err != nil {
-		t.Fatal(err)
-	}
+	app := newRealApp(t, append(fixtureSessions(), toolSession()), func(set *settings.Settings) { set.ServerAutostart = false })
+	shots, bin := app.shots, app.bin
 	logf, err := os.Create(filepath.Join(shots, "reading-app.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer logf.Close()
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), config.EnvHome+"="+memDir, "LANG=en_US.UTF-8")
+	cmd.Env = app.env
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -214,15 +214,21 @@ func (sm *secretMarks) maskSegs(segs []widget.RichTextSegment) []widget.RichText
 	if sm == nil || len(sm.values) == 0 {
 		return segs
 	}
+	return eachTextSeg(segs, sm.splitText)
+}
+
+// eachTextSeg replaces every text segment of segs, those inside paragraphs
+// and lists too, with what fn makes of it; other segments stay.
+func eachTextSeg(segs []widget.RichTextSegment, fn func(*widget.TextSegment) []widget.RichTextSegment) []widget.RichTextSegment {
 	var out []widget.RichTextSegment
 	for _, seg := range segs {
 		switch v := seg.(type) {
 		case *widget.TextSegment:
-			out = append(out, sm.splitText(v)...)
+			out = append(out, fn(v)...)
 		case *widget.ParagraphSegment:
-			out = append(out, &widget.ParagraphSegment{Texts: sm.maskSegs(v.Texts)})
+			out = append(out, &widget.ParagraphSegment{Texts: eachTextSeg(v.Texts, fn)})
 		case *widget.ListSegment:
-			l := &widget.ListSegment{Items: sm.maskSegs(v.Items), Ordered: v.Ordered}
+			l := &widget.ListSegment{Items: eachTextSeg(v.Items, fn), Ordered: v.Ordered}
 			l.SetStartNumber(v.StartNumber())
 			out = append(out, l)
 		default:

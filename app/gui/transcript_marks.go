@@ -91,22 +91,7 @@ func (m *marker) mark(segs []widget.RichTextSegment) []widget.RichTextSegment {
 	if m.find == "" && len(m.terms) == 0 {
 		return segs
 	}
-	var out []widget.RichTextSegment
-	for _, seg := range segs {
-		switch v := seg.(type) {
-		case *widget.TextSegment:
-			out = append(out, m.markText(v)...)
-		case *widget.ParagraphSegment:
-			out = append(out, &widget.ParagraphSegment{Texts: m.mark(v.Texts)})
-		case *widget.ListSegment:
-			l := &widget.ListSegment{Items: m.mark(v.Items), Ordered: v.Ordered}
-			l.SetStartNumber(v.StartNumber())
-			out = append(out, l)
-		default:
-			out = append(out, seg)
-		}
-	}
-	return out
+	return eachTextSeg(segs, m.markText)
 }
 
 // markText splits one text segment at its marked words. The pieces flow

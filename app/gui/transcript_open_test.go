@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -181,11 +182,11 @@ func BenchmarkOpenSearchResult(b *testing.B) {
 		onUI(func() {
 			tv.firstShown = func() {
 				select {
-				case shown <- stamp{time.Since(start), cpuTime() - cpu0}:
+				case shown <- stamp{time.Since(start), cputime.Self() - cpu0}:
 				default:
 				}
 			}
-			start, cpu0 = time.Now(), cpuTime()
+			start, cpu0 = time.Now(), cputime.Self()
 			u.search.openHit(h)
 		})
 		at := <-shown
@@ -200,7 +201,7 @@ func BenchmarkOpenSearchResult(b *testing.B) {
 			time.Sleep(time.Millisecond)
 		}
 		all += time.Since(start)
-		allCPU += cpuTime() - cpu0
+		allCPU += cputime.Self() - cpu0
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(b.N) / 1e6 }
 	b.ReportMetric(ms(first), "first-screen-ms")

@@ -19,8 +19,6 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/config"
-	"github.com/ireneo-app/ireneo/memory"
-	"github.com/ireneo-app/ireneo/settings"
 )
 
 // The real-window test: the built binary in a real X server (Xvfb under
@@ -243,39 +241,10 @@ func clickTray(t *testing.T, service string, id int) {
 func TestRealWindow(t *testing.T) {
 	needTools(t, "xdotool", "import", "dbus-send", "go")
 	fakeTrayHost(t) // a panel's tray, so closing the window keeps the app
-	root := repoRoot(t)
-	shots := filepath.Join(root, "test-artifacts", "screens")
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
-
-	// Build the binary as a person would.
-	bin := filepath.Join(t.TempDir(), "ireneo")
-	bctx, bcancel := context.WithTimeout(context.Background(), 8*time.Minute)
-	defer bcancel()
-	build := exec.CommandContext(bctx, "go", "build", "-o", bin, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-
-	// A home of its own, a small memory and a free port.
-	envRoot := testEnv(t)
-	memDir := filepath.Join(envRoot, "memory")
-	m, err := memory.Open(memDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := m.Ingest(context.Background(), fixtureSessions(), memory.IngestOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	m.Close()
-	set := settings.Default()
-	port := freePort(t)
-	set.ServerAddr = fmt.Sprintf("127.0.0.1:%d", port)
-	if err := settings.Save(set); err != nil {
-		t.Fatal(err)
-	}
+	// The binary built as a person would; a home of its own, a small
+	// memory and a free port.
+	app := newRealApp(t, fixtureSessions(), nil)
+	shots, bin, envRoot, port := app.shots, app.bin, app.envRoot, app.port
 
 	logPath := filepath.Join(shots, "app.log")
 	logf, err := os.Create(logPath)
@@ -284,7 +253,7 @@ func TestRealWindow(t *testing.T) {
 	}
 	defer logf.Close()
 	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(), config.EnvHome+"="+memDir, "LANG=en_US.UTF-8")
+	cmd.Env = app.env
 	cmd.Stdout, cmd.Stderr = logf, logf
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,10 @@ package funestest
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
 	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
@@ -30,4 +34,33 @@ func Conv(id, harness, title, project string, start time.Time, texts ...string) 
 		})
 	}
 	return s
+}
+
+// CopyTree copies the folder from (a memory in testdata, say) into a fresh
+// temporary one, files 0600 and folders 0700, so a test can open and
+// upgrade it without touching the original.
+func CopyTree(t testing.TB, from string) string {
+	t.Helper()
+	to := t.TempDir()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o700)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), data, 0o600)
+	})
+	if err != nil {
+		t.Fatalf("copy %s: %v", from, err)
+	}
+	return to
 }

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package cputime
+
+import "time"
+
+// Self is 0 where the process's CPU time is not read.
+func Self() time.Duration { return 0 }

@@ -1,0 +1,56 @@
+package memory
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"strings"
+)
+
+// Querier is what memory's reads, and recall's, run on: the pool, a write
+// transaction or a ReadTx.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// EachRow runs query with args on q and calls scan for each row read: the
+// loop of every read that fills a map or a list from its rows.
+func EachRow(ctx context.Context, q Querier, query string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// TurnSet renders turns as an SQL row-value list, "VALUES (?,?),…", with
+// its arguments, for `(sess, seq) IN (…)`; turns must not be empty.
+func TurnSet(turns []TurnKey) (string, []any) {
+	vals := make([]string, len(turns))
+	args := make([]any, 0, 2*len(turns))
+	for i, k := range turns {
+		vals[i] = "(?,?)"
+		args = append(args, k.Sess, k.Seq)
+	}
+	return "VALUES " + strings.Join(vals, ","), args
+}
+
+// IDList renders row ids as an SQL list for `IN (…)`, each once; ids must
+// not be empty.
+func IDList(ids []int64) string {
+	seen := make(map[int64]bool, len(ids))
+	list := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			list = append(list, strconv.FormatInt(id, 10))
+		}
+	}
+	return strings.Join(list, ",")
+}

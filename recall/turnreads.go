@@ -1,0 +1,111 @@
+package recall
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+
+	"github.com/ireneo-app/ireneo/memory"
+)
+
+// What the snapshot reads of its candidate turns beyond their scores, when
+// the run's stages ask (snapshotQuery): their searched text, their chunk
+// counts, their previews, and the turns around them.
+
+// turnTexts reads the searched text of turns, at most limit bytes of each.
+func turnTexts(ctx context.Context, q memory.Querier, turns []memory.TurnKey, limit int) (map[memory.TurnKey]string, error) {
+	out := make(map[memory.TurnKey]string, len(turns))
+	if len(turns) == 0 {
+		return out, nil
+	}
+	set, args := memory.TurnSet(turns)
+	return out, memory.EachRow(ctx, q, `SELECT sess, seq, body FROM chunks WHERE searched AND (sess, seq) IN (`+set+`) ORDER BY sess, seq, block, part`, args, func(rows *sql.Rows) error {
+		var k memory.TurnKey
+		var body string
+		if err := rows.Scan(&k.Sess, &k.Seq, &body); err != nil {
+			return err
+		}
+		if t := out[k]; len(t) < limit {
+			if t != "" {
+				t += "\n\n"
+			}
+			if len(t)+len(body) > limit {
+				body = body[:max(0, limit-len(t))]
+			}
+			out[k] = t + body
+		}
+		return nil
+	})
+}
+
+// turnChunkCounts says how many searched chunks each turn was cut into.
+func turnChunkCounts(ctx context.Context, q memory.Querier, turns []memory.TurnKey) (map[memory.TurnKey]int, error) {
+	n := map[memory.TurnKey]int{}
+	for _, k := range turns {
+		n[k] = 0
+	}
+	if len(turns) == 0 {
+		return n, nil
+	}
+	set, args := memory.TurnSet(turns)
+	return n, memory.EachRow(ctx, q, `SELECT sess, seq, count(*) FROM chunks WHERE searched AND (sess, seq) IN (`+set+`) GROUP BY sess, seq`, args, func(rows *sql.Rows) error {
+		var k memory.TurnKey
+		var c int
+		err := rows.Scan(&k.Sess, &k.Seq, &c)
+		n[k] = c
+		return err
+	})
+}
+
+// readAround reads the searched chunk bodies, in order, of the turns up to
+// n before and after each given turn in its conversation (the turn itself
+// left out).
+func readAround(ctx context.Context, q memory.Querier, turns []memory.TurnKey, n int) (map[memory.TurnKey][]string, error) {
+	out := map[memory.TurnKey][]string{}
+	if len(turns) == 0 {
+		return out, nil
+	}
+	var where []string
+	var args []any
+	for _, k := range turns {
+		where = append(where, "(c.sess = ? AND c.seq BETWEEN ? AND ? AND c.seq != ?)")
+		args = append(args, k.Sess, k.Seq-n, k.Seq+n, k.Seq)
+	}
+	return out, memory.EachRow(ctx, q, `SELECT c.sess, c.seq, c.body FROM chunks c
+		WHERE c.searched AND (`+strings.Join(where, " OR ")+`) ORDER BY c.sess, c.seq, c.block, c.part`, args, func(rows *sql.Rows) error {
+		var k memory.TurnKey
+		var body string
+		err := rows.Scan(&k.Sess, &k.Seq, &body)
+		out[k] = append(out[k], body)
+		return err
+	})
+}
+
+// turnPreviews fills in each candidate's preview: the stored one, else (a
+// turn keeps none of its own text) cut from its first chunks as import did.
+func turnPreviews(ctx context.Context, q memory.Querier, cs []snapCandidate) error {
+	if len(cs) == 0 {
+		return nil
+	}
+	keys := make([]memory.TurnKey, len(cs))
+	at := make(map[memory.TurnKey]int, len(cs))
+	for i, c := range cs {
+		keys[i] = memory.TurnKey{Sess: c.Sess, Seq: c.Seq}
+		at[keys[i]] = i
+	}
+	set, args := memory.TurnSet(keys)
+	return memory.EachRow(ctx, q, `SELECT t.sess, t.seq, t.preview, `+memory.PreviewSQL+` FROM turns t WHERE (t.sess, t.seq) IN (`+set+`)`, args, func(rows *sql.Rows) error {
+		var k memory.TurnKey
+		var p, said string
+		if err := rows.Scan(&k.Sess, &k.Seq, &p, &said); err != nil {
+			return err
+		}
+		if p == "" {
+			p = memory.TurnPreview(said)
+		}
+		if i, ok := at[k]; ok {
+			cs[i].Preview = p
+		}
+		return nil
+	})
+}
