@@ -436,7 +436,7 @@ func TestIDHeld(t *testing.T) {
 	tn := DefaultTuning
 	tn.HalfLifeDays, tn.CoverPower, tn.SameSession, tn.SessionWeight = 0, 0, 1, 0
 	parts := candidate{sess: 1, bm25: -10, role: funes.RoleAssistant}
-	whole := candidate{sess: 2, bm25: -7, role: funes.RoleAssistant, idShare: 1}
+	whole := candidate{sess: 2, bm25: -6, role: funes.RoleAssistant, idShare: 1}
 	tn.IDHeld = 0
 	if got := rank([]candidate{parts, whole}, 2, tn, 0, "")[0].sess; got != 1 {
 		t.Errorf("IDHeld 0: the better match leads; got %d", got)
@@ -446,7 +446,7 @@ func TestIDHeld(t *testing.T) {
 		t.Errorf("IDHeld 1: the turn holding the identifier leads; got %d", got)
 	}
 	half := whole
-	half.idShare = 0.5 // one of two identifiers: 1.5x, not enough for 7 against 10
+	half.idShare = 0.5 // one of two identifiers: 1.5x, not enough for 6 against 10
 	if got := rank([]candidate{parts, half}, 2, tn, 0, "")[0].sess; got != 1 {
 		t.Errorf("IDHeld 1, half the identifiers: the better match leads; got %d", got)
 	}

@@ -174,6 +174,14 @@ var DefaultTuning = Tuning{
 	StopFromText: true,
 	BM25:         shippedBM25(),
 
+	// Issue 27's identifier stages (BENCHMARKS.md "#27, the ranking side"):
+	// a turn holding the question's identifier whole doubles (agentwork
+	// hit@3 +0.020, lifelike turn@3 +0.007, RealMem turn R@5 +0.003), and
+	// coverage weighs it once, not its parts as further words (recalldata
+	// hit@1 +0.007, agentwork hit@1 +0.088).
+	IDHeld:      1,
+	IDPartsOnce: true,
+
 	Dates:         true,
 	SpanWeight:    1000, // a tier: the named days' turns first, the rest after them
 	VerbForms:     true,
@@ -184,9 +192,13 @@ var DefaultTuning = Tuning{
 }
 
 // shippedBM25 is the engine's BM25F with k1 = 2: a turn that says a word
-// several times keeps gaining a little longer (RHELM's long replies).
+// several times keeps gaining a little longer (RHELM's long replies). A
+// long turn's best passage counts 0.75 of its score, not the engine's 0.5:
+// a fact inside a long reply (agentwork hit@3 +0.023, lifelike hit@3
+// +0.012; 1 helps agentwork alone, BENCHMARKS.md).
 func shippedBM25() *engine.Params {
 	p := engine.DefaultParams()
 	p.K1 = 2
+	p.Passage = 0.75
 	return &p
 }
