@@ -27,7 +27,7 @@ type totals struct {
 // readTotals is one query over the catalog and index. The size on disk
 // adds the conversation files' sizes, as indexed, to the database files'
 // (memory.DatabaseBytes), so it needs no walk over thousands of files.
-func readTotals(ctx context.Context, q *memory.ReadTx, databaseBytes int64) (totals, error) {
+func readTotals(ctx context.Context, q memory.Querier, databaseBytes int64) (totals, error) {
 	var h totals
 	var oldest, newest, srcBytes int64
 	err := q.QueryRowContext(ctx, `SELECT count(*), COALESCE(sum(turns),0), COALESCE(sum(tokens),0),

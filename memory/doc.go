@@ -12,8 +12,8 @@
 // transaction (readtx.go: BeginRead, the engine's search with its cache,
 // the index generation), with queries of its own over the tables that
 // schema.go documents; reads here and there loop over rows with one
-// helper (querier.go). Insights' counts and sync's snapshot read through
-// the same door. Queries are cut into words by package querywords; the
+// helper (querier.go). Insights' counts, sync's snapshot and memscrub's
+// allow-list and audit reads go through the same door. Queries are cut into words by package querywords; the
 // free space a forget leaves in the database's pages is zeroed by package
 // sqlitepages.
 // The search index is package engine's tables in ireneo.db (one document
@@ -21,7 +21,8 @@
 // forget, scrub and reindex. The conversations' model and codec are package
 // funes. Besides funes and engine it imports only leaves: o200k (a turn's
 // token count), querywords (a search's words), sqlitepages (zeroing free
-// page space), diskproblem (why the files cannot be written), plumbing
+// page space), diskproblem (why the files cannot be written), filelock
+// (staging and journal locks), shred (a file zeroed before it goes), plumbing
 // (what in a transcript is not a person's words) and answer (forget
 // recognises Ireneo's own answers quoted in an agent's transcript by
 // answer's readers). Finding secrets and scrubbing a stored memory are

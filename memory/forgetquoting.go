@@ -523,7 +523,7 @@ func fewTombstoneSet(ctx context.Context, q Querier) (set map[string]bool, many 
 // time (a repeated forget moves the time on).
 type tombMark struct{ n, last int64 }
 
-func tombstoneMark(ctx context.Context, q rowQueryer) (tombMark, error) {
+func tombstoneMark(ctx context.Context, q Querier) (tombMark, error) {
 	var t tombMark
 	err := q.QueryRowContext(ctx, `SELECT count(*), coalesce(max(forgotten), 0) FROM tombstones`).Scan(&t.n, &t.last)
 	return t, err

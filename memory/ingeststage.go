@@ -225,7 +225,7 @@ func (b *Batch) Add(ctx context.Context, s *funes.Session) error {
 // tombstoneTime is when a session was forgotten, or 0. Forget makes the
 // time of a repeated forget differ from the one before, so a batch can tell
 // the tombstone it was asked to lift from one made while it ran.
-func tombstoneTime(ctx context.Context, q rowQueryer, harness, id string) (int64, error) {
+func tombstoneTime(ctx context.Context, q Querier, harness, id string) (int64, error) {
 	var when int64
 	err := q.QueryRowContext(ctx, `SELECT forgotten FROM tombstones WHERE hash=?`, tombstoneHash(harness, id)).Scan(&when)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -262,10 +262,6 @@ func (b *Batch) forgotten(st staged, when int64) bool {
 	return when != 0 && (!b.opts.IncludeForgotten || when != st.revive)
 }
 
-type rowQueryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
 // isOlderCopy says whether s holds less than the stored copy of itself: its
 // last turn is older, or it has fewer turns and they are the stored copy's
 // first ones. An unreadable stored file counts as nothing, as before.
@@ -296,7 +292,7 @@ func (m *Memory) isOlderCopy(s *funes.Session, storedTurns int, storedUpdated in
 
 // checkPathFree refuses a new session whose file name another session
 // already has, in the index or on disk.
-func (m *Memory) checkPathFree(ctx context.Context, q rowQueryer, rel, harness, id string) error {
+func (m *Memory) checkPathFree(ctx context.Context, q Querier, rel, harness, id string) error {
 	if err := checkPathIndexed(ctx, q, rel, harness, id); err != nil {
 		return err
 	}
@@ -318,7 +314,7 @@ func (m *Memory) checkPathFree(ctx context.Context, q rowQueryer, rel, harness, 
 
 // checkPathIndexed refuses a session whose file name another indexed
 // session has.
-func checkPathIndexed(ctx context.Context, q rowQueryer, rel, harness, id string) error {
+func checkPathIndexed(ctx context.Context, q Querier, rel, harness, id string) error {
 	// The only other session that can hold rel is one whose literal id is
 	// its file name, stored before such ids were hashed (two hashed names
 	// would need a SHA-256 collision): look it up by that id, on an index.

@@ -5,13 +5,14 @@ import (
 	"database/sql"
 	"strconv"
 	"strings"
+
+	"github.com/ireneo-app/ireneo/engine"
 )
 
-// Querier is what memory's reads, and recall's, run on: the pool, a write
-// transaction or a ReadTx.
-type Querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
+// Querier is what memory's reads, and those of recall, insights, sync and
+// memscrub, run on: the pool, a write transaction or a ReadTx. It is the
+// engine's own (engine.Querier), so one interface serves every reader.
+type Querier = engine.Querier
 
 // EachRow runs query with args on q and calls scan for each row read: the
 // loop of every read that fills a map or a list from its rows.

@@ -316,7 +316,7 @@ func (m *Memory) rebuildIndex(ctx context.Context, tx *sql.Tx) error {
 
 // schemaVersions reads the catalog version and the index layout version; a
 // new, empty database reads as 0 and 0.
-func (m *Memory) schemaVersions(ctx context.Context, q querier) (catalog, layout int, err error) {
+func (m *Memory) schemaVersions(ctx context.Context, q Querier) (catalog, layout int, err error) {
 	if err := q.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&catalog); err != nil {
 		return 0, 0, fmt.Errorf("read schema version: %w", err)
 	}
@@ -339,10 +339,6 @@ func (m *Memory) schemaVersions(ctx context.Context, q querier) (catalog, layout
 		return 0, 0, fmt.Errorf("read index layout %q: %w", v, err)
 	}
 	return catalog, layout, nil
-}
-
-type querier interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // What readers outside memory (package recall, through a ReadTx) read of

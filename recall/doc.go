@@ -5,9 +5,9 @@
 // read through, closed once:
 //
 //  1. plan (plan.go): the query taken apart (package querywords cuts it as
-//     the index cuts text) into content words, stopwords,
-//     identifiers, whether it asks for the latest, and whose words it asks
-//     about; its engine terms. It reads nothing;
+//     the index cuts text) into content words, stopwords, identifiers,
+//     whether it asks for the latest, and whose words it asks about; its
+//     engine terms. It reads nothing;
 //  2. read (candidates.go, reads.go, turnreads.go): openSnapshot opens one
 //     read transaction of the memory (memory.BeginRead: the first trip)
 //     and reads, through it, the engine's best turns (BM25F over text,

@@ -111,7 +111,9 @@ func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, S
 //  6. the snapshot closes — three times.
 //
 // One case reads more: a question naming days none of whose turns holds
-// its words reads those days again for all its words (when.go, widened).
+// its words reads those days again for all its words (when.go, widened),
+// and, when not one of those days' turns holds any, lists them
+// (spandays.go).
 func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	r := newRun(o)
 	if !r.et.searched() {
@@ -137,6 +139,14 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 				ws.Close()
 			}
 		}
+		if r.dated && !r.anyInSpan(snap) {
+			// Not a word of it there at all: those days' turns themselves
+			// (spandays.go), read in the same snapshot.
+			if err := r.addDayTurns(ctx, snap, r.o.K+max(r.o.Offset, 0)); err != nil {
+				snap.Close()
+				return nil, err
+			}
+		}
 	}
 	defer snap.Close()
 	r.gather(snap)
@@ -157,10 +167,11 @@ type run struct {
 	tie                   float64        // the newest-first share among ties (TieShare, TieShareRecent)
 	terms                 []weightedTerm // the query's words and identifiers weighed by rarity
 	cands                 []candidate
-	layer, depth          int       // the first layer of the engine's pool, and the deepest read
-	when                  when      // what the question says of time
-	since, until          time.Time // the request's span
-	spanFrom, spanTo      time.Time // the question's explicit span, when dated
+	layer, depth          int                     // the first layer of the engine's pool, and the deepest read
+	when                  when                    // what the question says of time
+	listed                map[memory.TurnKey]bool // turns of the question's days listed for their day alone (spandays.go)
+	since, until          time.Time               // the request's span
+	spanFrom, spanTo      time.Time               // the question's explicit span, when dated
 	dated                 bool
 }
 
@@ -262,6 +273,9 @@ func (r *run) gather(snap *snapshot) {
 	}
 	if r.tn.Dates {
 		r.timeSignals()
+		if r.cover && r.dated {
+			r.spanCover()
+		}
 	}
 }
 

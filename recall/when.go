@@ -149,6 +149,30 @@ func latest(now time.Time, m time.Month, day int) time.Time {
 	return t
 }
 
+// dateAfterWeekday reports whether the weekday at ts[i] is followed by the
+// date it names: "Wednesday 10 December", "Wednesday, December 10",
+// "Wednesday 2025-12-10".
+func dateAfterWeekday(ts []string, i int) bool {
+	j := i + 1
+	if j < len(ts) && ts[j] == "," {
+		j++
+	}
+	if j >= len(ts) {
+		return false
+	}
+	if t := ts[j]; len(t) == 10 && t[4] == '-' && t[7] == '-' || monthNames[t] != 0 {
+		return true
+	}
+	if _, ok := dayNumber(ts[j]); ok && j+1 < len(ts) {
+		n := ts[j+1]
+		if n == "of" && j+2 < len(ts) {
+			n = ts[j+2]
+		}
+		return monthNames[n] != 0
+	}
+	return false
+}
+
 func dayStart(t time.Time) time.Time {
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())
 }
@@ -285,6 +309,9 @@ func parseWhen(q string, now time.Time) when {
 			d := dayStart(now).AddDate(0, 0, -1)
 			span(d, d.AddDate(0, 0, 1), true, i, t)
 		case weekdayNames[t] != 0 || t == "sunday":
+			if dateAfterWeekday(ts, i) {
+				continue // "Wednesday 10 December 2025": the date says which Wednesday
+			}
 			if at(i-1) == "on" || at(i-1) == "last" { // "this Friday" may be to come
 				d := dayStart(now)
 				for d.Weekday() != weekdayNames[t] || !d.Before(dayStart(now)) && at(i-1) == "last" {

@@ -25,6 +25,8 @@ func TestParseWhenTable(t *testing.T) {
 		{q: "what did I eat on the 8th of May", from: day(2026, 5, 8), to: day(2026, 5, 9), filter: true},
 		{q: "what did we decide on May 8th, 2025?", from: day(2025, 5, 8), to: day(2025, 5, 9), filter: true},
 		{q: "notes from 2024-05-08", from: day(2024, 5, 8), to: day(2024, 5, 9), filter: true},
+		{q: "what did I do on Wednesday 10 December 2025?", from: day(2025, 12, 10), to: day(2025, 12, 11), filter: true}, // the date says which Wednesday
+		{q: "what did I do on Monday, May 4?", from: day(2026, 5, 4), to: day(2026, 5, 5), filter: true},
 		{q: "where did he go in July?", from: day(2025, 7, 1), to: day(2025, 8, 1), filter: true}, // the latest July before June 2026
 		{q: "what did we decide in March about the release cadence?", from: day(2026, 3, 1), to: day(2026, 4, 1), filter: true},
 		{q: "where did he go in the first week of 2023?", from: day(2023, 1, 1), to: day(2023, 1, 8), filter: true},
@@ -122,5 +124,51 @@ func TestDatesInTheQuestion(t *testing.T) {
 	res, err = Recall(ctx, m, Options{Query: "what did I eat on 3 January?", Now: now, K: 5})
 	if err != nil || len(res.Hits) == 0 {
 		t.Fatalf("a day with nothing on it: %v %+v", err, res)
+	}
+}
+
+// A question that names a day and nothing else ("what did I do on 10
+// December?") is answered by that day's turns: they hold the date by their
+// time, not their words. Seen with the real binary on the real fixtures: a
+// turn of another month that mentioned "2025-12-01" ranked above the whole
+// day, whose turns' coverage of the question was 0.
+func TestQuestionNamingOnlyADay(t *testing.T) {
+	m := openTest(t)
+	ctx := context.Background()
+	now := time.Date(2026, 1, 20, 9, 0, 0, 0, time.UTC)
+	day := time.Date(2025, 12, 10, 19, 37, 0, 0, time.UTC)
+	mustIngest(t, m,
+		conv("hello", funes.HarnessClaudeCode, "create hello.py, md and js", "", day,
+			"create hello.py, md and js", "Created three files: hello.py, hello.md and hello.js.", "delete js", "Removed hello.js."),
+		conv("costs", funes.HarnessClaudeCode, "Analytics", "", time.Date(2026, 1, 14, 19, 20, 0, 0, time.UTC),
+			"Show the weekly cost report.", "codemie analytics --from 2025-12-01 --to 2025-12-07 --export csv: the week of 1 December 2025, 10 runs."),
+		conv("bakery", funes.HarnessClaude, "Bakery", "", time.Date(2024, 10, 29, 15, 0, 0, 0, time.UTC),
+			"Compare the bakeries on my street.", "The one on the corner opens at 10; December hours differ."))
+	for _, q := range []string{
+		"what did I do on 10 December 2025?",
+		"what did I do on 2025-12-10?",
+		"what did I do on Wednesday 10 December 2025?",
+		"what happened on 10 December 2025",
+	} {
+		res, err := Recall(ctx, m, Options{Query: q, Now: now, K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || res.Hits[0].SessionID != "hello" {
+			var got []string
+			for _, h := range res.Hits {
+				got = append(got, h.SessionID+" "+h.TS.Format(time.DateOnly))
+			}
+			t.Errorf("%q: hits %v; want that day's conversation first", q, got)
+		}
+	}
+	// A day none of whose turns holds a word of the question, nor its date
+	// in words ("last week" is no word of theirs): its turns are listed.
+	res, err := Recall(ctx, m, Options{Query: "what did I do last week?", Now: time.Date(2025, 12, 17, 9, 0, 0, 0, time.UTC), K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].SessionID != "hello" || res.Hits[0].Role != funes.RoleUser {
+		t.Fatalf("last week: %+v; want the week's conversation, the person's words first", res.Hits)
 	}
 }

@@ -225,23 +225,38 @@ func TestCatalogCommands(t *testing.T) {
 	}
 }
 
-// Flags after the query are searched as words (the help says so); the
-// person is told on stderr, and the answer is what the words find.
-func TestRecallNotesFlagsAfterQuery(t *testing.T) {
+// Flags after the query work as they do before it (people and agents write
+// `ireneo recall "seal pump" --json -k 1`); other dash words stay words, and
+// after -- every word is searched.
+func TestRecallTakesFlagsAfterQuery(t *testing.T) {
 	dir := seed(t)
-	code, out, errs := run(t, "--memory", dir, "recall", "seal pump", "--budget", "300", "-k", "3")
-	if code != 0 {
+	code, out, errs := run(t, "--memory", dir, "recall", "seal pump", "--budget=300", "-k", "1", "--json")
+	var res recall.Result
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	if res.Query != "seal pump" || len(res.Hits) != 1 {
+		t.Fatalf("query %q, %d hits; want \"seal pump\" and -k 1's one", res.Query, len(res.Hits))
+	}
+	if errs != "" {
+		t.Errorf("stderr %q", errs)
+	}
+	// A dash word that is not recall's flag is a word.
+	code, out, errs = run(t, "--memory", dir, "recall", "--json", "pump", "-5", "seal")
+	if code != 0 || json.Unmarshal([]byte(out), &res) != nil || res.Query != "pump -5 seal" {
+		t.Fatalf("exit %d %s: query %q; want \"pump -5 seal\"", code, errs, res.Query)
+	}
+	// After --, or with the query after one, flags are words.
+	for _, args := range [][]string{{"seal", "--", "--json"}, {"--", "seal", "--json"}} {
+		code, out, errs = run(t, append([]string{"--memory", dir, "recall"}, args...)...)
+		if code != 0 || !strings.Contains(out, `"seal --json"`) {
+			t.Fatalf("%v: exit %d %s; want the query \"seal --json\" searched as text:\n%s", args, code, errs, strings.SplitN(out, "\n", 2)[0])
+		}
+	}
+	// A flag with no value says how to search for it as a word.
+	code, _, errs = run(t, "--memory", dir, "recall", "what does grep", "-k")
+	if code != ExitUsage || !strings.Contains(errs, "-k needs a value") || !strings.Contains(errs, "start the query with --") {
 		t.Fatalf("exit %d: %s", code, errs)
-	}
-	if !strings.Contains(errs, "note: --budget, -k after the query are searched as words; put flags before the query") {
-		t.Errorf("stderr %q: want the note on flags after the query", errs)
-	}
-	if !strings.Contains(out, `"seal pump --budget 300 -k 3"`) {
-		t.Errorf("the query should be searched as typed: %q", strings.SplitN(out, "\n", 2)[0])
-	}
-	_, _, errs = run(t, "--memory", dir, "recall", "--budget", "300", "seal pump -- not a flag")
-	if strings.Contains(errs, "note:") {
-		t.Errorf("no flag after the query, yet stderr says %q", errs)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/memory"
@@ -43,11 +44,15 @@ func newRecallCmd(g *globals) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "recall [flags] QUERY",
 		Short: "Find the passages that best answer a query, within a token budget",
-		Long: "Find verbatim, dated passages from past conversations. Flags come before the query;\n" +
-			"everything after the first word of the query is searched as text, even if it looks like a flag.",
+		Long: "Find verbatim, dated passages from past conversations. Flags go before or after the\n" +
+			"query; other words that look like flags (\"what does -v do\") are searched as text, and\n" +
+			"after -- every word is: ireneo recall -- how to pass --json to jq",
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			var err error
+			args, err := flagsAfterQuery(c, args)
+			if err != nil {
+				return err
+			}
 			if o.Since, err = parseDate("since", since); err != nil {
 				return err
 			}
@@ -58,12 +63,6 @@ func newRecallCmd(g *globals) *cobra.Command {
 				return err
 			}
 			o.Query = strings.Join(args, " ")
-			if fl := flagsInQuery(c, args[1:]); len(fl) > 0 {
-				// Searched as text, as the help says; a person who meant them
-				// as flags should know why they did nothing.
-				fmt.Fprintf(g.stderr, "note: %s after the query %s searched as words; put flags before the query\n",
-					strings.Join(fl, ", "), map[bool]string{true: "is", false: "are"}[len(fl) == 1])
-			}
 			m, err := g.open()
 			if err != nil {
 				return err
@@ -221,18 +220,52 @@ func newProjectRenameCmd(g *globals) *cobra.Command {
 	}
 }
 
-// flagsInQuery lists the words after a query's first that name one of c's
-// flags (--budget, -k): with flags parsed only before the query, they were
-// searched as text.
-func flagsInQuery(c *cobra.Command, words []string) []string {
-	var out []string
-	for _, w := range words {
-		name, _, _ := strings.Cut(w, "=")
+// flagsAfterQuery applies the flags of c written after the query, as
+// people and agents write them (`ireneo recall "seal pump" --json -k 3`),
+// and returns the query's words. Flags are parsed only up to the query's
+// first word, so that a query may hold dash words of its own ("what does
+// -v do", "-5 degrees"): only c's own flags are taken from the rest, and
+// none after a -- (which is dropped), nor any when the query itself came
+// after one.
+func flagsAfterQuery(c *cobra.Command, args []string) ([]string, error) {
+	if c.ArgsLenAtDash() >= 0 {
+		return args, nil
+	}
+	var words, flags []string
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w == "--" {
+			words = append(words, args[i+1:]...)
+			break
+		}
+		name, _, hasValue := strings.Cut(w, "=")
+		var f *pflag.Flag
 		switch {
-		case strings.HasPrefix(name, "--") && c.Flags().Lookup(name[2:]) != nil,
-			len(name) == 2 && name[0] == '-' && c.Flags().ShorthandLookup(name[1:]) != nil:
-			out = append(out, name)
+		case strings.HasPrefix(name, "--"):
+			f = c.Flags().Lookup(name[2:])
+		case len(name) == 2 && name[0] == '-':
+			f = c.Flags().ShorthandLookup(name[1:])
+		}
+		if f == nil {
+			words = append(words, w)
+			continue
+		}
+		flags = append(flags, w)
+		if !hasValue && f.NoOptDefVal == "" {
+			if i+1 == len(args) {
+				return nil, usagef("recall: %s needs a value (to search for it as a word, start the query with --)", name)
+			}
+			i++
+			flags = append(flags, args[i])
 		}
 	}
-	return out
+	if len(flags) > 0 {
+		if err := c.Flags().Parse(flags); err != nil {
+			return nil, usagef("recall: %v (to search for it as a word, start the query with --)", err)
+		}
+	}
+	if len(words) == 0 {
+		return nil, usagef("recall: the query has nothing to search for")
+	}
+	return words, nil
 }
