@@ -24,6 +24,10 @@ type weightedTerm struct {
 // frequency, as the snapshot read them.
 func coverageTerms(snap *snapshot, p Plan) []weightedTerm {
 	out := weighWords(snap, p.All)
+	if p.idPartsOnce && len(p.IDs) > 0 {
+		parts := p.idParts()
+		out = slices.DeleteFunc(out, func(t weightedTerm) bool { return parts[t.word] })
+	}
 	if p.forms {
 		for i := range out {
 			out[i].alts = verbForms[out[i].word]
@@ -185,3 +189,32 @@ func fieldCoverage(fields []engine.FieldMask, terms []weightedTerm, et engineTer
 // turnTextBytes bounds the text read of one turn for coverage and the
 // semantic stage.
 const turnTextBytes = 4000
+
+// heldIDs fills in the share of the question's identifiers each candidate
+// holds whole: in its identifiers field as the engine found it, or in its
+// text for a candidate read without fields.
+func heldIDs(cands []candidate, ids []string, et engineTerms) {
+	for i := range cands {
+		c := &cands[i]
+		var text map[string]bool
+		n := 0
+		for _, id := range ids {
+			if at, ok := et.ID[id]; ok && c.fields != nil {
+				if at < len(c.fields) && c.fields[at].Has(engine.IDs) {
+					n++
+				}
+				continue
+			}
+			if text == nil {
+				text = map[string]bool{}
+				for _, x := range querywords.Identifiers(c.body) {
+					text[x] = true
+				}
+			}
+			if text[id] {
+				n++
+			}
+		}
+		c.idShare = float64(n) / float64(len(ids))
+	}
+}

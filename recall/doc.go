@@ -19,7 +19,8 @@
 //     what recall keeps between recalls is readcache.go's;
 //  3. ranking stages (coverage.go, semantic.go, rank.go), each earned on the
 //     evaluation sets (bench/README.md): coverage of the query, the session
-//     signal, recency, stars, the person's own turns for a question about
+//     signal, recency, stars, a turn holding the question's identifiers
+//     whole (not only their parts), the person's own turns for a question about
 //     their life ("my", "I"), newest first among ties, then how one
 //     conversation's turns are shown and counted: one hit per exchange (a
 //     message and its reply: the other shows as its neighbour) and a mild

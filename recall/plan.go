@@ -28,6 +28,25 @@ type Plan struct {
 	Speaker string
 	// forms: a content word also searches its verb forms (verbForms).
 	forms bool
+	// idPartsOnce: coverage counts an identifier whole, not its parts too
+	// (Tuning.IDPartsOnce).
+	idPartsOnce bool
+	query       string
+}
+
+// idParts are the words of the query that are parts of its identifiers:
+// the words of each space-separated piece of it that holds one.
+func (p Plan) idParts() map[string]bool {
+	out := map[string]bool{}
+	for _, f := range strings.Fields(p.query) {
+		if len(querywords.Identifiers(f)) == 0 {
+			continue
+		}
+		for _, w := range querywords.Words(f) {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // planQuery cuts the query to querywords.MaxQueryRunes, takes out identifiers,
@@ -37,7 +56,7 @@ func planQuery(q string, dropStop bool) Plan {
 	if rs := []rune(q); len(rs) > querywords.MaxQueryRunes {
 		q = string(rs[:querywords.MaxQueryRunes])
 	}
-	var p Plan
+	p := Plan{query: q}
 	p.IDs = querywords.Identifiers(q)
 	seen := map[string]bool{}
 	var all []string

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -44,17 +45,30 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		turnRel[key] = math.Max(turnRel[key], r)
 	}
 	// A conversation's matching turns, best first, for the session signal.
-	var sessRels map[int64][]float64
+	var sessRels map[int64][]sessRel
+	var exOf map[[2]int64][2]int64
 	if tn.SessionWeight > 0 {
-		sessRels = map[int64][]float64{}
+		if tn.SessionOwnExchange {
+			exOf = make(map[[2]int64][2]int64, len(cands))
+			for _, c := range cands {
+				exOf[[2]int64{c.sess, int64(c.seq)}] = exchangeOf(c)
+			}
+		}
+		sessRels = map[int64][]sessRel{}
 		for key, r := range turnRel {
 			if tn.SessionCover && tn.CoverPower > 0 {
 				r *= math.Pow(turnCov[key], tn.CoverPower)
 			}
-			sessRels[key[0]] = append(sessRels[key[0]], r)
+			sessRels[key[0]] = append(sessRels[key[0]], sessRel{key, r})
 		}
 		for _, rs := range sessRels {
-			sort.Sort(sort.Reverse(sort.Float64Slice(rs)))
+			// Best first; equal matches by turn, so the sum does not depend on the map's order.
+			slices.SortFunc(rs, func(a, b sessRel) int {
+				if a.r != b.r {
+					return cmp.Compare(b.r, a.r)
+				}
+				return cmp.Compare(a.key[1], b.key[1])
+			})
 		}
 	}
 	seenTurn := map[[2]int64]bool{}
@@ -89,19 +103,15 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		if tn.SessionWeight > 0 {
 			// The conversation's other matching turns, the best first.
 			var others float64
-			n, own := 0, turnRel[key]
-			if tn.SessionCover && tn.CoverPower > 0 {
-				own *= math.Pow(turnCov[key], tn.CoverPower)
-			}
-			for _, r := range sessRels[c.sess] {
-				if r == own && own >= 0 {
-					own = -1 // skip the turn itself once
-					continue
+			n := 0
+			for _, o := range sessRels[c.sess] {
+				if o.key == key || exOf != nil && exOf[o.key] == exOf[key] {
+					continue // the turn itself, and with SessionOwnExchange its exchange
 				}
 				if n >= max(tn.SessionTurns, 1) {
 					break
 				}
-				others += r
+				others += o.r
 				n++
 			}
 			c.rel = (c.rel + tn.SessionWeight*others) / (1 + tn.SessionWeight)
@@ -121,6 +131,7 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		if c.echo {
 			c.score *= tn.Echo
 		}
+		c.score *= 1 + tn.IDHeld*c.idShare
 		c.score *= 1 + tn.WhenWeight*c.when
 		if c.inSpan {
 			c.score *= 1 + tn.SpanWeight
@@ -298,4 +309,10 @@ func foldCopies(pool []candidate) []candidate {
 		out = append(out, c)
 	}
 	return out
+}
+
+// sessRel is one of a conversation's matching turns, for the session signal.
+type sessRel struct {
+	key [2]int64
+	r   float64
 }

@@ -401,3 +401,53 @@ func topHit(t *testing.T, m *memory.Memory, q string, tn Tuning) Hit {
 
 // id names a test candidate by its conversation and turn: sess·100 + seq.
 func (c candidate) id() int64 { return c.sess*100 + int64(c.seq) }
+
+// TestSessionOwnExchange: with SessionOwnExchange the session signal counts
+// a conversation's other exchanges, not the reply that repeats a message's
+// words, so a note and its rendering ("Carry-over: V-261" / "Still open:
+// V-261") do not lift each other past a better turn that stands alone,
+// while a conversation that comes back to the question in another exchange
+// still gains.
+func TestSessionOwnExchange(t *testing.T) {
+	tn := DefaultTuning
+	tn.HalfLifeDays, tn.CoverPower, tn.SameSession, tn.SameExchange = 0, 0, 1, 0
+	tn.SessionWeight, tn.SessionTurns = 0.5, 2
+	c := func(sess int64, seq int, role string, bm25 float64) candidate {
+		return candidate{sess: sess, seq: seq, bm25: bm25, role: role}
+	}
+	pair := []candidate{c(1, 0, funes.RoleUser, -10), c(1, 1, funes.RoleAssistant, -10), c(2, 1, funes.RoleAssistant, -11)}
+	if got := rank(pair, 3, tn, 0, "")[0].id(); got == 201 {
+		t.Errorf("without SessionOwnExchange the pair lifts itself past the better turn; got %d first", got)
+	}
+	tn.SessionOwnExchange = true
+	if got := rank(pair, 3, tn, 0, "")[0].id(); got != 201 {
+		t.Errorf("with SessionOwnExchange the turn that matches best leads; got %d", got)
+	}
+	// Two exchanges of one conversation still lift each other.
+	two := []candidate{c(1, 0, funes.RoleUser, -10), c(1, 2, funes.RoleUser, -10), c(2, 1, funes.RoleAssistant, -11)}
+	if got := rank(two, 3, tn, 0, "")[0].sess; got != 1 {
+		t.Errorf("a conversation matching in two exchanges should lead; got conversation %d", got)
+	}
+}
+
+// TestIDHeld: a turn holding the question's identifier whole outranks one
+// that matches its parts and the topic a little better.
+func TestIDHeld(t *testing.T) {
+	tn := DefaultTuning
+	tn.HalfLifeDays, tn.CoverPower, tn.SameSession, tn.SessionWeight = 0, 0, 1, 0
+	parts := candidate{sess: 1, bm25: -10, role: funes.RoleAssistant}
+	whole := candidate{sess: 2, bm25: -6, role: funes.RoleAssistant, idShare: 1}
+	tn.IDHeld = 0
+	if got := rank([]candidate{parts, whole}, 2, tn, 0, "")[0].sess; got != 1 {
+		t.Errorf("IDHeld 0: the better match leads; got %d", got)
+	}
+	tn.IDHeld = 1
+	if got := rank([]candidate{parts, whole}, 2, tn, 0, "")[0].sess; got != 2 {
+		t.Errorf("IDHeld 1: the turn holding the identifier leads; got %d", got)
+	}
+	half := whole
+	half.idShare = 0.5 // one of two identifiers: 1.5x, not enough for 6 against 10
+	if got := rank([]candidate{parts, half}, 2, tn, 0, "")[0].sess; got != 1 {
+		t.Errorf("IDHeld 1, half the identifiers: the better match leads; got %d", got)
+	}
+}

@@ -90,6 +90,7 @@ type candidate struct {
 	preview         string  // its stored preview, when a stage asked for it
 	echo            bool    // it says nothing but the query's words
 	copies          int     // other conversations' turns of the same text, folded into it
+	idShare         float64 // the share of the question's identifiers it holds whole
 }
 
 func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, Seq: c.seq} }
@@ -192,12 +193,12 @@ func newRun(o Options) *run {
 		o.Query = string(rs[:querywords.MaxQueryRunes])
 	}
 	plan := planQuery(o.Query, !tn.NoStopwords)
-	plan.forms = tn.VerbForms
+	plan.forms, plan.idPartsOnce = tn.VerbForms, tn.IDPartsOnce
 	if tn.KeepStopsOver > 0 && !tn.NoStopwords && len(plan.IDs) == 0 && len(plan.All) > tn.KeepStopsOver {
 		// A long paraphrase: its function words ("I", "my") tell a person's
 		// own telling apart from replies about it, as they do for plain BM25.
 		plan = planQuery(o.Query, false)
-		plan.forms = tn.VerbForms
+		plan.forms, plan.idPartsOnce = tn.VerbForms, tn.IDPartsOnce
 	}
 	// The stopword stages, and the engine's probes they need, only for
 	// short questions (StopMaxTerms).
@@ -257,6 +258,9 @@ func (r *run) gather(snap *snapshot) {
 		}
 	}
 	r.terms = coverageTerms(snap, r.plan)
+	if r.tn.IDHeld > 0 && len(r.plan.IDs) > 0 {
+		heldIDs(r.cands, r.plan.IDs, r.et)
+	}
 	if r.cover {
 		var stopTerms []weightedTerm
 		if r.stops {
@@ -344,7 +348,7 @@ func (r *run) anyInSpan(snap *snapshot) bool {
 // nothing more.
 func (r *run) widened() *run {
 	p := planQuery(r.o.Query, false)
-	p.forms = r.plan.forms
+	p.forms, p.idPartsOnce = r.plan.forms, r.plan.idPartsOnce
 	p.Terms = without(p.Terms, r.when.orderWords)
 	p.All = p.Terms
 	if len(p.Terms) <= len(r.plan.Terms) && len(p.IDs) == len(r.plan.IDs) {

@@ -119,6 +119,21 @@ type Tuning struct {
 	// AskLoose counts any short turn with a question mark as asking, not
 	// only one whose question holds the match (answers.go).
 	AskLoose bool
+	// IDHeld: for a question naming identifiers, a turn holding them
+	// whole (its identifiers field, not only their parts in the text)
+	// gains this fraction of its score, times the share it holds: V-261
+	// outranks M-261 and the turns that only say "261". 0 turns it off.
+	IDHeld float64
+	// IDPartsOnce: coverage weighs a query identifier once, whole; its
+	// parts ("err", "quota" of ERR_QUOTA_EXCEEDED) are not further words
+	// asked for, so a turn holding the identifier alone does not cover the
+	// topic words the question adds to it.
+	IDPartsOnce bool
+	// SessionOwnExchange leaves a turn's own exchange (the message and its
+	// reply) out of the session signal: a reply repeating the message's
+	// words is one place in the conversation, not a second one about the
+	// question.
+	SessionOwnExchange bool
 	// BM25 overrides the engine's k1 and per-field b (the field weights stay
 	// the *Weight knobs above); nil is engine.DefaultParams.
 	BM25 *engine.Params
@@ -159,6 +174,14 @@ var DefaultTuning = Tuning{
 	StopFromText: true,
 	BM25:         shippedBM25(),
 
+	// Issue 27's identifier stages (BENCHMARKS.md "#27, the ranking side"):
+	// a turn holding the question's identifier whole doubles (agentwork
+	// hit@3 +0.020, lifelike turn@3 +0.007, RealMem turn R@5 +0.003), and
+	// coverage weighs it once, not its parts as further words (recalldata
+	// hit@1 +0.007, agentwork hit@1 +0.088).
+	IDHeld:      1,
+	IDPartsOnce: true,
+
 	Dates:         true,
 	SpanWeight:    1000, // a tier: the named days' turns first, the rest after them
 	VerbForms:     true,
@@ -169,9 +192,13 @@ var DefaultTuning = Tuning{
 }
 
 // shippedBM25 is the engine's BM25F with k1 = 2: a turn that says a word
-// several times keeps gaining a little longer (RHELM's long replies).
+// several times keeps gaining a little longer (RHELM's long replies). A
+// long turn's best passage counts 0.75 of its score, not the engine's 0.5:
+// a fact inside a long reply (agentwork hit@3 +0.023, lifelike hit@3
+// +0.012; 1 helps agentwork alone, BENCHMARKS.md).
 func shippedBM25() *engine.Params {
 	p := engine.DefaultParams()
 	p.K1 = 2
+	p.Passage = 0.75
 	return &p
 }

@@ -37,6 +37,12 @@ const (
 // Types lists the question types in report order.
 var Types = []string{TypeShort, TypeLong, TypeBuriedShort, TypeBuriedLong}
 
+// Version names the generator's text: a change to what it writes (not to
+// the questions) changes it, so a memory built from an older one is built
+// again (recallbench.AgentworkMemory). 2: a fact placed after a paragraph's
+// last sentence is no longer glued to it.
+const Version = 2
+
 // Config sizes the history.
 type Config struct {
 	N    int   // conversations

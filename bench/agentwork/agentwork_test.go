@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 )
 
@@ -67,6 +69,13 @@ func TestGoldTurns(t *testing.T) {
 		}
 		if text := gold.Text(); !strings.Contains(text, q.Ident) || !strings.Contains(text, q.Answer) {
 			t.Fatalf("%s: gold turn lacks %q or %q:\n%.300s", q.ID, q.Ident, q.Answer, text)
+		}
+		// As the index reads it: the identifier a word of its own, not glued
+		// to the sentence before ("is gone.SEC-1007").
+		// (EMFILE and such are words, not identifiers.)
+		if id := engine.Identifiers(q.Ident); len(id) == 1 && !slices.Contains(engine.Identifiers(gold.Text()), id[0]) {
+			i := strings.Index(gold.Text(), q.Ident)
+			t.Fatalf("%s: the index does not find %q whole in its gold turn: %q", q.ID, q.Ident, gold.Text()[max(0, i-40):i+len(q.Ident)])
 		}
 		if strings.HasPrefix(q.Type, "buried") {
 			buried = append(buried, len(gold.Text()))

@@ -190,7 +190,13 @@ func longReply(r *rand.Rand, svc, insert string, size int) string {
 			if !placed && n >= size/3 {
 				ss := strings.SplitAfter(p, ". ")
 				at := r.IntN(len(ss) + 1)
-				p = strings.Join(ss[:at], "") + insert + " " + strings.Join(ss[at:], "")
+				if at == len(ss) {
+					// After the last sentence, which ends without a space: the
+					// identifier was glued to it ("is gone.SEC-1007, the …").
+					p += " " + insert
+				} else {
+					p = strings.Join(ss[:at], "") + insert + " " + strings.Join(ss[at:], "")
+				}
 				placed = true
 			}
 		}

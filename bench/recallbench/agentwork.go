@@ -47,6 +47,7 @@ func AgentworkMemory(ctx context.Context, cache string, n int, seed int64, log i
 	stamp := filepath.Join(dir, "imported")
 	d := agentwork.Generate(agentwork.Config{N: n, Seed: seed})
 	h := sha256.New()
+	fmt.Fprintf(h, "generator %d\n", agentwork.Version)
 	for _, q := range d.Questions {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\n", q.ID, q.Text, q.SessionID, q.TurnUUID)
 	}

@@ -209,11 +209,11 @@ func ParseTuning(spec string) ([]Config, error) {
 // bm25Fields names the engine's fields for -tune's B<Field> knobs.
 var bm25Fields = map[string]engine.Field{"BBody": engine.Body, "BTitle": engine.Title, "BIDs": engine.IDs, "BDate": engine.Date}
 
-// setBM25 sets the engine's K1 or a field's b (BBody, BTitle, BIDs, BDate)
+// setBM25 sets the engine's K1, Passage or a field's b (BBody, BTitle, BIDs, BDate)
 // in t's BM25 parameters; it reports whether k names one of them.
 func setBM25(t *recall.Tuning, k, val string) (bool, error) {
 	f, isB := bm25Fields[k]
-	if k != "K1" && !isB {
+	if k != "K1" && k != "Passage" && !isB {
 		return false, nil
 	}
 	x, err := strconv.ParseFloat(val, 64)
@@ -224,9 +224,12 @@ func setBM25(t *recall.Tuning, k, val string) (bool, error) {
 	if t.BM25 != nil {
 		p = *t.BM25
 	}
-	if isB {
+	switch {
+	case isB:
 		p.Fields[f].B = x
-	} else {
+	case k == "Passage":
+		p.Passage = x
+	default:
 		p.K1 = x
 	}
 	t.BM25 = &p
