@@ -48,6 +48,9 @@ func fold(tok string) string {
 		if unicode.Is(unicode.Mn, r) {
 			continue
 		}
+		if r == 'µ' {
+			r = 'μ' // the micro sign case-folds to Greek mu, in FTS5 as in Unicode: "µs" and "μs" are one word
+		}
 		if r >= utf8.RuneSelf && r < 0x3000 { // as FTS5: not kana's voicing marks (で stays で)
 			if d := norm.NFD.String(string(r)); strings.ContainsFunc(d, isMark) {
 				for _, c := range d {

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -148,5 +149,15 @@ func TestSegmentedScriptsAreBigrams(t *testing.T) {
 	}
 	if got := strings.Join(SegmentWord("東京都"), " "); got != "東京 京都" {
 		t.Errorf("SegmentWord(東京都) = %q", got)
+	}
+}
+
+// The micro sign and Greek mu are one letter once case-folded, as FTS5's
+// unicode61 folds them: a query typed either way finds the other. The
+// engine kept the micro sign (TestAnalyzeMatchesFTS5 found it in the
+// repository's own text: "µs").
+func TestMicroSignIsMu(t *testing.T) {
+	if a, b := Analyze("12 µs latency"), Analyze("12 μs latency"); !reflect.DeepEqual(a, b) {
+		t.Fatalf("Analyze: micro sign %q, Greek mu %q", a, b)
 	}
 }
