@@ -39,26 +39,34 @@ func (r Risk) Warning(projects string) string {
 		" not in Ireneo will be deleted within a week. Import them now: `ireneo import " + projects + "` (or Import on the app's Import screen)."
 }
 
-// SessionsAtRisk walks Claude Code's projects folder for top-level
-// transcripts whose session is not in memory m, given Claude Code's cleanup
-// period in days.
-func SessionsAtRisk(ctx context.Context, m *memory.Memory, projects string, cleanupDays int, now time.Time) (Risk, error) {
-	r := Risk{CleanupDays: cleanupDays}
+// storedIDs is the session ids m holds of a harness, read a page at a time.
+func storedIDs(ctx context.Context, m *memory.Memory, harness string) (map[string]bool, error) {
 	have := map[string]bool{}
 	for off := 0; ; off += 1000 {
-		list, _, err := m.Sessions(ctx, memory.SessionQuery{Source: funes.HarnessClaudeCode, Limit: 1000, Offset: off})
+		list, _, err := m.Sessions(ctx, memory.SessionQuery{Source: harness, Limit: 1000, Offset: off})
 		if err != nil {
-			return r, err
+			return nil, err
 		}
 		for _, s := range list {
 			have[s.SessionID] = true
 		}
 		if len(list) < 1000 {
-			break
+			return have, nil
 		}
 	}
+}
+
+// SessionsAtRisk walks Claude Code's projects folder for top-level
+// transcripts whose session is not in memory m, given Claude Code's cleanup
+// period in days.
+func SessionsAtRisk(ctx context.Context, m *memory.Memory, projects string, cleanupDays int, now time.Time) (Risk, error) {
+	r := Risk{CleanupDays: cleanupDays}
+	have, err := storedIDs(ctx, m, funes.HarnessClaudeCode)
+	if err != nil {
+		return r, err
+	}
 	deadline := now.Add(-time.Duration(cleanupDays)*24*time.Hour + riskWindow)
-	err := filepath.WalkDir(projects, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(projects, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // a folder we cannot read is not a session we can save
 		}

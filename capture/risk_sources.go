@@ -55,18 +55,9 @@ var geminiSessionID = regexp.MustCompile(`"sessionId"\s*:\s*"([^"\\]{1,200})"`)
 // dates a session by its last update.
 func GeminiSessionsAtRisk(ctx context.Context, m *memory.Memory, tmp string, maxAge time.Duration, now time.Time) (GeminiRisk, error) {
 	r := GeminiRisk{MaxAge: maxAge}
-	have := map[string]bool{}
-	for off := 0; ; off += 1000 {
-		list, _, err := m.Sessions(ctx, memory.SessionQuery{Source: funes.HarnessGeminiCLI, Limit: 1000, Offset: off})
-		if err != nil {
-			return r, err
-		}
-		for _, s := range list {
-			have[s.SessionID] = true
-		}
-		if len(list) < 1000 {
-			break
-		}
+	have, err := storedIDs(ctx, m, funes.HarnessGeminiCLI)
+	if err != nil {
+		return r, err
 	}
 	deadline := now.Add(-maxAge + riskWindow)
 	files, _ := filepath.Glob(filepath.Join(tmp, "*", "chats", "session-*"))
