@@ -248,3 +248,47 @@ func TestGeminiSessionsAtRisk(t *testing.T) {
 		t.Errorf("after import: %+v", r)
 	}
 }
+
+// TestSessionsAtRisk: Claude Code sessions not in the memory that its
+// cleanup deletes within a week are counted; imported ones, subagents'
+// files and other files are not.
+func TestSessionsAtRisk(t *testing.T) {
+	mdir := newMemory(t)
+	m, err := memory.Open(mdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	real := "../importers/testdata/real/claude-code/flat-layout/-tmp-private/4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl"
+	b, err := os.ReadFile(real)
+	if err != nil {
+		t.Fatal(err)
+	}
+	projects := t.TempDir()
+	now := time.Now()
+	ids := []string{"4c2ddfdc-b619-4525-8d03-1950fb1b0257", "5c2ddfdc-b619-4525-8d03-1950fb1b0257", "6c2ddfdc-b619-4525-8d03-1950fb1b0257"}
+	for i, age := range []time.Duration{28 * 24 * time.Hour, 25 * 24 * time.Hour, 2 * 24 * time.Hour} {
+		p := filepath.Join(projects, "-tmp-private", ids[i]+".jsonl")
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		os.WriteFile(p, []byte(strings.ReplaceAll(string(b), ids[0], ids[i])), 0o600)
+		os.Chtimes(p, now.Add(-age), now.Add(-age))
+	}
+	sub := filepath.Join(projects, "-tmp-private", ids[0], "subagents", "agent-1.jsonl")
+	os.MkdirAll(filepath.Dir(sub), 0o700)
+	os.WriteFile(sub, b, 0o600)
+	os.Chtimes(sub, now.Add(-29*24*time.Hour), now.Add(-29*24*time.Hour))
+	os.WriteFile(filepath.Join(projects, "-tmp-private", "notes.txt"), []byte("x"), 0o600)
+	r, err := SessionsAtRisk(context.Background(), m, projects, 30, now)
+	if err != nil || r.NotImported != 3 || r.AtRisk != 2 {
+		t.Fatalf("before import: %+v %v", r, err)
+	}
+	if w := r.Warning(projects); !strings.Contains(w, "after 30 days") || !strings.Contains(w, "2 Claude Code sessions") {
+		t.Errorf("warning: %s", w)
+	}
+	if _, err := importers.Run(context.Background(), m, []string{projects}, importers.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := SessionsAtRisk(context.Background(), m, projects, 30, now); r.NotImported != 0 || r.Warning(projects) != "" {
+		t.Errorf("after import: %+v", r)
+	}
+}
