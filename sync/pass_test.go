@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
@@ -170,12 +171,14 @@ func TestSharedFolderConflictingTags(t *testing.T) {
 	if err := b.m.Tag(ctx, "x", "work"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.m.Untag(ctx, "x", "work"); err != nil { // a says: not work (before b's tag)
+	nextMilli()
+	if err := a.m.Untag(ctx, "x", "work"); err != nil { // a says: not work (after b's tag)
 		t.Fatal(err)
 	}
 	if err := b.m.Star(ctx, "x", true); err != nil {
 		t.Fatal(err)
 	}
+	nextMilli()
 	if err := a.m.Star(ctx, "x", false); err != nil {
 		t.Fatal(err)
 	}
@@ -282,5 +285,15 @@ func TestSharedFolderScrubTravels(t *testing.T) {
 	b.pass()
 	if found := grepFiles(t, secret, b.dir, folder); len(found) > 0 {
 		t.Fatalf("the stale copy's secret is in %v", found)
+	}
+}
+
+// nextMilli waits for the wall clock's next millisecond. Two machines'
+// choices made within one millisecond are a tie their clocks break by
+// machine, not by which came later (a clean clone's CI lost this test once
+// so); a person's choices on two machines are milliseconds apart.
+func nextMilli() {
+	for t := time.Now().UnixMilli(); time.Now().UnixMilli() == t; {
+		time.Sleep(100 * time.Microsecond)
 	}
 }
