@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
@@ -239,7 +240,7 @@ func BenchmarkRecallHTTPLoad(b *testing.B) {
 		} else {
 			importDone <- 0
 		}
-		cpu0 := cpuTime()
+		cpu0 := cputime.Self()
 		load := loadAverage()
 		t0 := time.Now()
 		for i, c := range cs {
@@ -276,7 +277,7 @@ func BenchmarkRecallHTTPLoad(b *testing.B) {
 		// CPU per call (client and server together) says what the machine
 		// could do unshared: calls/s ≈ cores × 1000 / cpu-ms/call. The load
 		// average says how shared it was.
-		b.ReportMetric(ms(cpuTime()-cpu0)/float64(len(all)), "cpu-ms/call")
+		b.ReportMetric(ms(cputime.Self()-cpu0)/float64(len(all)), "cpu-ms/call")
 		b.ReportMetric(load, "loadavg")
 	}
 	b.StopTimer()

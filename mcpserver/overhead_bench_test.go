@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/tokenstore"
 )
@@ -57,11 +58,11 @@ func BenchmarkMCPOverhead(b *testing.B) {
 			t := time.Now()
 			buildRecall("GASKET seal EPDM", res, nil, recall.DefaultBudget)
 			shape = append(shape, time.Since(t))
-			c0 := cpuTime()
+			c0 := cputime.Self()
 			t = time.Now()
 			r, err := c.CallTool(ctx, toolRequest(ToolRecall, map[string]any{"query": "GASKET seal EPDM"}))
 			rt = append(rt, time.Since(t))
-			cpu += cpuTime() - c0
+			cpu += cputime.Self() - c0
 			if err != nil || r.IsError {
 				b.Fatalf("call %d: %v %v", i, err, r)
 			}

@@ -11,6 +11,7 @@ import (
 
 	gre "github.com/zricethezav/gitleaks/v8/regexp"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
@@ -95,7 +96,7 @@ func importOnce(b *testing.B, files [][]byte, redact func(*funes.Session) map[st
 	}
 	defer m.Close()
 	b.StartTimer()
-	t0, c0 := time.Now(), cpuTime()
+	t0, c0 := time.Now(), cputime.Self()
 	ctx := context.Background()
 	batch, err := m.NewBatch(IngestOptions{Redact: redact})
 	if err != nil {
@@ -119,7 +120,7 @@ func importOnce(b *testing.B, files [][]byte, redact func(*funes.Session) map[st
 	if redact != nil && len(rep.Redacted) == 0 {
 		b.Fatal("scrub on, yet nothing redacted")
 	}
-	return time.Since(t0), cpuTime() - c0
+	return time.Since(t0), cputime.Self() - c0
 }
 
 // scrubBackend names gitleaks' regexp backend, as BenchmarkScrubScan does.

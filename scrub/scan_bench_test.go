@@ -10,6 +10,7 @@ import (
 
 	gre "github.com/zricethezav/gitleaks/v8/regexp"
 
+	"github.com/ireneo-app/ireneo/bench/cputime"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
 )
 
@@ -62,11 +63,11 @@ func BenchmarkScrubScan(b *testing.B) {
 		b.Run(fmt.Sprintf("backend=%s/%s/workers=%d", backendName(), name, workers), func(b *testing.B) {
 			b.SetBytes(size)
 			var found int64
-			c0 := cpuTime()
+			c0 := cputime.Self()
 			for b.Loop() {
 				found = scanAll(blocks, workers, scan)
 			}
-			if cpu := cpuTime() - c0; cpu > 0 {
+			if cpu := cputime.Self() - c0; cpu > 0 {
 				b.ReportMetric(float64(size)*float64(b.N)/(1<<20)/cpu.Seconds(), "MB/cpu-s")
 			}
 			b.ReportMetric(float64(found), "findings")

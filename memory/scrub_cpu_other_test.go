@@ -1,8 +1,0 @@
-//go:build !unix
-
-package memory
-
-import "time"
-
-// cpuTime is unknown here; the benchmarks then report wall time only.
-func cpuTime() time.Duration { return 0 }
