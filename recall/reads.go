@@ -179,12 +179,7 @@ func readCandidates(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq sn
 		return cands, err
 	}
 	sq := cq
-	if !cq.SpanSince.IsZero() && (sq.Since.IsZero() || cq.SpanSince.After(sq.Since)) {
-		sq.Since = cq.SpanSince
-	}
-	if !cq.SpanUntil.IsZero() && (sq.Until.IsZero() || cq.SpanUntil.Before(sq.Until)) {
-		sq.Until = cq.SpanUntil
-	}
+	sq.Since, sq.Until = within(cq.Since, cq.Until, cq.SpanSince, cq.SpanUntil)
 	in, err := searchTurns(ctx, rt, tc, sq)
 	if err != nil {
 		return nil, err

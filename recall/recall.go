@@ -356,13 +356,7 @@ func (r *run) widened() *run {
 	}
 	w := *r
 	w.plan, w.stops, w.dated = p, false, false
-	w.since, w.until = r.o.Since, r.o.Until
-	if !r.spanFrom.IsZero() && (w.since.IsZero() || r.spanFrom.After(w.since)) {
-		w.since = r.spanFrom
-	}
-	if !r.spanTo.IsZero() && (w.until.IsZero() || r.spanTo.Before(w.until)) {
-		w.until = r.spanTo
-	}
+	w.since, w.until = within(r.o.Since, r.o.Until, r.spanFrom, r.spanTo)
 	w.et = p.engineTerms(!r.tn.NoIDs, r.tn.DateWeight > 0, false)
 	return &w
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
@@ -33,25 +34,22 @@ func (r *run) addDayTurns(ctx context.Context, snap *snapshot, k int) error {
 		return nil
 	}
 	cq := r.readQuery()
-	if !r.spanFrom.IsZero() && (cq.Since.IsZero() || r.spanFrom.After(cq.Since)) {
-		cq.Since = r.spanFrom
-	}
-	if !r.spanTo.IsZero() && (cq.Until.IsZero() || r.spanTo.Before(cq.Until)) {
-		cq.Until = r.spanTo
-	}
+	cq.Since, cq.Until = within(cq.Since, cq.Until, r.spanFrom, r.spanTo)
 	allow, ranges, err := docFilter(ctx, snap.rt, &cachesOf(snap.rt).spans, cq)
 	if err != nil {
 		return err
 	}
+	// The conversations whose time overlaps the span first, then their
+	// turns, as docFilter reads a span: not a scan of every turn's time.
 	var where string
 	var args []any
 	if !cq.Since.IsZero() {
-		where += " AND t.ts >= ?"
-		args = append(args, cq.Since.Unix())
+		where += " AND s.updated >= ? AND t.ts >= ?"
+		args = append(args, cq.Since.Unix(), cq.Since.Unix())
 	}
 	if !cq.Until.IsZero() {
-		where += " AND t.ts < ?"
-		args = append(args, cq.Until.Unix())
+		where += " AND s.started < ? AND t.ts < ?"
+		args = append(args, cq.Until.Unix(), cq.Until.Unix())
 	}
 	args = append(args, maxDayTurns)
 	// BM25 negated: the weakest candidate's, so the day's turns take no rank
@@ -68,7 +66,7 @@ func (r *run) addDayTurns(ctx context.Context, snap *snapshot, k int) error {
 		have[memory.TurnKey{Sess: c.Sess, Seq: c.Seq}] = true
 	}
 	var days []snapCandidate
-	err = memory.EachRow(ctx, snap.rt, `SELECT t.sess, t.seq, t.role, t.ts FROM turns t
+	err = memory.EachRow(ctx, snap.rt, `SELECT t.sess, t.seq, t.role, t.ts FROM sessions s CROSS JOIN turns t ON t.sess = s.id
 		WHERE t.ts > 0`+where+` AND EXISTS (SELECT 1 FROM chunks c WHERE c.sess = t.sess AND c.seq = t.seq AND c.searched)
 		ORDER BY t.role <> '`+funes.RoleUser+`', t.ts, t.sess, t.seq LIMIT ?`, args, func(rows *sql.Rows) error {
 		var c snapCandidate
@@ -146,4 +144,16 @@ func dateWord(w string) bool {
 		}
 	}
 	return true
+}
+
+// within narrows the span [since, until) to [from, to): the later start,
+// the earlier end, a zero bound being open.
+func within(since, until, from, to time.Time) (time.Time, time.Time) {
+	if !from.IsZero() && (since.IsZero() || from.After(since)) {
+		since = from
+	}
+	if !to.IsZero() && (until.IsZero() || to.Before(until)) {
+		until = to
+	}
+	return since, until
 }
