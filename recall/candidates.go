@@ -34,7 +34,7 @@ func (r *run) readQuery() snapshotQuery {
 		q.TextBytes = turnTextBytes
 	}
 	if r.dated {
-		q.SpanSince, q.SpanUntil = r.spanFrom, r.spanTo
+		q.SpanSince, q.SpanUntil, q.SpanK = r.spanFrom, r.spanTo, r.layer
 	}
 	if r.vectors && semanticWindow > 0 {
 		q.Around, q.AroundOf = semanticWindow, semanticTop

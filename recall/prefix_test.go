@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ireneo-app/ireneo/bench/agentwork"
 	"github.com/ireneo-app/ireneo/funes"
@@ -38,12 +39,27 @@ func TestFirstHitsDoNotDependOnK(t *testing.T) {
 	if _, err := m.Ingest(ctx, batch, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
+	// A question naming its gold conversation's month takes the dated road:
+	// the month's own best turns join every layer of the pool.
+	began := map[string]time.Time{}
+	var now time.Time
+	for _, s := range batch {
+		if len(s.Turns) > 0 {
+			began[s.ID] = s.Started()
+			now = maxTime(now, s.Turns[len(s.Turns)-1].TS)
+		}
+	}
 	var qs []string
 	for _, q := range d.Questions {
-		qs = append(qs, q.Text, strings.TrimSpace(strings.ReplaceAll(q.Text, q.Ident, "")))
+		bare := strings.TrimSpace(strings.ReplaceAll(q.Text, q.Ident, ""))
+		qs = append(qs, q.Text, bare)
+		if t := began[q.SessionID]; !t.IsZero() {
+			qs = append(qs, bare+" in "+t.Format("January 2006"))
+		}
 	}
+	now = now.Add(24 * time.Hour)
 	list := func(q string, k, off int) []string {
-		res, err := recall.Recall(ctx, m, recall.Options{Query: q, K: k, Offset: off, Budget: 1 << 30})
+		res, err := recall.Recall(ctx, m, recall.Options{Query: q, K: k, Offset: off, Budget: 1 << 30, Now: now})
 		if err != nil {
 			t.Fatalf("%q K %d offset %d: %v", q, k, off, err)
 		}
@@ -73,4 +89,11 @@ func TestFirstHitsDoNotDependOnK(t *testing.T) {
 	if len(qs) < 100 || long < len(qs)/2 {
 		t.Fatalf("%d questions, %d with more than ten hits: too few to tell", len(qs), long)
 	}
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }

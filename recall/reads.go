@@ -36,10 +36,15 @@ type snapshotQuery struct {
 	// differs (the bench's proof of the engine's pruning).
 	CheckExact bool
 	// SpanSince and SpanUntil, when either is set, also read the best
-	// Query.K turns inside [SpanSince, SpanUntil) (within the filters
+	// SpanK turns inside [SpanSince, SpanUntil) (within the filters
 	// above) and merge them into the candidates: the days a question
-	// names, whose turns may rank below the first K of all.
+	// names, whose turns may rank below the first K of all. SpanK is the
+	// pool's first layer however deep the snapshot reads: a search of the
+	// span as deep as the page kept a different share of a large group of
+	// equal scores (the engine keeps at most tieCap·K ties), and top_k 50's
+	// first ten were not top_k 10's for dated questions (issue 27 item 9).
 	SpanSince, SpanUntil time.Time
+	SpanK                int
 
 	// Words are the query's words whose index term and document frequency
 	// ranking weighs them by (snapshot.DF, Stems).
@@ -88,6 +93,12 @@ type snapCandidate struct {
 	// runes of what was said, on one line, "…" when cut), when asked
 	// (snapshotQuery.Previews).
 	Preview string
+	// SpanRank is 1 + its place among the best turns inside the query's
+	// span (the span's own search, or the named days' turns listed for
+	// their day); 0 when neither found it. A layer of the pool holds the
+	// span's turns up to its own size, so how deep the snapshot read does
+	// not change what the first layer ranks (issue 27 item 9).
+	SpanRank int
 }
 
 // snapshot is one recall's read of the memory: the candidates and the
@@ -180,16 +191,22 @@ func readCandidates(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq sn
 	}
 	sq := cq
 	sq.Since, sq.Until = within(cq.Since, cq.Until, cq.SpanSince, cq.SpanUntil)
+	if cq.SpanK > 0 {
+		sq.Query.K = cq.SpanK
+	}
 	in, err := searchTurns(ctx, rt, tc, sq)
 	if err != nil {
 		return nil, err
 	}
-	have := make(map[memory.TurnKey]bool, len(cands))
-	for _, c := range cands {
-		have[memory.TurnKey{Sess: c.Sess, Seq: c.Seq}] = true
+	have := make(map[memory.TurnKey]int, len(cands))
+	for i, c := range cands {
+		have[memory.TurnKey{Sess: c.Sess, Seq: c.Seq}] = i
 	}
-	for _, c := range in {
-		if !have[memory.TurnKey{Sess: c.Sess, Seq: c.Seq}] {
+	for i, c := range in {
+		if j, ok := have[memory.TurnKey{Sess: c.Sess, Seq: c.Seq}]; ok {
+			cands[j].SpanRank = i + 1
+		} else {
+			c.SpanRank = i + 1
 			cands = append(cands, c)
 		}
 	}

@@ -84,6 +84,7 @@ type candidate struct {
 	stopIDF         float64 // the IDF of the question's stopwords it holds
 	passage         int     // 1 + the engine's best passage of a long turn, 0 for none: hydrate shows it
 	inSpan          bool    // inside the question's explicit span
+	spanRank        int     // snapCandidate.SpanRank
 	when            float64 // how well its time fits the question's loose dates or order (0..1)
 	turnChunks      int     // chunks in the candidate's turn, when asked for
 	body            string  // its searched text, when a stage asked for it
@@ -142,7 +143,7 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 		if r.dated && !r.anyInSpan(snap) {
 			// Not a word of it there at all: those days' turns themselves
 			// (spandays.go), read in the same snapshot.
-			if err := r.addDayTurns(ctx, snap, r.o.K+max(r.o.Offset, 0)); err != nil {
+			if err := r.addDayTurns(ctx, snap, r.depth); err != nil {
 				snap.Close()
 				return nil, err
 			}
@@ -249,6 +250,7 @@ func (r *run) gather(snap *snapshot) {
 		r.cands[i] = candidate{
 			sess: c.Sess, seq: c.Seq, bm25: c.BM25, role: c.Role, ts: c.TS, starred: c.Starred,
 			fields: c.Fields, body: c.Text, turnChunks: c.Chunks, preview: c.Preview, passage: c.Passage + 1,
+			spanRank: c.SpanRank,
 		}
 	}
 	if r.tn.Echo > 0 && r.tn.Echo < 1 {
@@ -369,8 +371,10 @@ func (r *run) rankLayers(need int, tn Tuning, speaker string) []candidate {
 	for size := r.layer; ; size *= 4 {
 		pool := slices.Clone(r.cands[:min(size, len(r.cands))]) // rank edits its pool
 		for _, c := range r.cands[len(pool):] {
-			if c.inSpan {
-				pool = append(pool, c) // the question's days are in every layer
+			if c.inSpan && c.spanRank > 0 && c.spanRank <= size {
+				// The question's days are in every layer, each layer as
+				// deep in them as in the whole history.
+				pool = append(pool, c)
 			}
 		}
 		for _, c := range rank(pool, min(len(pool), need+len(out)), tn, r.tie, speaker) {

@@ -28,7 +28,9 @@ import (
 const maxDayTurns = 2000
 
 // addDayTurns adds to snap's candidates the searched turns inside the run's
-// span, under the request's filters, at most k.
+// span, under the request's filters, at most k: the run's depth, not the
+// hits asked for, so that a layer lists the same days' turns however many
+// hits are asked for.
 func (r *run) addDayTurns(ctx context.Context, snap *snapshot, k int) error {
 	if !r.dated || k <= 0 {
 		return nil
@@ -77,7 +79,7 @@ func (r *run) addDayTurns(ctx context.Context, snap *snapshot, k int) error {
 		if have[key] || allow != nil && !allow(key.Doc()) || !engine.InRanges(ranges, key.Doc()) || len(days) >= k {
 			return nil
 		}
-		c.BM25, c.Passage = score, -1
+		c.BM25, c.Passage, c.SpanRank = score, -1, len(days)+1
 		days = append(days, c)
 		r.listed[key] = true
 		return nil
