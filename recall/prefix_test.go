@@ -9,6 +9,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/bench/agentwork"
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/funes/funestest"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -96,4 +97,54 @@ func maxTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// The same short turn in hundreds of agent sessions ("continue") scores the
+// same in all of them: more than the engine keeps tied with the K-th. The
+// first hits still do not depend on top_k, and a deeper layer does not list
+// a second copy of the folded hit.
+func TestFirstHitsOfManyCopies(t *testing.T) {
+	ctx := context.Background()
+	m, err := memory.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	tools := []string{"kafka", "redis", "nginx", "postgres", "docker"}
+	var batch []*funes.Session
+	for i := range 400 {
+		id := fmt.Sprintf("run-%03d", i)
+		batch = append(batch, funestest.Conv(id, "claude_code", "session "+id, "",
+			funestest.Day0.Add(time.Duration(i)*time.Hour),
+			"Look at the "+tools[i%len(tools)]+" setup", "The "+tools[i%len(tools)]+" part looks fine.", "continue", "Done: the setup is fine."))
+	}
+	if _, err := m.Ingest(ctx, batch, memory.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"continue", "continue with the setup", "kafka setup"} {
+		var lists [][]string
+		for _, k := range []int{3, 10, 50} {
+			res, err := recall.Recall(ctx, m, recall.Options{Query: q, K: k, Budget: 1 << 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var l []string
+			texts := map[string]bool{}
+			for _, h := range res.Hits {
+				l = append(l, h.SessionID+"/"+h.TurnUUID)
+				if strings.HasSuffix(h.TurnUUID, "-t2") {
+					if texts["continue"] {
+						t.Errorf("%q top_k %d: a second copy of %q listed: %v", q, k, "continue", l)
+					}
+					texts["continue"] = true
+				}
+			}
+			lists = append(lists, l)
+		}
+		for i, k := range []int{3, 10} {
+			if want := lists[2][:min(k, len(lists[2]))]; fmt.Sprint(lists[i]) != fmt.Sprint(want) {
+				t.Errorf("%q: top_k %d gave\n%v\nbut top_k 50 begins\n%v", q, k, lists[i], want)
+			}
+		}
+	}
 }

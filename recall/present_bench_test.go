@@ -50,7 +50,8 @@ func BenchmarkPresent(b *testing.B) {
 			}
 			r.gather(snap)
 			c0, t0 := cputime.Self(), time.Now()
-			_, err = r.present(ctx, snap)
+			ranked, tn := r.rankHits()
+			_, err = r.present(ctx, snap, ranked, tn)
 			ds = append(ds, time.Since(t0))
 			cpu += cputime.Self() - c0
 			snap.Close()

@@ -107,6 +107,7 @@ type snapCandidate struct {
 // other processes import or forget meanwhile. Close it.
 type snapshot struct {
 	Candidates []snapCandidate   // best first, at most Query.K
+	More       bool              // the engine holds more matching turns than Query.K
 	Docs       int               // turns in the memory (engine documents)
 	DF         map[string]int    // each of Words: the turns holding its index term
 	Stems      map[string]string // each of Words: its index term ("" when the index would hold none)
@@ -137,7 +138,7 @@ func openSnapshot(ctx context.Context, m *memory.Memory, q snapshotQuery) (_ *sn
 	if s.DF, s.Stems, err = c.terms.frequencies(ctx, s.rt, s.rt.Gen(), q.Words); err != nil {
 		return nil, fmt.Errorf("recall: %w", err)
 	}
-	if s.Candidates, err = readCandidates(ctx, s.rt, c.turns, q); err != nil {
+	if s.Candidates, s.More, err = readCandidates(ctx, s.rt, c.turns, q); err != nil {
 		return nil, err
 	}
 	keys := make([]memory.TurnKey, len(s.Candidates))
@@ -184,19 +185,19 @@ func (s *snapshot) Close() {
 
 // readCandidates asks the engine for the best turns in rt, and for the
 // best inside the query's span when it has one, best first.
-func readCandidates(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq snapshotQuery) ([]snapCandidate, error) {
-	cands, err := searchTurns(ctx, rt, tc, cq)
+func readCandidates(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq snapshotQuery) (_ []snapCandidate, more bool, _ error) {
+	cands, more, err := searchTurns(ctx, rt, tc, cq)
 	if err != nil || cq.SpanSince.IsZero() && cq.SpanUntil.IsZero() {
-		return cands, err
+		return cands, more, err
 	}
 	sq := cq
 	sq.Since, sq.Until = within(cq.Since, cq.Until, cq.SpanSince, cq.SpanUntil)
 	if cq.SpanK > 0 {
 		sq.Query.K = cq.SpanK
 	}
-	in, err := searchTurns(ctx, rt, tc, sq)
+	in, _, err := searchTurns(ctx, rt, tc, sq)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	have := make(map[memory.TurnKey]int, len(cands))
 	for i, c := range cands {
@@ -212,11 +213,12 @@ func readCandidates(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq sn
 	}
 	// Best first; the order of equals as each search gave it.
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].BM25 < cands[j].BM25 })
-	return cands, nil
+	return cands, more, nil
 }
 
-// searchTurns asks the engine for the best Query.K turns under the filters.
-func searchTurns(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq snapshotQuery) ([]snapCandidate, error) {
+// searchTurns asks the engine for the best Query.K turns under the filters;
+// more says the engine found as many, so may hold more.
+func searchTurns(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq snapshotQuery) (_ []snapCandidate, more bool, _ error) {
 	q := cq.Query
 	// The engine breaks ties by document id, which a restore or re-import
 	// changes: it keeps the turns tied with the K-th too, and they are
@@ -224,30 +226,38 @@ func searchTurns(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq snaps
 	q.Ties = max(tieCap*q.K, minTies)
 	var err error
 	if q.Allow, q.Ranges, err = docFilter(ctx, rt, &cachesOf(rt).spans, cq); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	hits, err := rt.Search(ctx, q, cq.Params)
+	if err == nil && tiesCut(hits, q) {
+		// The engine kept the ties of the lowest ids: which of them are
+		// the first by the turn (orderTies) would depend on how deep the
+		// search was. All of them, up to maxTies, then.
+		q.Ties = maxTies
+		hits, err = rt.Search(ctx, q, cq.Params)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("recall: %w", err)
+		return nil, false, fmt.Errorf("recall: %w", err)
 	}
 	if cq.CheckExact {
 		q.Stats = nil
 		all, err := rt.SearchExhaustive(ctx, q, cq.Params)
 		if err != nil {
-			return nil, fmt.Errorf("recall: %w", err)
+			return nil, false, fmt.Errorf("recall: %w", err)
 		}
 		if err := sameHits(hits, all); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	cands, err := turnCandidates(ctx, rt, hits, tc, rt.Gen())
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := orderTies(ctx, rt, &cachesOf(rt).names, cands); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return cands[:min(len(cands), max(cq.Query.K, 0))], nil
+	k := max(cq.Query.K, 0)
+	return cands[:min(len(cands), k)], k > 0 && len(hits) >= k, nil
 }
 
 // tieCap and minTies bound the turns tied with the K-th best that the
@@ -255,6 +265,21 @@ func searchTurns(ctx context.Context, rt *memory.ReadTx, tc *turnCache, cq snaps
 // over many turns alike) the ones left out are those of the highest row
 // ids; below it, reading the ties' turns costs little more than K's.
 const tieCap, minTies = 2, 32
+
+// maxTies is how many ties are read when more than max(K·tieCap, minTies)
+// tie with the K-th: the same short turn in hundreds of agent sessions
+// ("continue", "yes, go ahead") scores the same in all of them. Past it
+// the first hits of a deeper page may differ; reading 2,048 candidates
+// costs a few milliseconds, once for such a query.
+const maxTies = 2048
+
+// tiesCut reports whether the engine may have left out turns tied with
+// the K-th best: it returned as many ties as it was allowed, the last
+// scoring as the K-th.
+func tiesCut(hits []engine.Hit, q engine.Query) bool {
+	return q.Ties < maxTies && q.K > 0 && len(hits) > q.K && len(hits) >= q.K+q.Ties &&
+		hits[len(hits)-1].Score == hits[q.K-1].Score
+}
 
 // orderTies orders candidates of equal score, in place, by the turn's time,
 // its conversation (harness, session id) and its seq: keys a turn keeps

@@ -120,9 +120,35 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	if !r.et.searched() {
 		return nil, ErrEmptyQuery
 	}
+	for {
+		snap, run, err := r.read(ctx, m)
+		if err != nil {
+			return nil, err
+		}
+		run.gather(snap)
+		ranked, tn := run.rankHits()
+		if len(ranked) < o.K+max(o.Offset, 0) && snap.More && r.depth < maxDepth {
+			// Copies folded into one hit left the page short, and the
+			// engine holds more: the list a deeper request would give.
+			snap.Close()
+			r.depth *= 4
+			continue
+		}
+		defer snap.Close()
+		return run.present(ctx, snap, ranked, tn)
+	}
+}
+
+// maxDepth bounds how deep a recall reads the engine's pool when copies
+// fold the first layers into few hits (Recall).
+const maxDepth = 3200
+
+// read opens the run's snapshot and reads its candidates. A question whose
+// days hold none of its words reads again (widened: the run it returns).
+func (r *run) read(ctx context.Context, m *memory.Memory) (*snapshot, *run, error) {
 	snap, err := openSnapshot(ctx, m, r.readQuery())
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if r.dated && !r.anyInSpan(snap) {
 		// Nothing in the question's days holds its words: those days'
@@ -131,7 +157,7 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 			ws, err := openSnapshot(ctx, m, wide.readQuery())
 			if err != nil {
 				snap.Close()
-				return nil, err
+				return nil, nil, err
 			}
 			if len(ws.Candidates) > 0 {
 				snap.Close()
@@ -145,13 +171,11 @@ func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 			// (spandays.go), read in the same snapshot.
 			if err := r.addDayTurns(ctx, snap, r.depth); err != nil {
 				snap.Close()
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	defer snap.Close()
-	r.gather(snap)
-	return r.present(ctx, snap)
+	return snap, r, nil
 }
 
 // run is one recall on its way down the road: the request, the tuning it is
@@ -281,16 +305,22 @@ func (r *run) gather(snap *snapshot) {
 	}
 }
 
-// present ranks the gathered candidates and shows the best: read from the
-// snapshot, fit to the budget, and rendered as the context block.
-func (r *run) present(ctx context.Context, snap *snapshot) (*Result, error) {
+// rankHits ranks the gathered candidates into the hits up to the page's
+// end, with the tuning they were ranked by.
+func (r *run) rankHits() ([]candidate, Tuning) {
 	o := r.o
 	tn := r.tn
 	speaker := r.plan.Speaker
 	if tn.FirstPerson > 0 && (speaker == funes.RoleUser || speaker == "" && firstPerson(o.Query)) && !asksForAdvice(o.Query) {
 		speaker, tn.SpeakerWeight = funes.RoleUser, tn.FirstPerson
 	}
-	ranked := r.rankLayers(o.K+max(o.Offset, 0), tn, speaker)
+	return r.rankLayers(o.K+max(o.Offset, 0), tn, speaker), tn
+}
+
+// present shows the ranked hits: read from the snapshot, fit to the
+// budget, and rendered as the context block.
+func (r *run) present(ctx context.Context, snap *snapshot, ranked []candidate, tn Tuning) (*Result, error) {
+	o := r.o
 	hits, err := hydrate(ctx, snap, r.terms, ranked, max(o.Offset, 0), r.plan.Speaker, tn)
 	if err != nil {
 		return nil, err
@@ -368,6 +398,7 @@ func (r *run) widened() *run {
 func (r *run) rankLayers(need int, tn Tuning, speaker string) []candidate {
 	var out []candidate
 	listed := map[memory.TurnKey]bool{}
+	copyOf := map[string]int64{} // a listed hit's copy key → its conversation (foldCopies)
 	for size := r.layer; ; size *= 4 {
 		pool := slices.Clone(r.cands[:min(size, len(r.cands))]) // rank edits its pool
 		for _, c := range r.cands[len(pool):] {
@@ -378,10 +409,21 @@ func (r *run) rankLayers(need int, tn Tuning, speaker string) []candidate {
 			}
 		}
 		for _, c := range rank(pool, min(len(pool), need+len(out)), tn, r.tie, speaker) {
-			if !listed[c.turn()] && len(out) < need {
-				listed[c.turn()] = true
-				out = append(out, c)
+			if listed[c.turn()] || len(out) >= need {
+				continue
 			}
+			k := ""
+			if tn.FoldCopies {
+				k = copyKey(c.preview)
+			}
+			if s, ok := copyOf[k]; ok && k != "" && s != c.sess {
+				continue // a copy of a hit a shallower layer listed, counted there
+			}
+			listed[c.turn()] = true
+			if k != "" {
+				copyOf[k] = c.sess
+			}
+			out = append(out, c)
 		}
 		if len(out) >= need || size >= len(r.cands) {
 			return out
