@@ -124,31 +124,12 @@ func RunAgentwork(ctx context.Context, opts AgentworkOptions) ([]Outcome, error)
 		}
 		perType[q.Type]++
 		o := Outcome{Set: SetAgentwork, Type: q.Type, Q: qi, Held: heldOut(qi)}
-		start := time.Now()
-		fh, err := fl.Search(ctx, q.Text, time.Time{}, 3)
+		ro := recall.Options{Query: q.Text, K: 3, Budget: recallBudget, Now: orNow(opts.Now, AgentworkNow)}
+		got, err := askAll(ctx, fl, m, opts.Configs, o, ro, func(hits []hitID) []float64 { return agentworkScore(q, hits) })
 		if err != nil {
 			return nil, err
 		}
-		o.System, o.Latency = FloorName, time.Since(start)
-		hits := make([]hitID, len(fh))
-		for i, h := range fh {
-			hits[i] = hitID{h.Harness, h.SessionID, h.TurnUUID}
-		}
-		o.Values = agentworkScore(q, hits)
-		outs = append(outs, o)
-		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, K: 3, Budget: recallBudget, Now: orNow(opts.Now, AgentworkNow)})
-			if err != nil {
-				return nil, err
-			}
-			var hits []hitID
-			for _, h := range rh {
-				hits = append(hits, hitID{h.Source, h.SessionID, h.TurnUUID})
-			}
-			oc := o
-			oc.System, oc.Latency, oc.Values = c.Name, lat, agentworkScore(q, hits)
-			outs = append(outs, oc)
-		}
+		outs = append(outs, got...)
 	}
 	if opts.Log != nil {
 		fmt.Fprintf(opts.Log, "agentwork N=%d: %d questions asked %v\n", opts.N, len(outs)/(len(opts.Configs)+1), perType)

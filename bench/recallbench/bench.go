@@ -343,6 +343,41 @@ type system struct {
 
 // timedRecall asks m with configuration c applied to o and says how long it
 // took; a question with nothing left to search finds nothing.
+// hitID names a hit: its source, conversation and turn.
+type hitID struct{ harness, session, turn string }
+
+// askAll puts one question to the floor and then to each configuration,
+// ro.K hits each, the floor seeing only what was said before ro.Until as
+// recall does, and scores every list alike: o's outcomes, the floor's first.
+func askAll(ctx context.Context, fl *Floor, m *memory.Memory, cfgs []Config, o Outcome, ro recall.Options, score func([]hitID) []float64) ([]Outcome, error) {
+	start := time.Now()
+	fh, err := fl.Search(ctx, ro.Query, ro.Until, ro.K)
+	if err != nil {
+		return nil, err
+	}
+	o.System, o.Latency = FloorName, time.Since(start)
+	hits := make([]hitID, len(fh))
+	for i, h := range fh {
+		hits[i] = hitID{h.Harness, h.SessionID, h.TurnUUID}
+	}
+	o.Values = score(hits)
+	outs := []Outcome{o}
+	for _, c := range cfgs {
+		rh, lat, err := timedRecall(ctx, m, c, ro)
+		if err != nil {
+			return nil, err
+		}
+		hits := make([]hitID, len(rh))
+		for i, h := range rh {
+			hits[i] = hitID{h.Source, h.SessionID, h.TurnUUID}
+		}
+		oc := o
+		oc.System, oc.Latency, oc.Values = c.Name, lat, score(hits)
+		outs = append(outs, oc)
+	}
+	return outs, nil
+}
+
 func timedRecall(ctx context.Context, m *memory.Memory, c Config, o recall.Options) ([]recall.Hit, time.Duration, error) {
 	if c.Apply != nil {
 		c.Apply(&o)

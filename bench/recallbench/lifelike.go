@@ -115,39 +115,18 @@ func RunLifelike(ctx context.Context, opts LifelikeOptions) ([]Outcome, error) {
 		}
 		perType[q.Type]++
 		o := Outcome{Set: SetLifelike, Type: q.Type, Q: qi, Held: heldOut(qi)}
-		start := time.Now()
-		fh, err := fl.Search(ctx, q.Text, time.Time{}, 5)
+		ro := recall.Options{Query: q.Text, K: 5, Budget: recallBudget, Now: orNow(opts.Now, LifelikeNow)}
+		got, err := askAll(ctx, fl, m, opts.Configs, o, ro, func(hits []hitID) []float64 { return lifelikeScore(q, hits) })
 		if err != nil {
 			return nil, err
 		}
-		o.System, o.Latency = FloorName, time.Since(start)
-		hits := make([]hitID, len(fh))
-		for i, h := range fh {
-			hits[i] = hitID{h.Harness, h.SessionID, h.TurnUUID}
-		}
-		o.Values = lifelikeScore(q, hits)
-		outs = append(outs, o)
-		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, K: 5, Budget: recallBudget, Now: orNow(opts.Now, LifelikeNow)})
-			if err != nil {
-				return nil, err
-			}
-			var hits []hitID
-			for _, h := range rh {
-				hits = append(hits, hitID{h.Source, h.SessionID, h.TurnUUID})
-			}
-			oc := o
-			oc.System, oc.Latency, oc.Values = c.Name, lat, lifelikeScore(q, hits)
-			outs = append(outs, oc)
-		}
+		outs = append(outs, got...)
 	}
 	if opts.Log != nil {
 		fmt.Fprintf(opts.Log, "lifelike N=%d: %d questions asked %v\n", opts.N, len(outs)/(len(opts.Configs)+1), perType)
 	}
 	return outs, nil
 }
-
-type hitID struct{ harness, session, turn string }
 
 func lifelikeScore(q lifelike.Question, hits []hitID) []float64 {
 	rank := 0

@@ -93,32 +93,18 @@ func runPersona(ctx context.Context, dir string, p *realmem.Persona, pi int, qi 
 		n := *qi
 		*qi++
 		o := Outcome{Set: SetRealMem, Type: q.Type, Q: n, Held: heldOut(pi)}
-		start := time.Now()
-		fh, err := fl.Search(ctx, q.Text, q.Before, 10)
+		ro := recall.Options{Query: q.Text, Until: q.Before, Now: q.Before, K: 10, Budget: recallBudget}
+		got, err := askAll(ctx, fl, m, opts.Configs, o, ro, func(hits []hitID) []float64 {
+			sids, turns := make([]string, len(hits)), make([]string, len(hits))
+			for i, h := range hits {
+				sids[i], turns[i] = h.session, h.turn
+			}
+			return realMemScore(q, sids, turns)
+		})
 		if err != nil {
 			return nil, err
 		}
-		o.System, o.Latency = FloorName, time.Since(start)
-		sids, turns := make([]string, len(fh)), make([]string, len(fh))
-		for i, h := range fh {
-			sids[i], turns[i] = h.SessionID, h.TurnUUID
-		}
-		o.Values = realMemScore(q, sids, turns)
-		outs = append(outs, o)
-		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, Until: q.Before, Now: q.Before, K: 10, Budget: recallBudget})
-			if err != nil {
-				return nil, err
-			}
-			var sids, turns []string
-			for _, h := range rh {
-				sids, turns = append(sids, h.SessionID), append(turns, h.TurnUUID)
-			}
-			oc := o
-			oc.System, oc.Latency = c.Name, lat
-			oc.Values = realMemScore(q, sids, turns)
-			outs = append(outs, oc)
-		}
+		outs = append(outs, got...)
 	}
 	return outs, nil
 }

@@ -73,39 +73,18 @@ func runRHELMPerson(ctx context.Context, dir string, p *rhelm.Person, pi int, qi
 		n := *qi
 		*qi++
 		o := Outcome{Set: SetRHELM, Type: q.Type, Q: n, Held: heldOut(pi)}
-		start := time.Now()
-		fh, err := fl.Search(ctx, q.Text, q.Before, rhelmK)
+		ro := recall.Options{Query: q.Text, Until: q.Before, Now: q.Before, K: rhelmK, Budget: recallBudget}
+		got, err := askAll(ctx, fl, m, opts.Configs, o, ro, func(hits []hitID) []float64 { return rhelmScore(q, hits) })
 		if err != nil {
 			return nil, err
 		}
-		o.System, o.Latency = FloorName, time.Since(start)
-		hits := make([]rhelmHit, len(fh))
-		for i, h := range fh {
-			hits[i] = rhelmHit{h.SessionID, h.TurnUUID}
-		}
-		o.Values = rhelmScore(q, hits)
-		outs = append(outs, o)
-		for _, c := range opts.Configs {
-			rh, lat, err := timedRecall(ctx, m, c, recall.Options{Query: q.Text, Until: q.Before, Now: q.Before, K: rhelmK, Budget: recallBudget})
-			if err != nil {
-				return nil, err
-			}
-			hits := make([]rhelmHit, len(rh))
-			for i, h := range rh {
-				hits[i] = rhelmHit{h.SessionID, h.TurnUUID}
-			}
-			oc := o
-			oc.System, oc.Latency, oc.Values = c.Name, lat, rhelmScore(q, hits)
-			outs = append(outs, oc)
-		}
+		outs = append(outs, got...)
 	}
 	return outs, nil
 }
 
-type rhelmHit struct{ session, turn string }
-
 // rhelmScore is turn R@5, turn hit@5, turn R@10, conv R@5 and conv hit@5.
-func rhelmScore(q rhelm.Question, hits []rhelmHit) []float64 {
+func rhelmScore(q rhelm.Question, hits []hitID) []float64 {
 	turnShare := func(k int) (float64, bool) {
 		msgs := map[string]bool{}
 		for i := 0; i < k && i < len(hits); i++ {
