@@ -9,11 +9,11 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 )
 
-// A scrub killed after linking an old file, before its commit replaced
-// it: the link still shares the live file, which the next scrub's
-// BeginScrub must leave intact while it removes the link. (That an apply
-// leaves no link and no secret is memscrub's test.)
-func TestBeginScrubCleansCrashLeftovers(t *testing.T) {
+// A scrub of an earlier version killed after linking an old file, before
+// its commit replaced it: the link still shares the live file, which the
+// next BeginRewrite must leave intact while it removes the link. (That a
+// scrub's apply leaves no link and no secret is memscrub's test.)
+func TestBeginRewriteCleansCrashLeftovers(t *testing.T) {
 	m := openTest(t)
 	mustIngest(t, m, conv("deploy-1", funes.HarnessChatGPT, "Staging bucket deploy fails", "", day0, "the marmalade pipeline fails", "rotate the key"))
 	rel := srcPath(funes.HarnessChatGPT, "deploy-1")
@@ -22,7 +22,7 @@ func TestBeginScrubCleansCrashLeftovers(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(m.Dir(), rel))
-	m.BeginScrub().Discard()
+	m.BeginRewrite().Discard()
 	after, _ := os.ReadFile(filepath.Join(m.Dir(), rel))
 	if len(before) == 0 || !bytes.Equal(before, after) {
 		t.Fatal("cleanup zeroed a live file")
