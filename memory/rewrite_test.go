@@ -2,8 +2,11 @@ package memory
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ireneo-app/ireneo/funes"
@@ -89,4 +92,64 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// A rewrite commits its conversations and its catalog edits together: an
+// edit that fails leaves the file, the index and the catalog as they were
+// (its job stays in the journal for the next finisher, which only erases
+// the database); one that succeeds goes in with the new version, the old
+// text gone from the file and the index.
+func TestRewriteCommitsCatalogEditsWithTheConversations(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	const secret = "MarmaladeKey4471"
+	mustIngest(t, m, conv("deploy-1", funes.HarnessChatGPT, "Deploy", "", day0, "the key is "+secret, "rotate the key"))
+	rel := srcPath(funes.HarnessChatGPT, "deploy-1")
+	before := mustRead(t, filepath.Join(m.Dir(), rel))
+	if !bytes.Contains(before, []byte(secret)) || !indexHas(t, m, strings.ToLower(secret)) {
+		t.Fatal("positive control: the file and the index should hold the secret")
+	}
+	redacted := conv("deploy-1", funes.HarnessChatGPT, "Deploy", "", day0, "the key is [REDACTED:x]", "rotate the key")
+	edit := func(c *CatalogTx) error { return c.SetMeta(ctx, "rewrite_test", "in") }
+	journal := func() (n int) {
+		if err := m.db.QueryRowContext(ctx, `SELECT count(*) FROM erase_journal`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+
+	w := m.BeginRewrite()
+	if err := w.Conversation(ctx, redacted); err != nil {
+		t.Fatal(err)
+	}
+	w.Catalog(edit)
+	w.Catalog(func(*CatalogTx) error { return errors.New("refused") })
+	if err := w.Commit(ctx); err == nil {
+		t.Fatal("a failing catalog edit committed")
+	}
+	if _, err := m.FinishErases(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(mustRead(t, filepath.Join(m.Dir(), rel)), before) || !indexHas(t, m, strings.ToLower(secret)) || m.metaGet(ctx, "rewrite_test") != "" || journal() != 0 {
+		t.Fatalf("a rewrite whose catalog edit failed changed something: file same %v, indexed %v, meta %q, journal %d",
+			bytes.Equal(mustRead(t, filepath.Join(m.Dir(), rel)), before), indexHas(t, m, strings.ToLower(secret)), m.metaGet(ctx, "rewrite_test"), journal())
+	}
+
+	w = m.BeginRewrite()
+	if err := w.Conversation(ctx, redacted); err != nil {
+		t.Fatal(err)
+	}
+	w.Catalog(edit)
+	if err := w.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(mustRead(t, filepath.Join(m.Dir(), rel)), []byte(secret)) || indexHas(t, m, strings.ToLower(secret)) {
+		t.Fatal("the old text is still in the file or the index")
+	}
+	if m.metaGet(ctx, "rewrite_test") != "in" || journal() != 0 {
+		t.Fatal("the catalog edit is missing, or the job stayed in the journal")
+	}
+	if found := grepDir(t, m.Dir(), secret); len(found) > 0 {
+		t.Fatalf("the old text is still in %v", found)
+	}
 }
