@@ -22,6 +22,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/insights"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/settings"
 )
@@ -68,7 +69,7 @@ func newFixture(t *testing.T) *fixture {
 	if _, err := m.Forget(ctx, []string{"conv-forget"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.RecordScrub(ctx, map[string]int{"aws-access-key": 2}); err != nil {
+	if err := memscrub.RecordHistory(ctx, m, map[string]int{"aws-access-key": 2}); err != nil {
 		t.Fatal(err)
 	}
 	set := settings.Default()

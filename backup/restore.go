@@ -13,6 +13,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/settings"
 )
 
@@ -281,7 +282,7 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 	}
 	sum.Import = &rep
 	if len(rep.Redacted) > 0 {
-		m.RecordScrub(context.WithoutCancel(ctx), rep.Redacted)
+		memscrub.RecordHistory(context.WithoutCancel(ctx), m, rep.Redacted)
 	}
 	sum.Files = len(a.src)
 	sum.Conversations = rep.New + rep.Updated

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 )
 
 // Options tunes an import.
@@ -112,7 +113,7 @@ func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (S
 	// only, whatever way the run ends.
 	defer func() {
 		if len(sum.Redacted) > 0 {
-			m.RecordScrub(context.WithoutCancel(ctx), sum.Redacted)
+			memscrub.RecordHistory(context.WithoutCancel(ctx), m, sum.Redacted)
 		}
 	}()
 	// Small inputs are committed a transaction's worth at a time.

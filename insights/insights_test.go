@@ -9,6 +9,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes/funestest"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memory/memorytest"
+	"github.com/ireneo-app/ireneo/memscrub"
 )
 
 var (
@@ -32,7 +33,7 @@ func TestInsights(t *testing.T) {
 	if _, err := m.Forget(ctx, []string{"gone"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.RecordScrub(ctx, map[string]int{"aws-key": 2, "password": 1}); err != nil {
+	if err := memscrub.RecordHistory(ctx, m, map[string]int{"aws-key": 2, "password": 1}); err != nil {
 		t.Fatal(err)
 	}
 	day := func(d int) time.Time { return now.AddDate(0, 0, -d) }

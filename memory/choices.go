@@ -34,9 +34,21 @@ type Choice struct {
 	Projects []string
 	// From and To are a rename's old and new project names.
 	From, To string
-	// Findings are what a scrub redacted in the conversation, each with
-	// its place and rule (never the secret, never its preview).
-	Findings []ScrubFinding
+	// Redactions are what a scrub redacted in the conversation.
+	Redactions []Redaction
+}
+
+// Redaction is one secret a scrub redacted in a conversation: its place
+// and rule, never the secret.
+type Redaction struct {
+	TurnUUID string
+	Seq      int // the turn's seq; -1 for the conversation's own fields
+	Block    int // the block's index in the turn; -1 likewise
+	// Field says which text held it: one of package redact's Field names,
+	// empty for a block's text.
+	Field      string
+	Rule       string
+	Start, End int // byte offsets of the secret in the text it was in
 }
 
 // ChoiceObserver hears of each committed choice. Chose is called on the
@@ -95,26 +107,4 @@ func starKind(on bool) ChoiceKind {
 		return ChoiceStar
 	}
 	return ChoiceUnstar
-}
-
-// reportRedactions tells the observer what a scrub redacted, one choice
-// per conversation. Findings in the audit log stay on this machine.
-func (m *Memory) reportRedactions(ctx context.Context, findings []ScrubFinding) {
-	var order []string
-	by := map[string][]ScrubFinding{}
-	for _, f := range findings {
-		if f.Field == FieldAudit || f.SessionID == "" {
-			continue
-		}
-		k := f.Source + "\x00" + f.SessionID
-		if by[k] == nil {
-			order = append(order, k)
-		}
-		f.Preview = ""
-		by[k] = append(by[k], f)
-	}
-	for _, k := range order {
-		fs := by[k]
-		m.reported(ctx, Choice{Kind: ChoiceRedact, Harness: fs[0].Source, SessionID: fs[0].SessionID, Findings: fs}, nil)
-	}
 }

@@ -1,7 +1,8 @@
 // Package memory owns an Ireneo memory: the funes jsonl conversations under
 // src/, and ireneo.db beside them, which holds the derived search index and
 // the catalog of the person's own choices (project tags, stars, tombstones,
-// access token metadata, the audit log and the scrub history). The two are
+// access token metadata, the audit log and the scrub allow-list and
+// history). The two are
 // versioned apart (schema.go): Open migrates the catalog forward, rebuilds
 // the index from src/ when its layout changed, and refuses a database
 // written by a newer Ireneo.
@@ -26,7 +27,11 @@
 // (what in a transcript is not a person's words) and answer (forget
 // recognises Ireneo's own answers quoted in an agent's transcript by
 // answer's readers). Finding secrets and scrubbing a stored memory are
-// packages redact and memscrub; memory keeps the conversation list and
-// loads a scrub needs, the allow-list's and history's writes, and its
-// journaled commit (scrub_memory.go).
+// packages redact and memscrub; memscrub owns the scrub's findings, the
+// list of conversations it scans, and the allow-list and history, which
+// it writes through the catalog's write door (catalogtx.go: WriteCatalog).
+// Memory keeps the rewrite a scrub applies (rewrite.go: BeginRewrite): new
+// versions of stored conversations, their files and index rows, committed
+// with the catalog edits made in the same transaction, the old bytes
+// overwritten and erased, as one job of the erase journal.
 package memory

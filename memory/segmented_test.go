@@ -119,16 +119,12 @@ func TestDeletesFindTheirDocuments(t *testing.T) {
 	}
 	// A scrub's commit, as memscrub.Apply makes it: the redacted copy
 	// replaces the conversation.
-	refs, err := m.ScrubConversations(ctx, []string{"a"})
-	if err != nil || len(refs) != 1 {
-		t.Fatalf("scrub: %v %+v", err, refs)
-	}
-	sc := m.BeginScrub()
+	sc := m.BeginRewrite()
 	red := strings.ReplaceAll(long, "V-261", "[REDACTED]")
-	if err := sc.Conversation(ctx, refs[0], conv("a", funes.HarnessClaudeCode, "Sensors", "", day0, "what about the sensor?", red, "thanks", "and the M-261 one?")); err != nil {
+	if err := sc.Conversation(ctx, conv("a", funes.HarnessClaudeCode, "Sensors", "", day0, "what about the sensor?", red, "thanks", "and the M-261 one?")); err != nil {
 		t.Fatal(err)
 	}
-	if err := sc.Commit(ctx, nil); err != nil {
+	if err := sc.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if n := lostDocs.Load() - start; n != 0 {

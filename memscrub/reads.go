@@ -6,15 +6,75 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
-// What a scrub reads of the memory besides its conversations, through one
-// memory.ReadTx each, over the catalog tables memory/schema.go documents:
-// the allow-list, the project tags, the audit log's recorded arguments,
-// and the history of past scrubs.
+// What a scrub reads of the memory, through one memory.ReadTx each, over
+// the tables memory/schema.go documents: the conversations it scans (their
+// text it loads with memory's LoadSession), the allow-list, the project
+// tags, the audit log's recorded arguments, the key for finding hashes
+// (catalog.go), and the history of past scrubs.
+
+// conversation names one stored conversation a scrub scans.
+type conversation struct{ harness, sid string }
+
+// conversations lists the conversations a scrub scans: the named ones
+// (id, or harness:id; each once), or all, in the order they were stored.
+func conversations(ctx context.Context, rt *memory.ReadTx, ids []string) ([]conversation, error) {
+	if len(ids) == 0 {
+		return storedConversations(ctx, rt, `SELECT harness, session_id FROM sessions ORDER BY id`)
+	}
+	var out []conversation
+	seen := map[conversation]bool{}
+	for _, id := range ids {
+		c, err := namedConversation(ctx, rt, id)
+		if err != nil {
+			return nil, err
+		}
+		if !seen[c] {
+			seen[c] = true
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// namedConversation finds the conversation id names as memory's own
+// lookups do: a "harness:id" form picks one when two sources share an id;
+// a bare id that two sources share is an *memory.AmbiguousSessionError.
+func namedConversation(ctx context.Context, rt *memory.ReadTx, id string) (conversation, error) {
+	harness, sid := "", id
+	if h, rest, ok := strings.Cut(id, ":"); ok && slices.Contains(funes.Harnesses, h) {
+		harness, sid = h, rest
+	}
+	found, err := storedConversations(ctx, rt, `SELECT harness, session_id FROM sessions WHERE session_id = ? AND (? = '' OR harness = ?) ORDER BY id LIMIT 2`, sid, harness, harness)
+	switch {
+	case err != nil:
+		return conversation{}, err
+	case len(found) == 0:
+		return conversation{}, fmt.Errorf("conversation %s: %w", sid, memory.ErrNotFound)
+	case len(found) > 1:
+		return conversation{}, &memory.AmbiguousSessionError{ID: sid, Sources: []string{found[0].harness, found[1].harness}}
+	}
+	return found[0], nil
+}
+
+// storedConversations runs a query of conversations' harness and id.
+func storedConversations(ctx context.Context, rt *memory.ReadTx, query string, args ...any) ([]conversation, error) {
+	var out []conversation
+	err := memory.EachRow(ctx, rt, query, args, func(rows *sql.Rows) error {
+		var c conversation
+		err := rows.Scan(&c.harness, &c.sid)
+		out = append(out, c)
+		return err
+	})
+	return out, err
+}
 
 // allowedHashes lists the allow-list's finding hashes.
 func allowedHashes(ctx context.Context, rt *memory.ReadTx) (map[string]bool, error) {
@@ -95,7 +155,7 @@ func AllowList(ctx context.Context, m *memory.Memory) ([]AllowEntry, error) {
 		var h, rule string
 		var added int64
 		err := rows.Scan(&h, &rule, &added)
-		out = append(out, AllowEntry{ID: h[:min(len(h), memory.FindingIDLen)], Rule: rule, Added: time.Unix(added, 0).UTC()})
+		out = append(out, AllowEntry{ID: h[:min(len(h), FindingIDLen)], Rule: rule, Added: time.Unix(added, 0).UTC()})
 		return err
 	})
 	if err != nil {

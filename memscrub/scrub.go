@@ -1,13 +1,17 @@
 // Package memscrub scrubs a stored memory of secrets: it scans every
 // conversation (its metadata and project tags included) and the audit log
-// with a redact.SecretFinder, reports the findings (each named by a keyed
-// hash, never holding the secret), filters them by rule, id and the
-// memory's allow-list of false positives, and applies the redactions
-// through memory's ScrubCommit, which rewrites the files and the index in
-// one commit and erases the old bytes. It lists and loads conversations
-// through memory's scrub API (scrub_memory.go); the allow-list, project
-// tags, audit arguments and history it reads itself, in a memory.ReadTx
-// (reads.go).
+// with a redact.SecretFinder, reports the findings (Finding: each named by
+// a keyed hash, never holding the secret), filters them by rule, id and
+// the memory's allow-list of false positives, and applies the redactions.
+// It owns a scrub's part of the catalog: the key for finding hashes, the
+// allow-list and the history of past scrubs, which it reads in a
+// memory.ReadTx (reads.go) and writes through memory.WriteCatalog
+// (catalog.go), and the list of conversations a scrub scans. Memory keeps
+// what must stay consistent with its files: an apply's redacted
+// conversations, project tags, audit arguments and history row go in one
+// memory.Rewrite, which replaces the files and the index in one commit
+// with those catalog edits and erases the old bytes, as a journaled job
+// the next open finishes if the scrub is killed.
 package memscrub
 
 import (
@@ -46,10 +50,10 @@ type Options struct {
 
 // Report is what a scan found and, after an apply, what it redacted.
 type Report struct {
-	Scanned      int                   `json:"scanned"`       // conversations read
-	AuditScanned int                   `json:"audit_scanned"` // audit log rows read
-	Findings     []memory.ScrubFinding `json:"findings"`
-	ByRule       map[string]int        `json:"by_rule"`
+	Scanned      int            `json:"scanned"`       // conversations read
+	AuditScanned int            `json:"audit_scanned"` // audit log rows read
+	Findings     []Finding      `json:"findings"`
+	ByRule       map[string]int `json:"by_rule"`
 	// Allowed counts findings the allow-list hid, NewlyAllowed the ones this
 	// call's Allow added.
 	Allowed      int `json:"allowed"`
@@ -64,7 +68,7 @@ type Report struct {
 }
 
 func newReport(applied bool) Report {
-	return Report{Findings: []memory.ScrubFinding{}, ByRule: map[string]int{}, Redacted: map[string]int{}, Applied: applied}
+	return Report{Findings: []Finding{}, ByRule: map[string]int{}, Redacted: map[string]int{}, Applied: applied}
 }
 
 // errNoFinder is returned when a scrub runs without a secret finder.
@@ -102,7 +106,7 @@ func Scan(ctx context.Context, m *memory.Memory, o Options) (Report, error) {
 // re-ingesting the redacted conversation), affected audit rows are
 // rewritten, the old file's bytes are overwritten, and the database is
 // erased the way forget does (freed pages zeroed, the engine's blocks rewritten, WAL
-// truncated, vacuum when worth it): memory's ScrubCommit. A history row
+// truncated, vacuum when worth it): a memory.Rewrite. A history row
 // keeps the counts per rule, never the secrets.
 func Apply(ctx context.Context, m *memory.Memory, o Options) (Report, error) {
 	rep := newReport(true)
@@ -111,15 +115,15 @@ func Apply(ctx context.Context, m *memory.Memory, o Options) (Report, error) {
 		return rep, err
 	}
 	var t tally
-	c := m.BeginScrub()
+	var tags []tagEdit
+	var audits []auditEdit
+	w := m.BeginRewrite()
 	err = eachSessionScan(ctx, p, true, func(r sessionScan) error {
 		rep.addSession(r, &t, len(p.refs), o.Progress)
 		if r.err != nil {
 			return nil
 		}
-		for _, e := range r.tagEdits {
-			c.Tag(e.harness, e.sid, e.from, e.to)
-		}
+		tags = append(tags, r.tagEdits...)
 		if r.sess == nil && len(r.tagEdits) > 0 {
 			rep.Changed++
 			addCounts(rep.Redacted, r.counts)
@@ -127,7 +131,7 @@ func Apply(ctx context.Context, m *memory.Memory, o Options) (Report, error) {
 		if r.sess == nil {
 			return nil
 		}
-		if err := c.Conversation(ctx, r.ref, r.sess); err != nil {
+		if err := w.Conversation(ctx, r.sess); err != nil {
 			return err
 		}
 		rep.Changed++
@@ -135,20 +139,21 @@ func Apply(ctx context.Context, m *memory.Memory, o Options) (Report, error) {
 		return nil
 	})
 	if err != nil {
-		c.Discard()
+		w.Discard()
 		return Report{}, err
 	}
-	if err := scanAudit(ctx, p, &t, &rep, c); err != nil {
-		c.Discard()
+	if err := scanAudit(ctx, p, &t, &rep, &audits); err != nil {
+		w.Discard()
 		return Report{}, err
 	}
 	if err := settle(ctx, p, &rep, &t); err != nil {
-		c.Discard()
+		w.Discard()
 		return Report{}, err
 	}
-	c.History(rep.Redacted) // its history row goes in with the redactions
-	if err := c.Commit(ctx, rep.Findings); err != nil {
-		return Report{}, err
+	redactCatalog(ctx, w, tags, audits, rep.Redacted) // its history row goes in with the redactions
+	reportRedactions(w, rep.Findings)
+	if err := w.Commit(ctx); err != nil {
+		return Report{}, fmt.Errorf("scrub: %w", err)
 	}
 	return rep, nil
 }
@@ -159,9 +164,9 @@ type plan struct {
 	finder redact.SecretFinder
 	key    []byte // the memory's key for finding hashes
 	filter filter
-	refs   []memory.ConversationRef // conversations to scan
-	tags   map[[2]string][]string   // project tags by harness and session id
-	audit  bool                     // scan the audit log
+	refs   []conversation         // conversations to scan
+	tags   map[[2]string][]string // project tags by harness and session id
+	audit  bool                   // scan the audit log
 }
 
 type filter struct {
@@ -196,10 +201,7 @@ func newPlan(ctx context.Context, m *memory.Memory, o Options) (*plan, error) {
 		}
 	}
 	var err error
-	if p.key, err = m.ScrubKey(ctx); err != nil {
-		return nil, err
-	}
-	if p.refs, err = m.ScrubConversations(ctx, o.Sessions); err != nil {
+	if p.key, err = findingKey(ctx, m); err != nil {
 		return nil, err
 	}
 	rt, err := m.BeginRead(ctx)
@@ -207,6 +209,9 @@ func newPlan(ctx context.Context, m *memory.Memory, o Options) (*plan, error) {
 		return nil, fmt.Errorf("scrub: %w", err)
 	}
 	defer rt.Close()
+	if p.refs, err = conversations(ctx, rt, o.Sessions); err != nil {
+		return nil, err
+	}
 	if f.allowed, err = allowedHashes(ctx, rt); err != nil {
 		return nil, err
 	}
@@ -219,7 +224,7 @@ func newPlan(ctx context.Context, m *memory.Memory, o Options) (*plan, error) {
 // tally gathers what the scans found.
 type tally struct {
 	allowed int
-	newly   []memory.ScrubFinding // matched an id in Allow
+	newly   []Finding // matched an id in Allow
 }
 
 // check finds the secrets in one text, reports them as findings like at
@@ -231,7 +236,7 @@ type tally struct {
 // reported under that one, so it is one finding with one rule name. found,
 // for a title, holds the secrets found in the rest of its conversation, a
 // prefix of which a title cut short may keep.
-func (p *plan) check(t *tally, findings *[]memory.ScrubFinding, text string, at memory.ScrubFinding, scope [2]string, named map[string]string, found ...map[string]string) []redact.Span {
+func (p *plan) check(t *tally, findings *[]Finding, text string, at Finding, scope [2]string, named map[string]string, found ...map[string]string) []redact.Span {
 	if text == "" {
 		return nil
 	}
@@ -257,7 +262,7 @@ func (p *plan) check(t *tally, findings *[]memory.ScrubFinding, text string, at 
 		fd.Rule, fd.Start, fd.End = sp.Rule, sp.Start, sp.End
 		fd.Preview = redact.MaskSecret(text[sp.Start:sp.End])
 		fd.Hash = findingHash(p.key, sp.Rule, scope[0], scope[1], text[sp.Start:sp.End])
-		fd.ID = fd.Hash[:memory.FindingIDLen]
+		fd.ID = fd.Hash[:FindingIDLen]
 		switch {
 		case f.rules != nil && !f.rules[sp.Rule]:
 			continue
@@ -282,8 +287,8 @@ func (p *plan) check(t *tally, findings *[]memory.ScrubFinding, text string, at 
 
 // sessionScan is what scanning one conversation found.
 type sessionScan struct {
-	ref      memory.ConversationRef
-	findings []memory.ScrubFinding // to report (and redact, when applying)
+	ref      conversation
+	findings []Finding // to report (and redact, when applying)
 	tally    tally
 	sess     *funes.Session // redacted copy; nil if nothing changed
 	tagEdits []tagEdit      // project tags to rename
@@ -313,7 +318,7 @@ func eachSessionScan(ctx context.Context, p *plan, apply bool, each func(session
 			}
 			g.Go(func() error {
 				select {
-				case results <- scanSession(p, ref, apply):
+				case results <- scanSession(gctx, p, ref, apply):
 					return nil
 				case <-gctx.Done():
 					return gctx.Err()
@@ -339,9 +344,9 @@ func eachSessionScan(ctx context.Context, p *plan, apply bool, each func(session
 
 // scanSession scans one conversation, its metadata included, and when
 // apply is set, redacts what it reports.
-func scanSession(p *plan, ref memory.ConversationRef, apply bool) sessionScan {
+func scanSession(ctx context.Context, p *plan, ref conversation, apply bool) sessionScan {
 	r := sessionScan{ref: ref}
-	s, err := p.m.LoadConversation(ref)
+	s, err := p.m.LoadSession(ctx, ref.harness+":"+ref.sid)
 	if err != nil {
 		r.err = err
 		return r
@@ -351,7 +356,7 @@ func scanSession(p *plan, ref memory.ConversationRef, apply bool) sessionScan {
 	secrets := map[string]string{} // found so far, for a title cut inside one
 	named := map[string]string{}   // each secret's rule, the first found
 	visit := func(loc redact.Loc, text string) string {
-		at := memory.ScrubFinding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: loc.Field}
+		at := Finding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: loc.Field}
 		if loc.Turn >= 0 {
 			t := s.Turns[loc.Turn]
 			at.Seq, at.Block, at.TurnUUID = t.Seq, loc.Block, t.TurnUUID
@@ -378,7 +383,7 @@ func scanSession(p *plan, ref memory.ConversationRef, apply bool) sessionScan {
 	})
 	s.Title = visit(redact.Loc{Turn: -1, Block: -1, Field: redact.FieldTitle}, s.Title)
 	for _, tag := range p.tags[[2]string{s.Harness, s.ID}] {
-		at := memory.ScrubFinding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: redact.FieldProjectTag}
+		at := Finding{Source: s.Harness, SessionID: s.ID, Seq: -1, Block: -1, Field: redact.FieldProjectTag}
 		keep := p.check(&r.tally, &r.findings, tag, at, scope, named)
 		if !apply || len(keep) == 0 {
 			continue
@@ -409,7 +414,7 @@ func (rep *Report) addSession(r sessionScan, t *tally, total int, progress func(
 		progress(rep.Scanned, total)
 	}
 	if r.err != nil {
-		rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s:%s: %v", r.ref.Harness, r.ref.SessionID, r.err))
+		rep.Skipped = append(rep.Skipped, fmt.Sprintf("%s:%s: %v", r.ref.harness, r.ref.sid, r.err))
 		return
 	}
 	t.allowed += r.tally.allowed
@@ -421,24 +426,24 @@ func (rep *Report) addSession(r sessionScan, t *tally, total int, progress func(
 }
 
 // scanAudit scans the audit log's recorded arguments (an agent's queries)
-// and, when c is not nil, hands it the rows to rewrite.
-func scanAudit(ctx context.Context, p *plan, t *tally, rep *Report, c *memory.ScrubCommit) error {
+// and, when edits is not nil, adds the rows to rewrite to it.
+func scanAudit(ctx context.Context, p *plan, t *tally, rep *Report, edits *[]auditEdit) error {
 	if !p.audit {
 		return nil
 	}
-	scope := [2]string{memory.FieldAudit, ""}
+	scope := [2]string{FieldAudit, ""}
 	named := map[string]string{}
 	return eachAuditArgs(ctx, p.m, func(id int64, args string) error {
 		rep.AuditScanned++
 		n := len(rep.Findings)
-		keep := p.check(t, &rep.Findings, args, memory.ScrubFinding{Seq: -1, Block: -1, Field: memory.FieldAudit, AuditID: id}, scope, named)
+		keep := p.check(t, &rep.Findings, args, Finding{Seq: -1, Block: -1, Field: FieldAudit, AuditID: id}, scope, named)
 		for _, fd := range rep.Findings[n:] {
 			rep.ByRule[fd.Rule]++
 		}
-		if c == nil || len(keep) == 0 {
+		if edits == nil || len(keep) == 0 {
 			return nil
 		}
-		c.Audit(id, redact.Replace(p.finder, args, keep))
+		*edits = append(*edits, auditEdit{id, redact.Replace(p.finder, args, keep)})
 		rep.AuditChanged++
 		for _, sp := range keep {
 			rep.Redacted[sp.Rule]++
@@ -459,7 +464,7 @@ func settle(ctx context.Context, p *plan, rep *Report, t *tally) error {
 	rep.Allowed = t.allowed
 	sortFindings(rep.Findings)
 	var err error
-	rep.NewlyAllowed, err = p.m.AddScrubAllow(ctx, t.newly)
+	rep.NewlyAllowed, err = addAllowed(ctx, p.m, t.newly)
 	return err
 }
 
@@ -482,7 +487,7 @@ func findingHash(key []byte, rule, harness, sid, secret string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-func unknownAllowIDs(want map[string]bool, found []memory.ScrubFinding) error {
+func unknownAllowIDs(want map[string]bool, found []Finding) error {
 	if len(want) == 0 {
 		return nil
 	}
@@ -503,7 +508,7 @@ func unknownAllowIDs(want map[string]bool, found []memory.ScrubFinding) error {
 	return fmt.Errorf("scrub: no finding with id %s (ids come from the scrub report; a --rule or --session filter may hide it)", strings.Join(missing, ", "))
 }
 
-func sortFindings(fs []memory.ScrubFinding) {
+func sortFindings(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		a, b := fs[i], fs[j]
 		switch {

@@ -215,7 +215,7 @@ func TestScrubApplyRemovesSecretsFromEveryFile(t *testing.T) {
 		}
 	}
 	for _, f := range scan.Findings {
-		if len(f.ID) != memory.FindingIDLen || f.SessionID == "" || f.Preview == "" || f.End <= f.Start {
+		if len(f.ID) != FindingIDLen || f.SessionID == "" || f.Preview == "" || f.End <= f.Start {
 			t.Errorf("incomplete finding %+v", f)
 		}
 		if utf8.RuneCountInString(f.Preview) > 5 {
@@ -334,7 +334,7 @@ func TestScrubAllowList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var host []memory.ScrubFinding
+	var host []Finding
 	for _, f := range scan.Findings {
 		if f.Rule == "internal-host" {
 			host = append(host, f)
@@ -380,14 +380,14 @@ func TestScrubAllowList(t *testing.T) {
 	if len(hash) != 64 || strings.Trim(hash, "0123456789abcdef") != "" || rule != "internal-host" {
 		t.Fatalf("scrub_allow row: %q %q", hash, rule)
 	}
-	if err := m.ScrubUnallow(ctx, host[0].ID); err != nil {
+	if err := Unallow(ctx, m, host[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	back, err := Scan(ctx, m, Options{Finder: sc})
 	if err != nil || back.ByRule["internal-host"] != 2 || back.Allowed != 0 {
 		t.Fatalf("after unallow: %v %+v", err, back)
 	}
-	if err := m.ScrubUnallow(ctx, host[0].ID); err == nil {
+	if err := Unallow(ctx, m, host[0].ID); err == nil {
 		t.Fatal("unallowing twice succeeded")
 	}
 }
@@ -508,7 +508,7 @@ func TestScrubAuditLog(t *testing.T) {
 		t.Fatalf("scan: %d audit rows, findings %+v", scan.AuditScanned, scan.Findings)
 	}
 	f := scan.Findings[0]
-	if f.Field != memory.FieldAudit || f.AuditID == 0 || f.Rule != "github-pat" || f.SessionID != "" || f.Preview != redact.MaskSecret(tok) {
+	if f.Field != FieldAudit || f.AuditID == 0 || f.Rule != "github-pat" || f.SessionID != "" || f.Preview != redact.MaskSecret(tok) {
 		t.Fatalf("audit finding %+v", f)
 	}
 	rep, err := Apply(ctx, m, Options{Finder: sc, IDs: []string{f.ID}})

@@ -99,7 +99,7 @@ func (o *Observer) entries(ctx context.Context, c memory.Choice) []Entry {
 			log.Printf("ireneo: sync: read a scrubbed conversation back: %v", err)
 			return nil
 		}
-		if spans := spansOf(s, c.Findings); len(spans) > 0 {
+		if spans := spansOf(s, c.Redactions); len(spans) > 0 {
 			return []Entry{{Op: opRedact, Conv: conv, Spans: spans}}
 		}
 	}

@@ -154,21 +154,21 @@ func (f literalFinder) HasRule(rule string) bool {
 
 func (f literalFinder) RedactedText(rule string) string { return scrub.RedactedText(rule) }
 
-// spansOf turns what a scrub redacted in one conversation (its findings,
+// spansOf turns what a scrub redacted in one conversation (its redactions,
 // and the conversation as it is now, redacted) into a redact entry's
 // spans: each with the length its text had before. Project tags and the
 // audit log stay on this machine.
-func spansOf(s *funes.Session, findings []memory.ScrubFinding) []Span {
+func spansOf(s *funes.Session, findings []memory.Redaction) []Span {
 	type place struct {
 		turn  string
 		block int
 		field string
 	}
-	by := map[place][]memory.ScrubFinding{}
+	by := map[place][]memory.Redaction{}
 	var order []place
 	for _, f := range findings {
 		switch f.Field {
-		case redact.FieldProjectTag, memory.FieldAudit:
+		case redact.FieldProjectTag:
 			continue
 		}
 		p := place{f.TurnUUID, f.Block, f.Field}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/redact"
 )
@@ -103,7 +102,7 @@ func printScrubReport(w io.Writer, rep memscrub.Report) {
 		for _, f := range rep.Findings {
 			conv, turn, block := f.Source+":"+f.SessionID, fmt.Sprint(f.Seq), fmt.Sprint(f.Block)
 			switch {
-			case f.Field == memory.FieldAudit:
+			case f.Field == memscrub.FieldAudit:
 				conv, turn, block = "audit log", fmt.Sprintf("call %d", f.AuditID), "-"
 			case f.Block < 0:
 				turn, block = f.Field, "-"

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 )
 
 // typeKey sends a key to whatever has the keyboard focus, or to the
@@ -93,7 +94,7 @@ func TestOneConfirmationStyle(t *testing.T) {
 		icon fyne.Resource // what the act does: only Forget deletes
 	}{
 		{func() { u.connect.confirmRevoke("claude-code") }, "Revoke", theme.CancelIcon()},
-		{func() { u.scrub.confirmRedact([]memory.ScrubFinding{{ID: "x", Source: "chatgpt", SessionID: "c"}}) }, "Redact", theme.VisibilityOffIcon()},
+		{func() { u.scrub.confirmRedact([]memscrub.Finding{{ID: "x", Source: "chatgpt", SessionID: "c"}}) }, "Redact", theme.VisibilityOffIcon()},
 		{func() { u.forget.found = fixtureInfos(t, u); u.forget.setAll(true); u.forget.confirm() }, "Forget for good", theme.DeleteIcon()},
 	} {
 		c.open()

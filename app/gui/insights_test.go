@@ -20,6 +20,7 @@ import (
 	"github.com/ireneo-app/ireneo/insights"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 )
 
 // insightsMemory is the fixture memory with recent agent calls and a scrub
@@ -48,7 +49,7 @@ func insightsMemory(t *testing.T) *memory.Memory {
 	if err := m.AddAudit(ctx, calls...); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.RecordScrub(ctx, map[string]int{"aws-access-key": 2, "password": 1}); err != nil {
+	if err := memscrub.RecordHistory(ctx, m, map[string]int{"aws-access-key": 2, "password": 1}); err != nil {
 		t.Fatal(err)
 	}
 	// Recent conversations, so the year's weekly charts have bars.

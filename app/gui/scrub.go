@@ -46,7 +46,7 @@ type scrubScreen struct {
 	status         *widget.Label
 	report         *widget.Label
 
-	findings []memory.ScrubFinding
+	findings []memscrub.Finding
 	rep      memscrub.Report // the last scan, less the findings since marked not secret
 	checked  map[string]bool // by finding ID
 	// titles are the findings' conversation titles by source:session, with
@@ -193,8 +193,8 @@ func (s *scrubScreen) updateCell(id widget.TableCellID, o fyne.CanvasObject) {
 }
 
 // scrubCell is one cell of the findings table.
-func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string {
-	audit := f.Field == memory.FieldAudit
+func scrubCell(f memscrub.Finding, col int, titles map[string]string) string {
+	audit := f.Field == memscrub.FieldAudit
 	switch col {
 	case 1:
 		if audit {
@@ -227,7 +227,7 @@ func scrubCell(f memory.ScrubFinding, col int, titles map[string]string) string 
 
 // toggle checks or unchecks a finding. The same secret twice in one
 // conversation is one finding id, so its rows go together.
-func (s *scrubScreen) toggle(f memory.ScrubFinding, on bool) {
+func (s *scrubScreen) toggle(f memscrub.Finding, on bool) {
 	s.checked[f.ID] = on
 	s.table.Refresh()
 	s.updateButtons()
@@ -241,8 +241,8 @@ func (s *scrubScreen) setAll(on bool) {
 	s.updateButtons()
 }
 
-func (s *scrubScreen) selected() []memory.ScrubFinding {
-	var out []memory.ScrubFinding
+func (s *scrubScreen) selected() []memscrub.Finding {
+	var out []memscrub.Finding
 	for _, f := range s.findings {
 		if s.checked[f.ID] {
 			out = append(out, f)
@@ -311,10 +311,10 @@ func (s *scrubScreen) rescan() {
 
 // findTitles looks up the titles of the conversations findings are in,
 // with their secrets masked.
-func findTitles(ctx context.Context, m *memory.Memory, sc redact.SecretFinder, fs []memory.ScrubFinding, titles map[string]string) {
+func findTitles(ctx context.Context, m *memory.Memory, sc redact.SecretFinder, fs []memscrub.Finding, titles map[string]string) {
 	for _, f := range fs {
 		k := f.Source + ":" + f.SessionID
-		if _, ok := titles[k]; ok || f.Field == memory.FieldAudit {
+		if _, ok := titles[k]; ok || f.Field == memscrub.FieldAudit {
 			continue
 		}
 		titles[k] = ""
@@ -386,7 +386,7 @@ func countsText(counts map[string]int) string {
 }
 
 // confirmRedact asks before redacting: it cannot be undone.
-func (s *scrubScreen) confirmRedact(fs []memory.ScrubFinding) {
+func (s *scrubScreen) confirmRedact(fs []memscrub.Finding) {
 	if len(fs) == 0 {
 		return
 	}
@@ -402,7 +402,7 @@ func (s *scrubScreen) confirmRedact(fs []memory.ScrubFinding) {
 
 // redactOptions narrows a scrub to exactly these findings, and reads only
 // the conversations they are in (and the audit log, if one is there).
-func redactOptions(fs []memory.ScrubFinding) memscrub.Options {
+func redactOptions(fs []memscrub.Finding) memscrub.Options {
 	var o memscrub.Options
 	seen := map[string]bool{}
 	for _, f := range fs {
@@ -410,7 +410,7 @@ func redactOptions(fs []memory.ScrubFinding) memscrub.Options {
 			seen[f.ID] = true
 			o.IDs = append(o.IDs, f.ID)
 		}
-		if f.Field == memory.FieldAudit {
+		if f.Field == memscrub.FieldAudit {
 			o.AuditLog = true
 			continue
 		}
@@ -423,7 +423,7 @@ func redactOptions(fs []memory.ScrubFinding) memscrub.Options {
 }
 
 // redact redacts findings with progress, then rescans.
-func (s *scrubScreen) redact(fs []memory.ScrubFinding) {
+func (s *scrubScreen) redact(fs []memscrub.Finding) {
 	patterns := s.u.set.UserPatterns
 	o := redactOptions(fs)
 	var total memscrub.Report
@@ -491,7 +491,7 @@ func (s *scrubScreen) allowSelected() {
 		}
 		before := len(s.findings)
 		gone := map[string]int{}
-		s.findings = slices.DeleteFunc(s.findings, func(g memory.ScrubFinding) bool {
+		s.findings = slices.DeleteFunc(s.findings, func(g memscrub.Finding) bool {
 			if ids[g.ID] {
 				gone[g.Rule]++
 			}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/recall"
 	"github.com/ireneo-app/ireneo/redact"
 )
@@ -46,12 +47,12 @@ func TestScrubRedacts(t *testing.T) {
 	u.showScreen(screenScrub)
 	test.Tap(s.scan)
 	waitIdle(t, u)
-	rules := map[string]memory.ScrubFinding{}
+	rules := map[string]memscrub.Finding{}
 	for _, f := range s.findings {
 		rules[f.Rule] = f
 	}
 	capture(t, u, "scrub-findings")
-	var gh memory.ScrubFinding
+	var gh memscrub.Finding
 	ok := false
 	for _, f := range s.findings {
 		if f.SessionID == "conv-leak" && f.Rule == "github-pat" {
@@ -139,14 +140,14 @@ func TestScrubRedacts(t *testing.T) {
 func TestScrubCellFields(t *testing.T) {
 	titles := map[string]string{"codex:c1": "Clone the repo"}
 	for _, c := range []struct {
-		f          memory.ScrubFinding
+		f          memscrub.Finding
 		conv, what string
 	}{
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 2, Block: 0}, "Clone the repo", "turn 3"},
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: redact.FieldTitle}, "Clone the repo", "title"},
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: redact.FieldWorkdir}, "Clone the repo", "workdir"},
-		{memory.ScrubFinding{Source: "codex", SessionID: "c1", Seq: 0, Block: 1, Field: redact.FieldToolName}, "Clone the repo", "turn 1, tool_name"},
-		{memory.ScrubFinding{Seq: -1, Block: -1, Field: memory.FieldAudit, AuditID: 42}, "Audit log (an agent's query)", "call 42"},
+		{memscrub.Finding{Source: "codex", SessionID: "c1", Seq: 2, Block: 0}, "Clone the repo", "turn 3"},
+		{memscrub.Finding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: redact.FieldTitle}, "Clone the repo", "title"},
+		{memscrub.Finding{Source: "codex", SessionID: "c1", Seq: -1, Block: -1, Field: redact.FieldWorkdir}, "Clone the repo", "workdir"},
+		{memscrub.Finding{Source: "codex", SessionID: "c1", Seq: 0, Block: 1, Field: redact.FieldToolName}, "Clone the repo", "turn 1, tool_name"},
+		{memscrub.Finding{Seq: -1, Block: -1, Field: memscrub.FieldAudit, AuditID: 42}, "Audit log (an agent's query)", "call 42"},
 	} {
 		if got := scrubCell(c.f, 1, titles); got != c.conv {
 			t.Errorf("%+v: conversation cell %q, want %q", c.f, got, c.conv)
@@ -156,10 +157,10 @@ func TestScrubCellFields(t *testing.T) {
 		}
 	}
 	// A short secret (a password) previews as the other screens mask it.
-	if got := scrubCell(memory.ScrubFinding{Preview: redact.MaskSecret(canvasPassword)}, 4, titles); got != shownMask(canvasPassword) || got == "…" {
+	if got := scrubCell(memscrub.Finding{Preview: redact.MaskSecret(canvasPassword)}, 4, titles); got != shownMask(canvasPassword) || got == "…" {
 		t.Errorf("a password's preview cell %q, want %q", got, shownMask(canvasPassword))
 	}
-	o := redactOptions([]memory.ScrubFinding{{ID: "a", Field: memory.FieldAudit, AuditID: 1}, {ID: "b", Source: "codex", SessionID: "c1"}})
+	o := redactOptions([]memscrub.Finding{{ID: "a", Field: memscrub.FieldAudit, AuditID: 1}, {ID: "b", Source: "codex", SessionID: "c1"}})
 	if !o.AuditLog || len(o.Sessions) != 1 || o.Sessions[0] != "codex:c1" || len(o.IDs) != 2 {
 		t.Errorf("redact options %+v", o)
 	}
@@ -212,7 +213,7 @@ func TestScrubNeverShowsSecrets(t *testing.T) {
 			t.Errorf("%s: the masked title is not on screen:\n%s", when, joined)
 		}
 	}
-	var titleFinding memory.ScrubFinding
+	var titleFinding memscrub.Finding
 	row := -1
 	for i, f := range s.findings {
 		if f.Field == redact.FieldTitle && f.Rule == "aws-access-token" {
