@@ -86,7 +86,7 @@ func (m *Memory) reported(ctx context.Context, c Choice, err error) error {
 		return nil
 	}
 	if c.Harness == "" && c.SessionID != "" {
-		ref, ferr := m.findSession(ctx, m.db, c.SessionID, nil)
+		ref, ferr := findSession(ctx, m.db, c.SessionID, nil)
 		if ferr != nil {
 			return nil // gone meanwhile (a forget): nothing left to report
 		}

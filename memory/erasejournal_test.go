@@ -106,7 +106,7 @@ func TestForgetKilledIsFinished(t *testing.T) {
 func checkForgotten(t *testing.T, m *Memory, id, marker string) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := m.findSession(ctx, m.db, id, nil); !errors.Is(err, ErrNotFound) {
+	if _, err := findSession(ctx, m.db, id, nil); !errors.Is(err, ErrNotFound) {
 		t.Errorf("%s is still stored: %v", id, err)
 	}
 	if dead, err := m.isTombstoned(ctx, funes.HarnessClaude, id); err != nil || !dead {
@@ -116,7 +116,7 @@ func checkForgotten(t *testing.T, m *Memory, id, marker string) {
 	if found := grepDir(t, m.Dir(), marker); len(found) > 0 {
 		t.Errorf("%s is still in %v", marker, found)
 	}
-	if _, err := m.findSession(ctx, m.db, "keep-1", nil); err != nil {
+	if _, err := findSession(ctx, m.db, "keep-1", nil); err != nil {
 		t.Errorf("the kept conversation: %v", err)
 	}
 	var ic string
@@ -179,7 +179,7 @@ func TestQueueForget(t *testing.T) {
 	if err := m.QueueForget(ctx, []string{"claude:gone-1", "codex:not-yet"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := m.findSession(ctx, m.db, "gone-1", nil); err != nil {
+	if _, err := findSession(ctx, m.db, "gone-1", nil); err != nil {
 		t.Fatalf("queueing forgot it at once: %v", err)
 	}
 	m.Close()
@@ -225,7 +225,7 @@ func TestForgetKilledWhileRewritingQuotes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	if _, err := m.findSession(context.Background(), m.db, "gone-1", nil); !errors.Is(err, ErrNotFound) {
+	if _, err := findSession(context.Background(), m.db, "gone-1", nil); !errors.Is(err, ErrNotFound) {
 		t.Errorf("gone-1 is still stored: %v", err)
 	}
 	m.checkpoint(context.Background())

@@ -96,7 +96,7 @@ func (e *nothingForgotten) Unwrap() error { return e.error }
 // build before the journal, or an index behind its files). None is
 // ErrNotFound.
 func (m *Memory) resolveForget(ctx context.Context, id string) ([]sessionRef, error) {
-	ref, err := m.findSession(ctx, m.db, id, nil)
+	ref, err := findSession(ctx, m.db, id, nil)
 	if !errors.Is(err, ErrNotFound) {
 		if err != nil {
 			return nil, err
@@ -274,7 +274,7 @@ func (m *Memory) forgetInfo(ctx context.Context, ref sessionRef) (sessionRef, Se
 	if !errors.Is(err, sql.ErrNoRows) {
 		return ref, info, err
 	}
-	again, err := m.findSession(ctx, m.db, ref.harness+":"+ref.sid, nil)
+	again, err := findSession(ctx, m.db, ref.harness+":"+ref.sid, nil)
 	if errors.Is(err, ErrNotFound) {
 		ref.id = 0
 		return ref, SessionInfo{SessionID: ref.sid, Source: ref.harness}, nil

@@ -22,14 +22,14 @@ func TestForgetWhileStoredAgain(t *testing.T) {
 		conv("gone-1", funes.HarnessClaude, "Plans", "", day0, "the plan is "+marker, "noted"),
 		conv("keep-1", funes.HarnessCodex, "Tea", "", day0, "which tea is best", "green tea"),
 	)
-	before, err := m.findSession(ctx, m.db, "gone-1", nil)
+	before, err := findSession(ctx, m.db, "gone-1", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	afterQuoteSweep = func() {
 		afterQuoteSweep = nil
 		mustIngest(t, m, conv("gone-1", funes.HarnessClaude, "Plans", "", day0, "the plan is "+marker, "noted", "one more "+marker, "ok"))
-		if again, err := m.findSession(ctx, m.db, "gone-1", nil); err != nil || again.id == before.id {
+		if again, err := findSession(ctx, m.db, "gone-1", nil); err != nil || again.id == before.id {
 			t.Errorf("the update should store it in a new row: %v (row %d, was %d)", err, again.id, before.id)
 		}
 	}
@@ -41,14 +41,14 @@ func TestForgetWhileStoredAgain(t *testing.T) {
 	if len(rep.Sessions) != 1 || rep.Sessions[0].Turns != 4 || rep.Files != 1 {
 		t.Errorf("report %+v: want the conversation as stored last (4 turns), its file removed", rep)
 	}
-	if _, err := m.findSession(ctx, m.db, "gone-1", nil); !errors.Is(err, ErrNotFound) {
+	if _, err := findSession(ctx, m.db, "gone-1", nil); !errors.Is(err, ErrNotFound) {
 		t.Errorf("still stored: %v", err)
 	}
 	m.checkpoint(ctx)
 	if found := grepDir(t, m.Dir(), marker); len(found) > 0 {
 		t.Errorf("%s is still in %v", marker, found)
 	}
-	if _, err := m.findSession(ctx, m.db, "keep-1", nil); err != nil {
+	if _, err := findSession(ctx, m.db, "keep-1", nil); err != nil {
 		t.Errorf("the kept conversation: %v", err)
 	}
 }

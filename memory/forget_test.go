@@ -251,7 +251,7 @@ func TestLeftoversOfDeadImports(t *testing.T) {
 
 func mustRef(t *testing.T, m *Memory, id string) sessionRef {
 	t.Helper()
-	ref, err := m.findSession(context.Background(), m.db, id, nil)
+	ref, err := findSession(context.Background(), m.db, id, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ type Transcript struct {
 // Get returns a conversation's turns, whole or around one turn. Out of scope
 // and nonexistent answer the same ErrNotFound.
 func (m *Memory) Get(ctx context.Context, o GetOptions) (*Transcript, error) {
-	ref, err := m.findSession(ctx, m.db, o.SessionID, o.Scope)
+	ref, err := findSession(ctx, m.db, o.SessionID, o.Scope)
 	if err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ func (m *Memory) editTags(ctx context.Context, sessionID string, projects []stri
 		return errors.New("no project given")
 	}
 	return m.withTx(ctx, func(tx *sql.Tx) error {
-		ref, err := m.findSession(ctx, tx, sessionID, nil)
+		ref, err := findSession(ctx, tx, sessionID, nil)
 		if err != nil {
 			return err
 		}
@@ -122,7 +122,7 @@ func (m *Memory) renameProject(ctx context.Context, from, to string) error {
 // Star marks a conversation as important, or clears the mark.
 func (m *Memory) Star(ctx context.Context, sessionID string, on bool) error {
 	return m.reported(ctx, Choice{Kind: starKind(on), SessionID: sessionID}, m.withTx(ctx, func(tx *sql.Tx) error {
-		ref, err := m.findSession(ctx, tx, sessionID, nil)
+		ref, err := findSession(ctx, tx, sessionID, nil)
 		if err != nil {
 			return err
 		}

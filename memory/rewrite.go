@@ -45,7 +45,7 @@ func (m *Memory) BeginRewrite() *Rewrite {
 // Conversation stages s, a new version of the stored conversation of its
 // harness and id, to replace it.
 func (w *Rewrite) Conversation(ctx context.Context, s *funes.Session) error {
-	ref, err := w.m.findSession(ctx, w.m.db, s.Harness+":"+s.ID, nil)
+	ref, err := findSession(ctx, w.m.db, s.Harness+":"+s.ID, nil)
 	if errors.Is(err, ErrNotFound) {
 		ref, err = sessionRef{harness: s.Harness, sid: s.ID}, nil // gone meanwhile: no old file to overwrite
 	}

@@ -135,9 +135,18 @@ type sessionRef struct {
 	path    string
 }
 
+// FindConversation resolves a conversation id (the source's own, or
+// "harness:id", which picks one when two sources share an id) read through
+// q to its source and id: ErrNotFound when no conversation has it, an
+// *AmbiguousSessionError when a bare id names two.
+func FindConversation(ctx context.Context, q Querier, id string) (harness, sid string, err error) {
+	r, err := findSession(ctx, q, id, nil)
+	return r.harness, r.sid, err
+}
+
 // findSession resolves a session id (the source's own) to its row. A
 // "harness:id" form picks one when two sources share an id.
-func (m *Memory) findSession(ctx context.Context, q Querier, sessionID string, scope []string) (sessionRef, error) {
+func findSession(ctx context.Context, q Querier, sessionID string, scope []string) (sessionRef, error) {
 	harness := ""
 	if h, id, ok := strings.Cut(sessionID, ":"); ok && isHarness(h) {
 		harness, sessionID = h, id
@@ -192,7 +201,7 @@ func isHarness(h string) bool { return slices.Contains(funes.Harnesses, h) }
 
 // LoadSession reads a conversation's source file, verbatim.
 func (m *Memory) LoadSession(ctx context.Context, sessionID string) (*funes.Session, error) {
-	ref, err := m.findSession(ctx, m.db, sessionID, nil)
+	ref, err := findSession(ctx, m.db, sessionID, nil)
 	if err != nil {
 		return nil, err
 	}

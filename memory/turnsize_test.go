@@ -95,7 +95,7 @@ func TestIngestTurnSizeBoundary(t *testing.T) {
 	if !errors.As(err, &big) || big.SessionID != "big-2" || !strings.Contains(err.Error(), "67108865 bytes") {
 		t.Fatalf("a turn one byte over: %v", err)
 	}
-	if _, err := m.findSession(ctx, m.db, "big-2", nil); !errors.Is(err, ErrNotFound) {
+	if _, err := findSession(ctx, m.db, "big-2", nil); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("the refused conversation is stored: %v", err)
 	}
 }

@@ -6,11 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
-	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -32,8 +29,9 @@ func conversations(ctx context.Context, rt *memory.ReadTx, ids []string) ([]conv
 	var out []conversation
 	seen := map[conversation]bool{}
 	for _, id := range ids {
-		c, err := namedConversation(ctx, rt, id)
-		if err != nil {
+		var c conversation
+		var err error
+		if c.harness, c.sid, err = memory.FindConversation(ctx, rt, id); err != nil {
 			return nil, err
 		}
 		if !seen[c] {
@@ -42,26 +40,6 @@ func conversations(ctx context.Context, rt *memory.ReadTx, ids []string) ([]conv
 		}
 	}
 	return out, nil
-}
-
-// namedConversation finds the conversation id names as memory's own
-// lookups do: a "harness:id" form picks one when two sources share an id;
-// a bare id that two sources share is an *memory.AmbiguousSessionError.
-func namedConversation(ctx context.Context, rt *memory.ReadTx, id string) (conversation, error) {
-	harness, sid := "", id
-	if h, rest, ok := strings.Cut(id, ":"); ok && slices.Contains(funes.Harnesses, h) {
-		harness, sid = h, rest
-	}
-	found, err := storedConversations(ctx, rt, `SELECT harness, session_id FROM sessions WHERE session_id = ? AND (? = '' OR harness = ?) ORDER BY id LIMIT 2`, sid, harness, harness)
-	switch {
-	case err != nil:
-		return conversation{}, err
-	case len(found) == 0:
-		return conversation{}, fmt.Errorf("conversation %s: %w", sid, memory.ErrNotFound)
-	case len(found) > 1:
-		return conversation{}, &memory.AmbiguousSessionError{ID: sid, Sources: []string{found[0].harness, found[1].harness}}
-	}
-	return found[0], nil
 }
 
 // storedConversations runs a query of conversations' harness and id.
