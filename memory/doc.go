@@ -4,7 +4,9 @@
 // access token metadata, the audit log and the scrub history). The two are
 // versioned apart (schema.go): Open migrates the catalog forward, rebuilds
 // the index from src/ when its layout changed, and refuses a database
-// written by a newer Ireneo.
+// written by a newer Ireneo. A package that owns a table of the catalog
+// writes it through one door, WriteCatalog (catalogtx.go), and reads it in
+// a ReadTx: tokenstore the access tokens' records.
 //
 // Everything that reads or changes a memory goes through this package: the
 // CLI, the MCP server and the GUI call the same functions. The recall
