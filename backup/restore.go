@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/catalog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
@@ -56,7 +57,7 @@ type RestoreSummary struct {
 	Forgotten int `json:"forgotten"`
 	// Import is what a merge's import did.
 	Import   *memory.IngestReport `json:"import,omitempty"`
-	Catalog  memory.CatalogImport `json:"catalog"`
+	Catalog  catalog.Added        `json:"catalog"`
 	Settings bool                 `json:"settings_restored"`
 	// SettingsChanges lists the settings the archive holds differently
 	// from those in use: what the restore changed when Settings, what it
@@ -94,7 +95,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 
 	// A conversation this memory forgot stays gone: its file is not written.
 	var todo []string
-	left := map[memory.CatalogRef]bool{}
+	left := map[catalog.Ref]bool{}
 	for _, p := range a.src {
 		gone := false
 		for _, c := range a.convs[p] {
@@ -158,7 +159,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 		placed = append(placed, final)
 	}
 	sum.Files = len(placed)
-	if sum.Catalog, err = m.ImportCatalog(ctx, withoutRefs(a.Catalog, left), false); err != nil {
+	if sum.Catalog, err = catalog.Import(ctx, m, withoutRefs(a.Catalog, left), false); err != nil {
 		undo()
 		return sum, fmt.Errorf("restore: %w", err)
 	}
@@ -285,7 +286,7 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 	}
 	sum.Files = len(a.src)
 	sum.Conversations = rep.New + rep.Updated
-	if sum.Catalog, err = m.ImportCatalog(ctx, a.Catalog, true); err != nil {
+	if sum.Catalog, err = catalog.Import(ctx, m, a.Catalog, true); err != nil {
 		return sum, fmt.Errorf("merge: conversations imported, catalog not: %w", err)
 	}
 	if opts.Current != nil {
@@ -296,14 +297,14 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 
 // withoutRefs is the catalog less the tags, stars and sightings of the
 // conversations left out, so not even their ids are written.
-func withoutRefs(c memory.Catalog, left map[memory.CatalogRef]bool) memory.Catalog {
+func withoutRefs(c catalog.Snapshot, left map[catalog.Ref]bool) catalog.Snapshot {
 	if len(left) == 0 {
 		return c
 	}
 	out := c
 	out.Tags, out.Stars, out.Known = nil, nil, nil
 	for _, t := range c.Tags {
-		if !left[t.CatalogRef] {
+		if !left[t.Ref] {
 			out.Tags = append(out.Tags, t)
 		}
 	}
@@ -313,7 +314,7 @@ func withoutRefs(c memory.Catalog, left map[memory.CatalogRef]bool) memory.Catal
 		}
 	}
 	for _, k := range c.Known {
-		if !left[k.CatalogRef] {
+		if !left[k.Ref] {
 			out.Known = append(out.Known, k)
 		}
 	}

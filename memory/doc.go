@@ -6,7 +6,8 @@
 // the index from src/ when its layout changed, and refuses a database
 // written by a newer Ireneo. A package that owns a table of the catalog
 // writes it through one door, WriteCatalog (catalogtx.go), and reads it in
-// a ReadTx: tokenstore the access tokens' records.
+// a ReadTx: tokenstore the access tokens' records, package catalog a
+// snapshot of the choices (a backup's, or tombstones from sync).
 //
 // Everything that reads or changes a memory goes through this package: the
 // CLI, the MCP server and the GUI call the same functions. The recall
