@@ -15,6 +15,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/shred"
 )
 
 // Restore phases, as Progress reports them.
@@ -84,14 +85,15 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 		return sum, err
 	}
 	// The extracted files are a copy of every conversation in the archive:
-	// memory's staging folder overwrites what is left of them however the
-	// restore ends, and its lock lets the next open clear it after a kill.
-	st, err := m.NewRestoreStaging(ctx)
+	// the staging folder (staging.go) overwrites what is left of them
+	// however the restore ends, and its lock lets the memory's next open
+	// clear it after a kill.
+	st, err := newRestoreStaging(ctx, m)
 	if err != nil {
 		return sum, fmt.Errorf("restore: %w", err)
 	}
-	defer st.Discard()
-	staging := st.Dir()
+	defer st.discard()
+	staging := st.dir
 
 	// A conversation this memory forgot stays gone: its file is not written.
 	var todo []string
@@ -133,13 +135,13 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 		finals[i] = filepath.Join(m.Dir(), filepath.FromSlash(p))
 	}
 	// Killed while it moves them, the next open takes back the ones moved.
-	if err := st.WillPlace(finals); err != nil {
+	if err := st.willPlace(finals); err != nil {
 		return sum, fmt.Errorf("restore: %w", err)
 	}
 	var placed []string
 	undo := func() {
 		for _, p := range placed {
-			memory.Shred(p) // overwritten, like the ones still staged
+			shred.File(p) // overwritten, like the ones still staged
 		}
 	}
 	for i, p := range todo {
@@ -167,7 +169,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 	if opts.Progress != nil {
 		progress = func(done, total int) { opts.Progress(PhaseIndex, done, total) }
 	}
-	derr := st.Discard() // only folders and the placing list are left in it now
+	derr := st.discard() // only folders and the place list are left in it now
 	rep, err := m.Reindex(ctx, progress)
 	sum.Conversations, sum.Failed = rep.Sessions, rep.Failed
 	if err != nil {

@@ -7,7 +7,10 @@
 // written by a newer Ireneo. A package that owns a table of the catalog
 // writes it through one door, WriteCatalog (catalogtx.go), and reads it in
 // a ReadTx: tokenstore the access tokens' records, package catalog a
-// snapshot of the choices (a backup's, or tombstones from sync).
+// snapshot of the choices (a backup's, or tombstones from sync). A restore
+// is package backup's; memory only clears what a dead one left in its
+// staging folder, wherever it clears leftovers (restoreleftovers.go), so a
+// restore killed at any step leaves the memory as it was.
 //
 // Everything that reads or changes a memory goes through this package: the
 // CLI, the MCP server and the GUI call the same functions. The recall
