@@ -12,7 +12,7 @@ import (
 	"github.com/ireneo-app/ireneo/memory/memorytest"
 )
 
-func TestCatalogValidateRefusesBadRows(t *testing.T) {
+func TestValidateRefusesBadRows(t *testing.T) {
 	ok := Ref{Source: funes.HarnessChatGPT, SessionID: "a"}
 	hash := strings.Repeat("ab", 32)
 	for name, c := range map[string]Snapshot{
@@ -37,7 +37,7 @@ func TestCatalogValidateRefusesBadRows(t *testing.T) {
 	}
 }
 
-func TestImportCatalogKeepsTheAllowListKey(t *testing.T) {
+func TestImportKeepsTheAllowListKey(t *testing.T) {
 	ctx := context.Background()
 	m := memorytest.Open(t)
 	if _, err := m.ScrubKey(ctx); err != nil { // this memory has its own key
@@ -58,7 +58,7 @@ func TestImportCatalogKeepsTheAllowListKey(t *testing.T) {
 	}
 }
 
-func TestImportCatalogMergeForgetsNothing(t *testing.T) {
+func TestImportMergeForgetsNothing(t *testing.T) {
 	ctx := context.Background()
 	m := memorytest.Open(t)
 	memorytest.Ingest(t, m, funestest.Conv("live", funes.HarnessCodex, "t", "", funestest.Day0, "q", "a"))
