@@ -1,6 +1,7 @@
 // Package backup owns Ireneo's backup archive: one zip holding a memory's
 // conversations (src/, verbatim), its catalog (tags, stars, tombstones,
-// scrub allow-list and history) and the settings, with a manifest that
+// scrub allow-list and history: package catalog's Snapshot, which that
+// package exports and imports) and the settings, with a manifest that
 // lists every file's size and sha256. Token secrets, the audit log and the
 // search index are not in it: secrets stay in the OS keyring, and a restore
 // rebuilds the index from src/.

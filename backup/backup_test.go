@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/bench/recalldata"
+	"github.com/ireneo-app/ireneo/catalog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/insights"
 	"github.com/ireneo-app/ireneo/memory"
@@ -168,11 +169,11 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("recall differs after restore:\nbefore: %s\nafter:  %s", want[i], got[i])
 		}
 	}
-	c1, err := f.m.ExportCatalog(ctx)
+	c1, err := catalog.Export(ctx, f.m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, err := m2.ExportCatalog(ctx)
+	c2, err := catalog.Export(ctx, m2)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,8 +13,8 @@ import (
 	"os"
 	"sort"
 
+	"github.com/ireneo-app/ireneo/catalog"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
 )
 
@@ -22,14 +22,14 @@ import (
 type Archive struct {
 	Path     string
 	Manifest Manifest
-	Catalog  memory.Catalog
+	Catalog  catalog.Snapshot
 	Settings settings.Settings
 
 	f       *os.File
 	entries map[string]*zip.File
 	sums    map[string]FileSum
-	src     []string                       // conversation files, in manifest order
-	convs   map[string][]memory.CatalogRef // the conversations in each file
+	src     []string                 // conversation files, in manifest order
+	convs   map[string][]catalog.Ref // the conversations in each file
 }
 
 // Open reads the archive at path and checks all of it: it is a zip, its
@@ -88,7 +88,7 @@ func readAt(ctx context.Context, r io.ReaderAt, size int64, name string) (*Archi
 	if len(zr.File) > maxEntries {
 		return nil, damaged(name, "%d entries, more than a backup can hold", len(zr.File))
 	}
-	a := &Archive{Path: name, entries: map[string]*zip.File{}, sums: map[string]FileSum{}, convs: map[string][]memory.CatalogRef{}}
+	a := &Archive{Path: name, entries: map[string]*zip.File{}, sums: map[string]FileSum{}, convs: map[string][]catalog.Ref{}}
 	for _, f := range zr.File {
 		if !validEntry(f.Name) {
 			return nil, damaged(name, "unexpected entry %q", f.Name)
@@ -244,7 +244,7 @@ func (a *Archive) checkConversations(entry string) (int, error) {
 		return 0, damaged(a.Path, "%s is not a funes jsonl conversation", entry)
 	}
 	for _, s := range ss {
-		a.convs[entry] = append(a.convs[entry], memory.CatalogRef{Source: s.Harness, SessionID: s.ID})
+		a.convs[entry] = append(a.convs[entry], catalog.Ref{Source: s.Harness, SessionID: s.ID})
 	}
 	return len(ss), nil
 }

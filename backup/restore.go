@@ -11,10 +11,12 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/catalog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/shred"
 )
 
 // Restore phases, as Progress reports them.
@@ -57,7 +59,7 @@ type RestoreSummary struct {
 	Forgotten int `json:"forgotten"`
 	// Import is what a merge's import did.
 	Import   *memory.IngestReport `json:"import,omitempty"`
-	Catalog  memory.CatalogImport `json:"catalog"`
+	Catalog  catalog.Added        `json:"catalog"`
 	Settings bool                 `json:"settings_restored"`
 	// SettingsChanges lists the settings the archive holds differently
 	// from those in use: what the restore changed when Settings, what it
@@ -84,18 +86,19 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 		return sum, err
 	}
 	// The extracted files are a copy of every conversation in the archive:
-	// memory's staging folder overwrites what is left of them however the
-	// restore ends, and its lock lets the next open clear it after a kill.
-	st, err := m.NewRestoreStaging(ctx)
+	// the staging folder (staging.go) overwrites what is left of them
+	// however the restore ends, and its lock lets the memory's next open
+	// clear it after a kill.
+	st, err := newRestoreStaging(ctx, m)
 	if err != nil {
 		return sum, fmt.Errorf("restore: %w", err)
 	}
-	defer st.Discard()
-	staging := st.Dir()
+	defer st.discard()
+	staging := st.dir
 
 	// A conversation this memory forgot stays gone: its file is not written.
 	var todo []string
-	left := map[memory.CatalogRef]bool{}
+	left := map[catalog.Ref]bool{}
 	for _, p := range a.src {
 		gone := false
 		for _, c := range a.convs[p] {
@@ -133,13 +136,13 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 		finals[i] = filepath.Join(m.Dir(), filepath.FromSlash(p))
 	}
 	// Killed while it moves them, the next open takes back the ones moved.
-	if err := st.WillPlace(finals); err != nil {
+	if err := st.willPlace(finals); err != nil {
 		return sum, fmt.Errorf("restore: %w", err)
 	}
 	var placed []string
 	undo := func() {
 		for _, p := range placed {
-			memory.Shred(p) // overwritten, like the ones still staged
+			shred.File(p) // overwritten, like the ones still staged
 		}
 	}
 	for i, p := range todo {
@@ -159,7 +162,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 		placed = append(placed, final)
 	}
 	sum.Files = len(placed)
-	if sum.Catalog, err = m.ImportCatalog(ctx, withoutRefs(a.Catalog, left), false); err != nil {
+	if sum.Catalog, err = catalog.Import(ctx, m, withoutRefs(a.Catalog, left), false); err != nil {
 		undo()
 		return sum, fmt.Errorf("restore: %w", err)
 	}
@@ -167,7 +170,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 	if opts.Progress != nil {
 		progress = func(done, total int) { opts.Progress(PhaseIndex, done, total) }
 	}
-	derr := st.Discard() // only folders and the placing list are left in it now
+	derr := st.discard() // only folders and the place list are left in it now
 	rep, err := m.Reindex(ctx, progress)
 	sum.Conversations, sum.Failed = rep.Sessions, rep.Failed
 	if err != nil {
@@ -286,7 +289,7 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 	}
 	sum.Files = len(a.src)
 	sum.Conversations = rep.New + rep.Updated
-	if sum.Catalog, err = m.ImportCatalog(ctx, a.Catalog, true); err != nil {
+	if sum.Catalog, err = catalog.Import(ctx, m, a.Catalog, true); err != nil {
 		return sum, fmt.Errorf("merge: conversations imported, catalog not: %w", err)
 	}
 	if opts.Current != nil {
@@ -297,14 +300,14 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 
 // withoutRefs is the catalog less the tags, stars and sightings of the
 // conversations left out, so not even their ids are written.
-func withoutRefs(c memory.Catalog, left map[memory.CatalogRef]bool) memory.Catalog {
+func withoutRefs(c catalog.Snapshot, left map[catalog.Ref]bool) catalog.Snapshot {
 	if len(left) == 0 {
 		return c
 	}
 	out := c
 	out.Tags, out.Stars, out.Known = nil, nil, nil
 	for _, t := range c.Tags {
-		if !left[t.CatalogRef] {
+		if !left[t.Ref] {
 			out.Tags = append(out.Tags, t)
 		}
 	}
@@ -314,7 +317,7 @@ func withoutRefs(c memory.Catalog, left map[memory.CatalogRef]bool) memory.Catal
 		}
 	}
 	for _, k := range c.Known {
-		if !left[k.CatalogRef] {
+		if !left[k.Ref] {
 			out.Known = append(out.Known, k)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/ireneo-app/ireneo/catalog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
@@ -52,7 +53,7 @@ type WriteSummary struct {
 // forgotten conversation (one a crash left behind) is not backed up.
 func Write(ctx context.Context, m *memory.Memory, dst string, opts WriteOptions) (sum WriteSummary, err error) {
 	sum.Path, sum.NotIncluded = dst, NotIncluded
-	cat, err := m.ExportCatalog(ctx)
+	cat, err := catalog.Export(ctx, m)
 	if err != nil {
 		return sum, err
 	}

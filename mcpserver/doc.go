@@ -3,10 +3,10 @@
 // list_projects) on a loopback Streamable HTTP endpoint guarded by per-client
 // bearer tokens, and on stdio for clients that start a process.
 //
-// It owns the tokens (secrets kept by package tokenstore, metadata in the
-// memory's catalog), the HTTP refusals (401 for a missing, unknown or revoked
-// token; 403 for a foreign Host or any foreign Origin; both logged,
-// rate-limited, to the audit log), the Streamable HTTP sessions (issued at
+// It makes and checks the tokens (Tokens; package tokenstore keeps their
+// secrets and their records in the catalog), and owns the HTTP refusals
+// (401 for a missing, unknown or revoked token; 403 for a foreign Host or
+// any foreign Origin; both logged, rate-limited, to the audit log), the Streamable HTTP sessions (issued at
 // initialize, bound to the token that opened them, ended by DELETE), the
 // limits (request size, concurrent calls, per-call time, result size, query
 // length), and the audit log of every call. The CLI and the GUI both drive it

@@ -43,7 +43,7 @@ type Caller struct {
 var StdioCaller = Caller{Name: "stdio"}
 
 // Tokens creates, lists, revokes and checks MCP access tokens: the secret in
-// a TokenStore, everything else in the memory's catalog.
+// a TokenStore, the record in the memory's catalog (tokenstore's catalog.go).
 type Tokens struct {
 	mem *memory.Memory
 	now func() time.Time
@@ -126,42 +126,42 @@ func cleanScope(projects []string) []string {
 
 // Create makes a token for a client, stores its secret and records it. The
 // secret is returned once; afterwards only Reveal reads it back from the store.
-func (t *Tokens) Create(ctx context.Context, name string, projects []string) (string, memory.AccessToken, error) {
+func (t *Tokens) Create(ctx context.Context, name string, projects []string) (string, tokenstore.AccessToken, error) {
 	if err := ValidateTokenName(name); err != nil {
-		return "", memory.AccessToken{}, err
+		return "", tokenstore.AccessToken{}, err
 	}
 	projects = cleanScope(projects)
-	if info, err := t.mem.AccessToken(ctx, name); err == nil && info.Active() {
-		return "", memory.AccessToken{}, fmt.Errorf("token %s: %w; revoke it first or pick another name", name, memory.ErrAccessTokenExists)
+	if info, err := tokenstore.FindAccessToken(ctx, t.mem, name); err == nil && info.Active() {
+		return "", tokenstore.AccessToken{}, fmt.Errorf("token %s: %w; revoke it first or pick another name", name, tokenstore.ErrAccessTokenExists)
 	}
 	store := t.Store()
 	if err := store.Check(ctx); err != nil {
-		return "", memory.AccessToken{}, err
+		return "", tokenstore.AccessToken{}, err
 	}
 	secret, err := NewSecret()
 	if err != nil {
-		return "", memory.AccessToken{}, err
+		return "", tokenstore.AccessToken{}, err
 	}
 	if err := store.Set(ctx, name, secret); err != nil {
-		return "", memory.AccessToken{}, fmt.Errorf("store token %s in %s: %w", name, store.Describe(), err)
+		return "", tokenstore.AccessToken{}, fmt.Errorf("store token %s in %s: %w", name, store.Describe(), err)
 	}
 	now := t.now().UTC().Truncate(time.Second)
-	if err := t.mem.CreateAccessToken(ctx, name, HashSecret(secret), projects, now); err != nil {
+	if err := tokenstore.CreateAccessToken(ctx, t.mem, name, HashSecret(secret), projects, now); err != nil {
 		// Don't leave a secret behind that no catalog entry accepts.
 		store.Delete(context.WithoutCancel(ctx), name)
-		return "", memory.AccessToken{}, err
+		return "", tokenstore.AccessToken{}, err
 	}
-	return secret, memory.AccessToken{Name: name, Projects: projects, Created: now}, nil
+	return secret, tokenstore.AccessToken{Name: name, Projects: projects, Created: now}, nil
 }
 
 // List returns every token, revoked ones included. It never reads secrets.
-func (t *Tokens) List(ctx context.Context) ([]memory.AccessToken, error) {
-	return t.mem.AccessTokens(ctx)
+func (t *Tokens) List(ctx context.Context) ([]tokenstore.AccessToken, error) {
+	return tokenstore.AccessTokens(ctx, t.mem)
 }
 
 // Revoke revokes a token at once and removes its secret from the store.
 func (t *Tokens) Revoke(ctx context.Context, name string) error {
-	if err := t.mem.RevokeAccessToken(ctx, name, t.now()); err != nil {
+	if err := tokenstore.RevokeAccessToken(ctx, t.mem, name, t.now()); err != nil {
 		return err
 	}
 	if err := t.Store().Delete(ctx, name); err != nil {
@@ -172,7 +172,7 @@ func (t *Tokens) Revoke(ctx context.Context, name string) error {
 
 // Reveal reads a live token's secret back from the store.
 func (t *Tokens) Reveal(ctx context.Context, name string) (string, error) {
-	info, err := t.mem.AccessToken(ctx, name)
+	info, err := tokenstore.FindAccessToken(ctx, t.mem, name)
 	if err != nil {
 		return "", err
 	}
@@ -211,7 +211,7 @@ func (t *Tokens) Authenticate(ctx context.Context, bearer string) (Caller, error
 	if bearer == "" || len(bearer) > maxBearerLen {
 		return Caller{}, ErrUnauthorized
 	}
-	toks, err := t.mem.AccessTokens(ctx)
+	toks, err := tokenstore.AccessTokens(ctx, t.mem)
 	if err != nil {
 		return Caller{}, fmt.Errorf("check token: %w", err)
 	}
@@ -247,5 +247,5 @@ func (t *Tokens) touch(ctx context.Context, name string) {
 	t.touched[name] = now
 	t.mu.Unlock()
 	// Best effort: a busy database must not fail the call it records.
-	t.mem.TouchAccessToken(context.WithoutCancel(ctx), name, now)
+	tokenstore.TouchAccessToken(context.WithoutCancel(ctx), t.mem, name, now)
 }

@@ -73,7 +73,7 @@ func TestTokensLifecycle(t *testing.T) {
 	if got, _ := store.Get(ctx, "cursor"); got != secret {
 		t.Fatal("secret not in the store")
 	}
-	if _, _, err := tk.Create(ctx, "cursor", nil); !errors.Is(err, memory.ErrAccessTokenExists) {
+	if _, _, err := tk.Create(ctx, "cursor", nil); !errors.Is(err, tokenstore.ErrAccessTokenExists) {
 		t.Fatalf("duplicate: %v", err)
 	}
 	if got, err := tk.Reveal(ctx, "cursor"); err != nil || got != secret {
@@ -84,19 +84,19 @@ func TestTokensLifecycle(t *testing.T) {
 	if err != nil || c.Name != "cursor" || strings.Join(c.Scope, ",") != "alpha,beta" {
 		t.Fatalf("authenticate = %+v, %v", c, err)
 	}
-	info, _ = m.AccessToken(ctx, "cursor")
+	info, _ = tokenstore.FindAccessToken(ctx, m, "cursor")
 	if !info.LastUsed.Equal(now) {
 		t.Fatalf("last used = %v", info.LastUsed)
 	}
 	// Within a minute, no further write.
 	now = now.Add(30 * time.Second)
 	tk.Authenticate(ctx, secret)
-	if info, _ = m.AccessToken(ctx, "cursor"); !info.LastUsed.Equal(now.Add(-30 * time.Second)) {
+	if info, _ = tokenstore.FindAccessToken(ctx, m, "cursor"); !info.LastUsed.Equal(now.Add(-30 * time.Second)) {
 		t.Fatalf("touched again within a minute: %v", info.LastUsed)
 	}
 	now = now.Add(time.Minute)
 	tk.Authenticate(ctx, secret)
-	if info, _ = m.AccessToken(ctx, "cursor"); !info.LastUsed.Equal(now) {
+	if info, _ = tokenstore.FindAccessToken(ctx, m, "cursor"); !info.LastUsed.Equal(now) {
 		t.Fatalf("not touched after a minute: %v", info.LastUsed)
 	}
 
@@ -146,7 +146,7 @@ func TestTokensStoreFailureLeavesNothing(t *testing.T) {
 	if !errors.As(err, &ke) {
 		t.Fatalf("err = %v", err)
 	}
-	if list, _ := m.AccessTokens(ctx); len(list) != 0 {
+	if list, _ := tokenstore.AccessTokens(ctx, m); len(list) != 0 {
 		t.Fatalf("catalog has %v after a failed create", list)
 	}
 }

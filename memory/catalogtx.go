@@ -9,7 +9,7 @@ import (
 // CatalogTx is one write transaction over the catalog's own tables: the
 // door through which a package that owns a catalog table writes it
 // (tokenstore the access tokens, memscrub the scrub allow-list and history,
-// backup a restored catalog). What memory keeps consistent with the files,
+// package catalog a snapshot of the choices restored or synced). What memory keeps consistent with the files,
 // the index, the conversations' rows and the erase journal, is never
 // written through it: those change only by memory's import, forget, scrub
 // and reindex. Writes through it wait for the memory's other writes in

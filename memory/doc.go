@@ -1,37 +1,43 @@
 // Package memory owns an Ireneo memory: the funes jsonl conversations under
 // src/, and ireneo.db beside them, which holds the derived search index and
 // the catalog of the person's own choices (project tags, stars, tombstones,
-// access token metadata, the audit log and the scrub allow-list and
-// history). The two are
-// versioned apart (schema.go): Open migrates the catalog forward, rebuilds
-// the index from src/ when its layout changed, and refuses a database
-// written by a newer Ireneo.
+// access token records, the audit log, the scrub allow-list and history).
+// The two are versioned apart (schema.go): Open migrates the catalog
+// forward, rebuilds the index from src/ when its layout changed, and refuses
+// a database written by a newer Ireneo. Its jobs are four: the store (Open,
+// the schema, status), the catalog's choices (tags, stars, the conversation
+// list, get), ingest (ingest*.go: staging, then one commit of files, index
+// and catalog) and forget (forget*.go and the erase journal), with the one
+// rewrite of stored conversations a scrub applies (rewrite.go).
 //
-// Everything that reads or changes a memory goes through this package: the
-// CLI, the MCP server and the GUI call the same functions. The recall
-// pipeline is package recall: it reads through one door, a read
-// transaction (readtx.go: BeginRead, the engine's search with its cache,
-// the index generation), with queries of its own over the tables that
-// schema.go documents; reads here and there loop over rows with one
-// helper (querier.go). Insights' counts, sync's snapshot and memscrub's
-// allow-list and audit reads go through the same door. Queries are cut into words by package querywords; the
-// free space a forget leaves in the database's pages is zeroed by package
-// sqlitepages.
+// Three doors lead in, and every change to the files, the index or the
+// erase journal is memory's own:
+//   - a read transaction (readtx.go: BeginRead, the engine's search with
+//     its cache, the index generation), through which package recall reads
+//     its candidates with queries of its own over the tables schema.go
+//     documents, as insights, sync, memscrub, tokenstore and catalog read
+//     theirs (loops over rows with one helper, querier.go);
+//   - the catalog's write door (catalogtx.go: WriteCatalog), through which a
+//     package that owns a catalog table writes it: tokenstore the access
+//     tokens' records, memscrub the allow-list and history, catalog a
+//     snapshot of the choices (a backup's, or tombstones from sync);
+//   - a rewrite (rewrite.go: BeginRewrite), which memscrub fills with the
+//     new versions of the conversations it redacts and its catalog edits;
+//     memory commits them as one job of the erase journal, the old bytes
+//     overwritten and erased.
+//
+// A restore is package backup's; memory only clears what a dead one left in
+// its staging folder, wherever it clears leftovers (restoreleftovers.go), so
+// a restore killed at any step leaves the memory as it was.
+//
 // The search index is package engine's tables in ireneo.db (one document
 // per turn), which memory keeps in the same transaction as every import,
-// forget, scrub and reindex. The conversations' model and codec are package
-// funes. Besides funes and engine it imports only leaves: o200k (a turn's
-// token count), querywords (a search's words), sqlitepages (zeroing free
-// page space), diskproblem (why the files cannot be written), filelock
-// (staging and journal locks), shred (a file zeroed before it goes), plumbing
-// (what in a transcript is not a person's words) and answer (forget
+// forget, rewrite and reindex. The conversations' model and codec are
+// package funes. Besides funes and engine it imports only leaves: o200k (a
+// turn's token count), querywords (a search's words), sqlitepages (zeroing
+// free page space), diskproblem (why the files cannot be written), filelock
+// (staging and journal locks), shred (a file zeroed before it goes),
+// plumbing (what in a transcript is not a person's words) and answer (forget
 // recognises Ireneo's own answers quoted in an agent's transcript by
-// answer's readers). Finding secrets and scrubbing a stored memory are
-// packages redact and memscrub; memscrub owns the scrub's findings, the
-// list of conversations it scans, and the allow-list and history, which
-// it writes through the catalog's write door (catalogtx.go: WriteCatalog).
-// Memory keeps the rewrite a scrub applies (rewrite.go: BeginRewrite): new
-// versions of stored conversations, their files and index rows, committed
-// with the catalog edits made in the same transaction, the old bytes
-// overwritten and erased, as one job of the erase journal.
+// answer's readers).
 package memory

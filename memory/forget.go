@@ -29,6 +29,11 @@ type ForgetReport = answer.ForgetReport
 // ForgottenSession is one conversation that is gone.
 type ForgottenSession = answer.ForgottenSession
 
+// IsForgotten says whether a conversation has a tombstone.
+func (m *Memory) IsForgotten(ctx context.Context, harness, sessionID string) (bool, error) {
+	return m.isTombstoned(ctx, harness, sessionID)
+}
+
 // Forget erases conversations for good: the source file is overwritten and
 // removed, every index and catalog row deleted, the audit rows that name it
 // or whose query matches it deleted, the freed database pages zeroed

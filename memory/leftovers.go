@@ -49,7 +49,7 @@ func (m *Memory) recoverStaging(ctx context.Context) error {
 			}
 			continue
 		}
-		if e.IsDir() && strings.HasPrefix(e.Name(), restorePrefix) {
+		if e.IsDir() && strings.HasPrefix(e.Name(), RestorePrefix) {
 			if err := m.recoverRestore(ctx, filepath.Join(root, e.Name())); err != nil {
 				errs = append(errs, err)
 			}

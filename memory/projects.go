@@ -46,7 +46,9 @@ func (m *Memory) Projects(ctx context.Context, scope []string) ([]ProjectCount, 
 	return out, untagged, err
 }
 
-func cleanProject(p string) (string, error) {
+// CleanProject trims a project name and checks it: not empty, at most 200
+// bytes. Tagging uses it, and so does package catalog on a backup's tags.
+func CleanProject(p string) (string, error) {
 	p = strings.TrimSpace(p)
 	if p == "" {
 		return "", errors.New("empty project name")
@@ -77,7 +79,7 @@ func (m *Memory) editTags(ctx context.Context, sessionID string, projects []stri
 			return err
 		}
 		for _, p := range projects {
-			p, err := cleanProject(p)
+			p, err := CleanProject(p)
 			if err != nil {
 				return err
 			}
@@ -95,7 +97,7 @@ func (m *Memory) RenameProject(ctx context.Context, from, to string) error {
 }
 
 func (m *Memory) renameProject(ctx context.Context, from, to string) error {
-	to, err := cleanProject(to)
+	to, err := CleanProject(to)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -84,17 +85,30 @@ func checkV0Catalog(t *testing.T, m *Memory) {
 		t.Errorf("re-importing forgotten c-3: %+v, %v; want it skipped as forgotten", rep, err)
 	}
 
-	toks, err := m.AccessTokens(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The tokens' rows, as package tokenstore reads them.
 	type tok struct {
 		name, hash, scope string
 		live              bool
 	}
 	var got []tok
-	for _, tk := range toks {
-		got = append(got, tok{tk.Name, hex.EncodeToString(tk.Hash), strings.Join(tk.Projects, ","), tk.Active()})
+	err = EachRow(ctx, m.db, `SELECT name, hash, projects, revoked FROM tokens ORDER BY name`, nil, func(rows *sql.Rows) error {
+		var (
+			name, projects string
+			hash           []byte
+			revoked        int64
+			scope          []string
+		)
+		if err := rows.Scan(&name, &hash, &projects, &revoked); err != nil {
+			return err
+		}
+		if err := json.Unmarshal([]byte(projects), &scope); err != nil {
+			return err
+		}
+		got = append(got, tok{name, hex.EncodeToString(hash), strings.Join(scope, ","), revoked == 0})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	want := []tok{
 		{"gone", "f0b9d98007135b497d607a554dc6e13eaf9c301455000c4ace76245c93c7e8e2", "", false},

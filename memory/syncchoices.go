@@ -40,7 +40,7 @@ func (m *Memory) ApplyChoices(ctx context.Context, changes []ChoiceChange) error
 				continue
 			}
 			for _, p := range c.Tag {
-				p, err := cleanProject(p)
+				p, err := CleanProject(p)
 				if err != nil {
 					return fmt.Errorf("tag %s: %w", c.SessionID, err)
 				}

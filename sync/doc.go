@@ -13,7 +13,8 @@
 // machine (replay.go), so all of them converge; a forget erases the
 // conversation from the memory and from every file in the folder, the
 // sync engine's temporary, conflict and version files included
-// (pass.go, redact.go).
+// (pass.go, redact.go), and a conversation forgotten elsewhere that this
+// memory never held gets its tombstone through package catalog.
 //
 // The local side lives in the memory directory, never in the folder:
 // config.json (which folder, which machine), the manifest of files

@@ -17,6 +17,7 @@ import (
 	gosync "sync"
 	"time"
 
+	"github.com/ireneo-app/ireneo/catalog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
@@ -600,7 +601,7 @@ const engineTempAge = time.Minute
 // tombstone, so a local import does not bring it in.
 func (e *Engine) applyForgets(ctx context.Context, r *replayed, snap storedSnapshot, local map[string]*storedConversation, sc *scanned, rep *Report) error {
 	var (
-		tombs []memory.CatalogTombstone
+		tombs []catalog.Tombstone
 		errs  []error
 	)
 	for h, when := range r.forgotten {
@@ -612,7 +613,7 @@ func (e *Engine) applyForgets(ctx context.Context, r *replayed, snap storedSnaps
 				}
 				rep.Forgotten++
 			} else if _, ok := snap.Tombstones[h]; !ok {
-				tombs = append(tombs, memory.CatalogTombstone{Hash: h, Forgotten: max(when.T/1000, 1)})
+				tombs = append(tombs, catalog.Tombstone{Hash: h, Forgotten: max(when.T/1000, 1)})
 			}
 			e.st.Forgotten[h] = true
 			delete(e.st.Base, h)
@@ -623,7 +624,7 @@ func (e *Engine) applyForgets(ctx context.Context, r *replayed, snap storedSnaps
 		}
 	}
 	if len(tombs) > 0 {
-		if _, err := e.m.ImportCatalog(ctx, memory.Catalog{Tombstones: tombs}, true); err != nil {
+		if _, err := catalog.Import(ctx, e.m, catalog.Snapshot{Tombstones: tombs}, true); err != nil {
 			errs = append(errs, fmt.Errorf("keep the forgotten conversations out: %w", err))
 		}
 	}

@@ -236,7 +236,7 @@ func connectToken(c *cobra.Command, g *globals, kind, name string, explicit bool
 		return "", "", err
 	}
 	tokens := mcpserver.NewTokens(m, store)
-	info, err := m.AccessToken(c.Context(), name)
+	info, err := tokenstore.FindAccessToken(c.Context(), m, name)
 	switch {
 	case err == nil && info.Active():
 		secret, err = tokens.Reveal(c.Context(), name)

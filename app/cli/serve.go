@@ -58,7 +58,7 @@ func newServeCmd(g *globals) *cobra.Command {
 					"Only making a token (`ireneo token create`) or reading its secret needs it.\n", ke.Reason)
 			}
 			cancel()
-			if toks, err := m.AccessTokens(c.Context()); err == nil && len(toks) == 0 {
+			if toks, err := tokenstore.AccessTokens(c.Context(), m); err == nil && len(toks) == 0 {
 				fmt.Fprintln(g.stdout, "No tokens yet: every client will be refused. Make one with `ireneo token create NAME`.")
 			}
 			ctx, stop := signal.NotifyContext(c.Context(), os.Interrupt, syscall.SIGTERM)

@@ -185,13 +185,13 @@ func newTokenListCmd(g *globals) *cobra.Command {
 		Short: "List tokens (never their secrets)",
 		Args:  cobra.NoArgs,
 		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
-			list, err := m.AccessTokens(c.Context())
+			list, err := tokenstore.AccessTokens(c.Context(), m)
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				if list == nil {
-					list = []memory.AccessToken{}
+					list = []tokenstore.AccessToken{}
 				}
 				return printJSON(g.stdout, list)
 			}
@@ -250,7 +250,7 @@ func newTokenShowCmd(g *globals) *cobra.Command {
 		Short: "Show a token; --reveal also prints its secret from the keyring",
 		Args:  cobra.ExactArgs(1),
 		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
-			info, err := m.AccessToken(c.Context(), args[0])
+			info, err := tokenstore.FindAccessToken(c.Context(), m, args[0])
 			if errors.Is(err, memory.ErrNotFound) {
 				return tokenError("token show", args[0], err)
 			}

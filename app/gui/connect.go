@@ -17,7 +17,6 @@ import (
 
 	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/tokenstore"
 )
@@ -58,7 +57,7 @@ type connectScreen struct {
 	writeBtn map[string]*widget.Button
 	hooks    map[string]*widget.Check // Claude Code and Codex: also write capture hooks
 
-	list []memory.AccessToken
+	list []tokenstore.AccessToken
 	// secretErr says, per live token, why its secret cannot be read (nil
 	// entries are fine): not in the store, or the store is locked.
 	secretErr map[string]error
@@ -179,7 +178,7 @@ func (c *connectScreen) refresh() {
 
 // tokenList is the tokens and why each live one's secret cannot be read.
 type tokenList struct {
-	list      []memory.AccessToken
+	list      []tokenstore.AccessToken
 	secretErr map[string]error
 	storeErr  *tokenstore.KeyringUnavailableError // found while listing
 }
@@ -247,9 +246,9 @@ func portOf(addr string) string {
 }
 
 // showTokens lists the tokens, live ones first, each with its actions.
-func (c *connectScreen) showTokens(list []memory.AccessToken) {
+func (c *connectScreen) showTokens(list []tokenstore.AccessToken) {
 	c.list = list
-	slices.SortStableFunc(list, func(a, b memory.AccessToken) int {
+	slices.SortStableFunc(list, func(a, b tokenstore.AccessToken) int {
 		if a.Active() != b.Active() {
 			if a.Active() {
 				return -1
@@ -289,7 +288,7 @@ func (c *connectScreen) showTokens(list []memory.AccessToken) {
 	c.updateClientTokens()
 }
 
-func tokenMeta(t memory.AccessToken) string {
+func tokenMeta(t tokenstore.AccessToken) string {
 	scope := "sees everything"
 	if len(t.Projects) > 0 {
 		scope = "sees " + strings.Join(t.Projects, ", ")

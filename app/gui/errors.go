@@ -88,7 +88,7 @@ func fixFor(err error) string {
 		return "It may have been forgotten, or changed by another Ireneo process. Refresh the list and try again."
 	case errors.Is(err, recall.ErrEmptyQuery):
 		return "Type a word or an identifier to search for."
-	case errors.Is(err, memory.ErrAccessTokenExists):
+	case errors.Is(err, tokenstore.ErrAccessTokenExists):
 		return "Pick another name, or revoke the old token first."
 	case errors.Is(err, fs.ErrPermission):
 		return "Check that your user can read (and, for the memory folder, write) the file named above."

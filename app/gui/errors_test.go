@@ -7,6 +7,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // TestFixForKnowsErrorsByType: the advice under an error follows its type
@@ -19,7 +20,7 @@ func TestFixForKnowsErrorsByType(t *testing.T) {
 	}{
 		{fmt.Errorf("start the server: %w", mcpserver.ErrPortInUse), "uses that port"},
 		{fmt.Errorf("open: %w", memory.ErrNotFound), "forgotten"},
-		{fmt.Errorf("create: %w", memory.ErrAccessTokenExists), "another name"},
+		{fmt.Errorf("create: %w", tokenstore.ErrAccessTokenExists), "another name"},
 		{fmt.Errorf("something already in use, in words only"), "Try again"},
 	} {
 		if got := fixFor(c.err); !strings.Contains(got, c.want) {

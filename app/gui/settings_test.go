@@ -19,6 +19,7 @@ import (
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/settings"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 func TestSettingsSaveAndStartAtLogin(t *testing.T) {
@@ -157,7 +158,7 @@ func TestTrayMenuAndWindow(t *testing.T) {
 	// config that carries it.
 	u.copyConnection("cursor")
 	waitIdle(t, u)
-	info, err := u.mem.AccessToken(context.Background(), "cursor")
+	info, err := tokenstore.FindAccessToken(context.Background(), u.mem, "cursor")
 	if err != nil || !info.Active() {
 		t.Fatalf("no cursor token: %v (error %q)", err, u.lastError)
 	}

@@ -11,6 +11,7 @@ import (
 	"fyne.io/systray"
 
 	"github.com/ireneo-app/ireneo/clients"
+	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
 // The tray: an icon that is always there, and a menu to search, import,
@@ -155,7 +156,7 @@ func (u *ui) copyConnection(client string) {
 	load(u, "copy the connection for "+clientNames[client], func(ctx context.Context) (string, error) {
 		token := ""
 		if client != clients.ClientClaudeDesktop {
-			info, err := u.mem.AccessToken(ctx, client)
+			info, err := tokenstore.FindAccessToken(ctx, u.mem, client)
 			if err != nil || !info.Active() {
 				if _, _, err := toks.Create(ctx, client, nil); err != nil {
 					return "", fmt.Errorf("make a token for %s: %w", clientNames[client], err)

@@ -1,4 +1,13 @@
-package memory
+// Package catalog is the snapshot of a memory's catalog, the person's own
+// choices, as they leave one memory and come into another: Export reads
+// it, Validate checks one read from outside, Import adds one to a memory.
+// Package backup carries it in an archive (catalog.json) and restores it;
+// package sync adds through it the tombstones of conversations forgotten
+// on another machine. It reads in one memory.ReadTx and writes in one
+// memory.WriteCatalog transaction over the tables memory/schema.go keeps
+// (the schema and its migrations stay memory's); the conversations, the
+// index, tokens and the audit log are never in it.
+package catalog
 
 import (
 	"context"
@@ -8,135 +17,142 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
-// Catalog is the person's own choices as a backup carries them: project
+// scrubKeyMeta is the meta row the scrub key is kept in: the key the
+// allow-list's ids are made with (memory makes it on a first scrub).
+const scrubKeyMeta = "scrub_key"
+
+// Snapshot is the person's own choices as a backup carries them: project
 // tags, stars, the conversations already seen (so a derived project the
 // person removed is not put back), tombstones, the scrub allow-list with
 // the key its ids are made with, and the scrub history. It holds no
 // conversation text, no token and no audit log.
-type Catalog struct {
-	Tags         []CatalogTag       `json:"tags"`
-	Stars        []CatalogRef       `json:"stars"`
-	Known        []CatalogKnown     `json:"known_sessions"`
-	Tombstones   []CatalogTombstone `json:"tombstones"`
-	ScrubKey     string             `json:"scrub_key,omitempty"`
-	ScrubAllow   []CatalogAllow     `json:"scrub_allow"`
-	ScrubHistory []CatalogScrub     `json:"scrub_history"`
+type Snapshot struct {
+	Tags         []Tag       `json:"tags"`
+	Stars        []Ref       `json:"stars"`
+	Known        []Known     `json:"known_sessions"`
+	Tombstones   []Tombstone `json:"tombstones"`
+	ScrubKey     string      `json:"scrub_key,omitempty"`
+	ScrubAllow   []Allowed   `json:"scrub_allow"`
+	ScrubHistory []ScrubRun  `json:"scrub_history"`
 }
 
-// CatalogRef names a conversation.
-type CatalogRef struct {
+// Ref names a conversation.
+type Ref struct {
 	Source    string `json:"source"`
 	SessionID string `json:"session_id"`
 }
 
-// CatalogTag is one project on one conversation.
-type CatalogTag struct {
-	CatalogRef
+// Tag is one project on one conversation.
+type Tag struct {
+	Ref
 	Project string `json:"project"`
 }
 
-// CatalogKnown is a conversation Ireneo has seen, and when it first did.
-type CatalogKnown struct {
-	CatalogRef
+// Known is a conversation Ireneo has seen, and when it first did.
+type Known struct {
+	Ref
 	FirstSeen int64 `json:"first_seen"`
 }
 
-// CatalogTombstone is a forgotten conversation: a hash, never its id.
-type CatalogTombstone struct {
+// Tombstone is a forgotten conversation: a hash (memory.ConversationHash),
+// never its id.
+type Tombstone struct {
 	Hash      string `json:"hash"`
 	Forgotten int64  `json:"forgotten"`
 }
 
-// CatalogAllow is a remembered scrub false positive.
-type CatalogAllow struct {
+// Allowed is a remembered scrub false positive.
+type Allowed struct {
 	Hash  string `json:"hash"`
 	Rule  string `json:"rule"`
 	Added int64  `json:"added"`
 }
 
-// CatalogScrub is one scrub history row: when, and counts per rule.
-type CatalogScrub struct {
+// ScrubRun is one scrub history row: when, and counts per rule.
+type ScrubRun struct {
 	TS     int64           `json:"ts"`
 	Counts json.RawMessage `json:"counts"`
 }
 
-// ExportCatalog reads the catalog in one read transaction, so its parts
-// agree with each other.
-func (m *Memory) ExportCatalog(ctx context.Context) (Catalog, error) {
-	c := Catalog{Tags: []CatalogTag{}, Stars: []CatalogRef{}, Known: []CatalogKnown{}, Tombstones: []CatalogTombstone{},
-		ScrubAllow: []CatalogAllow{}, ScrubHistory: []CatalogScrub{}}
-	tx, err := m.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+// Export reads m's catalog in one read transaction, so its parts agree
+// with each other.
+func Export(ctx context.Context, m *memory.Memory) (Snapshot, error) {
+	c := Snapshot{Tags: []Tag{}, Stars: []Ref{}, Known: []Known{}, Tombstones: []Tombstone{},
+		ScrubAllow: []Allowed{}, ScrubHistory: []ScrubRun{}}
+	rt, err := m.BeginRead(ctx)
 	if err != nil {
 		return c, fmt.Errorf("export catalog: %w", err)
 	}
-	defer tx.Rollback()
+	defer rt.Close()
 	each := func(q string, scan func(*sql.Rows) error) error {
 		if err != nil {
 			return err
 		}
-		return EachRow(ctx, tx, q, nil, scan)
+		return memory.EachRow(ctx, rt, q, nil, scan)
 	}
 	err = each(`SELECT harness, session_id, project FROM session_projects ORDER BY 1,2,3`, func(r *sql.Rows) error {
-		var t CatalogTag
+		var t Tag
 		err := r.Scan(&t.Source, &t.SessionID, &t.Project)
 		c.Tags = append(c.Tags, t)
 		return err
 	})
 	err = each(`SELECT harness, session_id FROM stars WHERE starred ORDER BY 1,2`, func(r *sql.Rows) error {
-		var s CatalogRef
+		var s Ref
 		err := r.Scan(&s.Source, &s.SessionID)
 		c.Stars = append(c.Stars, s)
 		return err
 	})
 	err = each(`SELECT harness, session_id, first_seen FROM known_sessions ORDER BY 1,2`, func(r *sql.Rows) error {
-		var k CatalogKnown
+		var k Known
 		err := r.Scan(&k.Source, &k.SessionID, &k.FirstSeen)
 		c.Known = append(c.Known, k)
 		return err
 	})
 	err = each(`SELECT hash, forgotten FROM tombstones ORDER BY 1`, func(r *sql.Rows) error {
-		var t CatalogTombstone
+		var t Tombstone
 		err := r.Scan(&t.Hash, &t.Forgotten)
 		c.Tombstones = append(c.Tombstones, t)
 		return err
 	})
 	err = each(`SELECT hash, rule, added FROM scrub_allow ORDER BY 1`, func(r *sql.Rows) error {
-		var a CatalogAllow
+		var a Allowed
 		err := r.Scan(&a.Hash, &a.Rule, &a.Added)
 		c.ScrubAllow = append(c.ScrubAllow, a)
 		return err
 	})
 	err = each(`SELECT ts, counts FROM scrub_history ORDER BY ts, id`, func(r *sql.Rows) error {
-		var h CatalogScrub
+		var h ScrubRun
 		var counts string
 		err := r.Scan(&h.TS, &counts)
 		h.Counts = json.RawMessage(counts)
 		c.ScrubHistory = append(c.ScrubHistory, h)
 		return err
 	})
-	err = each(`SELECT value FROM meta WHERE key='scrub_key'`, func(r *sql.Rows) error { return r.Scan(&c.ScrubKey) })
+	err = each(`SELECT value FROM meta WHERE key='`+scrubKeyMeta+`'`, func(r *sql.Rows) error { return r.Scan(&c.ScrubKey) })
 	if err != nil {
 		return c, fmt.Errorf("export catalog: %w", err)
 	}
 	return c, nil
 }
 
-// Validate checks a catalog read from outside (a backup) before anything
+// Validate checks a snapshot read from outside (a backup) before anything
 // of it is stored.
-func (c Catalog) Validate() error {
-	ref := func(what string, r CatalogRef) error {
+func (c Snapshot) Validate() error {
+	ref := func(what string, r Ref) error {
 		if strings.TrimSpace(r.Source) == "" || strings.TrimSpace(r.SessionID) == "" {
 			return fmt.Errorf("%s: a conversation without a source or an id", what)
 		}
 		return nil
 	}
 	for _, t := range c.Tags {
-		if err := ref("tags", t.CatalogRef); err != nil {
+		if err := ref("tags", t.Ref); err != nil {
 			return err
 		}
-		if _, err := cleanProject(t.Project); err != nil || t.Project != strings.TrimSpace(t.Project) {
+		if _, err := memory.CleanProject(t.Project); err != nil || t.Project != strings.TrimSpace(t.Project) {
 			return fmt.Errorf("tags: project %q of %s: not a project name", t.Project, t.SessionID)
 		}
 	}
@@ -146,7 +162,7 @@ func (c Catalog) Validate() error {
 		}
 	}
 	for _, k := range c.Known {
-		if err := ref("known_sessions", k.CatalogRef); err != nil {
+		if err := ref("known_sessions", k.Ref); err != nil {
 			return err
 		}
 	}
@@ -179,8 +195,8 @@ func isHexHash(s string) bool {
 	return err == nil && len(b) == 32 && strings.ToLower(s) == s
 }
 
-// CatalogImport says what ImportCatalog added.
-type CatalogImport struct {
+// Added says what Import added.
+type Added struct {
 	Tags       int `json:"tags"`
 	Stars      int `json:"stars"`
 	Tombstones int `json:"tombstones"`
@@ -191,33 +207,33 @@ type CatalogImport struct {
 	ScrubHistory      int `json:"scrub_history"`
 }
 
-// ImportCatalog adds a catalog to this memory's, in one transaction; it
-// only adds, never removes. With onlyStored (a merge into a memory that
-// has conversations) tags and stars are added only to conversations it
-// holds, and a tombstone is not added for a conversation it holds, so a
-// merge forgets nothing. Without it (a restore into an empty memory,
-// before the index is rebuilt) everything is added.
-func (m *Memory) ImportCatalog(ctx context.Context, c Catalog, onlyStored bool) (CatalogImport, error) {
-	var rep CatalogImport
+// Import adds a snapshot to m's catalog, in one transaction; it only
+// adds, never removes. With onlyStored (a merge into a memory that has
+// conversations) tags and stars are added only to conversations it holds,
+// and a tombstone is not added for a conversation it holds, so a merge
+// forgets nothing. Without it (a restore into an empty memory, before the
+// index is rebuilt) everything is added.
+func Import(ctx context.Context, m *memory.Memory, c Snapshot, onlyStored bool) (Added, error) {
+	var rep Added
 	if err := c.Validate(); err != nil {
 		return rep, err
 	}
-	err := m.withTx(ctx, func(tx *sql.Tx) error {
-		stored := map[string]bool{}   // harness\x00id of stored conversations
+	err := m.WriteCatalog(ctx, func(tx *memory.CatalogTx) error {
+		stored := map[Ref]bool{}      // stored conversations
 		storedTS := map[string]bool{} // their tombstone hashes
 		if onlyStored {
-			err := EachRow(ctx, tx, `SELECT harness, session_id FROM sessions`, nil, func(rows *sql.Rows) error {
-				var h, id string
-				err := rows.Scan(&h, &id)
-				stored[h+"\x00"+id] = true
-				storedTS[tombstoneHash(h, id)] = true
+			err := memory.EachRow(ctx, tx, `SELECT harness, session_id FROM sessions`, nil, func(rows *sql.Rows) error {
+				var r Ref
+				err := rows.Scan(&r.Source, &r.SessionID)
+				stored[r] = true
+				storedTS[memory.ConversationHash(r.Source, r.SessionID)] = true
 				return err
 			})
 			if err != nil {
 				return err
 			}
 		}
-		keep := func(r CatalogRef) bool { return !onlyStored || stored[r.Source+"\x00"+r.SessionID] }
+		keep := func(r Ref) bool { return !onlyStored || stored[r] }
 		added := func(res sql.Result, err error, n *int) error {
 			if err != nil {
 				return err
@@ -235,7 +251,7 @@ func (m *Memory) ImportCatalog(ctx context.Context, c Catalog, onlyStored bool) 
 			}
 		}
 		for _, t := range c.Tags {
-			if keep(t.CatalogRef) {
+			if keep(t.Ref) {
 				res, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO session_projects(harness,session_id,project) VALUES(?,?,?)`, t.Source, t.SessionID, t.Project)
 				if err := added(res, err, &rep.Tags); err != nil {
 					return err
@@ -259,16 +275,18 @@ func (m *Memory) ImportCatalog(ctx context.Context, c Catalog, onlyStored bool) 
 			}
 		}
 		// Allow-list ids are keyed hashes: they carry over only with their key.
-		var key string
+		key, err := tx.Meta(ctx, scrubKeyMeta)
+		if err != nil {
+			return err
+		}
 		var allowed int
-		tx.QueryRowContext(ctx, `SELECT value FROM meta WHERE key='scrub_key'`).Scan(&key)
 		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM scrub_allow`).Scan(&allowed); err != nil {
 			return err
 		}
 		switch {
 		case c.ScrubKey == "" || c.ScrubKey == key:
 		case allowed == 0:
-			if err := m.metaSet(ctx, tx, "scrub_key", c.ScrubKey); err != nil {
+			if err := tx.SetMeta(ctx, scrubKeyMeta, c.ScrubKey); err != nil {
 				return err
 			}
 			key = c.ScrubKey
@@ -296,9 +314,4 @@ func (m *Memory) ImportCatalog(ctx context.Context, c Catalog, onlyStored bool) 
 		return rep, fmt.Errorf("import catalog: %w", err)
 	}
 	return rep, nil
-}
-
-// IsForgotten says whether a conversation has a tombstone.
-func (m *Memory) IsForgotten(ctx context.Context, harness, sessionID string) (bool, error) {
-	return m.isTombstoned(ctx, harness, sessionID)
 }

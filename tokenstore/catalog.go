@@ -1,4 +1,4 @@
-package memory
+package tokenstore
 
 import (
 	"context"
@@ -8,7 +8,13 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
+
+// The catalog's side of a token: its row in the memory's tokens table
+// (memory/schema.go keeps the table's schema and migrations), written
+// through memory.WriteCatalog and read through a memory.ReadTx.
 
 // ErrAccessTokenExists is returned when a live access token already has the
 // name asked for.
@@ -16,7 +22,7 @@ var ErrAccessTokenExists = errors.New("a token with that name already exists")
 
 // AccessToken is the catalog's record of an MCP access token, the bearer
 // token a client sends (not an LLM token, which package o200k counts). The
-// secret itself is never stored here: only its SHA-256, for lookup.
+// secret itself is never stored there: only its SHA-256, for lookup.
 type AccessToken struct {
 	Name     string    `json:"name"`
 	Hash     []byte    `json:"-"`
@@ -29,9 +35,11 @@ type AccessToken struct {
 // Active reports whether the token has not been revoked.
 func (t AccessToken) Active() bool { return t.Revoked.IsZero() }
 
-// CreateAccessToken records a new token. A revoked token of the same name is
-// replaced; a live one is ErrAccessTokenExists.
-func (m *Memory) CreateAccessToken(ctx context.Context, name string, hash []byte, projects []string, created time.Time) error {
+const tokenColumns = `name, hash, projects, created, last_used, revoked`
+
+// CreateAccessToken records a new token in m's catalog. A revoked token of
+// the same name is replaced; a live one is ErrAccessTokenExists.
+func CreateAccessToken(ctx context.Context, m *memory.Memory, name string, hash []byte, projects []string, created time.Time) error {
 	if strings.TrimSpace(name) == "" {
 		return errors.New("create token: empty name")
 	}
@@ -45,7 +53,7 @@ func (m *Memory) CreateAccessToken(ctx context.Context, name string, hash []byte
 	if err != nil {
 		return fmt.Errorf("create token %s: %w", name, err)
 	}
-	err = m.withTx(ctx, func(tx *sql.Tx) error {
+	err = m.WriteCatalog(ctx, func(tx *memory.CatalogTx) error {
 		var revoked int64
 		switch err := tx.QueryRowContext(ctx, `SELECT revoked FROM tokens WHERE name=?`, name).Scan(&revoked); {
 		case errors.Is(err, sql.ErrNoRows):
@@ -68,10 +76,16 @@ func (m *Memory) CreateAccessToken(ctx context.Context, name string, hash []byte
 	return nil
 }
 
-// AccessTokens lists every token in the catalog, revoked ones included, by name.
-func (m *Memory) AccessTokens(ctx context.Context) ([]AccessToken, error) {
+// AccessTokens lists every token in m's catalog, revoked ones included, by
+// name.
+func AccessTokens(ctx context.Context, m *memory.Memory) ([]AccessToken, error) {
+	rt, err := m.BeginRead(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list tokens: %w", err)
+	}
+	defer rt.Close()
 	var out []AccessToken
-	err := EachRow(ctx, m.db, `SELECT name, hash, projects, created, last_used, revoked FROM tokens ORDER BY name`, nil, func(rows *sql.Rows) error {
+	err = memory.EachRow(ctx, rt, `SELECT `+tokenColumns+` FROM tokens ORDER BY name`, nil, func(rows *sql.Rows) error {
 		t, err := scanAccessToken(rows)
 		out = append(out, t)
 		return err
@@ -82,12 +96,17 @@ func (m *Memory) AccessTokens(ctx context.Context) ([]AccessToken, error) {
 	return out, nil
 }
 
-// AccessToken returns one token by name, or ErrNotFound.
-func (m *Memory) AccessToken(ctx context.Context, name string) (AccessToken, error) {
-	row := m.db.QueryRowContext(ctx, `SELECT name, hash, projects, created, last_used, revoked FROM tokens WHERE name=?`, name)
-	t, err := scanAccessToken(row)
+// FindAccessToken returns one token of m's catalog by name, or
+// memory.ErrNotFound.
+func FindAccessToken(ctx context.Context, m *memory.Memory, name string) (AccessToken, error) {
+	rt, err := m.BeginRead(ctx)
+	if err != nil {
+		return AccessToken{}, fmt.Errorf("token %s: %w", name, err)
+	}
+	defer rt.Close()
+	t, err := scanAccessToken(rt.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM tokens WHERE name=?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
-		return AccessToken{}, fmt.Errorf("token %s: %w", name, ErrNotFound)
+		return AccessToken{}, fmt.Errorf("token %s: %w", name, memory.ErrNotFound)
 	}
 	if err != nil {
 		return AccessToken{}, fmt.Errorf("token %s: %w", name, err)
@@ -95,24 +114,23 @@ func (m *Memory) AccessToken(ctx context.Context, name string) (AccessToken, err
 	return t, nil
 }
 
-// RevokeAccessToken marks a token revoked; it stays in the catalog so the audit
-// log keeps a name to point at. Revoking twice is not an error.
-func (m *Memory) RevokeAccessToken(ctx context.Context, name string, at time.Time) error {
-	var n int64
-	err := m.withTx(ctx, func(tx *sql.Tx) error {
+// RevokeAccessToken marks a token revoked; it stays in the catalog so the
+// audit log keeps a name to point at. Revoking twice is not an error; an
+// unknown name is memory.ErrNotFound.
+func RevokeAccessToken(ctx context.Context, m *memory.Memory, name string, at time.Time) error {
+	err := m.WriteCatalog(ctx, func(tx *memory.CatalogTx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE tokens SET revoked=? WHERE name=? AND revoked=0`, at.Unix(), name)
 		if err != nil {
 			return err
 		}
-		n, _ = res.RowsAffected()
-		if n == 0 {
+		if n, _ := res.RowsAffected(); n == 0 {
 			var one int
 			return tx.QueryRowContext(ctx, `SELECT 1 FROM tokens WHERE name=?`, name).Scan(&one)
 		}
 		return nil
 	})
 	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("revoke token %s: %w", name, ErrNotFound)
+		return fmt.Errorf("revoke token %s: %w", name, memory.ErrNotFound)
 	}
 	if err != nil {
 		return fmt.Errorf("revoke token %s: %w", name, err)
@@ -121,8 +139,8 @@ func (m *Memory) RevokeAccessToken(ctx context.Context, name string, at time.Tim
 }
 
 // TouchAccessToken records that a token was just used.
-func (m *Memory) TouchAccessToken(ctx context.Context, name string, at time.Time) error {
-	err := m.withTx(ctx, func(tx *sql.Tx) error {
+func TouchAccessToken(ctx context.Context, m *memory.Memory, name string, at time.Time) error {
+	err := m.WriteCatalog(ctx, func(tx *memory.CatalogTx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE tokens SET last_used=? WHERE name=? AND last_used<?`, at.Unix(), name, at.Unix())
 		return err
 	})
@@ -150,6 +168,7 @@ func scanAccessToken(r interface{ Scan(dest ...any) error }) (AccessToken, error
 	return t, nil
 }
 
+// catalogTime is a catalog's Unix seconds as a time; 0 is the zero time.
 func catalogTime(s int64) time.Time {
 	if s == 0 {
 		return time.Time{}

@@ -4,52 +4,57 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
 )
 
-// A restore's staging folder holds a copy of every conversation of the
-// archive: each test puts a file in one, hard-links it from outside the
-// memory, and checks what became of its blocks.
+// A restore's staging folder (package backup makes it) holds a copy of
+// every conversation of the archive: each test lays one out by hand, as
+// backup does (memory/restoreleftovers.go), hard-links its files from
+// outside the memory, and checks what the memory's clearing made of them.
+// Backup's own tests make theirs with backup's code.
 
 const restoredToken = "restoredcopyobsidian"
 
-// stageRestore makes a restore folder holding one extracted file, laid
-// out as backup extracts (src/<harness>/<file>), and a link to it.
-func stageRestore(t *testing.T, m *Memory) (*RestoreStaging, string) {
+// restoreFolder lays out a restore's folder in the memory at dir, born and
+// locked as backup makes it, holding one extracted file
+// (src/<harness>/<file>); it returns the folder, its lock and a link to
+// the file. Closing the lock is the restore's death.
+func restoreFolder(t *testing.T, dir, name string) (string, *os.File, string) {
 	t.Helper()
-	st, err := m.NewRestoreStaging(context.Background())
+	root := filepath.Join(dir, StagingDir)
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := os.MkdirTemp(root, NewStagingPrefix)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := filepath.Join(st.Dir(), SrcDir, funes.HarnessChatGPT, "r1.funes.jsonl")
+	lock, err := tryLock(filepath.Join(tmp, StagingLock))
+	if err != nil || lock == nil {
+		t.Fatalf("lock %s: %v", tmp, err)
+	}
+	t.Cleanup(func() { closeLock(lock) })
+	st := filepath.Join(root, RestorePrefix+strings.TrimPrefix(filepath.Base(tmp), NewStagingPrefix))
+	if err := os.Rename(tmp, st); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(st, SrcDir, funes.HarnessChatGPT, name+".funes.jsonl")
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(`{"text":"`+restoredToken+`"}`+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(p, []byte(`{"text":"`+restoredToken+" "+name+`"}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return st, watchFile(t, p)
-}
-
-func TestDiscardedRestoreStagingIsZeroed(t *testing.T) {
-	m := openTest(t)
-	st, link := stageRestore(t, m)
-	if err := st.Discard(); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Discard(); err != nil {
-		t.Fatalf("a second Discard: %v", err)
-	}
-	checkZeroed(t, link, "a discarded restore's file")
-	checkNoStaging(t, m)
+	return st, lock, watchFile(t, p)
 }
 
 // A killed restore's folder (its lock dropped, as the OS drops it when the
 // process dies) is cleared at the next open; a live one, whose lock is
-// held, is left alone by open, import and forget.
+// held, is left alone by open, import, forget and ClearStaging.
 func TestRestoreLeftoversClearedOnlyWhenDead(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -58,16 +63,16 @@ func TestRestoreLeftoversClearedOnlyWhenDead(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustIngest(t, m, conv("keep", funes.HarnessChatGPT, "", "", day0, "something else", "ok"))
-	live, liveLink := stageRestore(t, m)
-	dead, deadLink := stageRestore(t, m)
-	closeLock(dead.lock) // killed: the folder stays, its lock is free
+	live, liveLock, _ := restoreFolder(t, dir, "live")
+	dead, deadLock, deadLink := restoreFolder(t, dir, "dead")
+	closeLock(deadLock) // killed: the folder stays, its lock is free
 	m.Close()
 
 	if m, err = Open(dir); err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	if _, err := os.Stat(dead.Dir()); !os.IsNotExist(err) {
+	if _, err := os.Stat(dead); !os.IsNotExist(err) {
 		t.Fatalf("the killed restore's folder is left after open (%v)", err)
 	}
 	checkZeroed(t, deadLink, "a killed restore's file")
@@ -80,13 +85,17 @@ func TestRestoreLeftoversClearedOnlyWhenDead(t *testing.T) {
 	if _, err := m.Forget(ctx, []string{"keep"}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(live.Dir(), SrcDir, funes.HarnessChatGPT, "r1.funes.jsonl")); err != nil {
-		t.Fatalf("a live restore's file went with open, an import and a forget: %v", err)
-	}
-	if err := live.Discard(); err != nil {
+	if err := m.ClearStaging(ctx); err != nil {
 		t.Fatal(err)
 	}
-	checkZeroed(t, liveLink, "the live restore's file, discarded")
+	if _, err := os.Stat(filepath.Join(live, SrcDir, funes.HarnessChatGPT, "live.funes.jsonl")); err != nil {
+		t.Fatalf("a live restore's file went with open, an import, a forget and ClearStaging: %v", err)
+	}
+	closeLock(liveLock)
+	if err := m.ClearStaging(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkNoStaging(t, m)
 	if found := grepDir(t, dir, restoredToken); len(found) > 0 {
 		t.Fatalf("restored text left in %v", found)
 	}
@@ -113,8 +122,8 @@ func TestLegacyRestoreFolders(t *testing.T) {
 		}
 		return d, watchFile(t, p)
 	}
-	old, oldLink := mk(restorePrefix + "1111")
-	fresh, _ := mk(restorePrefix + "2222")
+	old, oldLink := mk(RestorePrefix + "1111")
+	fresh, _ := mk(RestorePrefix + "2222")
 	long := time.Now().Add(-2 * legacyRestoreQuiet)
 	filepath.Walk(old, func(p string, _ os.FileInfo, _ error) error { return os.Chtimes(p, long, long) })
 
@@ -145,42 +154,28 @@ func TestRestoreKilledWhilePlacingIsUndone(t *testing.T) {
 	if _, err := os.Stat(keptFile); err != nil {
 		t.Fatal(err)
 	}
-	st, err := m.NewRestoreStaging(context.Background())
-	if err != nil {
+	st, lock, stagedLink := restoreFolder(t, dir, "staged")
+	moved := filepath.Join(st, SrcDir, funes.HarnessChatGPT, "moved.funes.jsonl")
+	if err := os.WriteFile(moved, []byte(restoredToken+" moved\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.WillPlace([]string{filepath.Join(dir, DBName)}); err == nil {
-		t.Fatal("WillPlace accepted a path outside src/")
+	movedLink := watchFile(t, moved)
+	final := filepath.Join(dir, SrcDir, funes.HarnessChatGPT, "moved.funes.jsonl")
+	// The place list, and lines reaching outside src/, which are not followed.
+	list := []string{
+		filepath.Join(SrcDir, funes.HarnessChatGPT, "moved.funes.jsonl"),
+		filepath.Join(SrcDir, funes.HarnessChatGPT, "staged.funes.jsonl"),
+		srcPath(funes.HarnessChatGPT, "kept"),
+		filepath.Join(SrcDir, "..", DBName),
+		DBName,
 	}
-	var finals, links []string
-	for _, name := range []string{"moved", "staged"} {
-		staged := filepath.Join(st.Dir(), SrcDir, funes.HarnessClaude, name+".funes.jsonl")
-		if err := os.MkdirAll(filepath.Dir(staged), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(staged, []byte(restoredToken+" "+name+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		links = append(links, watchFile(t, staged))
-		finals = append(finals, filepath.Join(dir, SrcDir, funes.HarnessClaude, name+".funes.jsonl"))
-	}
-	if err := st.WillPlace(append(finals, keptFile)); err != nil {
+	if err := os.WriteFile(filepath.Join(st, PlaceList), []byte(strings.Join(list, "\n")+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	// A list edited to reach outside src/ is not followed.
-	f, err := os.OpenFile(filepath.Join(st.Dir(), placingName), os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
+	if err := os.Rename(moved, final); err != nil {
 		t.Fatal(err)
 	}
-	f.WriteString(filepath.Join(SrcDir, "..", DBName) + "\n" + DBName + "\n")
-	f.Close()
-	if err := os.MkdirAll(filepath.Dir(finals[0]), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Rename(filepath.Join(st.Dir(), SrcDir, funes.HarnessClaude, "moved.funes.jsonl"), finals[0]); err != nil {
-		t.Fatal(err)
-	}
-	closeLock(st.lock) // killed after the first rename
+	closeLock(lock) // killed after the first rename
 	m.Close()
 
 	if m, err = Open(dir); err != nil {
@@ -188,14 +183,16 @@ func TestRestoreKilledWhilePlacingIsUndone(t *testing.T) {
 	}
 	defer m.Close()
 	checkNoStaging(t, m)
-	for i, l := range links {
-		checkZeroed(t, l, "a killed restore's "+[]string{"moved", "staged"}[i]+" file")
-	}
-	if _, err := os.Stat(finals[0]); !os.IsNotExist(err) {
+	checkZeroed(t, movedLink, "a killed restore's moved file")
+	checkZeroed(t, stagedLink, "a killed restore's staged file")
+	if _, err := os.Stat(final); !os.IsNotExist(err) {
 		t.Fatalf("the file the killed restore moved into src/ is left (%v)", err)
 	}
 	if _, err := os.Stat(keptFile); err != nil {
 		t.Fatalf("a stored conversation's file named in the list went: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, DBName)); err != nil {
+		t.Fatalf("the database, named by an edited list, went: %v", err)
 	}
 	if s, err := m.Status(context.Background()); err != nil || s.Conversations != 1 {
 		t.Fatalf("the memory after the undo: %+v %v", s, err)

@@ -1,4 +1,4 @@
-package memory
+package tokenstore
 
 import (
 	"bytes"
@@ -6,34 +6,36 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/ireneo-app/ireneo/memory"
 )
 
 func TestTokenCatalog(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	m, err := Open(t.TempDir())
+	m, err := memory.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer m.Close()
 	now := time.Unix(1_800_000_000, 0).UTC()
-	if err := m.CreateAccessToken(ctx, "claude", []byte{1, 2, 3}, nil, now); err != nil {
+	if err := CreateAccessToken(ctx, m, "claude", []byte{1, 2, 3}, nil, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.CreateAccessToken(ctx, "codex", []byte{4, 5, 6}, []string{"alpha", "beta"}, now); err != nil {
+	if err := CreateAccessToken(ctx, m, "codex", []byte{4, 5, 6}, []string{"alpha", "beta"}, now); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.CreateAccessToken(ctx, "claude", []byte{7}, nil, now); !errors.Is(err, ErrAccessTokenExists) {
+	if err := CreateAccessToken(ctx, m, "claude", []byte{7}, nil, now); !errors.Is(err, ErrAccessTokenExists) {
 		t.Fatalf("duplicate name: got %v, want ErrAccessTokenExists", err)
 	}
-	if err := m.CreateAccessToken(ctx, "other", []byte{1, 2, 3}, nil, now); err == nil {
+	if err := CreateAccessToken(ctx, m, "other", []byte{1, 2, 3}, nil, now); err == nil {
 		t.Fatal("duplicate hash accepted")
 	}
-	if err := m.CreateAccessToken(ctx, " ", []byte{9}, nil, now); err == nil {
+	if err := CreateAccessToken(ctx, m, " ", []byte{9}, nil, now); err == nil {
 		t.Fatal("blank name accepted")
 	}
 
-	toks, err := m.AccessTokens(ctx)
+	toks, err := AccessTokens(ctx, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,13 +50,13 @@ func TestTokenCatalog(t *testing.T) {
 	}
 
 	later := now.Add(time.Hour)
-	if err := m.TouchAccessToken(ctx, "claude", later); err != nil {
+	if err := TouchAccessToken(ctx, m, "claude", later); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.TouchAccessToken(ctx, "claude", now); err != nil { // older: ignored
+	if err := TouchAccessToken(ctx, m, "claude", now); err != nil { // older: ignored
 		t.Fatal(err)
 	}
-	tk, err := m.AccessToken(ctx, "claude")
+	tk, err := FindAccessToken(ctx, m, "claude")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,27 +64,27 @@ func TestTokenCatalog(t *testing.T) {
 		t.Fatalf("token = %+v", tk)
 	}
 
-	if err := m.RevokeAccessToken(ctx, "claude", later); err != nil {
+	if err := RevokeAccessToken(ctx, m, "claude", later); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.RevokeAccessToken(ctx, "claude", later); err != nil {
+	if err := RevokeAccessToken(ctx, m, "claude", later); err != nil {
 		t.Fatalf("second revoke: %v", err)
 	}
-	if err := m.RevokeAccessToken(ctx, "nobody", later); !errors.Is(err, ErrNotFound) {
+	if err := RevokeAccessToken(ctx, m, "nobody", later); !errors.Is(err, memory.ErrNotFound) {
 		t.Fatalf("revoke unknown: %v", err)
 	}
-	if _, err := m.AccessToken(ctx, "nobody"); !errors.Is(err, ErrNotFound) {
+	if _, err := FindAccessToken(ctx, m, "nobody"); !errors.Is(err, memory.ErrNotFound) {
 		t.Fatalf("unknown token: %v", err)
 	}
-	tk, _ = m.AccessToken(ctx, "claude")
+	tk, _ = FindAccessToken(ctx, m, "claude")
 	if tk.Active() {
 		t.Fatal("revoked token still active")
 	}
 	// A revoked name can be taken again.
-	if err := m.CreateAccessToken(ctx, "claude", []byte{8}, nil, later); err != nil {
+	if err := CreateAccessToken(ctx, m, "claude", []byte{8}, nil, later); err != nil {
 		t.Fatal(err)
 	}
-	tk, _ = m.AccessToken(ctx, "claude")
+	tk, _ = FindAccessToken(ctx, m, "claude")
 	if !tk.Active() || !bytes.Equal(tk.Hash, []byte{8}) {
 		t.Fatalf("recreated = %+v", tk)
 	}
