@@ -213,7 +213,7 @@ func (s *scorer) value(p *spost, raw []byte, pool []pval) (termVal, []pval, erro
 	err := passages(raw, p.pe0, p.pe1, p.tf[Body], func(e pentry) {
 		x := s.with(e.tf, e.len, &p.tf, &p.len)
 		pool = append(pool, pval{int(e.p), x})
-		v.best = math.Max(v.best, x)
+		v.best = max(v.best, x)
 	})
 	if err != nil {
 		return v, pool, fmt.Errorf("engine: passages of %q in document %d: %w", s.term, p.doc, err)
@@ -557,9 +557,9 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 			b := &skips[i]
 			c.bounds[i] = c.sc.contribution(&b.maxTF, &b.minLen)
 			if b.maxPTF > 0 { // a passage may score more than its document, and λ ≤ 1
-				c.bounds[i] = math.Max(c.bounds[i], p.Passage*c.sc.with(b.maxPTF, b.minPLen, &b.maxTF, &b.minLen))
+				c.bounds[i] = max(c.bounds[i], p.Passage*c.sc.with(b.maxPTF, b.minPLen, &b.maxTF, &b.minLen))
 			}
-			c.max = math.Max(c.max, c.bounds[i])
+			c.max = max(c.max, c.bounds[i])
 		}
 		cs = append(cs, c)
 	}
@@ -841,7 +841,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		}
 		pruned := false
 		for i := first - 1; i >= 0; i-- {
-			partial := math.Max(partTurn, p.Passage*partPass)
+			partial := max(partTurn, p.Passage*partPass)
 			if (partial+prefix[i])*slack <= theta {
 				pruned = true
 				break
