@@ -746,6 +746,9 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		vals[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(p.mask())
 	}
 	first := 0 // terms before it are non-essential
+	// theta is the k-th best score, read again only after an offer (the
+	// only thing that raises it), and first moved on with it.
+	theta, offered := 0.0, true
 	// Block-max: the sum of the bounds of every term's block at the
 	// candidate, valid up to bound (the nearest block end).
 	ub, bound, ubSet := 0.0, uint64(0), false
@@ -756,9 +759,11 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 				return nil, err
 			}
 		}
-		theta := top.threshold()
-		for first < len(cs) && prefix[first]*slack <= theta {
-			first++
+		if offered {
+			theta, offered = top.threshold(), false
+			for first < len(cs) && prefix[first]*slack <= theta {
+				first++
+			}
 		}
 		if first == len(cs) {
 			break
@@ -890,6 +895,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 					}
 				}
 				top.offer(h)
+				offered = true
 			}
 		}
 		clear(has)
