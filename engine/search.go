@@ -749,6 +749,9 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 	// theta is the k-th best score, read again only after an offer (the
 	// only thing that raises it), and first moved on with it.
 	theta, offered := 0.0, true
+	// next is the next candidate when nextOK: found while the essential
+	// terms' cursors moved past the last one, if none moved since.
+	next, nextOK := uint64(0), false
 	// Block-max: the sum of the bounds of every term's block at the
 	// candidate, valid up to bound (the nearest block end).
 	ub, bound, ubSet := 0.0, uint64(0), false
@@ -763,16 +766,21 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 			theta, offered = top.threshold(), false
 			for first < len(cs) && prefix[first]*slack <= theta {
 				first++
+				nextOK = false // the lowest of fewer terms
 			}
 		}
 		if first == len(cs) {
 			break
 		}
 		// The next candidate: the lowest document of an essential term.
-		d := uint64(endDoc)
-		for _, c := range cs[first:] {
-			d = min(d, c.doc())
+		d := next
+		if !nextOK {
+			d = endDoc
+			for _, c := range cs[first:] {
+				d = min(d, c.doc())
+			}
 		}
+		nextOK = false
 		if d == endDoc {
 			break
 		}
@@ -828,19 +836,21 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		// A bound on what d scores from the terms taken so far: the larger
 		// of their sum and Passage times the sum of each one's best passage.
 		partTurn, partPass := 0.0, 0.0
+		next = endDoc
 		for _, c := range cs[first:] {
-			if c.doc() != d {
-				continue
+			if c.doc() == d {
+				if allowed {
+					take(c)
+					partTurn += vals[c.idx].turn
+					partPass += vals[c.idx].best
+				}
+				if err := c.next(); err != nil {
+					return nil, err
+				}
 			}
-			if allowed {
-				take(c)
-				partTurn += vals[c.idx].turn
-				partPass += vals[c.idx].best
-			}
-			if err := c.next(); err != nil {
-				return nil, err
-			}
+			next = min(next, c.doc())
 		}
+		nextOK = true
 		if !allowed {
 			continue
 		}
