@@ -341,14 +341,19 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 	dst = slices.Grow(dst, int(n))[:at+int(n)]
 	out := dst[at:]
 	var prev uint64
+	prevRest := byte(0) // the fields other than the body of the posting before
+	// The varints are read with their one-byte case inline (uv is past the
+	// inliner's budget): a block is decoded for every posting list a
+	// search walks.
 	for k := range out {
 		p := &out[k]
 		*p = spost{}
-		h, j := uv(b, i)
-		if j < 0 {
+		var h uint64
+		if i < len(b) && b[i] < 0x80 {
+			h, i = uint64(b[i]), i+1
+		} else if h, i = uvSlow(b, i); i < 0 {
 			return dst[:at+k], corrupt("bad varint")
 		}
-		i = j
 		payload := h >> 2
 		once := false
 		if h&1 != 0 { // the body alone
@@ -361,11 +366,17 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 			}
 			p.doc = prev + payload
 		default:
-			lo, j := uv(b, i)
-			if j < 0 {
-				return dst[:at+k], corrupt("bad varint")
+			var lo uint64
+			switch {
+			case i < len(b) && b[i] < 0x80:
+				lo, i = uint64(b[i]), i+1
+			case i+1 < len(b) && b[i+1] < 0x80: // two bytes
+				lo, i = uint64(b[i]&0x7f)|uint64(b[i+1])<<7, i+2
+			default:
+				if lo, i = uvSlow(b, i); i < 0 {
+					return dst[:at+k], corrupt("bad varint")
+				}
 			}
-			i = j
 			hi := payload
 			if k > 0 {
 				if payload == 0 || prev>>MemberBits+payload < prev>>MemberBits {
@@ -379,45 +390,30 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 			p.doc = hi<<MemberBits | lo
 		}
 		prev = p.doc
-		m := byte(1 << Body)
-		rest := false
-		if h&1 == 0 {
-			if i >= len(b) {
-				return dst[:at+k], corrupt("truncated")
-			}
-			m = b[i]
-			i++
-			rest = m&restBit != 0
-			m &^= restBit
-			if m == 0 || m >= 1<<NumFields || m == 1<<Body {
-				return dst[:at+k], corrupt("bad field mask %#x", m)
-			}
-			if rest {
-				if k == 0 || out[k-1].mask()&^(1<<Body) != m&^(1<<Body) {
-					return dst[:at+k], corrupt("fields as a posting before that has others")
-				}
-				q := &out[k-1]
-				for f := Title; f < NumFields; f++ {
-					p.tf[f], p.len[f] = q.tf[f], q.len[f]
-				}
-			}
-		}
-		for f := range NumFields {
-			if m&(1<<f) == 0 || rest && f != Body {
-				continue
-			}
+		if h&1 != 0 {
+			// The body alone, as most postings are: its frequency (unless
+			// once) and length.
 			tf := uint64(1)
 			if !once {
-				if tf, i = uv(b, i); i < 0 {
+				if i < len(b) && b[i] < 0x80 {
+					tf, i = uint64(b[i]), i+1
+				} else if tf, i = uvSlow(b, i); i < 0 {
 					return dst[:at+k], corrupt("bad varint")
 				}
-				if tf == 1 && m == 1<<Body {
+				if tf == 1 {
 					return dst[:at+k], corrupt("a frequency of one written out")
 				}
 			}
 			var ln uint64
-			if ln, i = uv(b, i); i < 0 {
-				return dst[:at+k], corrupt("bad varint")
+			switch {
+			case i < len(b) && b[i] < 0x80:
+				ln, i = uint64(b[i]), i+1
+			case i+1 < len(b) && b[i+1] < 0x80: // two bytes
+				ln, i = uint64(b[i]&0x7f)|uint64(b[i+1])<<7, i+2
+			default:
+				if ln, i = uvSlow(b, i); i < 0 {
+					return dst[:at+k], corrupt("bad varint")
+				}
 			}
 			if tf > math.MaxUint32 || ln > math.MaxUint32 {
 				return dst[:at+k], corrupt("value %d out of range", max(tf, ln))
@@ -425,16 +421,59 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 			if tf == 0 || ln < tf {
 				return dst[:at+k], corrupt("frequency %d in a field of %d tokens", tf, ln)
 			}
-			p.tf[f], p.len[f] = uint32(tf), uint32(ln)
-		}
-		if !rest && m != 1<<Body && k > 0 && out[k-1].mask()&^(1<<Body) == m&^(1<<Body) && sameRestS(&out[k-1], p) {
-			return dst[:at+k], corrupt("fields as the posting before's written out")
+			p.tf[Body], p.len[Body] = uint32(tf), uint32(ln)
+			prevRest = 0
+		} else {
+			if i >= len(b) {
+				return dst[:at+k], corrupt("truncated")
+			}
+			m := b[i]
+			i++
+			rest := m&restBit != 0
+			m &^= restBit
+			if m == 0 || m >= 1<<NumFields || m == 1<<Body {
+				return dst[:at+k], corrupt("bad field mask %#x", m)
+			}
+			if rest {
+				if k == 0 || prevRest != m&^(1<<Body) {
+					return dst[:at+k], corrupt("fields as a posting before that has others")
+				}
+				q := &out[k-1]
+				for f := Title; f < NumFields; f++ {
+					p.tf[f], p.len[f] = q.tf[f], q.len[f]
+				}
+			}
+			for f := range NumFields {
+				if m&(1<<f) == 0 || rest && f != Body {
+					continue
+				}
+				var tf, ln uint64
+				if tf, i = uv(b, i); i < 0 {
+					return dst[:at+k], corrupt("bad varint")
+				}
+				if ln, i = uv(b, i); i < 0 {
+					return dst[:at+k], corrupt("bad varint")
+				}
+				if tf > math.MaxUint32 || ln > math.MaxUint32 {
+					return dst[:at+k], corrupt("value %d out of range", max(tf, ln))
+				}
+				if tf == 0 || ln < tf {
+					return dst[:at+k], corrupt("frequency %d in a field of %d tokens", tf, ln)
+				}
+				p.tf[f], p.len[f] = uint32(tf), uint32(ln)
+			}
+			if !rest && k > 0 && prevRest == m&^(1<<Body) && sameRestS(&out[k-1], p) {
+				return dst[:at+k], corrupt("fields as the posting before's written out")
+			}
+			prevRest = m &^ (1 << Body)
 		}
 		if p.tf[Body] == 0 || !long(p.len[Body]) {
 			continue
 		}
 		var nb uint64
-		if nb, i = uv(b, i); i < 0 {
+		if i < len(b) && b[i] < 0x80 {
+			nb, i = uint64(b[i]), i+1
+		} else if nb, i = uvSlow(b, i); i < 0 {
 			return dst[:at+k], corrupt("bad varint")
 		}
 		if nb < 2 || nb > uint64(len(b)-i) {

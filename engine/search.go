@@ -213,7 +213,7 @@ func (s *scorer) value(p *spost, raw []byte, pool []pval) (termVal, []pval, erro
 	err := passages(raw, p.pe0, p.pe1, p.tf[Body], func(e pentry) {
 		x := s.with(e.tf, e.len, &p.tf, &p.len)
 		pool = append(pool, pval{int(e.p), x})
-		v.best = math.Max(v.best, x)
+		v.best = max(v.best, x)
 	})
 	if err != nil {
 		return v, pool, fmt.Errorf("engine: passages of %q in document %d: %w", s.term, p.doc, err)
@@ -557,9 +557,9 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 			b := &skips[i]
 			c.bounds[i] = c.sc.contribution(&b.maxTF, &b.minLen)
 			if b.maxPTF > 0 { // a passage may score more than its document, and λ ≤ 1
-				c.bounds[i] = math.Max(c.bounds[i], p.Passage*c.sc.with(b.maxPTF, b.minPLen, &b.maxTF, &b.minLen))
+				c.bounds[i] = max(c.bounds[i], p.Passage*c.sc.with(b.maxPTF, b.minPLen, &b.maxTF, &b.minLen))
 			}
-			c.max = math.Max(c.max, c.bounds[i])
+			c.max = max(c.max, c.bounds[i])
 		}
 		cs = append(cs, c)
 	}
@@ -746,6 +746,12 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		vals[c.idx], has[c.idx], fields[c.idx] = v, true, FieldMask(p.mask())
 	}
 	first := 0 // terms before it are non-essential
+	// theta is the k-th best score, read again only after an offer (the
+	// only thing that raises it), and first moved on with it.
+	theta, offered := 0.0, true
+	// next is the next candidate when nextOK: found while the essential
+	// terms' cursors moved past the last one, if none moved since.
+	next, nextOK := uint64(0), false
 	// Block-max: the sum of the bounds of every term's block at the
 	// candidate, valid up to bound (the nearest block end).
 	ub, bound, ubSet := 0.0, uint64(0), false
@@ -756,18 +762,25 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 				return nil, err
 			}
 		}
-		theta := top.threshold()
-		for first < len(cs) && prefix[first]*slack <= theta {
-			first++
+		if offered {
+			theta, offered = top.threshold(), false
+			for first < len(cs) && prefix[first]*slack <= theta {
+				first++
+				nextOK = false // the lowest of fewer terms
+			}
 		}
 		if first == len(cs) {
 			break
 		}
 		// The next candidate: the lowest document of an essential term.
-		d := uint64(endDoc)
-		for _, c := range cs[first:] {
-			d = min(d, c.doc())
+		d := next
+		if !nextOK {
+			d = endDoc
+			for _, c := range cs[first:] {
+				d = min(d, c.doc())
+			}
 		}
+		nextOK = false
 		if d == endDoc {
 			break
 		}
@@ -823,25 +836,27 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		// A bound on what d scores from the terms taken so far: the larger
 		// of their sum and Passage times the sum of each one's best passage.
 		partTurn, partPass := 0.0, 0.0
+		next = endDoc
 		for _, c := range cs[first:] {
-			if c.doc() != d {
-				continue
+			if c.doc() == d {
+				if allowed {
+					take(c)
+					partTurn += vals[c.idx].turn
+					partPass += vals[c.idx].best
+				}
+				if err := c.next(); err != nil {
+					return nil, err
+				}
 			}
-			if allowed {
-				take(c)
-				partTurn += vals[c.idx].turn
-				partPass += vals[c.idx].best
-			}
-			if err := c.next(); err != nil {
-				return nil, err
-			}
+			next = min(next, c.doc())
 		}
+		nextOK = true
 		if !allowed {
 			continue
 		}
 		pruned := false
 		for i := first - 1; i >= 0; i-- {
-			partial := math.Max(partTurn, p.Passage*partPass)
+			partial := max(partTurn, p.Passage*partPass)
 			if (partial+prefix[i])*slack <= theta {
 				pruned = true
 				break
@@ -890,6 +905,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 					}
 				}
 				top.offer(h)
+				offered = true
 			}
 		}
 		clear(has)
