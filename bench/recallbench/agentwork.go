@@ -101,21 +101,11 @@ func RunAgentwork(ctx context.Context, opts AgentworkOptions) ([]Outcome, error)
 		return nil, err
 	}
 	defer m.Close()
-	stored, err := ReadSources(memDir)
-	if err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp("", "ireneo-bench-agentwork-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	fl, err := OpenFloor(ctx, filepath.Join(tmp, "floor.db"), stored)
+	fl, err := floorOf(ctx, memDir)
 	if err != nil {
 		return nil, err
 	}
 	defer fl.Close()
-	stored = nil
 	perType := map[string]int{}
 	var outs []Outcome
 	for qi, q := range d.Questions {

@@ -343,6 +343,44 @@ type system struct {
 
 // timedRecall asks m with configuration c applied to o and says how long it
 // took; a question with nothing left to search finds nothing.
+// floorOf opens the floor over the conversations stored in memDir's src/,
+// in a temporary folder that goes when it is closed.
+func floorOf(ctx context.Context, memDir string) (*Floor, error) {
+	stored, err := ReadSources(memDir)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "ireneo-bench-floor-")
+	if err != nil {
+		return nil, err
+	}
+	fl, err := OpenFloor(ctx, filepath.Join(tmp, "floor.db"), stored)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	fl.removeDir = tmp
+	return fl, nil
+}
+
+// memoryAndFloor makes a memory of sessions and the floor over them, in dir.
+func memoryAndFloor(ctx context.Context, dir string, sessions []*funes.Session) (*memory.Memory, *Floor, error) {
+	m, err := memory.Open(filepath.Join(dir, "memory"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := m.Ingest(ctx, sessions, memory.IngestOptions{}); err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	fl, err := OpenFloor(ctx, filepath.Join(dir, "floor.db"), sessions)
+	if err != nil {
+		m.Close()
+		return nil, nil, err
+	}
+	return m, fl, nil
+}
+
 // hitID names a hit: its source, conversation and turn.
 type hitID struct{ harness, session, turn string }
 

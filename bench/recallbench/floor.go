@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"net/url"
+	"os"
 	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
@@ -18,8 +19,9 @@ const FloorName = "floor"
 // rank`, with the turn's time kept beside it so a query can be limited to
 // what came before it. It shares nothing with memory's recall.
 type Floor struct {
-	db   *sql.DB
-	stmt *sql.Stmt
+	db        *sql.DB
+	stmt      *sql.Stmt
+	removeDir string // a temporary folder Close removes (floorOf)
 }
 
 // FloorHit is one turn the floor returns.
@@ -102,5 +104,9 @@ func (f *Floor) Close() error {
 	if f.stmt != nil {
 		f.stmt.Close()
 	}
-	return f.db.Close()
+	err := f.db.Close()
+	if f.removeDir != "" {
+		os.RemoveAll(f.removeDir)
+	}
+	return err
 }

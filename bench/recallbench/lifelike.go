@@ -93,16 +93,7 @@ func RunLifelike(ctx context.Context, opts LifelikeOptions) ([]Outcome, error) {
 		return nil, err
 	}
 	defer m.Close()
-	stored, err := ReadSources(memDir)
-	if err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp("", "ireneo-bench-lifelike-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	fl, err := OpenFloor(ctx, filepath.Join(tmp, "floor.db"), stored)
+	fl, err := floorOf(ctx, memDir)
 	if err != nil {
 		return nil, err
 	}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/bench/realmem"
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -68,18 +67,11 @@ func perMemory[P any](set string, people []P, name func(P) string, run func(dir 
 
 func runPersona(ctx context.Context, dir string, p *realmem.Persona, pi int, qi *int, opts RealMemOptions) ([]Outcome, error) {
 	t0 := time.Now()
-	m, err := memory.Open(filepath.Join(dir, "memory"))
+	m, fl, err := memoryAndFloor(ctx, dir, p.Sessions)
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
-	if _, err := m.Ingest(ctx, p.Sessions, memory.IngestOptions{}); err != nil {
-		return nil, err
-	}
-	fl, err := OpenFloor(ctx, filepath.Join(dir, "floor.db"), p.Sessions)
-	if err != nil {
-		return nil, err
-	}
 	defer fl.Close()
 	qs := p.Queries
 	if opts.Queries > 0 && len(qs) > opts.Queries {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/ireneo-app/ireneo/bench/rhelm"
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
 
@@ -48,18 +46,11 @@ func RunRHELM(ctx context.Context, opts RHELMOptions) ([]Outcome, error) {
 
 func runRHELMPerson(ctx context.Context, dir string, p *rhelm.Person, pi int, qi *int, opts RHELMOptions) ([]Outcome, error) {
 	t0 := time.Now()
-	m, err := memory.Open(filepath.Join(dir, "memory"))
+	m, fl, err := memoryAndFloor(ctx, dir, p.Sessions)
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
-	if _, err := m.Ingest(ctx, p.Sessions, memory.IngestOptions{}); err != nil {
-		return nil, err
-	}
-	fl, err := OpenFloor(ctx, filepath.Join(dir, "floor.db"), p.Sessions)
-	if err != nil {
-		return nil, err
-	}
 	defer fl.Close()
 	qs := p.Questions
 	if opts.Questions > 0 && len(qs) > opts.Questions {
