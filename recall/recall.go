@@ -111,10 +111,12 @@ func (c candidate) turn() memory.TurnKey { return memory.TurnKey{Sess: c.sess, S
 //  5. the budget and the context block (package answer);
 //  6. the snapshot closes — three times.
 //
-// One case reads more: a question naming days none of whose turns holds
+// Two cases read more: a question naming days none of whose turns holds
 // its words reads those days again for all its words (when.go, widened),
 // and, when not one of those days' turns holds any, lists them
-// (spandays.go).
+// (spandays.go); and a page that copies folded into fewer hits than asked
+// for, while the engine holds more, is read again four times as deep
+// (Recall's loop), so that it is the page a larger request would give.
 func Recall(ctx context.Context, m *memory.Memory, o Options) (*Result, error) {
 	r := newRun(o)
 	if !r.et.searched() {
