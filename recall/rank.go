@@ -191,6 +191,11 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		if bi < 0 {
 			break
 		}
+		if boosted && tn.OwnTurn > 0 && pool[bi].role != funes.RoleUser {
+			if u := ownTurn(pool, taken, bi, tn.OwnTurn); u >= 0 {
+				bi = u
+			}
+		}
 		taken[bi] = true
 		perSess[pool[bi].sess]++
 		exchanges[exchangeOf(pool[bi])] = true
@@ -201,6 +206,18 @@ func rank(cands []candidate, k int, tn Tuning, tie float64, speaker string) []ca
 		}
 	}
 	return out
+}
+
+// ownTurn finds, for the reply pool[r], the person's message it answers
+// among the untaken, covering at least minCov of the question; -1 if none.
+func ownTurn(pool []candidate, taken []bool, r int, minCov float64) int {
+	ex := exchangeOf(pool[r])
+	for i, c := range pool {
+		if !taken[i] && c.role == funes.RoleUser && exchangeOf(c) == ex && c.cov >= minCov {
+			return i
+		}
+	}
+	return -1
 }
 
 // groupCompanions follows a conversation's first hit with its next best

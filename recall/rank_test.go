@@ -451,3 +451,35 @@ func TestIDHeld(t *testing.T) {
 		t.Errorf("IDHeld 1, half the identifiers: the better match leads; got %d", got)
 	}
 }
+
+// OwnTurn (measured, off by default): for a first-person question whose best
+// hit is a reply, the person's message it answers is listed in its place
+// when it covers enough of the question; the reply may follow.
+func TestOwnTurnListsThePersonsMessage(t *testing.T) {
+	tn := DefaultTuning
+	tn.HalfLifeDays, tn.SessionWeight = 0, 0
+	tn.SpeakerWeight, tn.OwnTurn = 1, 0.5
+	cands := []candidate{
+		{sess: 1, seq: 1, bm25: -20, cov: 1, role: funes.RoleAssistant}, // the reply echoes every word
+		{sess: 1, seq: 0, bm25: -5, cov: 0.6, role: funes.RoleUser},     // the fact is the person's
+		{sess: 2, seq: 1, bm25: -4, cov: 1, role: funes.RoleAssistant},
+	}
+	first := func(tn Tuning, speaker string, cs []candidate) int64 {
+		return rank(append([]candidate(nil), cs...), 3, tn, 0, speaker)[0].id()
+	}
+	if got := first(tn, funes.RoleUser, cands); got != 100 {
+		t.Errorf("first-person question: first hit %d, want the person's message 100", got)
+	}
+	if got := first(tn, "", cands); got != 101 {
+		t.Errorf("not first person: first hit %d, want the reply 101", got)
+	}
+	low := append([]candidate(nil), cands...)
+	low[1].cov = 0.4
+	if got := first(tn, funes.RoleUser, low); got != 101 {
+		t.Errorf("a message covering too little: first hit %d, want the reply 101", got)
+	}
+	tn.OwnTurn = 0
+	if got := first(tn, funes.RoleUser, cands); got != 101 {
+		t.Errorf("off: first hit %d, want the reply 101", got)
+	}
+}

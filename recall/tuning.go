@@ -45,7 +45,15 @@ type Tuning struct {
 	// SameExchange is a score factor for a turn whose message or reply is
 	// already a hit (on top of SameSession); 0 or 1 turns it off.
 	SameExchange float64
-	NoNeighbors  bool
+	// OwnTurn, above 0, lists a person's own message in place of the reply
+	// it led to, for a first-person question (FirstPerson) whose hit is that
+	// reply, when the message covers at least OwnTurn of the question: the
+	// fact is the person's, the reply only echoes it. 0 turns it off: at 0.5
+	// it lifts lifelike's user-said turn@3 beyond noise and leaves RealMem,
+	// RHELM and recalldata as they were, one set where bench/README's rule
+	// asks for two (BENCHMARKS.md, "A person's own message").
+	OwnTurn     float64
+	NoNeighbors bool
 	// CoverPower raises the share of the query a chunk covers (IDF
 	// weighted) into the score: a chunk that holds every asked-for word beats
 	// one that repeats a few of them. 0 turns it off.
