@@ -47,6 +47,31 @@ func querySearchTerms(q string) searchTerms {
 	return st
 }
 
+// withoutIDParts drops the words that are parts of an identifier the query
+// typed ("N-11" is the identifier n11 and the words n and 11): a list of
+// the conversations holding N-11 is not every conversation holding 11.
+func (st searchTerms) withoutIDParts(q string) searchTerms {
+	parts := map[string]bool{}
+	for _, f := range strings.Fields(q) {
+		if len(identifiers(f)) > 0 {
+			for _, w := range querywords.Words(f) {
+				parts[w] = true
+			}
+		}
+	}
+	var words []string
+	for _, w := range st.words {
+		if !parts[w] {
+			words = append(words, w)
+		}
+	}
+	if len(words) == 0 && len(st.ids) == 0 {
+		return st
+	}
+	st.words = words
+	return st
+}
+
 // matchExpr renders the terms as an FTS5 MATCH expression.
 func (st searchTerms) matchExpr() string {
 	var parts []string

@@ -75,7 +75,7 @@ func (m *Memory) Sessions(ctx context.Context, q SessionQuery) ([]SessionInfo, i
 	where = append(where, w...)
 	args = append(args, a...)
 	if strings.TrimSpace(q.Query) != "" {
-		plan := querySearchTerms(q.Query)
+		plan := querySearchTerms(q.Query).withoutIDParts(q.Query)
 		if len(plan.words)+len(plan.ids) > 0 {
 			ids, err := m.sessionsMatching(ctx, plan)
 			if err != nil {

@@ -45,3 +45,37 @@ func TestDay(t *testing.T) {
 		t.Errorf("Day = %q, want the UTC date 2026-03-02", got)
 	}
 }
+
+// A list filtered by an identifier holds the conversations that hold it, not
+// every one holding one of its parts ("N-11" is not "11"); a plain word
+// beside it still counts.
+func TestSessionsQueryKeepsIdentifiersWhole(t *testing.T) {
+	t.Parallel()
+	m := openTest(t)
+	mustIngest(t, m,
+		conv("has-id", funes.HarnessClaude, "rollout", "", day0, "The N-11 rollout goes out Thursday."),
+		conv("has-part", funes.HarnessClaude, "numbers", "", day0, "We counted 11 boxes and an n."),
+		conv("has-word", funes.HarnessClaude, "weather", "", day0, "Thursday looks rainy."))
+	ctx := context.Background()
+	list := func(q string) []string {
+		infos, _, err := m.Sessions(ctx, SessionQuery{Query: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, s := range infos {
+			ids = append(ids, s.SessionID)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	if got := list("N-11"); !slices.Equal(got, []string{"has-id"}) {
+		t.Errorf("N-11: %v, want only the conversation holding it", got)
+	}
+	if got := list("N-11 thursday"); !slices.Equal(got, []string{"has-id", "has-word"}) {
+		t.Errorf("N-11 thursday: %v", got)
+	}
+	if got := list("11"); !slices.Contains(got, "has-part") {
+		t.Errorf("11 alone: %v, want the conversation holding 11", got)
+	}
+}
