@@ -85,7 +85,7 @@ type GetArgs struct {
 
 // SessionsArgs are sessions' arguments.
 type SessionsArgs struct {
-	Query       string `json:"query,omitempty" jsonschema:"words that appear in the conversation or its title"`
+	Query       string `json:"query,omitempty" jsonschema:"words that all appear in the conversation or its title"`
 	Project     string `json:"project,omitempty" jsonschema:"only this project's conversations, plus untagged ones"`
 	Source      string `json:"source,omitempty" jsonschema:"only one assistant: chatgpt, claude, codex, claude_code, gemini_cli, opencode, cursor or copilot_cli"`
 	Since       string `json:"since,omitempty" jsonschema:"only conversations active on or after this date: YYYY-MM-DD or RFC 3339"`

@@ -229,19 +229,22 @@ func (m *Memory) loadRef(ref sessionRef) (*funes.Session, error) {
 	return nil, fmt.Errorf("%s: conversation %s not in file", ref.path, ref.sid)
 }
 
-// sessionsMatching lists the ids of the sessions with a turn that holds one
-// of the plan's words (in its text or title) or identifiers.
+// sessionsMatching lists the ids of the sessions that hold every one of
+// the plan's words (in a turn's text or the title) and identifiers, each
+// in a turn of its own or the same: a list filtered by "oaxaca train" holds
+// the conversations about the train to Oaxaca, not every one with a train.
 func (m *Memory) sessionsMatching(ctx context.Context, plan searchTerms) ([]string, error) {
-	seen := map[int64]bool{}
-	var out []string
+	var have map[int64]bool // the sessions holding every term so far
 	collect := func(term string, fields engine.FieldMask) error {
-		return engine.Docs(ctx, m.db, term, fields, func(doc uint64) bool {
-			if s := docSession(doc); !seen[s] {
-				seen[s] = true
-				out = append(out, strconv.FormatInt(s, 10))
+		next := map[int64]bool{}
+		err := engine.Docs(ctx, m.db, term, fields, func(doc uint64) bool {
+			if s := docSession(doc); have == nil || have[s] {
+				next[s] = true
 			}
 			return true
 		})
+		have = next
+		return err
 	}
 	for _, w := range plan.words {
 		if err := collect(engine.Term(w), 1<<engine.Body|1<<engine.Title); err != nil {
@@ -252,6 +255,10 @@ func (m *Memory) sessionsMatching(ctx context.Context, plan searchTerms) ([]stri
 		if err := collect(engine.Term(id), 1<<engine.IDs); err != nil {
 			return nil, err
 		}
+	}
+	out := make([]string, 0, len(have))
+	for s := range have {
+		out = append(out, strconv.FormatInt(s, 10))
 	}
 	return out, nil
 }

@@ -47,8 +47,8 @@ func TestDay(t *testing.T) {
 }
 
 // A list filtered by an identifier holds the conversations that hold it, not
-// every one holding one of its parts ("N-11" is not "11"); a plain word
-// beside it still counts.
+// every one holding one of its parts ("N-11" is not "11"); with a word beside
+// it, the conversations holding both.
 func TestSessionsQueryKeepsIdentifiersWhole(t *testing.T) {
 	t.Parallel()
 	m := openTest(t)
@@ -72,8 +72,14 @@ func TestSessionsQueryKeepsIdentifiersWhole(t *testing.T) {
 	if got := list("N-11"); !slices.Equal(got, []string{"has-id"}) {
 		t.Errorf("N-11: %v, want only the conversation holding it", got)
 	}
-	if got := list("N-11 thursday"); !slices.Equal(got, []string{"has-id", "has-word"}) {
-		t.Errorf("N-11 thursday: %v", got)
+	if got := list("N-11 thursday"); !slices.Equal(got, []string{"has-id"}) {
+		t.Errorf("N-11 thursday: %v, want the one conversation holding both", got)
+	}
+	if got := list("thursday"); !slices.Equal(got, []string{"has-id", "has-word"}) {
+		t.Errorf("thursday: %v", got)
+	}
+	if got := list("rainy thursday"); !slices.Equal(got, []string{"has-word"}) {
+		t.Errorf("rainy thursday: %v, want the conversation holding both words, not either", got)
 	}
 	if got := list("11"); !slices.Contains(got, "has-part") {
 		t.Errorf("11 alone: %v, want the conversation holding 11", got)

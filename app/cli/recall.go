@@ -171,7 +171,7 @@ func newSessionsCmd(g *globals) *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&q.Project, "project", "", "only this project, plus untagged conversations")
 	f.StringVar(&q.Source, "source", "", "only this source")
-	f.StringVar(&q.Query, "query", "", "only conversations containing these words")
+	f.StringVar(&q.Query, "query", "", "only conversations holding all of these words")
 	f.StringVar(&since, "since", "", "updated on or after this date")
 	f.StringVar(&until, "until", "", "started before this date")
 	f.BoolVar(&q.Starred, "starred", false, "only starred conversations")
