@@ -2,9 +2,7 @@ package backup
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,53 +96,11 @@ func (s *restoreStaging) discard() error {
 	if s.lock == nil {
 		return nil
 	}
-	err := removeStaging(s.dir)
+	err := shred.Folder(s.dir, memory.StagingLock)
 	s.lock.Close()
 	s.lock = nil
 	if err != nil {
 		return fmt.Errorf("clear the restore's staging folder %s: %w", s.dir, err)
 	}
 	return nil
-}
-
-// removeStaging deletes a staging folder, its lock file last; every other
-// file is overwritten before it goes (as memory clears its own).
-func removeStaging(dir string) error {
-	ents, err := os.ReadDir(dir)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	var errs []error
-	for _, e := range ents {
-		if e.Name() == memory.StagingLock {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		if e.IsDir() {
-			errs = append(errs, shredTree(p))
-			continue
-		}
-		if err := shred.File(p); err != nil && !os.IsNotExist(err) {
-			errs = append(errs, err)
-		}
-	}
-	os.Remove(filepath.Join(dir, memory.StagingLock))
-	if err := os.Remove(dir); err != nil && !os.IsNotExist(err) {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
-}
-
-// shredTree overwrites every file under dir, then removes it.
-func shredTree(dir string) error {
-	var errs []error
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if err := shred.File(p); err != nil && !os.IsNotExist(err) {
-				errs = append(errs, err)
-			}
-		}
-		return nil
-	})
-	return errors.Join(append(errs, os.RemoveAll(dir))...)
 }

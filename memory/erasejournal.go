@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	shredpkg "github.com/ireneo-app/ireneo/shred"
 )
 
 // Every destructive step is a job in the erase journal (the catalog's
@@ -169,7 +171,7 @@ func (j *eraseJob) drop() error {
 	if j.lock == nil {
 		return nil
 	}
-	// clearJobDir, not removeStaging: a link to a file its rewrite did not
+	// clearJobDir, not shred.Folder: a link to a file its rewrite did not
 	// replace is that live file, and must only be unlinked.
 	err := j.m.clearJobDir(j.dir)
 	closeLock(j.lock)
@@ -338,7 +340,7 @@ func (m *Memory) clearJobDir(dir string) error {
 			errs = append(errs, shredLink(filepath.Join(dir, e.Name()), filepath.Join(m.dir, rel)))
 		}
 	}
-	return errors.Join(append(errs, removeStaging(dir))...)
+	return errors.Join(append(errs, shredpkg.Folder(dir, lockName))...)
 }
 
 // jobItems reads a job's rows.

@@ -13,8 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/querywords"
 	"time"
+
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 // die leaves a batch as a killed import would: files open no more, lock

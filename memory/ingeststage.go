@@ -9,11 +9,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	shredpkg "github.com/ireneo-app/ireneo/shred"
 
 	"github.com/ireneo-app/ireneo/funes"
 )
@@ -355,50 +356,8 @@ func (b *Batch) Discard() {
 		return
 	}
 	b.file.Close()
-	removeStaging(b.dir)
+	shredpkg.Folder(b.dir, lockName)
 	closeLock(b.lock)
 	b.lock = nil
 	b.m.openBatches.Add(-1)
-}
-
-// removeStaging deletes a batch folder, its lock file last; every other
-// file is zeroed before it goes.
-func removeStaging(dir string) error {
-	ents, err := os.ReadDir(dir)
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	var errs []error
-	for _, e := range ents {
-		if e.Name() == lockName {
-			continue
-		}
-		p := filepath.Join(dir, e.Name())
-		if e.IsDir() {
-			errs = append(errs, shredTree(p))
-			continue
-		}
-		if err := shred(p); err != nil && !os.IsNotExist(err) {
-			errs = append(errs, err)
-		}
-	}
-	os.Remove(filepath.Join(dir, lockName))
-	if err := os.Remove(dir); err != nil && !os.IsNotExist(err) {
-		errs = append(errs, err)
-	}
-	return errors.Join(errs...)
-}
-
-// shredTree shreds every file under dir, then removes it.
-func shredTree(dir string) error {
-	var errs []error
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if err := shred(p); err != nil && !os.IsNotExist(err) {
-				errs = append(errs, err)
-			}
-		}
-		return nil
-	})
-	return errors.Join(append(errs, os.RemoveAll(dir))...)
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	shredpkg "github.com/ireneo-app/ireneo/shred"
+
 	"github.com/ireneo-app/ireneo/funes"
 )
 
@@ -103,7 +105,7 @@ func (m *Memory) recoverBatch(ctx context.Context, dir string) error {
 			errs = append(errs, m.recoverIncoming(ctx, filepath.Join(dir, e.Name()), ""))
 		}
 	}
-	errs = append(errs, removeStaging(dir))
+	errs = append(errs, shredpkg.Folder(dir, lockName))
 	return errors.Join(errs...)
 }
 

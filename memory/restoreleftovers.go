@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	shredpkg "github.com/ireneo-app/ireneo/shred"
 )
 
 // A restore (package backup's) extracts an archive's conversation files
@@ -60,14 +62,14 @@ func (m *Memory) recoverRestore(ctx context.Context, dir string) error {
 		if changedWithin(dir, legacyRestoreQuiet) {
 			return nil // perhaps an older build's restore, still running
 		}
-		return shredTree(dir)
+		return shredpkg.Tree(dir)
 	}
 	lock, err := lockDead(dir)
 	if err != nil || lock == nil {
 		return err
 	}
 	defer lock.Close()
-	return errors.Join(m.unplace(ctx, filepath.Join(dir, PlaceList)), removeStaging(dir))
+	return errors.Join(m.unplace(ctx, filepath.Join(dir, PlaceList)), shredpkg.Folder(dir, lockName))
 }
 
 // placeable says whether rel, relative to the memory directory, is a file
