@@ -452,7 +452,7 @@ func TestIDHeld(t *testing.T) {
 	}
 }
 
-// OwnTurn (measured, off by default): for a first-person question whose best
+// OwnTurn (on by default, 0.5): for a first-person question whose best
 // hit is a reply, the person's message it answers is listed in its place
 // when it covers enough of the question; the reply may follow.
 func TestOwnTurnListsThePersonsMessage(t *testing.T) {
