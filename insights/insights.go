@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -209,12 +210,12 @@ const (
 // Class sorts an audit outcome into Answered, NoMatch, Refused or Failed.
 func Class(outcome string) int {
 	switch {
-	case outcome == memory.AuditOK:
+	case outcome == auditlog.OK:
 		return Answered
-	case outcome == memory.AuditNoMatch || outcome == memory.AuditNotFound:
+	case outcome == auditlog.NoMatch || outcome == auditlog.NotFound:
 		return NoMatch
-	case outcome == memory.AuditBusy || outcome == memory.AuditUnauthorized || outcome == memory.AuditForbidden ||
-		outcome == "too_large" || outcome == memory.AuditInvalid || strings.HasPrefix(outcome, "refused"): // too_large: mcpserver's oversized request
+	case outcome == auditlog.Busy || outcome == auditlog.Unauthorized || outcome == auditlog.Forbidden ||
+		outcome == "too_large" || outcome == auditlog.Invalid || strings.HasPrefix(outcome, "refused"): // too_large: mcpserver's oversized request
 		return Refused
 	}
 	return Failed

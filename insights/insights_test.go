@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/funes/funestest"
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memory/memorytest"
 	"github.com/ireneo-app/ireneo/memscrub"
 )
@@ -37,14 +37,13 @@ func TestInsights(t *testing.T) {
 		t.Fatal(err)
 	}
 	day := func(d int) time.Time { return now.AddDate(0, 0, -d) }
-	err := m.AddAudit(ctx,
-		memory.AuditEntry{TS: day(1), Client: "claude-code", Tool: "recall", Outcome: memory.AuditOK, Hits: 3},
-		memory.AuditEntry{TS: day(1), Client: "claude-code", Tool: "recall", Outcome: memory.AuditNoMatch},
-		memory.AuditEntry{TS: day(1), Client: "claude-code", Tool: "get", Outcome: memory.AuditOK},
-		memory.AuditEntry{TS: day(0), Client: "codex", Tool: "recall", Outcome: memory.AuditBusy},
-		memory.AuditEntry{TS: day(0), Client: "codex", Tool: "recall", Outcome: memory.AuditTimeout},
-		memory.AuditEntry{TS: day(0), Client: "codex", Tool: "sessions", Outcome: memory.AuditOK}, // not recall or get
-		memory.AuditEntry{TS: day(200), Client: "codex", Tool: "recall", Outcome: memory.AuditOK}, // outside 3 months
+	err := auditlog.Add(ctx, m, auditlog.Entry{TS: day(1), Client: "claude-code", Tool: "recall", Outcome: auditlog.OK, Hits: 3},
+		auditlog.Entry{TS: day(1), Client: "claude-code", Tool: "recall", Outcome: auditlog.NoMatch},
+		auditlog.Entry{TS: day(1), Client: "claude-code", Tool: "get", Outcome: auditlog.OK},
+		auditlog.Entry{TS: day(0), Client: "codex", Tool: "recall", Outcome: auditlog.Busy},
+		auditlog.Entry{TS: day(0), Client: "codex", Tool: "recall", Outcome: auditlog.Timeout},
+		auditlog.Entry{TS: day(0), Client: "codex", Tool: "sessions", Outcome: auditlog.OK}, // not recall or get
+		auditlog.Entry{TS: day(200), Client: "codex", Tool: "recall", Outcome: auditlog.OK}, // outside 3 months
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -151,10 +150,10 @@ func TestInsightsTopTenProjects(t *testing.T) {
 // The screen's chart and the agents' tool sort an outcome into one class.
 func TestClass(t *testing.T) {
 	for outcome, want := range map[string]int{
-		memory.AuditOK: Answered, memory.AuditNoMatch: NoMatch, memory.AuditNotFound: NoMatch,
-		memory.AuditBusy: Refused, memory.AuditUnauthorized: Refused, memory.AuditForbidden: Refused,
-		memory.AuditInvalid: Refused, "too_large": Refused, "refused_scope": Refused,
-		memory.AuditTimeout: Failed, memory.AuditUnavailable: Failed, memory.AuditCancelled: Failed, "": Failed,
+		auditlog.OK: Answered, auditlog.NoMatch: NoMatch, auditlog.NotFound: NoMatch,
+		auditlog.Busy: Refused, auditlog.Unauthorized: Refused, auditlog.Forbidden: Refused,
+		auditlog.Invalid: Refused, "too_large": Refused, "refused_scope": Refused,
+		auditlog.Timeout: Failed, auditlog.Unavailable: Failed, auditlog.Cancelled: Failed, "": Failed,
 	} {
 		if got := Class(outcome); got != want {
 			t.Errorf("Class(%q) = %d, want %d", outcome, got, want)

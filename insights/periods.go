@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -36,9 +37,9 @@ type SessionLister interface {
 	Sessions(ctx context.Context, q memory.SessionQuery) ([]memory.SessionInfo, int, error)
 }
 
-// AuditReader lists the audit log, as memory.Memory does.
+// AuditReader lists the audit log, as auditlog.List does over a memory.
 type AuditReader interface {
-	Audit(ctx context.Context, q memory.AuditQuery) ([]memory.AuditEntry, error)
+	Audit(ctx context.Context, q auditlog.Query) ([]auditlog.Entry, error)
 }
 
 // Periods counts q's conversations per period and, when audit is not nil
@@ -110,7 +111,7 @@ func Periods(ctx context.Context, sessions SessionLister, audit AuditReader, q P
 	type access struct{ answered, noMatch, refused, failed map[string]int }
 	clients := map[string]*access{}
 	if audit != nil && project == "" && source == "" {
-		aq := memory.AuditQuery{Since: since, Limit: periodAuditMax}
+		aq := auditlog.Query{Since: since, Limit: periodAuditMax}
 		if q.Scope != nil {
 			aq.Client = q.Client
 		}

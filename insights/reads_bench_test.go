@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memory/memorytest"
@@ -36,17 +37,17 @@ func insightsBenchMemory(b *testing.B) *memory.Memory {
 		memorytest.Ingest(b, m, ss[:n]...)
 		ss = ss[n:]
 	}
-	var entries []memory.AuditEntry
-	outcomes := []string{memory.AuditOK, memory.AuditOK, memory.AuditOK, memory.AuditNoMatch, memory.AuditBusy, memory.AuditTimeout}
+	var entries []auditlog.Entry
+	outcomes := []string{auditlog.OK, auditlog.OK, auditlog.OK, auditlog.NoMatch, auditlog.Busy, auditlog.Timeout}
 	for range 20000 {
-		entries = append(entries, memory.AuditEntry{
+		entries = append(entries, auditlog.Entry{
 			TS:     base.Add(time.Duration(r.Int63n(int64(365 * 24 * time.Hour)))),
 			Client: []string{"claude-code", "codex", "cursor", "vscode"}[r.Intn(4)],
 			Tool:   []string{"recall", "recall", "get", "sessions"}[r.Intn(4)],
 			Args:   `{"query":"x"}`, Outcome: outcomes[r.Intn(len(outcomes))],
 		})
 	}
-	if err := m.AddAudit(ctx, entries...); err != nil {
+	if err := auditlog.Add(ctx, m, entries...); err != nil {
 		b.Fatal(err)
 	}
 	return m

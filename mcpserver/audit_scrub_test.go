@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/redact"
 	"github.com/ireneo-app/ireneo/scrub"
 	"github.com/ireneo-app/ireneo/scrub/scrubtest"
@@ -21,8 +21,8 @@ import (
 // activity view is shown, and in no file of the memory.
 func TestRecallQueryScrubbedInAudit(t *testing.T) {
 	var mu sync.Mutex
-	var shown []memory.AuditEntry
-	ts := startTestServer(t, Options{OnCall: func(e memory.AuditEntry) {
+	var shown []auditlog.Entry
+	ts := startTestServer(t, Options{OnCall: func(e auditlog.Entry) {
 		mu.Lock()
 		shown = append(shown, e)
 		mu.Unlock()
@@ -34,7 +34,7 @@ func TestRecallQueryScrubbedInAudit(t *testing.T) {
 	long := strings.Repeat("w", maxAuditArgs-30) + " " + tok
 	callTool(t, c, ToolRecall, map[string]any{"query": long})
 	ts.FlushAudit()
-	es, err := ts.mem.Audit(context.Background(), memory.AuditQuery{})
+	es, err := auditlog.List(context.Background(), ts.mem, auditlog.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestLazySecretsRedactFirstCall(t *testing.T) {
 	c := connect(t, ts.url, ts.full)
 	callTool(t, c, ToolRecall, map[string]any{"query": "badge ACME-314159 refused"})
 	ts.FlushAudit()
-	es, err := ts.mem.Audit(context.Background(), memory.AuditQuery{})
+	es, err := auditlog.List(context.Background(), ts.mem, auditlog.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"sync"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -21,25 +22,25 @@ const auditBatch = 256
 type auditLog struct {
 	mem    *memory.Memory
 	log    *slog.Logger
-	onCall func(memory.AuditEntry)
+	onCall func(auditlog.Entry)
 
 	mu      sync.Mutex
 	written *sync.Cond // signalled after each batch is written
 	pending int        // entries accepted but not yet written
-	ch      chan memory.AuditEntry
+	ch      chan auditlog.Entry
 	done    chan struct{}
 	closed  bool
 }
 
-func newAuditLog(m *memory.Memory, log *slog.Logger, onCall func(memory.AuditEntry)) *auditLog {
-	a := &auditLog{mem: m, log: log, onCall: onCall, ch: make(chan memory.AuditEntry, auditQueue), done: make(chan struct{})}
+func newAuditLog(m *memory.Memory, log *slog.Logger, onCall func(auditlog.Entry)) *auditLog {
+	a := &auditLog{mem: m, log: log, onCall: onCall, ch: make(chan auditlog.Entry, auditQueue), done: make(chan struct{})}
 	a.written = sync.NewCond(&a.mu)
 	go a.run()
 	return a
 }
 
 // record queues one entry; it never blocks the call being recorded.
-func (a *auditLog) record(e memory.AuditEntry) {
+func (a *auditLog) record(e auditlog.Entry) {
 	if a.onCall != nil {
 		a.onCall(e)
 	}
@@ -60,7 +61,7 @@ func (a *auditLog) record(e memory.AuditEntry) {
 func (a *auditLog) run() {
 	defer close(a.done)
 	for e := range a.ch {
-		batch := []memory.AuditEntry{e}
+		batch := []auditlog.Entry{e}
 	fill:
 		for len(batch) < auditBatch {
 			select {
@@ -73,7 +74,7 @@ func (a *auditLog) run() {
 				break fill
 			}
 		}
-		if err := a.mem.AddAudit(context.Background(), batch...); err != nil {
+		if err := auditlog.Add(context.Background(), a.mem, batch...); err != nil {
 			a.log.Error("audit log write failed", "entries", len(batch), "err", err)
 		}
 		a.mu.Lock()

@@ -13,7 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/redact"
 )
 
@@ -63,7 +63,7 @@ func handle[A any](s *Server, tool string, body toolBody[A]) server.ToolHandlerF
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		start := time.Now()
 		rawArgs := rawArguments(req)
-		entry := memory.AuditEntry{TS: start.UTC(), Tool: tool, Args: auditArgs(rawArgs, s.secrets.get())}
+		entry := auditlog.Entry{TS: start.UTC(), Tool: tool, Args: auditArgs(rawArgs, s.secrets.get())}
 		finish := func(res *mcp.CallToolResult, hits int, outcome string) (*mcp.CallToolResult, error) {
 			entry.Hits, entry.Outcome, entry.Duration = hits, outcome, time.Since(start)
 			s.audit.record(entry)
@@ -73,13 +73,13 @@ func handle[A any](s *Server, tool string, body toolBody[A]) server.ToolHandlerF
 		c, ok := callerFrom(ctx)
 		if !ok {
 			entry.Client = "unknown"
-			return finish(mcp.NewToolResultError(msgNoCaller), 0, memory.AuditInvalid)
+			return finish(mcp.NewToolResultError(msgNoCaller), 0, auditlog.Invalid)
 		}
 		entry.Client = c.Name
 
 		var args A
 		if err := decodeArgs(rawArgs, &args); err != nil {
-			return finish(mcp.NewToolResultError(fmt.Sprintf("bad arguments for %s: %v", tool, err)), 0, memory.AuditInvalid)
+			return finish(mcp.NewToolResultError(fmt.Sprintf("bad arguments for %s: %v", tool, err)), 0, auditlog.Invalid)
 		}
 
 		// Wait briefly for a slot, then say busy rather than queue forever.
@@ -88,10 +88,10 @@ func handle[A any](s *Server, tool string, body toolBody[A]) server.ToolHandlerF
 		case s.slots <- struct{}{}:
 			wait.Stop()
 		case <-wait.C:
-			return finish(mcp.NewToolResultError(msgBusy), 0, memory.AuditBusy)
+			return finish(mcp.NewToolResultError(msgBusy), 0, auditlog.Busy)
 		case <-ctx.Done():
 			wait.Stop()
-			return finish(mcp.NewToolResultError(msgCancelled), 0, memory.AuditCancelled)
+			return finish(mcp.NewToolResultError(msgCancelled), 0, auditlog.Cancelled)
 		}
 
 		ctx, cancel := context.WithTimeout(ctx, s.opts.CallTimeout)
@@ -124,22 +124,22 @@ func handle[A any](s *Server, tool string, body toolBody[A]) server.ToolHandlerF
 		switch {
 		case out.err == nil:
 		case errors.As(out.err, new(*argError)):
-			return finish(mcp.NewToolResultError(out.err.Error()), 0, memory.AuditInvalid)
+			return finish(mcp.NewToolResultError(out.err.Error()), 0, auditlog.Invalid)
 		case errors.Is(out.err, context.DeadlineExceeded):
-			return finish(mcp.NewToolResultError(fmt.Sprintf(msgTimeout, s.opts.CallTimeout)), 0, memory.AuditTimeout)
+			return finish(mcp.NewToolResultError(fmt.Sprintf(msgTimeout, s.opts.CallTimeout)), 0, auditlog.Timeout)
 		case errors.Is(out.err, context.Canceled) || errors.Is(ctx.Err(), context.Canceled):
 			// The client cancelled (notifications/cancelled) or hung up: its
 			// choice, not a failure of the memory, and nobody reads the answer.
-			return finish(mcp.NewToolResultError(msgCancelled), 0, memory.AuditCancelled)
+			return finish(mcp.NewToolResultError(msgCancelled), 0, auditlog.Cancelled)
 		default:
 			// The agent gets one plain line; the details go to the log.
 			s.log.Error("tool failed", "tool", tool, "client", c.Name, "err", out.err)
-			return finish(mcp.NewToolResultError(msgUnavailable), 0, memory.AuditUnavailable)
+			return finish(mcp.NewToolResultError(msgUnavailable), 0, auditlog.Unavailable)
 		}
 
 		a := out.a
 		if a.outcome == "" {
-			a.outcome = memory.AuditOK
+			a.outcome = auditlog.OK
 		}
 		if n := resultSize(a.result); n > s.opts.MaxResultBytes {
 			return finish(mcp.NewToolResultError(fmt.Sprintf(msgTooLarge, n, s.opts.MaxResultBytes)), a.hits, AuditTooLarge)

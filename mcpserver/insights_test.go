@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/tokenstore"
 )
 
@@ -33,7 +33,7 @@ func TestInsightsOverHTTP(t *testing.T) {
 	// The audit log is written in the background: wait for the calls.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		es, _ := m.Audit(ctx, memory.AuditQuery{Tool: ToolRecall})
+		es, _ := auditlog.List(ctx, m, auditlog.Query{Tool: ToolRecall})
 		if len(es) >= 4 || time.Now().After(deadline) {
 			break
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
@@ -38,10 +39,10 @@ var everyTool = map[string]map[string]any{
 	ToolRecall: {"query": "MT-4471"}, ToolGet: {"session_id": "conv-alpha"}, ToolSessions: nil, ToolListProjects: nil,
 }
 
-func lastAudit(t *testing.T, ts *testServer) memory.AuditEntry {
+func lastAudit(t *testing.T, ts *testServer) auditlog.Entry {
 	t.Helper()
 	ts.FlushAudit()
-	es, err := ts.mem.Audit(context.Background(), memory.AuditQuery{Limit: 1})
+	es, err := auditlog.List(context.Background(), ts.mem, auditlog.Query{Limit: 1})
 	if err != nil || len(es) != 1 {
 		t.Fatalf("audit: %v %v", es, err)
 	}
@@ -64,7 +65,7 @@ func TestMemoryFailureIsOneLine(t *testing.T) {
 				if !res.IsError || resultText(res) != msgUnavailable {
 					t.Errorf("%s: %v %q, want %q", tool, res.IsError, resultText(res), msgUnavailable)
 				}
-				if e := lastAudit(t, ts); e.Tool != tool || e.Outcome != memory.AuditUnavailable {
+				if e := lastAudit(t, ts); e.Tool != tool || e.Outcome != auditlog.Unavailable {
 					t.Errorf("audit = %+v", e)
 				}
 			}
@@ -111,7 +112,7 @@ func TestBusy(t *testing.T) {
 	if !res.IsError || resultText(res) != msgBusy {
 		t.Fatalf("third call: %v %q", res.IsError, resultText(res))
 	}
-	if e := lastAudit(t, ts); e.Outcome != memory.AuditBusy {
+	if e := lastAudit(t, ts); e.Outcome != auditlog.Busy {
 		t.Fatalf("audit = %+v", e)
 	}
 	close(release)
@@ -136,7 +137,7 @@ func TestCallTimeout(t *testing.T) {
 	if !res.IsError || !strings.Contains(resultText(res), "took too long") {
 		t.Fatalf("%v %q", res.IsError, resultText(res))
 	}
-	if e := lastAudit(t, ts); e.Outcome != memory.AuditTimeout {
+	if e := lastAudit(t, ts); e.Outcome != auditlog.Timeout {
 		t.Fatalf("audit = %+v", e)
 	}
 }
@@ -204,12 +205,12 @@ func TestCancelledCallAudited(t *testing.T) {
 	}
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		es, err := ts.mem.Audit(context.Background(), memory.AuditQuery{Tool: ToolRecall})
+		es, err := auditlog.List(context.Background(), ts.mem, auditlog.Query{Tool: ToolRecall})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(es) == 1 {
-			if es[0].Outcome != memory.AuditCancelled {
+			if es[0].Outcome != auditlog.Cancelled {
 				t.Fatalf("cancelled call audited as %q", es[0].Outcome)
 			}
 			return

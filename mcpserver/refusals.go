@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/auditlog"
 )
 
 // RefusedClient is the client name refused requests are audited under: a
@@ -43,9 +43,9 @@ func newRefusals(a *auditLog) *refusals {
 // entries); detail is the offending value, kept short. Neither may hold a
 // secret.
 func (f *refusals) note(r *http.Request, status int, reason, detail string) {
-	outcome := memory.AuditUnauthorized
+	outcome := auditlog.Unauthorized
 	if status == http.StatusForbidden {
-		outcome = memory.AuditForbidden
+		outcome = auditlog.Forbidden
 	}
 	key := outcome + "\x00" + reason
 	f.mu.Lock()
@@ -74,7 +74,7 @@ func (f *refusals) note(r *http.Request, status int, reason, detail string) {
 		args["repeats_before"] = repeats
 	}
 	b, _ := json.Marshal(args)
-	f.audit.record(memory.AuditEntry{
+	f.audit.record(auditlog.Entry{
 		TS: now.UTC(), Client: RefusedClient, Tool: r.Method + " " + truncate(r.URL.Path, 100),
 		Args: string(b), Outcome: outcome,
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	ans "github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/plumbing"
@@ -187,7 +188,7 @@ func (s *Server) scan(ctx context.Context, c Caller, a ScanArgs) (answer, error)
 	if sid != "" {
 		tr, err := s.mem.Get(ctx, memory.GetOptions{SessionID: sid, Window: 1, Scope: c.Scope})
 		if errors.Is(err, memory.ErrNotFound) {
-			return answer{result: mcp.NewToolResultError(fmt.Sprintf("not found: there is no conversation %q in memory", sid)), outcome: memory.AuditNotFound}, nil
+			return answer{result: mcp.NewToolResultError(fmt.Sprintf("not found: there is no conversation %q in memory", sid)), outcome: auditlog.NotFound}, nil
 		}
 		if errors.Is(err, memory.ErrAmbiguousSession) {
 			return answer{}, &argError{err.Error()}
@@ -279,7 +280,7 @@ func (s *Server) scan(ctx context.Context, c Caller, a ScanArgs) (answer, error)
 	out, text := ans.MCPScan(page, c.Scope, budget, o200k.Count)
 	res := answer{result: mcp.NewToolResultStructured(out, text), hits: len(out.Matches)}
 	if len(out.Matches) == 0 && out.Complete {
-		res.outcome = memory.AuditNoMatch
+		res.outcome = auditlog.NoMatch
 	}
 	return res, nil
 }

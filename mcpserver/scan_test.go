@@ -13,6 +13,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/o200k"
@@ -202,7 +203,7 @@ func TestScanOverHTTP(t *testing.T) {
 	}
 	// Audited, as every call is.
 	s.Close()
-	entries, err := m.Audit(ctx, memory.AuditQuery{Tool: ToolScan, Limit: 10000})
+	entries, err := auditlog.List(ctx, m, auditlog.Query{Tool: ToolScan, Limit: 10000})
 	if err != nil || len(entries) < 10 {
 		t.Errorf("audit: %v, %d scan entries", err, len(entries))
 	}

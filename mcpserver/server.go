@@ -17,6 +17,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
@@ -56,7 +57,7 @@ type Options struct {
 	Logger *slog.Logger
 	// OnCall, if set, sees every audited call as it happens (the GUI's
 	// activity view). It must not block.
-	OnCall func(memory.AuditEntry)
+	OnCall func(auditlog.Entry)
 	// Secrets finds the secrets in a call's arguments, which are redacted
 	// before the call is audited or shown to OnCall. Nil means
 	// LazySecrets, else the built-in rules without the person's own
@@ -125,6 +126,11 @@ type memoryBackend struct{ *memory.Memory }
 
 func (b memoryBackend) Recall(ctx context.Context, o recall.Options) (*recall.Result, error) {
 	return recall.Recall(ctx, b.Memory, o)
+}
+
+// Audit lists the memory's audit log, for insights.
+func (b memoryBackend) Audit(ctx context.Context, q auditlog.Query) ([]auditlog.Entry, error) {
+	return auditlog.List(ctx, b.Memory, q)
 }
 
 // Server is Ireneo's MCP server over one memory. One Server can listen on

@@ -6,10 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // TestHTTPClientBothHandshakes drives the server with mcp-go's client over
@@ -176,7 +175,7 @@ func TestEveryCallAudited(t *testing.T) {
 	callTool(t, c, ToolGet, map[string]any{"session_id": "conv-beta"})
 	callTool(t, c, ToolRecall, map[string]any{"query": ""})
 	ts.FlushAudit()
-	es, err := ts.mem.Audit(context.Background(), memory.AuditQuery{})
+	es, err := auditlog.List(context.Background(), ts.mem, auditlog.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,10 +186,10 @@ func TestEveryCallAudited(t *testing.T) {
 		tool, outcome, arg string
 		hits               int
 	}{
-		{ToolRecall, memory.AuditInvalid, `"query":""`, 0},
-		{ToolGet, memory.AuditNotFound, "conv-beta", 0},
-		{ToolRecall, memory.AuditNoMatch, "zebra", 0},
-		{ToolRecall, memory.AuditOK, "MT-4471", 2}, // both alpha turns that name it
+		{ToolRecall, auditlog.Invalid, `"query":""`, 0},
+		{ToolGet, auditlog.NotFound, "conv-beta", 0},
+		{ToolRecall, auditlog.NoMatch, "zebra", 0},
+		{ToolRecall, auditlog.OK, "MT-4471", 2}, // both alpha turns that name it
 	}
 	for i, w := range want {
 		e := es[i]

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/auditlog"
 )
 
 // send makes one raw HTTP request to the MCP endpoint.
@@ -132,7 +132,7 @@ func TestEveryOriginChecked(t *testing.T) {
 // never the token presented.
 func TestRefusalsAudited(t *testing.T) {
 	var seen atomic.Int32
-	ts := startTestServer(t, Options{OnCall: func(memory.AuditEntry) { seen.Add(1) }})
+	ts := startTestServer(t, Options{OnCall: func(auditlog.Entry) { seen.Add(1) }})
 	var mu sync.Mutex
 	clock := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
 	ts.refused.mu.Lock()
@@ -151,7 +151,7 @@ func TestRefusalsAudited(t *testing.T) {
 	mu.Unlock()
 	send(t, http.MethodPost, ts.url, map[string]string{"Authorization": bearer(wrong)}, initializeBody)
 	ts.FlushAudit()
-	es, err := ts.mem.Audit(context.Background(), memory.AuditQuery{Client: RefusedClient})
+	es, err := auditlog.List(context.Background(), ts.mem, auditlog.Query{Client: RefusedClient})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,10 +160,10 @@ func TestRefusalsAudited(t *testing.T) {
 	}
 	var args map[string]any
 	json.Unmarshal([]byte(es[0].Args), &args)
-	if es[0].Outcome != memory.AuditUnauthorized || args["repeats_before"] != float64(4) || !strings.Contains(es[0].Tool, "POST") {
+	if es[0].Outcome != auditlog.Unauthorized || args["repeats_before"] != float64(4) || !strings.Contains(es[0].Tool, "POST") {
 		t.Errorf("latest 401 = %+v", es[0])
 	}
-	if es[1].Outcome != memory.AuditForbidden || !strings.Contains(es[1].Args, "evil.example") {
+	if es[1].Outcome != auditlog.Forbidden || !strings.Contains(es[1].Args, "evil.example") {
 		t.Errorf("403 = %+v", es[1])
 	}
 	for _, e := range es {

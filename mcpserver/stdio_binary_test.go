@@ -9,8 +9,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/mcpserver/mcptest"
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 var buildIreneo = mcptest.BuildIreneo
@@ -45,7 +45,7 @@ func TestStdioBinary(t *testing.T) {
 	// The child wrote its audit entries before exiting.
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		es, _ := m.Audit(context.Background(), memory.AuditQuery{Client: "stdio"})
+		es, _ := auditlog.List(context.Background(), m, auditlog.Query{Client: "stdio"})
 		if len(es) == 2 {
 			break
 		}

@@ -7,11 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // stdioPipeClient serves s over in-process pipes and returns an initialized
@@ -63,7 +62,7 @@ func TestStdioInProcess(t *testing.T) {
 		}
 	}
 	s.FlushAudit()
-	es, _ := m.Audit(context.Background(), memory.AuditQuery{})
+	es, _ := auditlog.List(context.Background(), m, auditlog.Query{})
 	if len(es) != 1 || es[0].Client != "stdio" || es[0].Tool != ToolRecall {
 		t.Fatalf("audit = %+v", es)
 	}

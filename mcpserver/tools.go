@@ -12,6 +12,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
@@ -274,7 +275,7 @@ func (s *Server) recall(ctx context.Context, c Caller, a RecallArgs) (answer, er
 	out, text := buildRecall(q, res, c.Scope, budget)
 	ans := answer{result: mcp.NewToolResultStructured(out, text), hits: len(out.Hits)}
 	if len(out.Hits) == 0 {
-		ans.outcome = memory.AuditNoMatch
+		ans.outcome = auditlog.NoMatch
 	}
 	return ans, nil
 }
@@ -303,7 +304,7 @@ func (s *Server) get(ctx context.Context, c Caller, a GetArgs) (answer, error) {
 		if turn != "" {
 			msg = fmt.Sprintf("not found: there is no turn %q in a conversation %q in memory", turn, id)
 		}
-		return answer{result: mcp.NewToolResultError(msg), outcome: memory.AuditNotFound}, nil
+		return answer{result: mcp.NewToolResultError(msg), outcome: auditlog.NotFound}, nil
 	}
 	if errors.Is(err, memory.ErrAmbiguousSession) {
 		return answer{}, &argError{err.Error()} // an id two sources share, both visible
@@ -350,7 +351,7 @@ func (s *Server) sessions(ctx context.Context, c Caller, a SessionsArgs) (answer
 	out, text := buildSessions(list, total, int(a.Offset), c.Scope, budget)
 	ans := answer{result: mcp.NewToolResultStructured(out, text), hits: len(out.Sessions)}
 	if len(out.Sessions) == 0 {
-		ans.outcome = memory.AuditNoMatch
+		ans.outcome = auditlog.NoMatch
 	}
 	return ans, nil
 }

@@ -28,6 +28,11 @@ func (m *Memory) WriteCatalog(ctx context.Context, fn func(*CatalogTx) error) er
 	return m.withTx(ctx, func(tx *sql.Tx) error { return fn(&CatalogTx{tx: tx}) })
 }
 
+// PrepareContext prepares a statement for many rows in this transaction.
+func (c *CatalogTx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
+	return c.tx.PrepareContext(ctx, query)
+}
+
 // ExecContext runs a statement that changes the catalog.
 func (c *CatalogTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return c.tx.ExecContext(ctx, query, args...)

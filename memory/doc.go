@@ -1,7 +1,8 @@
 // Package memory owns an Ireneo memory: the funes jsonl conversations under
 // src/, and ireneo.db beside them, which holds the derived search index and
-// the catalog of the person's own choices (project tags, stars, tombstones,
-// access token records, the audit log, the scrub allow-list and history).
+// the catalog of the person's own choices (project tags, stars, tombstones)
+// and the tables of the catalog's other owners (access token records, the
+// audit log, the scrub allow-list and history), whose schema is here.
 // The two are versioned apart (schema.go): Open migrates the catalog
 // forward, rebuilds the index from src/ when its layout changed, and refuses
 // a database written by a newer Ireneo. Its jobs are four: the store (Open,
@@ -15,12 +16,13 @@
 //   - a read transaction (readtx.go: BeginRead, the engine's search with
 //     its cache, the index generation), through which package recall reads
 //     its candidates with queries of its own over the tables schema.go
-//     documents, as insights, sync, memscrub, tokenstore and catalog read
-//     theirs (loops over rows with one helper, querier.go);
+//     documents, as insights, sync, memscrub, tokenstore, auditlog and
+//     catalog read theirs (loops over rows with one helper, querier.go);
 //   - the catalog's write door (catalogtx.go: WriteCatalog), through which a
 //     package that owns a catalog table writes it: tokenstore the access
-//     tokens' records, memscrub the allow-list and history, catalog a
-//     snapshot of the choices (a backup's, or tombstones from sync);
+//     tokens' records, auditlog the tool calls, memscrub the allow-list and
+//     history, catalog a snapshot of the choices (a backup's, or tombstones
+//     from sync);
 //   - a rewrite (rewrite.go: BeginRewrite), which memscrub fills with the
 //     new versions of the conversations it redacts and its catalog edits;
 //     memory commits them as one job of the erase journal, the old bytes

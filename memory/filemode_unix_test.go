@@ -29,9 +29,7 @@ func TestMemoryFilesArePrivate(t *testing.T) {
 	defer m.Close()
 	ctx := context.Background()
 	mustIngest(t, m, conv("p1", funes.HarnessCodex, "", "", day0, "private words", "ok"))
-	if err := m.AddAudit(ctx, AuditEntry{Client: "x", Tool: "recall", Args: `{"query":"private"}`, Outcome: AuditOK}); err != nil {
-		t.Fatal(err)
-	}
+	addAuditRow(t, m, auditRow{Client: "x", Tool: "recall", Args: `{"query":"private"}`})
 	b, err := m.NewBatch(IngestOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -422,9 +422,7 @@ func TestForgetErasesAuditRows(t *testing.T) {
 		`{"query":"green tea","top_k":5}`,    // stays
 		`{"session_id":"keep-1","window":2}`, // stays
 	} {
-		if err := m.AddAudit(ctx, AuditEntry{Client: "c", Tool: "recall", Args: args, Outcome: AuditOK}); err != nil {
-			t.Fatal(err)
-		}
+		addAuditRow(t, m, auditRow{Client: "c", Tool: "recall", Args: args})
 	}
 	gone := indexTerms("the KX-7781 reorganisation list Layoff plans for Q3")
 	if !indexHas(t, m, "kx7781") || !indexHas(t, m, engine.Term("reorganisation")) {
@@ -443,12 +441,8 @@ func TestForgetErasesAuditRows(t *testing.T) {
 			t.Errorf("index term %q of the forgotten conversation is still there", term)
 		}
 	}
-	left, err := m.Audit(ctx, AuditQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
 	var got []string
-	for _, e := range left {
+	for _, e := range auditRows(t, m) {
 		got = append(got, e.Args)
 	}
 	if len(got) != 2 || !strings.Contains(strings.Join(got, " "), "green tea") || !strings.Contains(strings.Join(got, " "), "keep-1") {

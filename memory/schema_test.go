@@ -119,9 +119,8 @@ func checkV0Catalog(t *testing.T, m *Memory) {
 		t.Errorf("tokens = %+v\nwant     %+v", got, want)
 	}
 
-	audit, err := m.Audit(ctx, AuditQuery{})
-	if err != nil || len(audit) != 1 || audit[0].Tool != "recall" {
-		t.Errorf("audit = %+v, %v; want the one recall", audit, err)
+	if audit := auditRows(t, m); len(audit) != 1 || audit[0].Tool != "recall" {
+		t.Errorf("audit = %+v; want the one recall", audit)
 	}
 
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memory/memorytest"
@@ -65,7 +66,7 @@ func TestScrubApplyKilled(t *testing.T) {
 				t.Fatal(err)
 			}
 			memorytest.Ingest(t, m, plantedSessions(sec)...)
-			if err := m.AddAudit(ctx, memory.AuditEntry{Client: "codex", Tool: "recall", Args: `{"query":"why is ` + tok + ` refused"}`, Outcome: memory.AuditNoMatch}); err != nil {
+			if err := auditlog.Add(ctx, m, auditlog.Entry{Client: "codex", Tool: "recall", Args: `{"query":"why is ` + tok + ` refused"}`, Outcome: auditlog.NoMatch}); err != nil {
 				t.Fatal(err)
 			}
 			m.Close()
@@ -120,7 +121,7 @@ func TestScrubApplyKilled(t *testing.T) {
 					}
 				}
 			}
-			es, err := m.Audit(ctx, memory.AuditQuery{})
+			es, err := auditlog.List(ctx, m, auditlog.Query{})
 			if err != nil || len(es) != 1 {
 				t.Fatalf("audit: %v %+v", err, es)
 			}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/funes/funestest"
@@ -485,9 +486,8 @@ func TestScrubAuditLog(t *testing.T) {
 	if _, err := m.Ingest(ctx, plantedSessions(fakeSecrets())[:1], memory.IngestOptions{Redact: redact.Redactor(sc)}); err != nil {
 		t.Fatal(err)
 	}
-	err = m.AddAudit(ctx,
-		memory.AuditEntry{Client: "claude-code", Tool: "recall", Args: `{"query":"deploy bot"}`, Outcome: memory.AuditOK},
-		memory.AuditEntry{Client: "claude-code", Tool: "recall", Args: `{"query":"why is ` + tok + ` refused"}`, Outcome: memory.AuditNoMatch},
+	err = auditlog.Add(ctx, m, auditlog.Entry{Client: "claude-code", Tool: "recall", Args: `{"query":"deploy bot"}`, Outcome: auditlog.OK},
+		auditlog.Entry{Client: "claude-code", Tool: "recall", Args: `{"query":"why is ` + tok + ` refused"}`, Outcome: auditlog.NoMatch},
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -518,7 +518,7 @@ func TestScrubAuditLog(t *testing.T) {
 	if rep.AuditChanged != 1 || rep.Changed != 0 || rep.Redacted["github-pat"] != 1 {
 		t.Fatalf("apply: %+v", rep)
 	}
-	es, err := m.Audit(ctx, memory.AuditQuery{})
+	es, err := auditlog.List(ctx, m, auditlog.Query{})
 	if err != nil {
 		t.Fatal(err)
 	}

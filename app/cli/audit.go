@@ -6,13 +6,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/answer"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/auditlog"
 )
 
 func init() { register(newAuditCmd) }
 
 func newAuditCmd(g *globals) *cobra.Command {
-	var q memory.AuditQuery
+	var q auditlog.Query
 	var since string
 	var asJSON bool
 	c := &cobra.Command{
@@ -29,7 +29,7 @@ func newAuditCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer m.Close()
-			es, err := m.Audit(c.Context(), q)
+			es, err := auditlog.List(c.Context(), m, q)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/insights"
 	"github.com/ireneo-app/ireneo/memory"
@@ -44,9 +45,8 @@ func auditSeed(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	args, _ := json.Marshal(map[string]string{"query": auditQueryToken + " K-2 seal"})
-	if err := m.AddAudit(ctx,
-		memory.AuditEntry{TS: at, Client: "agent", Tool: "recall", Args: string(args), Hits: 2, Duration: 3 * time.Millisecond, Outcome: memory.AuditOK},
-		memory.AuditEntry{TS: at.Add(time.Minute), Client: "agent", Tool: "get", Args: `{"session_id":"conv-a"}`, Hits: 1, Outcome: memory.AuditOK},
+	if err := auditlog.Add(ctx, m, auditlog.Entry{TS: at, Client: "agent", Tool: "recall", Args: string(args), Hits: 2, Duration: 3 * time.Millisecond, Outcome: auditlog.OK},
+		auditlog.Entry{TS: at.Add(time.Minute), Client: "agent", Tool: "get", Args: `{"session_id":"conv-a"}`, Hits: 1, Outcome: auditlog.OK},
 	); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestAuditInsightsForgetOutputRunThroughAShellIsNotIndexed(t *testing.T) {
 		runs = append(runs, shellRun{"ireneo " + strings.Join(c.args, " "), out})
 	}
 	// The JSON answers still read as they did: audit's an array of entries.
-	var es []memory.AuditEntry
+	var es []auditlog.Entry
 	if err := json.Unmarshal([]byte(runs[1].stdout), &es); err != nil || len(es) != 2 || es[1].Tool != "recall" || !strings.Contains(es[1].Args, auditQueryToken) {
 		t.Fatalf("audit --json no longer an array of entries (%v):\n%s", err, runs[1].stdout)
 	}

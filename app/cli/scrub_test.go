@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
@@ -173,7 +174,7 @@ func TestScrubCommandAuditLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = m.AddAudit(context.Background(), memory.AuditEntry{Client: "codex", Tool: "recall", Args: `{"query":"is ` + fakePAT + ` still valid"}`, Outcome: memory.AuditNoMatch})
+	err = auditlog.Add(context.Background(), m, auditlog.Entry{Client: "codex", Tool: "recall", Args: `{"query":"is ` + fakePAT + ` still valid"}`, Outcome: auditlog.NoMatch})
 	m.Close()
 	if err != nil {
 		t.Fatal(err)

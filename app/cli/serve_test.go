@@ -16,8 +16,8 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // seedMemory puts two conversations, in projects alpha and beta, in dir.
@@ -136,7 +136,7 @@ func TestServeTokensAudit(t *testing.T) {
 	recallText(t, c, "zebra")
 
 	// The audit shows both calls; it is written as calls finish.
-	var entries []memory.AuditEntry
+	var entries []auditlog.Entry
 	for range 100 {
 		_, out, _ = ireneo(t, m, "audit", "--json", "--client", "agent")
 		json.Unmarshal([]byte(out), &entries)
@@ -145,7 +145,7 @@ func TestServeTokensAudit(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if len(entries) != 2 || entries[0].Outcome != memory.AuditNoMatch || entries[1].Outcome != memory.AuditOK || entries[1].Hits != 1 {
+	if len(entries) != 2 || entries[0].Outcome != auditlog.NoMatch || entries[1].Outcome != auditlog.OK || entries[1].Hits != 1 {
 		t.Fatalf("audit --json: %s", out)
 	}
 	code, out, _ = ireneo(t, m, "audit")

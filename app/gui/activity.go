@@ -15,8 +15,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/mcpserver"
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // The activity screen: the MCP audit log, newest first, filterable by
@@ -54,7 +54,7 @@ type activityScreen struct {
 	// detailBox holds the detail and its Copy button.
 	detailBox *fyne.Container
 
-	rows    []memory.AuditEntry
+	rows    []auditlog.Entry
 	queries []string // each row's arguments as text, secrets masked
 	clients map[string]bool
 	// pending is set while a refresh after a call is scheduled, so a burst
@@ -194,7 +194,7 @@ func (a *activityScreen) updateCell(id widget.TableCellID, o fyne.CanvasObject) 
 }
 
 // activityCell is one cell of the audit table.
-func activityCell(e memory.AuditEntry, col int) string {
+func activityCell(e auditlog.Entry, col int) string {
 	switch col {
 	case 0:
 		return e.TS.Local().Format(secondFormat)
@@ -221,21 +221,21 @@ func outcomeText(code string) string {
 
 // outcomeMeanings say in a sentence what each outcome was.
 var outcomeMeanings = map[string]string{
-	memory.AuditOK:           "The call was answered.",
-	memory.AuditNoMatch:      "The call was answered, but nothing in the memory matched.",
-	memory.AuditNotFound:     "No such conversation in what the client may see (it may have been forgotten, or be outside the token's projects).",
-	memory.AuditInvalid:      "The client sent arguments the tool does not take.",
-	memory.AuditBusy:         "Refused: the client made too many calls at once.",
-	memory.AuditTimeout:      "The call ran out of time.",
-	memory.AuditUnavailable:  "The memory could not answer (see the app's log).",
-	memory.AuditCancelled:    "The client cancelled the call, or went away, before the answer.",
-	memory.AuditUnauthorized: "Refused (HTTP 401): no token, or one that is unknown or revoked.",
-	memory.AuditForbidden:    "Refused (HTTP 403): the request came with a Host or Origin that is not this computer.",
-	mcpserver.AuditTooLarge:  "Refused: the request was larger than the server accepts.",
+	auditlog.OK:             "The call was answered.",
+	auditlog.NoMatch:        "The call was answered, but nothing in the memory matched.",
+	auditlog.NotFound:       "No such conversation in what the client may see (it may have been forgotten, or be outside the token's projects).",
+	auditlog.Invalid:        "The client sent arguments the tool does not take.",
+	auditlog.Busy:           "Refused: the client made too many calls at once.",
+	auditlog.Timeout:        "The call ran out of time.",
+	auditlog.Unavailable:    "The memory could not answer (see the app's log).",
+	auditlog.Cancelled:      "The client cancelled the call, or went away, before the answer.",
+	auditlog.Unauthorized:   "Refused (HTTP 401): no token, or one that is unknown or revoked.",
+	auditlog.Forbidden:      "Refused (HTTP 403): the request came with a Host or Origin that is not this computer.",
+	mcpserver.AuditTooLarge: "Refused: the request was larger than the server accepts.",
 }
 
 // activityDetail is one call in full, for the pane under the table.
-func activityDetail(e memory.AuditEntry, query string) string {
+func activityDetail(e auditlog.Entry, query string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s · %s · %s", e.TS.Local().Format(secondFormat), e.Client, e.Tool)
 	fmt.Fprintf(&b, "\nOutcome: %s", outcomeText(e.Outcome))
@@ -319,14 +319,14 @@ func auditArgText(v any) string {
 // activityLoad is what a refresh reads: the calls, their arguments as
 // masked text, and whether the memory has any conversation.
 type activityLoad struct {
-	rows    []memory.AuditEntry
+	rows    []auditlog.Entry
 	queries []string
 	empty   bool
 }
 
 // refresh reloads the log off the UI goroutine.
 func (a *activityScreen) refresh() {
-	q := memory.AuditQuery{Limit: activityLimit}
+	q := auditlog.Query{Limit: activityLimit}
 	if a.client.Selected != anyClient {
 		q.Client = a.client.Selected
 	}
@@ -336,7 +336,7 @@ func (a *activityScreen) refresh() {
 		if srv != nil {
 			srv.FlushAudit()
 		}
-		rows, err := a.u.mem.Audit(ctx, q)
+		rows, err := auditlog.List(ctx, a.u.mem, q)
 		if err != nil {
 			return activityLoad{}, err
 		}
@@ -421,7 +421,7 @@ func (a *activityScreen) updateClients() {
 
 // onMCPCall is the server's OnCall hook; it runs on the server's goroutine
 // and must not block, so it only schedules a refresh.
-func (u *ui) onMCPCall(memory.AuditEntry) {
+func (u *ui) onMCPCall(auditlog.Entry) {
 	fyneDo(func() {
 		a := u.activity
 		if a.pending {

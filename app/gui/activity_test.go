@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -23,12 +24,11 @@ import (
 func TestActivityFitsAndExplains(t *testing.T) {
 	m := newTestMemory(t)
 	now := time.Now()
-	if err := m.AddAudit(context.Background(),
-		memory.AuditEntry{TS: now.Add(-3 * time.Minute), Client: "claude-code", Tool: "recall", Outcome: memory.AuditOK, Hits: 4, Duration: 3 * time.Millisecond,
-			Args: `{"query":"falcon budget","project":"falcon","k":5,"sources":["chatgpt","codex"]}`},
-		memory.AuditEntry{TS: now.Add(-2 * time.Minute), Client: "codex", Tool: "get", Outcome: memory.AuditNotFound,
+	if err := auditlog.Add(context.Background(), m, auditlog.Entry{TS: now.Add(-3 * time.Minute), Client: "claude-code", Tool: "recall", Outcome: auditlog.OK, Hits: 4, Duration: 3 * time.Millisecond,
+		Args: `{"query":"falcon budget","project":"falcon","k":5,"sources":["chatgpt","codex"]}`},
+		auditlog.Entry{TS: now.Add(-2 * time.Minute), Client: "codex", Tool: "get", Outcome: auditlog.NotFound,
 			Args: `{"session_id":"chatgpt:gone","window":2}`},
-		memory.AuditEntry{TS: now.Add(-time.Minute), Client: mcpserver.RefusedClient, Tool: "POST /mcp", Outcome: memory.AuditUnauthorized,
+		auditlog.Entry{TS: now.Add(-time.Minute), Client: mcpserver.RefusedClient, Tool: "POST /mcp", Outcome: auditlog.Unauthorized,
 			Args: `{"reason":"unknown or revoked token","from":"127.0.0.1:5555"}`},
 	); err != nil {
 		t.Fatal(err)

@@ -17,9 +17,9 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/clients"
 	"github.com/ireneo-app/ireneo/mcpserver"
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // secretInDialog reads the token secret out of the open secret dialog.
@@ -272,7 +272,7 @@ func TestActivityShowsRefusedRequests(t *testing.T) {
 		t.Fatalf("activity shows %d rows", len(u.activity.rows))
 	}
 	row := u.activity.rows[0]
-	if activityCell(row, 1) != mcpserver.RefusedClient || activityCell(row, 6) != memory.AuditUnauthorized ||
+	if activityCell(row, 1) != mcpserver.RefusedClient || activityCell(row, 6) != auditlog.Unauthorized ||
 		!strings.Contains(activityCell(row, 3), "unknown or revoked token") || strings.Contains(activityCell(row, 3), "ireneo_wrong") {
 		t.Fatalf("activity row: %q %q %q", activityCell(row, 1), activityCell(row, 3), activityCell(row, 6))
 	}

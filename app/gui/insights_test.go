@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/cli"
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/insights"
 	"github.com/ireneo-app/ireneo/mcpserver"
@@ -30,23 +31,23 @@ func insightsMemory(t *testing.T) *memory.Memory {
 	m := newTestMemory(t)
 	ctx := context.Background()
 	now := time.Now()
-	var calls []memory.AuditEntry
+	var calls []auditlog.Entry
 	for d := 0; d < 20; d++ {
 		for i := 0; i < d%5+1; i++ {
-			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "claude-code", Tool: "recall", Outcome: memory.AuditOK, Hits: 3})
+			calls = append(calls, auditlog.Entry{TS: now.AddDate(0, 0, -d), Client: "claude-code", Tool: "recall", Outcome: auditlog.OK, Hits: 3})
 		}
-		calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "codex", Tool: "get", Outcome: memory.AuditOK})
+		calls = append(calls, auditlog.Entry{TS: now.AddDate(0, 0, -d), Client: "codex", Tool: "get", Outcome: auditlog.OK})
 		if d%4 == 0 {
-			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "codex", Tool: "recall", Outcome: memory.AuditNoMatch})
+			calls = append(calls, auditlog.Entry{TS: now.AddDate(0, 0, -d), Client: "codex", Tool: "recall", Outcome: auditlog.NoMatch})
 		}
 		if d%7 == 0 {
-			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: "cursor", Tool: "recall", Outcome: memory.AuditBusy})
+			calls = append(calls, auditlog.Entry{TS: now.AddDate(0, 0, -d), Client: "cursor", Tool: "recall", Outcome: auditlog.Busy})
 		}
 		if d == 2 { // a request with no valid token, audited under (refused)
-			calls = append(calls, memory.AuditEntry{TS: now.AddDate(0, 0, -d), Client: mcpserver.RefusedClient, Tool: "POST /mcp", Outcome: memory.AuditUnauthorized})
+			calls = append(calls, auditlog.Entry{TS: now.AddDate(0, 0, -d), Client: mcpserver.RefusedClient, Tool: "POST /mcp", Outcome: auditlog.Unauthorized})
 		}
 	}
-	if err := m.AddAudit(ctx, calls...); err != nil {
+	if err := auditlog.Add(ctx, m, calls...); err != nil {
 		t.Fatal(err)
 	}
 	if err := memscrub.RecordHistory(ctx, m, map[string]int{"aws-access-key": 2, "password": 1}); err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/config"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -107,17 +108,17 @@ func reviewPrepare(t *testing.T) func(bin string, env []string) {
 		}
 		defer m.Close()
 		ctx := context.Background()
-		calls := []memory.AuditEntry{
-			{Client: "claude-code", Tool: "recall", Args: `{"query":"deploy script aws","k":8}`, Hits: 3, Outcome: memory.AuditOK},
-			{Client: "claude-code", Tool: "get", Args: `{"session_id":"claude_code:cc-deploy"}`, Hits: 1, Outcome: memory.AuditOK},
-			{Client: "codex", Tool: "recall", Args: `{"query":"importer layout","project":"ireneo"}`, Hits: 5, Outcome: memory.AuditOK},
-			{Client: "codex", Tool: "sessions", Args: `{"project":"ireneo"}`, Hits: 2, Outcome: memory.AuditOK},
-			{Client: "cursor", Tool: "recall", Args: `{"query":"marmoset"}`, Outcome: memory.AuditUnauthorized},
+		calls := []auditlog.Entry{
+			{Client: "claude-code", Tool: "recall", Args: `{"query":"deploy script aws","k":8}`, Hits: 3, Outcome: auditlog.OK},
+			{Client: "claude-code", Tool: "get", Args: `{"session_id":"claude_code:cc-deploy"}`, Hits: 1, Outcome: auditlog.OK},
+			{Client: "codex", Tool: "recall", Args: `{"query":"importer layout","project":"ireneo"}`, Hits: 5, Outcome: auditlog.OK},
+			{Client: "codex", Tool: "sessions", Args: `{"project":"ireneo"}`, Hits: 2, Outcome: auditlog.OK},
+			{Client: "cursor", Tool: "recall", Args: `{"query":"marmoset"}`, Outcome: auditlog.Unauthorized},
 		}
 		for i, c := range calls {
 			c.TS = time.Now().Add(-time.Duration(len(calls)-i) * 37 * time.Hour)
 			c.Duration = time.Duration(20+i*15) * time.Millisecond
-			if err := m.AddAudit(ctx, c); err != nil {
+			if err := auditlog.Add(ctx, m, c); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
@@ -187,7 +188,7 @@ func TestScrubNeverShowsSecrets(t *testing.T) {
 	if _, err := m.Ingest(ctx, leaky, memory.IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := m.AddAudit(ctx, memory.AuditEntry{TS: ts, Client: "codex", Tool: "recall", Outcome: memory.AuditOK,
+	if err := auditlog.Add(ctx, m, auditlog.Entry{TS: ts, Client: "codex", Tool: "recall", Outcome: auditlog.OK,
 		Args: `{"query":"why does ` + otherGitHubToken + ` fail"}`}); err != nil {
 		t.Fatal(err)
 	}

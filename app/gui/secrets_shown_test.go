@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/cli"
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -37,8 +38,8 @@ func shownSecretsMemory(t *testing.T) *memory.Memory {
 	if code := cli.Run(ctx, []string{"--memory", m.Dir(), "import", "--no-scrub", export}, strings.NewReader(""), &out, &errb); code != 0 {
 		t.Fatalf("ireneo import --no-scrub: %d\n%s%s", code, out.String(), errb.String())
 	}
-	if err := m.AddAudit(ctx, memory.AuditEntry{TS: time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC), Client: "codex", Tool: "recall",
-		Outcome: memory.AuditOK, Args: `{"query":"why does ` + otherGitHubToken + ` fail"}`}); err != nil {
+	if err := auditlog.Add(ctx, m, auditlog.Entry{TS: time.Date(2026, 5, 4, 12, 0, 0, 0, time.UTC), Client: "codex", Tool: "recall",
+		Outcome: auditlog.OK, Args: `{"query":"why does ` + otherGitHubToken + ` fail"}`}); err != nil {
 		t.Fatal(err)
 	}
 	return m

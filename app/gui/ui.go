@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/ireneo-app/ireneo/auditlog"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/mcpserver"
 	"github.com/ireneo-app/ireneo/memory"
@@ -46,17 +47,17 @@ type Deps struct {
 
 // CallHook forwards the MCP server's OnCall to the window.
 type CallHook struct {
-	fn atomic.Pointer[func(memory.AuditEntry)]
+	fn atomic.Pointer[func(auditlog.Entry)]
 }
 
 // Call is the mcpserver.Options.OnCall function. It never blocks.
-func (h *CallHook) Call(e memory.AuditEntry) {
+func (h *CallHook) Call(e auditlog.Entry) {
 	if f := h.fn.Load(); f != nil {
 		(*f)(e)
 	}
 }
 
-func (h *CallHook) set(f func(memory.AuditEntry)) { h.fn.Store(&f) }
+func (h *CallHook) set(f func(auditlog.Entry)) { h.fn.Store(&f) }
 
 // Screens, in tab order; Ctrl+1…9 selects them.
 const (
