@@ -110,8 +110,10 @@ type front struct {
 
 type tl struct{ tf, len uint32 }
 
-// frontMax is the most pairs a frontier keeps.
-const frontMax = 4
+// frontMax is the most pairs a frontier keeps: on the heavy memory 8 let
+// 20,900 candidates through a search, 4 22,200, the exact bound of every
+// block 20,200; the skip lists grow 1.30 -> 1.94 MB.
+const frontMax = 8
 
 // frontOf is the frontier of pts (reordered): the pairs no other one
 // beats in both, those past frontMax joined with a neighbour.

@@ -557,9 +557,9 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 			b := &skips[i]
 			// The best of the body's frontier beside the other fields'
 			// largest frequency and shortest length: on the heavy memory a
-			// search meets 22,200 candidates where the body's largest
+			// search meets 20,900 candidates where the body's largest
 			// frequency at its shortest length let 25,800 through, and
-			// scores 4,100 in full (5,700).
+			// scores 4,000 in full (5,700).
 			c.bounds[i] = c.sc.with(0, 0, &b.maxTF, &b.minLen)
 			for _, x := range b.body.pairs() {
 				c.bounds[i] = max(c.bounds[i], c.sc.with(x.tf, x.len, &b.maxTF, &b.minLen))
