@@ -3,6 +3,7 @@ package engine
 import (
 	"container/list"
 	"sync"
+	"unsafe"
 )
 
 // Cache keeps decoded term rows and posting blocks between searches of one
@@ -91,7 +92,7 @@ func (c *Cache) block(gen int64, k blockKey) (sblock, bool) {
 func (c *Cache) addTerm(gen int64, t string, r *termRow) {
 	size := 64 + len(t)
 	if r != nil {
-		size += 56 * len(r.skips)
+		size += int(unsafe.Sizeof(blockMeta{})) * len(r.skips)
 		if r.tail != nil {
 			size += blockBytes(*r.tail)
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -83,6 +84,9 @@ func (p *posting) mask() byte {
 // length among its postings that have the field, and among their passages
 // the largest frequency and shortest length, from which score upper bounds
 // are computed at query time (so they hold however the averages drift).
+// For the body and the passages it also keeps their frontiers: a bound
+// from the largest frequency and the shortest length, most often two
+// postings', is near the term's maximum in most blocks.
 type blockMeta struct {
 	last    uint64
 	n       int
@@ -90,10 +94,71 @@ type blockMeta struct {
 	minLen  [NumFields]uint32
 	maxPTF  uint32 // 0: no passage in the block
 	minPLen uint32
+	body    front // the body's (frequency, length); maxTF and minLen's are its ends
+	pass    front // the passages'; maxPTF and minPLen are its ends
 }
+
+// front is a frontier of (frequency, length) pairs: by length and by
+// frequency ascending, each pair at least the frequency and at most the
+// length of some postings' (or passages') and together above them all, so
+// a score that grows with the frequency and falls with the length is
+// bounded by the best of its pairs' scores.
+type front struct {
+	n  uint8
+	tl [frontMax]tl
+}
+
+type tl struct{ tf, len uint32 }
+
+// frontMax is the most pairs a frontier keeps: on the heavy memory 8 let
+// 20,900 candidates through a search, 4 22,200, the exact bound of every
+// block 20,200; the skip lists grow 1.30 -> 1.94 MB.
+const frontMax = 8
+
+// frontOf is the frontier of pts (reordered): the pairs no other one
+// beats in both, those past frontMax joined with a neighbour.
+func frontOf(pts []tl) front {
+	var f front
+	if len(pts) == 0 {
+		return f
+	}
+	slices.SortFunc(pts, func(a, b tl) int {
+		if a.len != b.len {
+			return cmp.Compare(a.len, b.len)
+		}
+		return cmp.Compare(b.tf, a.tf)
+	})
+	out := pts[:0]
+	for _, p := range pts {
+		if len(out) == 0 || p.tf > out[len(out)-1].tf {
+			out = append(out, p)
+		}
+	}
+	for len(out) > frontMax {
+		// Join the neighbours whose joint pair (the second's frequency at
+		// the first's length) rises least over the better of the two in
+		// frequency per token.
+		best, cost := 0, math.Inf(1)
+		for i := 0; i+1 < len(out); i++ {
+			a, b := out[i], out[i+1]
+			joint := float64(b.tf) / float64(a.len)
+			c := joint / max(float64(a.tf)/float64(a.len), float64(b.tf)/float64(b.len))
+			if c < cost {
+				best, cost = i, c
+			}
+		}
+		out[best].tf = out[best+1].tf
+		out = slices.Delete(out, best+1, best+2)
+	}
+	f.n = uint8(copy(f.tl[:], out))
+	return f
+}
+
+func (f *front) pairs() []tl { return f.tl[:f.n] }
 
 func metaOf(ps []posting) blockMeta {
 	b := blockMeta{last: ps[len(ps)-1].doc, n: len(ps)}
+	var body, pass []tl
 	for _, p := range ps {
 		for f := range NumFields {
 			if p.tf[f] == 0 {
@@ -104,14 +169,23 @@ func metaOf(ps []posting) blockMeta {
 				b.minLen[f] = p.len[f]
 			}
 		}
+		if p.tf[Body] > 0 {
+			body = append(body, tl{p.tf[Body], p.len[Body]})
+		}
 		for _, e := range p.pe {
-			b.maxPTF = max(b.maxPTF, e.tf)
-			if b.minPLen == 0 || e.len < b.minPLen {
-				b.minPLen = e.len
-			}
+			pass = append(pass, tl{e.tf, e.len})
 		}
 	}
+	b.setFronts(body, pass)
 	return b
+}
+
+// setFronts sets the frontiers and the passages' ends from the pairs.
+func (b *blockMeta) setFronts(body, pass []tl) {
+	b.body, b.pass = frontOf(body), frontOf(pass)
+	if b.pass.n > 0 {
+		b.maxPTF, b.minPLen = b.pass.tl[b.pass.n-1].tf, b.pass.tl[0].len
+	}
 }
 
 // ErrCorrupt is matched by every decoding error: a posting or skip blob that
@@ -562,6 +636,7 @@ func decodeBlock(dst []posting, b []byte) ([]posting, error) {
 func metaOfS(bl sblock) (blockMeta, error) {
 	ps := bl.ps
 	b := blockMeta{last: ps[len(ps)-1].doc, n: len(ps)}
+	var body, pass []tl
 	for i := range ps {
 		p := &ps[i]
 		for f := range NumFields {
@@ -573,24 +648,25 @@ func metaOfS(bl sblock) (blockMeta, error) {
 				b.minLen[f] = p.len[f]
 			}
 		}
+		if p.tf[Body] > 0 {
+			body = append(body, tl{p.tf[Body], p.len[Body]})
+		}
 		if p.pe1 == 0 {
 			continue
 		}
-		if err := passages(bl.raw, p.pe0, p.pe1, p.tf[Body], func(e pentry) {
-			b.maxPTF = max(b.maxPTF, e.tf)
-			if b.minPLen == 0 || e.len < b.minPLen {
-				b.minPLen = e.len
-			}
-		}); err != nil {
+		if err := passages(bl.raw, p.pe0, p.pe1, p.tf[Body], func(e pentry) { pass = append(pass, tl{e.tf, e.len}) }); err != nil {
 			return b, err
 		}
 	}
+	b.setFronts(body, pass)
 	return b, nil
 }
 
 // encodeSkips writes a term's skip list: block count, then per block its
 // last doc (as a delta from the previous block's), size, field mask and per
-// present field the largest frequency and shortest length.
+// present field the largest frequency and shortest length; for the body and
+// the passages their frontier: its size, its first pair, and each next one
+// as the rise in frequency and in length.
 func encodeSkips(dst []byte, bs []blockMeta) []byte {
 	dst = binary.AppendUvarint(dst, uint64(len(bs)))
 	prev := uint64(0)
@@ -609,17 +685,55 @@ func encodeSkips(dst []byte, bs []blockMeta) []byte {
 		}
 		dst = append(dst, m)
 		for f := range NumFields {
-			if m&(1<<f) != 0 {
+			switch {
+			case f == Body && m&1 != 0:
+				dst = appendFront(dst, &b.body)
+			case m&(1<<f) != 0:
 				dst = binary.AppendUvarint(dst, uint64(b.maxTF[f]))
 				dst = binary.AppendUvarint(dst, uint64(b.minLen[f]))
 			}
 		}
 		if b.maxPTF > 0 {
-			dst = binary.AppendUvarint(dst, uint64(b.maxPTF))
-			dst = binary.AppendUvarint(dst, uint64(b.minPLen))
+			dst = appendFront(dst, &b.pass)
 		}
 	}
 	return dst
+}
+
+func appendFront(dst []byte, f *front) []byte {
+	dst = binary.AppendUvarint(dst, uint64(f.n))
+	var last tl
+	for _, p := range f.pairs() {
+		dst = binary.AppendUvarint(dst, uint64(p.tf-last.tf))
+		dst = binary.AppendUvarint(dst, uint64(p.len-last.len))
+		last = p
+	}
+	return dst
+}
+
+// front reads a frontier, each pair above the one before in both.
+func (r *reader) front() front {
+	var f front
+	n := r.uvarint()
+	if r.err == nil && (n == 0 || n > frontMax) {
+		r.err = corrupt("frontier of %d pairs", n)
+		return f
+	}
+	var last tl
+	for i := range int(n) {
+		dtf, dlen := r.u32(), r.u32()
+		if r.err != nil {
+			return f
+		}
+		p := tl{last.tf + dtf, last.len + dlen}
+		if dtf == 0 || dlen == 0 && i > 0 || p.len == 0 || p.tf < last.tf || p.len < last.len {
+			r.err = corrupt("bad frontier")
+			return f
+		}
+		f.tl[i], last = p, p
+	}
+	f.n = uint8(n)
+	return f
 }
 
 func decodeSkips(b []byte) ([]blockMeta, error) {
@@ -647,15 +761,24 @@ func decodeSkips(b []byte) ([]blockMeta, error) {
 			return nil, corrupt("bad field mask %#x", m)
 		}
 		for f := range NumFields {
-			if m&(1<<f) != 0 {
+			switch {
+			case f == Body && m&1 != 0:
+				bm.body = r.front()
+				if r.err == nil {
+					bm.maxTF[Body], bm.minLen[Body] = bm.body.tl[bm.body.n-1].tf, bm.body.tl[0].len
+				}
+			case m&(1<<f) != 0:
 				bm.maxTF[f] = r.u32()
 				bm.minLen[f] = r.u32()
 			}
 		}
 		if m&(1<<NumFields) != 0 {
-			bm.maxPTF, bm.minPLen = r.u32(), r.u32()
-			if r.err == nil && (bm.maxPTF == 0 || bm.minPLen == 0 || bm.minPLen > PassageWords) {
-				return nil, corrupt("bad passage bounds")
+			bm.pass = r.front()
+			if r.err == nil {
+				bm.maxPTF, bm.minPLen = bm.pass.tl[bm.pass.n-1].tf, bm.pass.tl[0].len
+				if bm.minPLen > PassageWords {
+					return nil, corrupt("bad passage bounds")
+				}
 			}
 		}
 		out = append(out, bm)

@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -160,5 +163,45 @@ func TestCorruptBlobIsAnError(t *testing.T) {
 			}
 		}()
 		tx.Rollback()
+	}
+}
+
+// A frontier is above every pair it was made of, keeps their largest
+// frequency and shortest length as its ends, and rises in both.
+func TestFrontBoundsEveryPair(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		pts := make([]tl, 1+r.IntN(40))
+		maxTF, minLen := uint32(0), uint32(math.MaxUint32)
+		for i := range pts {
+			ln := 1 + uint32(r.IntN(300))
+			pts[i] = tl{1 + uint32(r.IntN(int(min(ln, 9)))), ln}
+			maxTF, minLen = max(maxTF, pts[i].tf), min(minLen, pts[i].len)
+		}
+		orig := slices.Clone(pts)
+		f := frontOf(pts)
+		ps := f.pairs()
+		if len(ps) == 0 || len(ps) > frontMax || ps[len(ps)-1].tf != maxTF || ps[0].len != minLen {
+			t.Fatalf("front %+v of %+v", ps, orig)
+		}
+		for i := 1; i < len(ps); i++ {
+			if ps[i].tf <= ps[i-1].tf || ps[i].len <= ps[i-1].len {
+				t.Fatalf("front %+v does not rise", ps)
+			}
+		}
+		for _, p := range orig {
+			if !slices.ContainsFunc(ps, func(q tl) bool { return q.tf >= p.tf && q.len <= p.len }) {
+				t.Fatalf("front %+v not above %+v", ps, p)
+			}
+		}
+		b := blockMeta{last: 1, n: 1, maxTF: [NumFields]uint32{maxTF}, minLen: [NumFields]uint32{minLen}, body: f, pass: f}
+		b.maxPTF, b.minPLen = maxTF, minLen
+		if b.minPLen > PassageWords {
+			b.pass, b.maxPTF, b.minPLen = front{}, 0, 0
+		}
+		back, err := decodeSkips(encodeSkips(nil, []blockMeta{b}))
+		if err != nil || len(back) != 1 || back[0] != b {
+			t.Fatalf("skips round trip: %v %+v, want %+v", err, back, b)
+		}
 	}
 }

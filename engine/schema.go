@@ -10,7 +10,8 @@ import (
 // that changes what it indexes, or how, drops Tables and adds again.
 //
 //   - eng_terms: the term dictionary: each term's document frequency, its
-//     skip list (per block: last doc, size, per field max tf and min length)
+//     skip list (per block: last doc, size, per field max tf and min length,
+//     for the body and the passages a frontier of (tf, length) pairs)
 //     and its tail: the postings after the last block, fewer than BlockSize,
 //     inline (most terms are rare and have nothing else).
 //   - eng_blocks: posting blocks of up to BlockSize documents, keyed by term

@@ -66,7 +66,7 @@ import (
 // Layout 8 (issue 27, speed): postings leave out a frequency of one (most
 // are): 14 % fewer posting bytes. Also in layout 8: the micro sign folds to
 // Greek mu, as FTS5 folds it ("µs" and "μs" are one term).
-const indexLayoutVersion = 8
+const indexLayoutVersion = 9 // 9: the engine's skip lists keep frontiers of frequency and length (engine/codec.go)
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.
