@@ -20,6 +20,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/bench/recalldata"
 	"github.com/ireneo-app/ireneo/catalog"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/insights"
 	"github.com/ireneo-app/ireneo/memory"
@@ -183,8 +184,8 @@ func TestRoundTrip(t *testing.T) {
 	if gotSet, err := settings.Load(); err != nil || !reflect.DeepEqual(gotSet, f.settings) {
 		t.Errorf("settings after restore: %+v, %v; want %+v", gotSet, err, f.settings)
 	}
-	p1, _, _ := f.m.Projects(ctx, nil)
-	p2, _, _ := m2.Projects(ctx, nil)
+	p1, _, _ := conversations.Projects(ctx, f.m, nil)
+	p2, _, _ := conversations.Projects(ctx, m2, nil)
 	if !reflect.DeepEqual(p1, p2) {
 		t.Errorf("projects %v, after restore %v", p1, p2)
 	}
@@ -256,14 +257,14 @@ func TestMerge(t *testing.T) {
 	if sum.Import == nil || sum.Import.New != 190 || sum.Import.Unchanged != 9 || sum.Import.Forgotten != 1 || sum.Settings {
 		t.Errorf("merge summary %+v import %+v", sum, sum.Import)
 	}
-	_, n, _ := m2.Sessions(ctx, memory.SessionQuery{Limit: 1})
+	_, n, _ := conversations.List(ctx, m2, conversations.Query{Limit: 1})
 	if n != 200 { // 200 from the archive, less the one forgotten here, plus its own
 		t.Errorf("after merge the memory holds %d conversations, want 200", n)
 	}
 	if _, err := m2.LoadSession(ctx, ss[3].ID); !errors.Is(err, memory.ErrNotFound) {
 		t.Errorf("a conversation forgotten in the target came back with the merge: %v", err)
 	}
-	info, _, _ := m2.Sessions(ctx, memory.SessionQuery{Query: "", Project: "", Limit: 1000})
+	info, _, _ := conversations.List(ctx, m2, conversations.Query{Query: "", Project: "", Limit: 1000})
 	tags := map[string][]string{}
 	starred := 0
 	for _, s := range info {

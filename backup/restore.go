@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ireneo-app/ireneo/catalog"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
@@ -193,7 +194,7 @@ func (a *Archive) Restore(ctx context.Context, m *memory.Memory, opts RestoreOpt
 
 // checkEmpty refuses a memory that holds conversations, indexed or not.
 func checkEmpty(ctx context.Context, m *memory.Memory) error {
-	_, n, err := m.Sessions(ctx, memory.SessionQuery{Limit: 1})
+	_, n, err := conversations.List(ctx, m, conversations.Query{Limit: 1})
 	if err != nil {
 		return fmt.Errorf("restore: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -43,7 +44,7 @@ func (r Risk) Warning(projects string) string {
 func storedIDs(ctx context.Context, m *memory.Memory, harness string) (map[string]bool, error) {
 	have := map[string]bool{}
 	for off := 0; ; off += 1000 {
-		list, _, err := m.Sessions(ctx, memory.SessionQuery{Source: harness, Limit: 1000, Offset: off})
+		list, _, err := conversations.List(ctx, m, conversations.Query{Source: harness, Limit: 1000, Offset: off})
 		if err != nil {
 			return nil, err
 		}

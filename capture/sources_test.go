@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
@@ -240,7 +241,7 @@ func TestGeminiSessionsAtRisk(t *testing.T) {
 	if _, err := importers.Run(context.Background(), m, []string{tmp}, importers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	list, _, _ := m.Sessions(context.Background(), memory.SessionQuery{Source: funes.HarnessGeminiCLI, Limit: 10})
+	list, _, _ := conversations.List(context.Background(), m, conversations.Query{Source: funes.HarnessGeminiCLI, Limit: 10})
 	if len(list) < 3 {
 		t.Fatalf("imported %d sessions", len(list))
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -58,7 +59,7 @@ func resumeChain(t *testing.T, dir string, ids ...string) ([]string, map[string]
 func holders(t *testing.T, m *memory.Memory) map[string][]string {
 	t.Helper()
 	ctx := context.Background()
-	infos, _, err := m.Sessions(ctx, memory.SessionQuery{Limit: 1000})
+	infos, _, err := conversations.List(ctx, m, conversations.Query{Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestClaudeCodeResumeKeepsTurnsOnce(t *testing.T) {
 				t.Errorf("original: %+v", sum)
 			}
 			checkOnce(t, m, home)
-			infos, total, err := m.Sessions(context.Background(), memory.SessionQuery{Limit: 10})
+			infos, total, err := conversations.List(context.Background(), m, conversations.Query{Limit: 10})
 			if err != nil || total != 3 {
 				t.Fatalf("%v: %d conversations", err, total)
 			}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/clients"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers/harnesstest"
 	"github.com/ireneo-app/ireneo/mcpserver"
@@ -97,7 +98,7 @@ func harnessRun(t *testing.T, cli, client string, timeout time.Duration, args ..
 	if err != nil || sum.Failed > 0 {
 		t.Fatalf("import %v: %v %+v", paths, err, sum)
 	}
-	infos, _, err := m.Sessions(context.Background(), memory.SessionQuery{Limit: 100})
+	infos, _, err := conversations.List(context.Background(), m, conversations.Query{Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -156,7 +157,7 @@ func newMemory(t testing.TB) *memory.Memory {
 // conversation list and every file under src/ with its hash.
 func snapshot(t testing.TB, m *memory.Memory) string {
 	t.Helper()
-	infos, total, err := m.Sessions(context.Background(), memory.SessionQuery{Limit: 100000})
+	infos, total, err := conversations.List(context.Background(), m, conversations.Query{Limit: 100000})
 	if err != nil {
 		t.Fatal(err)
 	}

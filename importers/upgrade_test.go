@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/conversations"
 )
 
 // upgradeDir holds what the importer before issue 12 made of the fixtures
@@ -59,7 +59,7 @@ func TestImportOverOldMemory(t *testing.T) {
 			if _, err := Run(ctx, fresh, c.inputs, Options{}); err != nil {
 				t.Fatal(err)
 			}
-			want, _, err := fresh.Sessions(ctx, memory.SessionQuery{Limit: 1000})
+			want, _, err := conversations.List(ctx, fresh, conversations.Query{Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,7 +82,7 @@ func TestImportOverOldMemory(t *testing.T) {
 			if sum.New != c.newCount || sum.Updated == 0 || sum.Updated+sum.Unchanged < c.oldCount {
 				t.Errorf("over the old memory: %+v", sum)
 			}
-			got, total, err := m.Sessions(ctx, memory.SessionQuery{Limit: 1000})
+			got, total, err := conversations.List(ctx, m, conversations.Query{Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}

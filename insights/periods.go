@@ -7,7 +7,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/auditlog"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/conversations"
 )
 
 // The agents' insights tool's counts: conversations, turns and tokens per
@@ -32,9 +32,9 @@ type PeriodQuery struct {
 	Client       string    // the caller: with a Scope, only its own calls count
 }
 
-// SessionLister lists conversations, as memory.Memory does.
+// SessionLister lists conversations, as conversations.List does over a memory.
 type SessionLister interface {
-	Sessions(ctx context.Context, q memory.SessionQuery) ([]memory.SessionInfo, int, error)
+	Sessions(ctx context.Context, q conversations.Query) ([]answer.Conversation, int, error)
 }
 
 // AuditReader lists the audit log, as auditlog.List does over a memory.
@@ -63,7 +63,7 @@ func Periods(ctx context.Context, sessions SessionLister, audit AuditReader, q P
 			last = k
 		}
 	}
-	add := func(m map[string]*agg, name, k string, si memory.SessionInfo) {
+	add := func(m map[string]*agg, name, k string, si answer.Conversation) {
 		g := m[name]
 		if g == nil {
 			g = newAgg()
@@ -73,7 +73,7 @@ func Periods(ctx context.Context, sessions SessionLister, audit AuditReader, q P
 		g.turns[k] += si.Turns
 		g.tokens[k] += si.Tokens
 	}
-	sq := memory.SessionQuery{Source: source, Project: project, ProjectOnly: project != "", Scope: q.Scope, Sort: "started", Asc: true}
+	sq := conversations.Query{Source: source, Project: project, ProjectOnly: project != "", Scope: q.Scope, Sort: "started", Asc: true}
 	for off := 0; ; off += periodListPage {
 		sq.Offset, sq.Limit = off, periodListPage
 		list, total, err := sessions.Sessions(ctx, sq)

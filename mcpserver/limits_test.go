@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
+	ans "github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/auditlog"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
@@ -25,13 +27,13 @@ type fakeBackend struct {
 func (f fakeBackend) Recall(ctx context.Context, o recall.Options) (*recall.Result, error) {
 	return &recall.Result{Hits: []recall.Hit{}}, f.fn(ctx)
 }
-func (f fakeBackend) Get(ctx context.Context, o memory.GetOptions) (*memory.Transcript, error) {
-	return &memory.Transcript{}, f.fn(ctx)
+func (f fakeBackend) Get(ctx context.Context, o conversations.GetOptions) (*conversations.Transcript, error) {
+	return &conversations.Transcript{}, f.fn(ctx)
 }
-func (f fakeBackend) Sessions(ctx context.Context, q memory.SessionQuery) ([]memory.SessionInfo, int, error) {
+func (f fakeBackend) Sessions(ctx context.Context, q conversations.Query) ([]ans.Conversation, int, error) {
 	return nil, 0, f.fn(ctx)
 }
-func (f fakeBackend) Projects(ctx context.Context, scope []string) ([]memory.ProjectCount, int, error) {
+func (f fakeBackend) Projects(ctx context.Context, scope []string) ([]ans.ProjectCount, int, error) {
 	return nil, 0, f.fn(ctx)
 }
 

@@ -2,7 +2,7 @@ package mcpserver
 
 import (
 	ans "github.com/ireneo-app/ireneo/answer"
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
@@ -33,7 +33,7 @@ func buildRecall(query string, res *recall.Result, scope []string, budget int) (
 // one's words (Ireneo's earlier answers, harness plumbing), to be shown as
 // one line: they are in src/ verbatim, and no one's words; calls to
 // Ireneo (short, and they say what was searched) are shown as written.
-func buildGet(tr *memory.Transcript, scope []string, budget int) (*GetOutput, string) {
+func buildGet(tr *conversations.Transcript, scope []string, budget int) (*GetOutput, string) {
 	w := tr.Window()
 	for ti := range w.Turns {
 		t := &w.Turns[ti]
@@ -49,14 +49,10 @@ func buildGet(tr *memory.Transcript, scope []string, budget int) (*GetOutput, st
 	return ans.MCPGet(&w, scope, budget, o200k.Count)
 }
 
-func buildSessions(list []memory.SessionInfo, total, offset int, scope []string, budget int) (*SessionsResult, string) {
-	cs := make([]ans.Conversation, len(list))
-	for i, si := range list {
-		cs[i] = si.Conversation()
-	}
-	return ans.MCPSessions(cs, total, offset, scope, budget, o200k.Count)
+func buildSessions(list []ans.Conversation, total, offset int, scope []string, budget int) (*SessionsResult, string) {
+	return ans.MCPSessions(list, total, offset, scope, budget, o200k.Count)
 }
 
-func buildProjects(ps []memory.ProjectCount, untagged int) (*ProjectsResult, string) {
-	return ans.MCPProjects(nonNil(memory.ProjectCounts(ps)), untagged)
+func buildProjects(ps []ans.ProjectCount, untagged int) (*ProjectsResult, string) {
+	return ans.MCPProjects(nonNil(ps), untagged)
 }

@@ -14,6 +14,7 @@ import (
 
 	ans "github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/auditlog"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/plumbing"
@@ -184,9 +185,9 @@ func (s *Server) scan(ctx context.Context, c Caller, a ScanArgs) (answer, error)
 	// The conversations in scope, oldest first: new ones come at the end,
 	// so a cursor's place stays where it was.
 	sid := strings.TrimSpace(a.SessionID)
-	var list func(offset, n int) ([]memory.SessionInfo, int, error)
+	var list func(offset, n int) ([]ans.Conversation, int, error)
 	if sid != "" {
-		tr, err := s.mem.Get(ctx, memory.GetOptions{SessionID: sid, Window: 1, Scope: c.Scope})
+		tr, err := s.mem.Get(ctx, conversations.GetOptions{SessionID: sid, Window: 1, Scope: c.Scope})
 		if errors.Is(err, memory.ErrNotFound) {
 			return answer{result: mcp.NewToolResultError(fmt.Sprintf("not found: there is no conversation %q in memory", sid)), outcome: auditlog.NotFound}, nil
 		}
@@ -196,16 +197,16 @@ func (s *Server) scan(ctx context.Context, c Caller, a ScanArgs) (answer, error)
 		if err != nil {
 			return answer{}, err
 		}
-		one := []memory.SessionInfo{tr.Session}
-		list = func(offset, n int) ([]memory.SessionInfo, int, error) {
+		one := []ans.Conversation{tr.Session}
+		list = func(offset, n int) ([]ans.Conversation, int, error) {
 			if offset > 0 {
 				return nil, 1, nil
 			}
 			return one, 1, nil
 		}
 	} else {
-		q := memory.SessionQuery{Project: strings.TrimSpace(a.Project), Source: source, Since: since, Until: until, Scope: c.Scope, Sort: "started", Asc: true}
-		list = func(offset, n int) ([]memory.SessionInfo, int, error) {
+		q := conversations.Query{Project: strings.TrimSpace(a.Project), Source: source, Since: since, Until: until, Scope: c.Scope, Sort: "started", Asc: true}
+		list = func(offset, n int) ([]ans.Conversation, int, error) {
 			q.Offset, q.Limit = offset, n
 			return s.mem.Sessions(ctx, q)
 		}
@@ -249,7 +250,7 @@ func (s *Server) scan(ctx context.Context, c Caller, a ScanArgs) (answer, error)
 			break
 		}
 		si := batch[conv-base]
-		tr, err := s.mem.Get(ctx, memory.GetOptions{SessionID: qualified(si), Scope: c.Scope})
+		tr, err := s.mem.Get(ctx, conversations.GetOptions{SessionID: qualified(si), Scope: c.Scope})
 		if errors.Is(err, memory.ErrNotFound) {
 			page.Scanned++ // forgotten since it was listed
 			continue
@@ -286,13 +287,13 @@ func (s *Server) scan(ctx context.Context, c Caller, a ScanArgs) (answer, error)
 }
 
 // qualified is a conversation's id with its source, as get takes it.
-func qualified(si memory.SessionInfo) string { return si.Source + ":" + si.SessionID }
+func qualified(si ans.Conversation) string { return si.Source + ":" + si.SessionID }
 
 // scanConversation adds the matches of one conversation from start on,
 // at most room of them; it reports whether it read the conversation to
 // its end. Only what someone said is searched (the index's words):
 // Ireneo's own answers and harness plumbing are passed over.
-func scanConversation(tr *memory.Transcript, si memory.SessionInfo, start scanPos, match scanMatcher, room int, page *ans.ScanPage) bool {
+func scanConversation(tr *conversations.Transcript, si ans.Conversation, start scanPos, match scanMatcher, room int, page *ans.ScanPage) bool {
 	id := qualified(si)
 	for ti := start.turn; ti < len(tr.Turns); ti++ {
 		t := tr.Turns[ti]

@@ -17,7 +17,9 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	ans "github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/auditlog"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/o200k"
 	"github.com/ireneo-app/ireneo/recall"
@@ -112,17 +114,30 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// backend is the part of *memory.Memory the tools use; tests swap it to
-// make the memory fail.
+// backend is what the tools read of a memory; tests swap it to make the
+// memory fail.
 type backend interface {
 	Recall(ctx context.Context, o recall.Options) (*recall.Result, error)
-	Get(ctx context.Context, o memory.GetOptions) (*memory.Transcript, error)
-	Sessions(ctx context.Context, q memory.SessionQuery) ([]memory.SessionInfo, int, error)
-	Projects(ctx context.Context, scope []string) ([]memory.ProjectCount, int, error)
+	Get(ctx context.Context, o conversations.GetOptions) (*conversations.Transcript, error)
+	Sessions(ctx context.Context, q conversations.Query) ([]ans.Conversation, int, error)
+	Projects(ctx context.Context, scope []string) ([]ans.ProjectCount, int, error)
 }
 
-// memoryBackend is a memory with recall run over it by package recall.
+// memoryBackend is a memory with recall run over it by package recall and
+// its conversations read by package conversations.
 type memoryBackend struct{ *memory.Memory }
+
+func (b memoryBackend) Get(ctx context.Context, o conversations.GetOptions) (*conversations.Transcript, error) {
+	return conversations.Get(ctx, b.Memory, o)
+}
+
+func (b memoryBackend) Sessions(ctx context.Context, q conversations.Query) ([]ans.Conversation, int, error) {
+	return conversations.List(ctx, b.Memory, q)
+}
+
+func (b memoryBackend) Projects(ctx context.Context, scope []string) ([]ans.ProjectCount, int, error) {
+	return conversations.Projects(ctx, b.Memory, scope)
+}
 
 func (b memoryBackend) Recall(ctx context.Context, o recall.Options) (*recall.Result, error) {
 	return recall.Recall(ctx, b.Memory, o)

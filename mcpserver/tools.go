@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/ireneo-app/ireneo/auditlog"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
@@ -297,7 +298,7 @@ func (s *Server) get(ctx context.Context, c Caller, a GetArgs) (answer, error) {
 	if turn != "" && window == 0 {
 		window = defaultWindow
 	}
-	tr, err := s.mem.Get(ctx, memory.GetOptions{SessionID: id, TurnUUID: turn, Window: window, Scope: c.Scope})
+	tr, err := s.mem.Get(ctx, conversations.GetOptions{SessionID: id, TurnUUID: turn, Window: window, Scope: c.Scope})
 	if errors.Is(err, memory.ErrNotFound) {
 		// The same words whether the conversation is absent or out of scope.
 		msg := fmt.Sprintf("not found: there is no conversation %q in memory", id)
@@ -341,7 +342,7 @@ func (s *Server) sessions(ctx context.Context, c Caller, a SessionsArgs) (answer
 		limit = defaultSessions
 	}
 	limit = min(limit, maxSessions)
-	list, total, err := s.mem.Sessions(ctx, memory.SessionQuery{
+	list, total, err := s.mem.Sessions(ctx, conversations.Query{
 		Query: q, Project: strings.TrimSpace(a.Project), Source: source, Since: since, Until: until,
 		Limit: limit, Offset: int(a.Offset), Scope: c.Scope,
 	})

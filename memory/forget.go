@@ -183,7 +183,7 @@ func (m *Memory) forgetRefs(ctx context.Context, refs []sessionRef, progress fun
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		info := SessionInfo{SessionID: ref.sid, Source: ref.harness}
+		info := ForgottenSession{SessionID: ref.sid, Source: ref.harness}
 		if ref.id != 0 {
 			var err error
 			if ref, info, err = m.forgetInfo(ctx, ref); err != nil {
@@ -239,10 +239,8 @@ func (m *Memory) forgetRefs(ctx context.Context, refs []sessionRef, progress fun
 		if _, err := m.eraseStaged(ctx, ref.harness, ref.sid, true); err != nil {
 			return rep, fmt.Errorf("forget %s: erase it from an import under way: %w", ref.sid, err)
 		}
-		rep.Sessions = append(rep.Sessions, ForgottenSession{
-			SessionID: info.SessionID, Source: info.Source, Title: info.Title,
-			Turns: info.Turns, Bytes: info.Bytes, File: ref.path,
-		})
+		info.File = ref.path
+		rep.Sessions = append(rep.Sessions, info)
 		if progress != nil {
 			progress(i+1, len(refs))
 		}
@@ -274,15 +272,15 @@ func (m *Memory) forgetRefs(ctx context.Context, refs []sessionRef, progress fun
 // committing between) gave it a new row: it is looked up again by harness
 // and id, and one gone meanwhile is forgotten all the same (its
 // tombstone, file and staged lines).
-func (m *Memory) forgetInfo(ctx context.Context, ref sessionRef) (sessionRef, SessionInfo, error) {
-	info, err := m.sessionInfo(ctx, ref)
+func (m *Memory) forgetInfo(ctx context.Context, ref sessionRef) (sessionRef, ForgottenSession, error) {
+	info, err := m.forgottenInfo(ctx, ref)
 	if !errors.Is(err, sql.ErrNoRows) {
 		return ref, info, err
 	}
 	again, err := findSession(ctx, m.db, ref.harness+":"+ref.sid, nil)
 	if errors.Is(err, ErrNotFound) {
 		ref.id = 0
-		return ref, SessionInfo{SessionID: ref.sid, Source: ref.harness}, nil
+		return ref, ForgottenSession{SessionID: ref.sid, Source: ref.harness}, nil
 	}
 	if err != nil {
 		return ref, info, err
@@ -290,8 +288,16 @@ func (m *Memory) forgetInfo(ctx context.Context, ref sessionRef) (sessionRef, Se
 	if again.path == "" {
 		again.path = ref.path
 	}
-	info, err = m.sessionInfo(ctx, again)
+	info, err = m.forgottenInfo(ctx, again)
 	return again, info, err
+}
+
+// forgottenInfo is what the report says of forgetting ref, its row as
+// stored (sql.ErrNoRows when no row has its id).
+func (m *Memory) forgottenInfo(ctx context.Context, ref sessionRef) (ForgottenSession, error) {
+	fs := ForgottenSession{SessionID: ref.sid, Source: ref.harness}
+	err := m.db.QueryRowContext(ctx, `SELECT title, turns, bytes FROM sessions WHERE id=?`, ref.id).Scan(&fs.Title, &fs.Turns, &fs.Bytes)
+	return fs, err
 }
 
 // afterQuoteSweep, set only by tests, runs between forget's sweep of the

@@ -173,13 +173,13 @@ func TestLeftoversOfDeadImports(t *testing.T) {
 	// 2. An import killed after its transaction, before the rename: the
 	// conversation exists only as an in-* file.
 	mustIngest(t, m, conv("c1", funes.HarnessCodex, "", "", day0, "CommittedMarker two", "ok"))
-	info, _ := m.sessionInfo(ctx, mustRef(t, m, "c1"))
+	c1 := mustRef(t, m, "c1")
 	half, err := m.NewBatch(IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	half.die()
-	if err := os.Rename(filepath.Join(dir, info.path), filepath.Join(half.dir, incomingPrefix+"000001")); err != nil {
+	if err := os.Rename(filepath.Join(dir, c1.path), filepath.Join(half.dir, incomingPrefix+"000001")); err != nil {
 		t.Fatal(err)
 	}
 	// 3. The same from an older version: src/**.funes.jsonl.incoming, one
@@ -464,7 +464,7 @@ func indexTerms(text string) []string {
 			out = append(out, t)
 		}
 	}
-	for _, id := range identifiers(text) {
+	for _, id := range querywords.Identifiers(text) {
 		out = append(out, engine.Term(id))
 	}
 	return out

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ireneo-app/ireneo/querywords"
 )
 
 // eraseAudit deletes the audit rows that name a conversation (its id, alone
@@ -81,7 +83,7 @@ func auditQueries(ctx context.Context, tx *sql.Tx) (map[string][]int64, error) {
 		if json.Unmarshal([]byte(args), &a) != nil || strings.TrimSpace(a.Query) == "" {
 			return nil
 		}
-		if expr := querySearchTerms(a.Query).matchExpr(); expr != "" {
+		if expr := querywords.SearchTerms(a.Query).MatchExpr(); expr != "" {
 			out[expr] = append(out[expr], id)
 		}
 		return nil
@@ -116,7 +118,7 @@ func matchingExprs(ctx context.Context, tx *sql.Tx, sess int64, byExpr map[strin
 		return nil, err
 	}
 	for _, p := range probe {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO forget_probe(body, title, ids) VALUES(?,?,?)`, p[0], p[1], strings.Join(identifiers(p[0]), " ")); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO forget_probe(body, title, ids) VALUES(?,?,?)`, p[0], p[1], strings.Join(querywords.Identifiers(p[0]), " ")); err != nil {
 			return nil, err
 		}
 	}

@@ -324,7 +324,7 @@ func TestForgetErasesItsQuotesInOtherConversations(t *testing.T) {
 	}
 	// The index is in step: the rewritten file is what it holds, and the
 	// agent's words are still found.
-	tr, err := m.Get(ctx, GetOptions{SessionID: "agent-1"})
+	tr, err := m.LoadSession(ctx, "agent-1")
 	if err != nil || len(tr.Turns) != 4 || strings.Contains(tr.Turns[2].Blocks[0].Text, goneToken) {
 		t.Fatalf("get after forget: %v %+v", err, tr)
 	}
@@ -421,7 +421,7 @@ func TestForgetStopsOnAnUnreadableQuotingFile(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), mustRef(t, m, "agent-1").path) {
 		t.Fatalf("forget: %v, want an error naming the agent's file", err)
 	}
-	if _, err := m.Get(ctx, GetOptions{SessionID: "gone-1"}); err != nil {
+	if _, err := m.LoadSession(ctx, "gone-1"); err != nil {
 		t.Fatalf("the conversation was forgotten anyway: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/indexdoc"
 )
 
 // quotingScrub is what erasing the quotes of forgotten conversations from
@@ -372,7 +373,7 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet, after swe
 		// such as minified JSON of CJK passages: bestCut fell back to the
 		// byte limit) is looked for across the cut too: the end of such a
 		// chunk joined to the start of the next part of its block. Only a
-		// chunk within a rune of maxChunkBytes can end at a hard cut; any
+		// chunk within a rune of indexdoc.MaxChunkBytes can end at a hard cut; any
 		// other cut is at a space or line end, which no id holds.
 		where := strings.TrimSuffix(strings.Repeat("instr(body, ?) > 0 OR ", len(part)), " OR ")
 		// As blobs, substr counts bytes instead of reading the text for
@@ -388,7 +389,7 @@ func (m *Memory) quotingCandidates(ctx context.Context, set forgetSet, after swe
 		for _, n := range part {
 			args = append(args, n)
 		}
-		args = append(args, maxChunkBytes-utf8.UTFMax+1)
+		args = append(args, indexdoc.MaxChunkBytes-utf8.UTFMax+1)
 		for _, n := range part {
 			args = append(args, len(n), len(n), n)
 		}
@@ -532,15 +533,15 @@ func tombstoneMark(ctx context.Context, q Querier) (tombMark, error) {
 // requote erases, inside an import's commit, the quotes of conversations
 // forgotten since the batch began (the forget ran while it was staged):
 // the session is prepared again when any went, else p is returned.
-func (m *Memory) requote(ctx context.Context, tx *sql.Tx, p *prepared) (*prepared, error) {
-	n, err := m.eraseForgottenQuotes(ctx, tx, p.s)
+func (m *Memory) requote(ctx context.Context, tx *sql.Tx, p *indexdoc.Prepared) (*indexdoc.Prepared, error) {
+	n, err := m.eraseForgottenQuotes(ctx, tx, p.Session)
 	if err != nil || n == 0 {
 		return p, err
 	}
-	data, err := funes.MarshalSession(p.s)
+	data, err := funes.MarshalSession(p.Session)
 	if err != nil {
-		return nil, fmt.Errorf("session %s: %w", p.s.ID, err)
+		return nil, fmt.Errorf("session %s: %w", p.Session.ID, err)
 	}
 	sum := sha256.Sum256(data)
-	return prepare(p.s, data, hex.EncodeToString(sum[:])), nil
+	return indexdoc.Prepare(p.Session, data, hex.EncodeToString(sum[:])), nil
 }

@@ -1,9 +1,12 @@
 package memory
 
 import (
+	"database/sql"
+
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/funes/funestest"
+	"github.com/ireneo-app/ireneo/querywords"
 
 	"bytes"
 	"context"
@@ -95,13 +98,49 @@ type searchHit struct {
 // content words searched in a turn's text, title and date words, its
 // identifiers in theirs.
 func queryTerms(query string) []engine.QueryTerm {
-	st := querySearchTerms(query)
+	st := querywords.SearchTerms(query)
 	var ts []engine.QueryTerm
-	for _, w := range st.words {
+	for _, w := range st.Words {
 		ts = append(ts, engine.QueryTerm{Term: engine.Term(w), Fields: 1<<engine.Body | 1<<engine.Title | 1<<engine.Date})
 	}
-	for _, id := range st.ids {
+	for _, id := range st.IDs {
 		ts = append(ts, engine.QueryTerm{Term: engine.Term(id), Fields: 1 << engine.IDs})
 	}
 	return ts
+}
+
+// listedConv is a conversation's catalog entry as tests read it (package
+// conversations owns the list itself).
+type listedConv struct {
+	SessionID string
+	Starred   bool
+	Projects  []string
+}
+
+// listed reads every stored conversation with its star and projects.
+func listed(t testing.TB, m *Memory) []listedConv {
+	t.Helper()
+	ctx := context.Background()
+	var out []listedConv
+	err := EachRow(ctx, m.db, `SELECT s.harness, s.session_id, EXISTS(SELECT 1 FROM stars st WHERE st.harness=s.harness AND st.session_id=s.session_id AND st.starred)
+		FROM sessions s ORDER BY s.updated DESC, s.id`, nil, func(rows *sql.Rows) error {
+		var h string
+		var c listedConv
+		if err := rows.Scan(&h, &c.SessionID, &c.Starred); err != nil {
+			return err
+		}
+		c.Projects = []string{}
+		err := EachRow(ctx, m.db, `SELECT project FROM session_projects WHERE harness=? AND session_id=? ORDER BY project`, []any{h, c.SessionID}, func(rows *sql.Rows) error {
+			var p string
+			err := rows.Scan(&p)
+			c.Projects = append(c.Projects, p)
+			return err
+		})
+		out = append(out, c)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/indexdoc"
 )
 
 // afterCommitTx, set only by tests, runs between a part's transaction and
@@ -85,7 +86,7 @@ func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total i
 	defer cancel()
 	type partResult struct {
 		items []item
-		ps    []*prepared
+		ps    []*indexdoc.Prepared
 		errs  []error // per item
 		err   error   // ctx's
 	}
@@ -133,7 +134,7 @@ func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total i
 			}
 		}
 		var items []item
-		var ps []*prepared
+		var ps []*indexdoc.Prepared
 		for i, it := range pr.items {
 			if _, bad := failed[it.b]; !bad {
 				items = append(items, it)
@@ -227,8 +228,8 @@ func (m *Memory) commitWhole(ctx context.Context, b *Batch, todo []item, progres
 // preparePart reads back and prepares staged sessions in parallel, with an
 // error per session that cannot be read back. A session a forget has zeroed
 // in the staging file comes back nil.
-func preparePart(ctx context.Context, part []item) ([]*prepared, []error, error) {
-	out := make([]*prepared, len(part))
+func preparePart(ctx context.Context, part []item) ([]*indexdoc.Prepared, []error, error) {
+	out := make([]*indexdoc.Prepared, len(part))
 	errs := make([]error, len(part))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -251,7 +252,7 @@ func preparePart(ctx context.Context, part []item) ([]*prepared, []error, error)
 					errs[i] = fmt.Errorf("staged session %s is unreadable", st.id)
 					continue
 				}
-				out[i] = prepare(ss[0], data, st.hash)
+				out[i] = indexdoc.Prepare(ss[0], data, st.hash)
 			}
 		}()
 	}
@@ -296,7 +297,7 @@ func (st *partState) shredMoves() {
 // commitPart stores prepared sessions of one or more batches in one
 // transaction, then moves their files into src/. Reports are added to each
 // batch only once all of it went well.
-func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) error {
+func (m *Memory) commitPart(ctx context.Context, ps []*indexdoc.Prepared, part []item) error {
 	var st partState
 	defer st.shredMoves()
 	err := m.withTx(ctx, func(tx *sql.Tx) error {
@@ -318,7 +319,7 @@ func (m *Memory) commitPart(ctx context.Context, ps []*prepared, part []item) er
 
 // indexPart stores prepared sessions in tx and writes their files into
 // their batches' folders, for placePart to move after the commit.
-func (m *Memory) indexPart(ctx context.Context, tx *sql.Tx, stmts *indexStmts, ps []*prepared, part []item, out *partState) error {
+func (m *Memory) indexPart(ctx context.Context, tx *sql.Tx, stmts *indexStmts, ps []*indexdoc.Prepared, part []item, out *partState) error {
 	// Checked inside the transaction, so a forget commits either before
 	// it (and wins here) or after it (and erases what this stores).
 	hashes := make([]string, len(part))
@@ -375,7 +376,7 @@ func (m *Memory) indexPart(ctx context.Context, tx *sql.Tx, stmts *indexStmts, p
 		if err := m.indexSession(ctx, tx, stmts, p, st.path); err != nil {
 			return fmt.Errorf("index session %s: %w", st.id, err)
 		}
-		if err := deriveProjects(ctx, tx, p.s); err != nil {
+		if err := deriveProjects(ctx, tx, p.Session); err != nil {
 			return err
 		}
 		final := filepath.Join(m.dir, st.path)
@@ -384,7 +385,7 @@ func (m *Memory) indexPart(ctx context.Context, tx *sql.Tx, stmts *indexStmts, p
 		}
 		b.nIn++
 		tmp := filepath.Join(b.dir, fmt.Sprintf("%s%06d", incomingPrefix, b.nIn))
-		if err := os.WriteFile(tmp, p.data, 0o600); err != nil {
+		if err := os.WriteFile(tmp, p.Data, 0o600); err != nil {
 			return fmt.Errorf("write %s: %w", tmp, err)
 		}
 		out.moves = append(out.moves, placed{b, tmp, final, len(out.outcomes)})

@@ -8,44 +8,6 @@ import (
 	"strings"
 )
 
-// ProjectCount is a project and how many conversations carry it.
-type ProjectCount struct {
-	Name  string `json:"name"`
-	Count int    `json:"count"`
-}
-
-// Projects lists projects with their conversation counts, biggest first. A
-// non-nil scope limits the list to those projects. The untagged count is
-// returned separately, and is 0 under a scope.
-func (m *Memory) Projects(ctx context.Context, scope []string) ([]ProjectCount, int, error) {
-	allowed := map[string]bool{}
-	for _, p := range scope {
-		allowed[p] = true
-	}
-	out := []ProjectCount{}
-	err := EachRow(ctx, m.db, `SELECT p.project, count(*) FROM session_projects p
-		JOIN sessions s ON s.harness=p.harness AND s.session_id=p.session_id
-		GROUP BY p.project ORDER BY count(*) DESC, p.project`, nil, func(rows *sql.Rows) error {
-		var pc ProjectCount
-		if err := rows.Scan(&pc.Name, &pc.Count); err != nil {
-			return err
-		}
-		if scope == nil || allowed[pc.Name] {
-			out = append(out, pc)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	untagged := 0
-	if scope == nil {
-		err = m.db.QueryRowContext(ctx, `SELECT count(*) FROM sessions s WHERE NOT EXISTS(
-			SELECT 1 FROM session_projects p WHERE p.harness=s.harness AND p.session_id=s.session_id)`).Scan(&untagged)
-	}
-	return out, untagged, err
-}
-
 // CleanProject trims a project name and checks it: not empty, at most 200
 // bytes. Tagging uses it, and so does package catalog on a backup's tags.
 func CleanProject(p string) (string, error) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/indexdoc"
 )
 
 // ReindexReport says what a reindex rebuilt.
@@ -112,7 +113,7 @@ func (m *Memory) fillIndex(ctx context.Context, tx *sql.Tx, files []string, rep 
 				return err
 			}
 			sum := sha256.Sum256(canon)
-			if err := m.indexSession(ctx, tx, stmts, prepare(s, canon, hex.EncodeToString(sum[:])), rel); err != nil {
+			if err := m.indexSession(ctx, tx, stmts, indexdoc.Prepare(s, canon, hex.EncodeToString(sum[:])), rel); err != nil {
 				return fmt.Errorf("%s: %w", rel, err)
 			}
 			if err := deriveProjects(ctx, tx, s); err != nil {

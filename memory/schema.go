@@ -12,6 +12,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/indexdoc"
 )
 
 // ireneo.db holds two kinds of tables, versioned separately:
@@ -350,7 +351,7 @@ func (m *Memory) schemaVersions(ctx context.Context, q Querier) (catalog, layout
 // the index tables above: a turn is named by its conversation's row id and
 // its seq (turns' key); it is the engine's document DocTurn names; a
 // turn's preview is its stored one, else cut from its first searched
-// chunks (PreviewSQL, then TurnPreview); a conversation's projects are
+// chunks (PreviewSQL, then indexdoc.Preview); a conversation's projects are
 // its session_projects rows (ProjectFilter).
 
 // TurnKey names a turn by its conversation's row id and its seq.
@@ -360,10 +361,10 @@ type TurnKey struct {
 }
 
 // Doc is the turn's engine document.
-func (k TurnKey) Doc() uint64 { return docID(k.Sess, k.Seq) }
+func (k TurnKey) Doc() uint64 { return indexdoc.DocID(k.Sess, k.Seq) }
 
 // DocTurn is the turn an engine document is.
-func DocTurn(doc uint64) TurnKey { return TurnKey{docSession(doc), docSeq(doc)} }
+func DocTurn(doc uint64) TurnKey { return TurnKey{indexdoc.DocSession(doc), indexdoc.DocSeq(doc)} }
 
 // Chunk is one chunk of a turn, for display and the budget.
 type Chunk struct {
@@ -374,10 +375,6 @@ type Chunk struct {
 }
 
 // PreviewSQL is, in a query over turns t, the start of t's searched text
-// when t keeps no preview of its own (” when it does); TurnPreview cuts
-// the preview from it.
+// when t keeps no preview of its own (” when it does); indexdoc.Preview
+// cuts the preview from it.
 var PreviewSQL = previewSQL
-
-// TurnPreview is the preview import cuts from a turn's text: its first
-// runes on one line, "…" when cut.
-func TurnPreview(text string) string { return preview(text, previewRunes) }

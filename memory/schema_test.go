@@ -44,11 +44,8 @@ func checkV0Catalog(t *testing.T, m *Memory) {
 	t.Helper()
 	ctx := context.Background()
 
-	ss, n, err := m.Sessions(ctx, SessionQuery{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n != 9 {
+	ss := listed(t, m)
+	if n := len(ss); n != 9 {
 		t.Errorf("%d conversations, want the 9 left after the forget", n)
 	}
 	tags := map[string][]string{}

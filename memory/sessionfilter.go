@@ -1,28 +1,12 @@
 package memory
 
 import (
-	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 )
 
-// The project filter and project lookup that sessions, get and recall's
-// reads share.
-
-func (m *Memory) sessionProjects(ctx context.Context, q Querier, harness, sid string) ([]string, error) {
-	out := []string{}
-	err := EachRow(ctx, q, `SELECT project FROM session_projects WHERE harness=? AND session_id=? ORDER BY project`, []any{harness, sid}, func(rows *sql.Rows) error {
-		var p string
-		err := rows.Scan(&p)
-		out = append(out, p)
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
+// The project filter that the conversation list, get and recall's reads
+// share.
 
 // ProjectFilter renders the project filter and a token's scope as SQL
 // conditions over the sessions alias s, with their arguments: project with

@@ -10,14 +10,6 @@ func unix(t time.Time) int64 {
 	return t.Unix()
 }
 
-// fromUnix reads a stored time back as UTC; 0 is the zero time.
-func fromUnix(s int64) time.Time {
-	if s == 0 {
-		return time.Time{}
-	}
-	return time.Unix(s, 0).UTC()
-}
-
 // Undated is how Day shows the zero time.
 const Undated = "undated"
 

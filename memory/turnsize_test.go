@@ -71,7 +71,7 @@ func TestIngestTurnSizeBoundary(t *testing.T) {
 	ctx := context.Background()
 	s, _ := bigTurn(t, funes.MaxLineBytes)
 	mustIngest(t, m, s)
-	tr, err := m.Get(ctx, GetOptions{SessionID: "big-1", Window: 10})
+	tr, err := m.LoadSession(ctx, "big-1")
 	if err != nil {
 		t.Fatal(err)
 	}

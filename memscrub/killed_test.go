@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/auditlog"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memory/memorytest"
@@ -96,7 +97,7 @@ func TestScrubApplyKilled(t *testing.T) {
 			if len(after) != len(before) {
 				t.Fatalf("src/ holds %d files after the open, %d before: a conversation lost", len(after), len(before))
 			}
-			infos, _, err := m.Sessions(ctx, memory.SessionQuery{})
+			infos, _, err := conversations.List(ctx, m, conversations.Query{})
 			if err != nil || len(infos) != 3 {
 				t.Fatalf("%d conversations stored after the open (want 3): %v", len(infos), err)
 			}
@@ -263,7 +264,7 @@ func TestScrubApplyKilledManyChunks(t *testing.T) {
 			} else if redacted != 0 {
 				t.Fatalf("killed before its transaction: %d of %d redacted", redacted, n)
 			}
-			if infos, total, err := m.Sessions(context.Background(), memory.SessionQuery{}); err != nil || total != n {
+			if infos, total, err := conversations.List(context.Background(), m, conversations.Query{}); err != nil || total != n {
 				t.Fatalf("%d (%d listed) conversations after the open, want %d: %v", total, len(infos), n, err)
 			}
 		})

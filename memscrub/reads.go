@@ -20,9 +20,9 @@ import (
 // conversation names one stored conversation a scrub scans.
 type conversation struct{ harness, sid string }
 
-// conversations lists the conversations a scrub scans: the named ones
+// toScan lists the conversations a scrub scans: the named ones
 // (id, or harness:id; each once), or all, in the order they were stored.
-func conversations(ctx context.Context, rt *memory.ReadTx, ids []string) ([]conversation, error) {
+func toScan(ctx context.Context, rt *memory.ReadTx, ids []string) ([]conversation, error) {
 	if len(ids) == 0 {
 		return storedConversations(ctx, rt, `SELECT harness, session_id FROM sessions ORDER BY id`)
 	}
@@ -31,7 +31,7 @@ func conversations(ctx context.Context, rt *memory.ReadTx, ids []string) ([]conv
 	for _, id := range ids {
 		var c conversation
 		var err error
-		if c.harness, c.sid, err = memory.FindConversation(ctx, rt, id); err != nil {
+		if c.harness, c.sid, err = memory.FindConversation(ctx, rt, id, nil); err != nil {
 			return nil, err
 		}
 		if !seen[c] {

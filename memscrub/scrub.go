@@ -209,7 +209,7 @@ func newPlan(ctx context.Context, m *memory.Memory, o Options) (*plan, error) {
 		return nil, fmt.Errorf("scrub: %w", err)
 	}
 	defer rt.Close()
-	if p.refs, err = conversations(ctx, rt, o.Sessions); err != nil {
+	if p.refs, err = toScan(ctx, rt, o.Sessions); err != nil {
 		return nil, err
 	}
 	if f.allowed, err = allowedHashes(ctx, rt); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/answer"
 	"github.com/ireneo-app/ireneo/auditlog"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/funes/funestest"
@@ -464,7 +465,7 @@ func TestScrubMetadataFields(t *testing.T) {
 		t.Errorf("scan after apply: %+v", again.Findings)
 	}
 	// The project tag derived from the project is renamed, not dropped.
-	ps, _, err := m.Projects(ctx, nil)
+	ps, _, err := conversations.Projects(ctx, m, nil)
 	if err != nil || len(ps) != 1 || ps[0].Name != "[REDACTED:"+scrubtest.HostRule+"]" {
 		t.Errorf("projects after apply: %v %+v", err, ps)
 	}

@@ -2,8 +2,10 @@
 // search index holds them as (the engine's analysis decides, so index and
 // query agree), and knows which words name no topic: English function and
 // question words, and the words asking for the latest state of something.
-// Recall's query plan and memory's own searches (the sessions list, the
-// forget audit's probe) both cut queries with it. A leaf over engine.
+// Recall's query plan and the searches that are not recall (the
+// conversation list's filter, package conversations; the forget audit's
+// probe, in memory) both cut queries with it; the latter take their terms
+// from SearchTerms. A leaf over engine.
 package querywords
 
 import (

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -59,7 +61,7 @@ func hydrate(ctx context.Context, snap *snapshot, terms []weightedTerm, ranked [
 		// Show its chunk that covers most of the query, or for a long turn
 		// the engine's best passage, from its start.
 		ch, off := shownChunk(st.Chunks, terms), 0
-		if i, o, ok := memory.PassageChunk(st.Chunks, c.passage-1); ok {
+		if i, o, ok := passageChunk(st.Chunks, c.passage-1); ok {
 			ch, off = st.Chunks[i], o
 		}
 		if ch.ID == 0 {
@@ -125,3 +127,36 @@ func fromUnix(s int64) time.Time {
 }
 
 func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
+
+// passageChunk finds where a long turn's passage (Candidate.Passage)
+// starts among the turn's chunks (in order, as TurnChunks reads them): the
+// chunk's index and the byte offset in it. ok is false for no passage.
+func passageChunk(chunks []memory.Chunk, passage int) (i, off int, ok bool) {
+	if passage < 0 {
+		return 0, 0, false
+	}
+	var body strings.Builder
+	var starts []int // where each searched chunk starts in the body
+	var at []int     // its index in chunks
+	for k, c := range chunks {
+		if !c.Searched {
+			continue
+		}
+		if body.Len() > 0 {
+			body.WriteString("\n\n")
+		}
+		starts = append(starts, body.Len())
+		at = append(at, k)
+		body.WriteString(c.Body)
+	}
+	ps := engine.Passages(body.String())
+	if passage >= len(ps) {
+		return 0, 0, false
+	}
+	s := ps[passage].Start
+	j := len(starts) - 1
+	for j > 0 && starts[j] > s {
+		j--
+	}
+	return at[j], max(0, s-starts[j]), true
+}

@@ -5,8 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // The three project filters a person browsing can pick (project +
@@ -20,7 +21,7 @@ func TestProjectFilterModes(t *testing.T) {
 		conv("b", funes.HarnessChatGPT, "Other B", "other", day0, "the kestrel plan for other"),
 		conv("c", funes.HarnessClaude, "Loose C", "", day0, "the kestrel plan, untagged"),
 	)
-	ids := func(ss []memory.SessionInfo) []string {
+	ids := func(ss []answer.Conversation) []string {
 		var out []string
 		for _, s := range ss {
 			out = append(out, s.SessionID)
@@ -48,7 +49,7 @@ func TestProjectFilterModes(t *testing.T) {
 		{"everything", "", false, false, []string{"a", "b", "c"}},
 	}
 	for _, c := range cases {
-		ss, total, err := m.Sessions(ctx, memory.SessionQuery{Project: c.project, ProjectOnly: c.only, Untagged: c.unt})
+		ss, total, err := conversations.List(ctx, m, conversations.Query{Project: c.project, ProjectOnly: c.only, Untagged: c.unt})
 		if err != nil {
 			t.Fatal(err)
 		}

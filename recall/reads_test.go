@@ -12,6 +12,7 @@ import (
 
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/indexdoc"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/querywords"
 )
@@ -397,8 +398,8 @@ func TestNeighbourPreviewsFromChunks(t *testing.T) {
 	}
 	st := showTurns(t, m, []memory.TurnKey{{Sess: hits[0].Sess, Seq: 1}}, 1, true)
 	ns := st[memory.TurnKey{Sess: hits[0].Sess, Seq: 1}].Neighbours
-	if len(ns) != 2 || ns[0].Text != memory.TurnPreview(long) || ns[1].Text != "short one" {
-		t.Fatalf("neighbours %+v, want %q and %q", ns, memory.TurnPreview(long), "short one")
+	if len(ns) != 2 || ns[0].Text != indexdoc.Preview(long) || ns[1].Text != "short one" {
+		t.Fatalf("neighbours %+v, want %q and %q", ns, indexdoc.Preview(long), "short one")
 	}
 	// A candidate's preview (recall's echo and copies read it) likewise.
 	snap, err := openSnapshot(ctx, m, snapshotQuery{Query: engine.Query{Terms: queryTerms("across lines"), K: 1}, Params: engine.DefaultParams(), Previews: true})
@@ -406,8 +407,8 @@ func TestNeighbourPreviewsFromChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer snap.Close()
-	if len(snap.Candidates) != 1 || snap.Candidates[0].Seq != 0 || snap.Candidates[0].Preview != memory.TurnPreview(long) {
-		t.Fatalf("candidates %+v, want turn 0 with preview %q", snap.Candidates, memory.TurnPreview(long))
+	if len(snap.Candidates) != 1 || snap.Candidates[0].Seq != 0 || snap.Candidates[0].Preview != indexdoc.Preview(long) {
+		t.Fatalf("candidates %+v, want turn 0 with preview %q", snap.Candidates, indexdoc.Preview(long))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/querywords"
@@ -126,7 +127,7 @@ func TestProjectFilterAndScope(t *testing.T) {
 	if len(res.Hits) != 1 || res.Hits[0].SessionID != "p2" {
 		t.Fatalf("scope beta: %+v", res.Hits)
 	}
-	if _, err := m.Get(ctx, memory.GetOptions{SessionID: "p1", Scope: []string{"beta"}}); !errors.Is(err, memory.ErrNotFound) {
+	if _, err := conversations.Get(ctx, m, conversations.GetOptions{SessionID: "p1", Scope: []string{"beta"}}); !errors.Is(err, memory.ErrNotFound) {
 		t.Fatalf("get out of scope: %v", err)
 	}
 	// Tags: untag the derived project, tag another, rename.
@@ -139,13 +140,13 @@ func TestProjectFilterAndScope(t *testing.T) {
 	if err := m.RenameProject(ctx, "gamma", "delta"); err != nil {
 		t.Fatal(err)
 	}
-	ps, untagged, _ := m.Projects(ctx, nil)
+	ps, untagged, _ := conversations.Projects(ctx, m, nil)
 	if fmt.Sprint(ps) != "[{beta 1} {delta 1}]" || untagged != 1 {
 		t.Fatalf("projects: %v untagged %d", ps, untagged)
 	}
 	// A re-import does not bring back the untagged derived project.
 	mustIngest(t, m, conv("p1", funes.HarnessCodex, "", "alpha", day0, "deploy the gateway service", "done", "more"))
-	ps, _, _ = m.Projects(ctx, nil)
+	ps, _, _ = conversations.Projects(ctx, m, nil)
 	if fmt.Sprint(ps) != "[{beta 1} {delta 1}]" {
 		t.Fatalf("projects after re-import: %v", ps)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ireneo-app/ireneo/funes"
+	"github.com/ireneo-app/ireneo/indexdoc"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -152,7 +153,7 @@ func (s *snapshot) Shown(ctx context.Context, turns []memory.TurnKey, replyOf ..
 			return nil, fmt.Errorf("recall: shown turns: %w", err)
 		}
 		if r.preview.Text == "" {
-			r.preview.Text = memory.TurnPreview(said)
+			r.preview.Text = indexdoc.Preview(said)
 		}
 		r.preview.Seq = k.Seq
 		rowsOf[k] = r

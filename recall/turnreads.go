@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/indexdoc"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -117,7 +118,7 @@ func turnPreviews(ctx context.Context, q memory.Querier, pc *previewCache, gen i
 			return err
 		}
 		if p == "" {
-			p = memory.TurnPreview(said)
+			p = indexdoc.Preview(said)
 		}
 		for _, i := range at[k] {
 			cs[i].Preview = p

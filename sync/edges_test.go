@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/redact"
@@ -42,7 +43,7 @@ func TestBadFilesChangeNothing(t *testing.T) {
 	if rep.Imported != 0 || rep.Unreadable != 2 {
 		t.Fatalf("b's pass: %+v", rep)
 	}
-	if ss, _, _ := b.m.Sessions(context.Background(), memory.SessionQuery{}); len(ss) != 0 {
+	if ss, _, _ := conversations.List(context.Background(), b.m, conversations.Query{}); len(ss) != 0 {
 		t.Fatalf("b stored %d conversations from bad files", len(ss))
 	}
 	st, err := ReadStatus(b.dir)

@@ -16,6 +16,8 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
@@ -91,9 +93,9 @@ func (mc *machine) ingest(ss ...*funes.Session) memory.IngestReport {
 }
 
 // info is a conversation as the memory lists it, and whether it is there.
-func (mc *machine) info(id string) (memory.SessionInfo, bool) {
+func (mc *machine) info(id string) (answer.Conversation, bool) {
 	mc.t.Helper()
-	ss, _, err := mc.m.Sessions(context.Background(), memory.SessionQuery{Limit: 100000})
+	ss, _, err := conversations.List(context.Background(), mc.m, conversations.Query{Limit: 100000})
 	if err != nil {
 		mc.t.Fatal(err)
 	}
@@ -103,7 +105,7 @@ func (mc *machine) info(id string) (memory.SessionInfo, bool) {
 			return s, true
 		}
 	}
-	return memory.SessionInfo{}, false
+	return answer.Conversation{}, false
 }
 
 // finds says whether recall finds the text in conversation id.

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/answer"
 )
 
 // Real Syncthing daemons on loopback, each with a private home under the
@@ -296,7 +296,7 @@ func claudeCodeLog(t *testing.T, dir, session, cwd string, texts ...string) stri
 }
 
 // has says whether the machine holds the conversation, as a condition.
-func (mc *machine) has(id string, want func(memory.SessionInfo) bool) func() (bool, string) {
+func (mc *machine) has(id string, want func(answer.Conversation) bool) func() (bool, string) {
 	return func() (bool, string) {
 		s, ok := mc.info(id)
 		if !ok {

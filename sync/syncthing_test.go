@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
@@ -32,7 +34,7 @@ func TestSyncthingTwoMachinesThenAThird(t *testing.T) {
 	if err := b.m.Tag(ctx, "heron", "infra"); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "a should show b's tag", a.has("heron", func(s memory.SessionInfo) bool {
+	eventually(t, "a should show b's tag", a.has("heron", func(s answer.Conversation) bool {
 		return slices.Equal(s.Projects, []string{"atlas", "infra"})
 	}))
 
@@ -43,12 +45,12 @@ func TestSyncthingTwoMachinesThenAThird(t *testing.T) {
 	a.ingest(conv("later", funes.HarnessChatGPT, "Sourdough", "", "my sourdough starter smells of acetone", "feed it more often"))
 	time.Sleep(2 * time.Second) // a's engine exports while b is away
 	b.up()
-	eventually(t, "b should show the star made while it was off", b.has("heron", func(s memory.SessionInfo) bool { return s.Starred }))
+	eventually(t, "b should show the star made while it was off", b.has("heron", func(s answer.Conversation) bool { return s.Starred }))
 	eventually(t, "b should get what a imported while it was off", b.has("later", nil))
 
 	a.down()
 	c := newHost(t, "c", b)
-	eventually(t, "c, paired with b only, should get a's conversations and choices through b", c.has("heron", func(s memory.SessionInfo) bool {
+	eventually(t, "c, paired with b only, should get a's conversations and choices through b", c.has("heron", func(s answer.Conversation) bool {
 		return s.Starred && slices.Equal(s.Projects, []string{"atlas", "infra"})
 	}))
 	eventually(t, "c should get a's later conversation", c.has("later", nil))
@@ -80,11 +82,11 @@ func TestSyncthingSameSessionTwoCopies(t *testing.T) {
 	}
 	c := newHost(t, "c", a, b)
 	for _, h := range []*host{a, b, c} {
-		eventually(t, h.name+" should hold the longer copy", h.has(session, func(s memory.SessionInfo) bool { return s.Turns == 4 }))
+		eventually(t, h.name+" should hold the longer copy", h.has(session, func(s answer.Conversation) bool { return s.Turns == 4 }))
 		if !h.finds("quillfeather docs", session) {
 			t.Fatalf("%s does not find the longer copy's words", h.name)
 		}
-		if ss, _, _ := h.m.Sessions(ctx, memory.SessionQuery{}); len(ss) != 1 {
+		if ss, _, _ := conversations.List(ctx, h.m, conversations.Query{}); len(ss) != 1 {
 			t.Fatalf("%s holds %d conversations", h.name, len(ss))
 		}
 	}
@@ -205,7 +207,7 @@ func TestSyncthingConflictingTagsConverge(t *testing.T) {
 	pause(false)
 	want := []string{"finance"} // home untagged by b, family untagged later by a, money renamed
 	for _, h := range []*host{a, b} {
-		eventually(t, h.name+" should agree", h.has("budget", func(s memory.SessionInfo) bool {
+		eventually(t, h.name+" should agree", h.has("budget", func(s answer.Conversation) bool {
 			return slices.Equal(s.Projects, want) && !s.Starred
 		}))
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -79,7 +80,7 @@ func newForgetCmd(g *globals) *cobra.Command {
 					return usagef("forget cannot be undone; pass --yes to confirm")
 				}
 				for _, id := range args {
-					tr, err := m.Get(c.Context(), memory.GetOptions{SessionID: id, Window: 1})
+					tr, err := conversations.Get(c.Context(), m, conversations.GetOptions{SessionID: id, Window: 1})
 					if err != nil {
 						return err
 					}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -103,7 +104,7 @@ func newGetCmd(g *globals) *cobra.Command {
 		Short: "Print a conversation, or the turns around one turn",
 		Args:  cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
-			o := memory.GetOptions{SessionID: args[0], Window: window}
+			o := conversations.GetOptions{SessionID: args[0], Window: window}
 			if len(args) == 2 {
 				o.TurnUUID = args[1]
 				if !c.Flags().Changed("window") {
@@ -115,7 +116,7 @@ func newGetCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer m.Close()
-			tr, err := m.Get(c.Context(), o)
+			tr, err := conversations.Get(c.Context(), m, o)
 			if err != nil {
 				return err
 			}
@@ -133,7 +134,7 @@ func newGetCmd(g *globals) *cobra.Command {
 }
 
 func newSessionsCmd(g *globals) *cobra.Command {
-	var q memory.SessionQuery
+	var q conversations.Query
 	var since, until string
 	var asJSON bool
 	c := &cobra.Command{
@@ -153,18 +154,14 @@ func newSessionsCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer m.Close()
-			list, total, err := m.Sessions(c.Context(), q)
+			list, total, err := conversations.List(c.Context(), m, q)
 			if err != nil {
 				return err
 			}
-			cs := make([]answer.Conversation, len(list))
-			for i, si := range list {
-				cs[i] = si.Conversation()
-			}
 			if asJSON {
-				return printAnswer(g.stdout, answer.CLISessionsJSON(cs, total))
+				return printAnswer(g.stdout, answer.CLISessionsJSON(list, total))
 			}
-			fmt.Fprint(g.stdout, answer.CLISessions(cs, total))
+			fmt.Fprint(g.stdout, answer.CLISessions(list, total))
 			return nil
 		},
 	}
@@ -189,14 +186,14 @@ func newProjectsCmd(g *globals) *cobra.Command {
 		Short: "List projects with their conversation counts",
 		Args:  cobra.NoArgs,
 		RunE: g.withMemory(func(c *cobra.Command, args []string, m *memory.Memory) error {
-			ps, untagged, err := m.Projects(c.Context(), nil)
+			ps, untagged, err := conversations.Projects(c.Context(), m, nil)
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return printAnswer(g.stdout, answer.CLIProjectsJSON(memory.ProjectCounts(ps), untagged))
+				return printAnswer(g.stdout, answer.CLIProjectsJSON(ps, untagged))
 			}
-			fmt.Fprint(g.stdout, answer.CLIProjects(memory.ProjectCounts(ps), untagged))
+			fmt.Fprint(g.stdout, answer.CLIProjects(ps, untagged))
 			return nil
 		}),
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ireneo-app/ireneo/backup"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -158,7 +159,7 @@ func restoredCount(t *testing.T, dir string, n int) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	_, total, err := m.Sessions(context.Background(), memory.SessionQuery{Limit: 1})
+	_, total, err := conversations.List(context.Background(), m, conversations.Query{Limit: 1})
 	if err != nil || total != n {
 		t.Fatalf("restored %d conversations (%v), want %d", total, err, n)
 	}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -89,7 +90,7 @@ func TestBackupAndRestoreFromSettings(t *testing.T) {
 	if !strings.Contains(u2.lastError, "damaged") {
 		t.Errorf("a damaged archive: last error %q", u2.lastError)
 	}
-	if _, n, _ := m2.Sessions(context.Background(), memory.SessionQuery{Limit: 1}); n != 5 {
+	if _, n, _ := conversations.List(context.Background(), m2, conversations.Query{Limit: 1}); n != 5 {
 		t.Errorf("after a refused restore the memory holds %d conversations", n)
 	}
 }

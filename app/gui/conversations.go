@@ -9,8 +9,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 )
 
 // The conversations screen: every conversation, filtered and sorted, and
@@ -19,7 +19,7 @@ import (
 
 const untaggedOption = "Untagged"
 
-// Sort orders, as offered and as memory.SessionQuery spells them.
+// Sort orders, as offered and as conversations.Query spells them.
 var sortOrders = []struct {
 	name, key string
 	asc       bool
@@ -51,14 +51,14 @@ type conversationsScreen struct {
 	star, tag, untag, forget *widget.Button
 	tv                       *transcriptView
 
-	items    []memory.SessionInfo
+	items    []answer.Conversation
 	total    int
 	limit    int
 	untagged int
 	// conversations is how many the memory holds, filters aside: 0 is a
 	// first run, and the transcript pane says what to do first.
 	conversations int
-	current       *memory.SessionInfo // the conversation in the transcript view
+	current       *answer.Conversation // the conversation in the transcript view
 	seq           int
 	// listing is the conversation to select in the list once it is
 	// loaded (opened from Search); selecting marks a Select that opens
@@ -162,8 +162,8 @@ func (c *conversationsScreen) setRename() {
 	}
 }
 
-func (c *conversationsScreen) sessionQuery() memory.SessionQuery {
-	q := memory.SessionQuery{Query: c.query.Text, Source: sourceID(c.source.Selected), Starred: c.starred.Checked, Limit: c.limit}
+func (c *conversationsScreen) sessionQuery() conversations.Query {
+	q := conversations.Query{Query: c.query.Text, Source: sourceID(c.source.Selected), Starred: c.starred.Checked, Limit: c.limit}
 	pc := c.project.cur
 	q.Project, q.ProjectOnly, q.Untagged = pc.project, pc.only, pc.untagged
 	q.Since = since(c.when.Selected, timeNow())
@@ -176,9 +176,9 @@ func (c *conversationsScreen) sessionQuery() memory.SessionQuery {
 }
 
 type convPageResult struct {
-	items    []memory.SessionInfo
+	items    []answer.Conversation
 	total    int
-	projects []memory.ProjectCount
+	projects []answer.ProjectCount
 	untagged int
 	all      int
 }
@@ -191,13 +191,13 @@ func (c *conversationsScreen) refresh() {
 	load(c.u, "list conversations", func(ctx context.Context) (convPageResult, error) {
 		var r convPageResult
 		var err error
-		if r.items, r.total, err = c.u.mem.Sessions(ctx, q); err != nil {
+		if r.items, r.total, err = conversations.List(ctx, c.u.mem, q); err != nil {
 			return r, err
 		}
 		for _, it := range r.items {
 			c.u.secrets.warm(ctx, titleOf(it), projectsText(it.Projects))
 		}
-		if r.projects, r.untagged, err = c.u.mem.Projects(ctx, nil); err != nil {
+		if r.projects, r.untagged, err = conversations.Projects(ctx, c.u.mem, nil); err != nil {
 			return r, err
 		}
 		st, err := c.u.mem.Status(ctx)
@@ -354,13 +354,13 @@ func (c *conversationsScreen) openAt(id string, m transcriptMark, focus bool, ti
 		c.tv.focusKeys()
 	}
 	secrets := c.u.secrets
-	load(c.u, "open the conversation", func(ctx context.Context) (*memory.Transcript, error) {
-		tr, err := c.u.mem.Get(ctx, memory.GetOptions{SessionID: id})
+	load(c.u, "open the conversation", func(ctx context.Context) (*conversations.Transcript, error) {
+		tr, err := conversations.Get(ctx, c.u.mem, conversations.GetOptions{SessionID: id})
 		if err == nil {
 			warmFirstScreen(ctx, secrets, tr, m)
 		}
 		return tr, err
-	}, func(tr *memory.Transcript) {
+	}, func(tr *conversations.Transcript) {
 		if seq != c.tv.openSeq {
 			return
 		}
@@ -377,7 +377,7 @@ func (c *conversationsScreen) openAt(id string, m transcriptMark, focus bool, ti
 
 // warmFirstScreen finds the secrets of the turns a transcript opened at m
 // shows first: from the marked turn (or the start) a screenful and more.
-func warmFirstScreen(ctx context.Context, s *shownSecrets, tr *memory.Transcript, m transcriptMark) {
+func warmFirstScreen(ctx context.Context, s *shownSecrets, tr *conversations.Transcript, m transcriptMark) {
 	s.warm(ctx, tr.Session.Title, projectsText(tr.Session.Projects))
 	at := 0
 	for i, turn := range tr.Turns {
@@ -430,13 +430,13 @@ func (c *conversationsScreen) reloadCurrent() {
 	id, m := c.currentID(), c.tv.mark
 	secrets := c.u.secrets
 	seq := c.tv.openSeq
-	load(c.u, "open the conversation", func(ctx context.Context) (*memory.Transcript, error) {
-		tr, err := c.u.mem.Get(ctx, memory.GetOptions{SessionID: id})
+	load(c.u, "open the conversation", func(ctx context.Context) (*conversations.Transcript, error) {
+		tr, err := conversations.Get(ctx, c.u.mem, conversations.GetOptions{SessionID: id})
 		if err == nil {
 			warmFirstScreen(ctx, secrets, tr, m)
 		}
 		return tr, err
-	}, func(tr *memory.Transcript) {
+	}, func(tr *conversations.Transcript) {
 		if seq != c.tv.openSeq {
 			return
 		}

@@ -11,7 +11,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memscrub"
 )
 
@@ -116,9 +117,9 @@ func TestOneConfirmationStyle(t *testing.T) {
 }
 
 // fixtureInfos lists the memory's conversations.
-func fixtureInfos(t *testing.T, u *ui) []memory.SessionInfo {
+func fixtureInfos(t *testing.T, u *ui) []answer.Conversation {
 	t.Helper()
-	ss, _, err := u.mem.Sessions(context.Background(), memory.SessionQuery{Limit: 10})
+	ss, _, err := conversations.List(context.Background(), u.mem, conversations.Query{Limit: 10})
 	if err != nil || len(ss) == 0 {
 		t.Fatalf("sessions: %v (%d)", err, len(ss))
 	}

@@ -12,6 +12,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -38,11 +40,11 @@ type forgetScreen struct {
 	job          *job
 	report       *widget.Label
 
-	found   []memory.SessionInfo
+	found   []answer.Conversation
 	checked map[string]bool // by key()
 }
 
-func key(s memory.SessionInfo) string { return s.Source + ":" + s.SessionID }
+func key(s answer.Conversation) string { return s.Source + ":" + s.SessionID }
 
 func newForgetScreen(u *ui) *forgetScreen {
 	f := &forgetScreen{u: u, checked: map[string]bool{}}
@@ -126,8 +128,8 @@ func (f *forgetScreen) updateRow(id widget.ListItemID, o fyne.CanvasObject) {
 }
 
 // list shows these conversations, ticked when checked says so.
-func (f *forgetScreen) show(ss []memory.SessionInfo, checked bool) {
-	f.found = append([]memory.SessionInfo(nil), ss...)
+func (f *forgetScreen) show(ss []answer.Conversation, checked bool) {
+	f.found = append([]answer.Conversation(nil), ss...)
 	f.checked = map[string]bool{}
 	for _, s := range ss {
 		f.checked[key(s)] = checked
@@ -140,19 +142,19 @@ func (f *forgetScreen) show(ss []memory.SessionInfo, checked bool) {
 // forgetOnly puts one conversation up for forgetting, ticked, from the
 // Conversations screen: the words and filters of an earlier find go, so
 // nothing but it is on the screen.
-func (f *forgetScreen) forgetOnly(s memory.SessionInfo) {
+func (f *forgetScreen) forgetOnly(s answer.Conversation) {
 	f.query.SetText("")
 	f.project.SetSelected(anyProject)
 	f.source.SetSelected(anySource)
 	f.from.SetDate(nil)
 	f.until.SetDate(nil)
-	f.show([]memory.SessionInfo{s}, true)
+	f.show([]answer.Conversation{s}, true)
 }
 
 // find lists the conversations matching the criteria, none ticked: a
 // word like "test" matches dozens, and the person picks.
 func (f *forgetScreen) find() {
-	q := memory.SessionQuery{Query: f.query.Text, Source: sourceID(f.source.Selected), Limit: forgetFindLimit}
+	q := conversations.Query{Query: f.query.Text, Source: sourceID(f.source.Selected), Limit: forgetFindLimit}
 	switch p := f.projectChosen(); {
 	case p == forgetUntagged:
 		q.Untagged = true
@@ -169,8 +171,8 @@ func (f *forgetScreen) find() {
 		f.u.showError("find conversations to forget", inputErrorf("no criteria given: that would select every conversation"))
 		return
 	}
-	load(f.u, "find conversations to forget", func(ctx context.Context) ([]memory.SessionInfo, error) {
-		ss, _, err := f.u.mem.Sessions(ctx, q)
+	load(f.u, "find conversations to forget", func(ctx context.Context) ([]answer.Conversation, error) {
+		ss, _, err := conversations.List(ctx, f.u.mem, q)
 		for _, s := range ss {
 			f.u.secrets.warm(ctx, titleOf(s))
 		}
@@ -180,7 +182,7 @@ func (f *forgetScreen) find() {
 		// The project filter also lets untagged conversations through
 		// (they are "global" for recall); forgetting by project means
 		// only that project's own.
-		var own []memory.SessionInfo
+		var own []answer.Conversation
 		for _, s := range ss {
 			for _, p := range s.Projects {
 				if p == q.Project {
@@ -190,7 +192,7 @@ func (f *forgetScreen) find() {
 			}
 		}
 		return own, nil
-	}, func(ss []memory.SessionInfo) {
+	}, func(ss []answer.Conversation) {
 		f.show(ss, false)
 		if len(ss) == 0 {
 			f.review.SetText("No conversation matches. Change the words, project, source or dates and press Find.")
@@ -207,8 +209,8 @@ func (f *forgetScreen) setAll(on bool) {
 }
 
 // selected are the checked conversations, in list order.
-func (f *forgetScreen) selected() []memory.SessionInfo {
-	var out []memory.SessionInfo
+func (f *forgetScreen) selected() []answer.Conversation {
+	var out []answer.Conversation
 	for _, s := range f.found {
 		if f.checked[key(s)] {
 			out = append(out, s)
@@ -276,7 +278,7 @@ func (f *forgetScreen) confirm() {
 }
 
 // run forgets the conversations with progress, then reports.
-func (f *forgetScreen) run(sel []memory.SessionInfo) {
+func (f *forgetScreen) run(sel []answer.Conversation) {
 	ids := make([]string, len(sel))
 	for i, s := range sel {
 		ids[i] = key(s)
@@ -327,7 +329,7 @@ func (f *forgetScreen) showReport(rep memory.ForgetReport, err error) {
 		if i >= 50 {
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("• %s (%s, %s)", clip(f.u.secrets.mask(titleOf(memory.SessionInfo{Title: s.Title})), 70), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
+		lines = append(lines, fmt.Sprintf("• %s (%s, %s)", clip(f.u.secrets.mask(titleOf(answer.Conversation{Title: s.Title})), 70), sourceName(s.Source), plural(s.Turns, "turn", "turns")))
 	}
 	head := fmt.Sprintf("Erased %s (%s, %s of text); %s overwritten and removed; index rows deleted, freed pages zeroed, write-ahead log truncated",
 		plural(len(rep.Sessions), "conversation", "conversations"), plural(turns, "turn", "turns"), bytesize(size), plural(rep.Files, "file", "files"))
@@ -386,7 +388,7 @@ func forgetChoice(sel string) string {
 // the untagged conversations.
 func (f *forgetScreen) refreshFilters() {
 	load(f.u, "list projects", func(ctx context.Context) ([]string, error) {
-		ps, untagged, err := f.u.mem.Projects(ctx, nil)
+		ps, untagged, err := conversations.Projects(ctx, f.u.mem, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -56,7 +57,7 @@ func TestForgetRemovesConversation(t *testing.T) {
 	if hits := grepDir(t, m.Dir(), phraseForget); len(hits) > 0 {
 		t.Fatalf("%q is still in %v after the forget", phraseForget, hits)
 	}
-	if _, err := m.Get(context.Background(), memory.GetOptions{SessionID: "conv-forget"}); err == nil {
+	if _, err := conversations.Get(context.Background(), m, conversations.GetOptions{SessionID: "conv-forget"}); err == nil {
 		t.Fatal("the conversation can still be opened")
 	}
 	// The other screens no longer list it.
@@ -95,7 +96,7 @@ func TestForgetFromConversationsScreen(t *testing.T) {
 	test.Tap(u.forget.forgetButton)
 	tapDialogButton(t, u, "Cancel")
 	waitIdle(t, u)
-	if _, err := m.Get(context.Background(), memory.GetOptions{SessionID: "sess-code"}); err != nil {
+	if _, err := conversations.Get(context.Background(), m, conversations.GetOptions{SessionID: "sess-code"}); err != nil {
 		t.Fatalf("cancel forgot it anyway: %v", err)
 	}
 	test.Tap(u.forget.forgetButton)

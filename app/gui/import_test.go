@@ -15,8 +15,7 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/conversations"
 )
 
 // fakeGitHubToken is a realistic but fake GitHub token for the scrub tests.
@@ -210,7 +209,7 @@ func TestImportCancel(t *testing.T) {
 	if u.lastError != "" {
 		t.Fatalf("a cancel is not an error: %q", u.lastError)
 	}
-	_, total, err := m.Sessions(context.Background(), memory.SessionQuery{})
+	_, total, err := conversations.List(context.Background(), m, conversations.Query{})
 	if err != nil || total != 5 {
 		t.Fatalf("a cancelled import must change nothing: %d conversations (%v)", total, err)
 	}

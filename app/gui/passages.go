@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 )
 
@@ -163,16 +163,16 @@ func (u *ui) turnLine(turn funes.Turn, workdir string) string {
 // changes.
 type turnCache struct {
 	order []string
-	byID  map[string]*memory.Transcript
+	byID  map[string]*conversations.Transcript
 }
 
 const turnCacheSize = 8
 
-func (c *turnCache) get(id string) *memory.Transcript { return c.byID[id] }
+func (c *turnCache) get(id string) *conversations.Transcript { return c.byID[id] }
 
-func (c *turnCache) put(id string, tr *memory.Transcript) {
+func (c *turnCache) put(id string, tr *conversations.Transcript) {
 	if c.byID == nil {
-		c.byID = map[string]*memory.Transcript{}
+		c.byID = map[string]*conversations.Transcript{}
 	}
 	if _, ok := c.byID[id]; !ok {
 		c.order = append(c.order, id)

@@ -4,8 +4,7 @@ import (
 	"fmt"
 
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/ireneo-app/ireneo/memory"
+	"github.com/ireneo-app/ireneo/answer"
 )
 
 // The project filter of Search and Conversations. Agents get a project
@@ -55,7 +54,7 @@ func newProjectFilter(onChanged func()) *projectFilter {
 
 // set lists the memory's projects, keeping the current choice when its
 // project still exists. It does not call onChanged.
-func (f *projectFilter) set(ps []memory.ProjectCount, untagged int) {
+func (f *projectFilter) set(ps []answer.ProjectCount, untagged int) {
 	opts := []string{anyProject, projectChoice{untagged: true}.label(untagged)}
 	f.choices = map[string]projectChoice{anyProject: {}, opts[1]: {untagged: true}}
 	f.names = f.names[:0]

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/ireneo-app/ireneo/app/scrubber"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
 	"github.com/ireneo-app/ireneo/redact"
@@ -318,7 +319,7 @@ func findTitles(ctx context.Context, m *memory.Memory, sc redact.SecretFinder, f
 			continue
 		}
 		titles[k] = ""
-		if tr, err := m.Get(ctx, memory.GetOptions{SessionID: k, Window: 1}); err == nil {
+		if tr, err := conversations.Get(ctx, m, conversations.GetOptions{SessionID: k, Window: 1}); err == nil {
 			titles[k] = maskSecrets(sc, titleOf(tr.Session))
 		}
 	}

@@ -14,8 +14,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/plumbing"
 	"github.com/ireneo-app/ireneo/recall"
 )
@@ -80,7 +81,7 @@ type searchScreen struct {
 	// turns are the selected conversation's turns, once read, so its
 	// passages show as the transcript shows them; detailSeq drops a read
 	// that a newer selection overtook.
-	turns     *memory.Transcript
+	turns     *conversations.Transcript
 	detailSeq int
 }
 
@@ -263,7 +264,7 @@ func (s *searchScreen) findWorkdir(ctx context.Context, h recall.Hit) {
 	if !onPath && !slice {
 		return
 	}
-	tr, err := s.u.mem.Get(ctx, memory.GetOptions{SessionID: id, TurnUUID: h.TurnUUID, Window: 1})
+	tr, err := conversations.Get(ctx, s.u.mem, conversations.GetOptions{SessionID: id, TurnUUID: h.TurnUUID, Window: 1})
 	if err != nil {
 		return
 	}
@@ -492,7 +493,7 @@ func (s *searchScreen) readTurns(id string) {
 	seq := s.detailSeq
 	secrets := s.u.secrets
 	s.u.goBackground(func(ctx context.Context) {
-		tr, err := s.u.mem.Get(ctx, memory.GetOptions{SessionID: id})
+		tr, err := conversations.Get(ctx, s.u.mem, conversations.GetOptions{SessionID: id})
 		if err != nil {
 			return // the passages stay as recall gave them
 		}
@@ -748,14 +749,14 @@ func (s *searchScreen) openHit(h recall.Hit) {
 // refreshFilters reloads the project list, and whether the memory is empty.
 func (s *searchScreen) refreshFilters() {
 	type lists struct {
-		ps       []memory.ProjectCount
+		ps       []answer.ProjectCount
 		untagged int
 		empty    bool
 	}
 	load(s.u, "list projects", func(ctx context.Context) (lists, error) {
 		var l lists
 		var err error
-		if l.ps, l.untagged, err = s.u.mem.Projects(ctx, nil); err != nil {
+		if l.ps, l.untagged, err = conversations.Projects(ctx, s.u.mem, nil); err != nil {
 			return l, err
 		}
 		st, err := s.u.mem.Status(ctx)

@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2/test"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/memory"
 	memsync "github.com/ireneo-app/ireneo/sync"
 )
@@ -62,7 +63,7 @@ func TestSyncCard(t *testing.T) {
 		t.Fatalf("the other machine's pass: %v %+v", err, rep)
 	}
 	e.Close()
-	ss, _, err := other.Sessions(context.Background(), memory.SessionQuery{Starred: true})
+	ss, _, err := conversations.List(context.Background(), other, conversations.Query{Starred: true})
 	if err != nil || len(ss) != 1 || ss[0].SessionID != "conv-budget" {
 		t.Fatalf("the other machine's starred: %v %+v", err, ss)
 	}

@@ -12,8 +12,9 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/ireneo-app/ireneo/answer"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
-	"github.com/ireneo-app/ireneo/memory"
 )
 
 // The transcript view shows one conversation verbatim: each turn with its
@@ -93,7 +94,7 @@ type transcriptView struct {
 	noticeMsg *widget.Label
 	progress  *widget.Label // "Laying out…" while batches remain
 
-	tr         *memory.Transcript
+	tr         *conversations.Transcript
 	mark       transcriptMark
 	focus      int // index into tr.Turns of the turn opened, or -1
 	focusBlock int // the block of the passage in it, or -1
@@ -200,7 +201,7 @@ func (t *transcriptView) opening(title string) {
 
 // show lays out a transcript at a mark. Its first screen's secrets must
 // be found already (warmTranscript), off the UI goroutine.
-func (t *transcriptView) show(tr *memory.Transcript, m transcriptMark) {
+func (t *transcriptView) show(tr *conversations.Transcript, m transcriptMark) {
 	same := t.tr != nil && t.tr.Session.Source == tr.Session.Source && t.tr.Session.SessionID == tr.Session.SessionID
 	if !same {
 		// Before t.tr changes: closing re-lays out the old turns it marked.
@@ -235,7 +236,7 @@ func (t *transcriptView) show(tr *memory.Transcript, m transcriptMark) {
 }
 
 // setHead shows a conversation's title and details.
-func (t *transcriptView) setHead(info memory.SessionInfo) {
+func (t *transcriptView) setHead(info answer.Conversation) {
 	setBoldText(t.title, t.u.secrets.mask(titleOf(info)))
 	star := ""
 	if info.Starred {
@@ -249,7 +250,7 @@ func (t *transcriptView) setHead(info memory.SessionInfo) {
 // star) or an import that added turns (a hook after an agent's reply):
 // the view stays on the turn it shows, and new turns at the end of the
 // window are laid out.
-func (t *transcriptView) update(tr *memory.Transcript) {
+func (t *transcriptView) update(tr *conversations.Transcript) {
 	if t.tr == nil || t.tr.Session.Source != tr.Session.Source || t.tr.Session.SessionID != tr.Session.SessionID {
 		return
 	}
@@ -973,7 +974,7 @@ func (e *findEntry) TypedKey(k *fyne.KeyEvent) {
 	e.Entry.TypedKey(k)
 }
 
-func titleOf(info memory.SessionInfo) string {
+func titleOf(info answer.Conversation) string {
 	if info.Title != "" {
 		return info.Title
 	}

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/ireneo-app/ireneo/bench/cputime"
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 )
@@ -171,7 +172,7 @@ func BenchmarkOpenSearchResult(b *testing.B) {
 		u.secrets.cache, u.secrets.size = map[string][]string{}, 0
 		u.secrets.mu.Unlock()
 		g0 := time.Now()
-		if _, err := m.Get(context.Background(), memory.GetOptions{SessionID: "claude_code:cc-long-1000"}); err != nil {
+		if _, err := conversations.Get(context.Background(), m, conversations.GetOptions{SessionID: "claude_code:cc-long-1000"}); err != nil {
 			b.Fatal(err)
 		}
 		get += time.Since(g0)

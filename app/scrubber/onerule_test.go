@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
@@ -54,7 +55,7 @@ func TestOneRuleNamePerSecret(t *testing.T) {
 	if _, err := memscrub.Apply(ctx, m, memscrub.Options{Finder: sc}); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := m.Get(ctx, memory.GetOptions{SessionID: "chatgpt:two-rules"})
+	tr, err := conversations.Get(ctx, m, conversations.GetOptions{SessionID: "chatgpt:two-rules"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
@@ -83,7 +84,7 @@ func filesHolding(t *testing.T, dir, marker string) []string {
 func checkDeployRedacted(t *testing.T, m *memory.Memory, dir, keyID, secret string) {
 	t.Helper()
 	ctx := context.Background()
-	s, err := m.Get(ctx, memory.GetOptions{SessionID: deploySession})
+	s, err := conversations.Get(ctx, m, conversations.GetOptions{SessionID: deploySession})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +156,7 @@ func TestAWSPairRedactedByScrubApply(t *testing.T) {
 	if _, err := importers.Run(ctx, m, []string{src}, importers.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	s, err := m.Get(ctx, memory.GetOptions{SessionID: deploySession})
+	s, err := conversations.Get(ctx, m, conversations.GetOptions{SessionID: deploySession})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ireneo-app/ireneo/conversations"
 	"github.com/ireneo-app/ireneo/importers"
 	"github.com/ireneo-app/ireneo/memory"
 	"github.com/ireneo-app/ireneo/memscrub"
@@ -65,7 +66,7 @@ func writeCanvasExport(t *testing.T) string {
 // storedText is every block of the stored conversation, one after another.
 func storedText(t *testing.T, m *memory.Memory) string {
 	t.Helper()
-	s, err := m.Get(context.Background(), memory.GetOptions{SessionID: "conv-local-user"})
+	s, err := conversations.Get(context.Background(), m, conversations.GetOptions{SessionID: "conv-local-user"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,27 +1,27 @@
-package memory
+package indexdoc
 
 import (
 	"strings"
 	"unicode/utf8"
 )
 
-// maxChunkBytes bounds a chunk: long enough to keep a paragraph whole, short
+// MaxChunkBytes bounds a chunk: long enough to keep a paragraph whole, short
 // enough that one passage fits a small token budget.
-const maxChunkBytes = 1600
+const MaxChunkBytes = 1600
 
-// splitChunks cuts a block's text into chunks of at most maxChunkBytes,
+// SplitChunks cuts a block's text into chunks of at most MaxChunkBytes,
 // preferring paragraph, then line, then sentence, then word boundaries.
-func splitChunks(text string) []string {
+func SplitChunks(text string) []string {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil
 	}
-	if len(text) <= maxChunkBytes {
+	if len(text) <= MaxChunkBytes {
 		return []string{text}
 	}
 	var out []string
-	for len(text) > maxChunkBytes {
-		cut := bestCut(text, maxChunkBytes)
+	for len(text) > MaxChunkBytes {
+		cut := BestCut(text, MaxChunkBytes)
 		piece := strings.TrimSpace(text[:cut])
 		if piece != "" {
 			out = append(out, piece)
@@ -34,8 +34,8 @@ func splitChunks(text string) []string {
 	return out
 }
 
-// bestCut picks where to end a chunk of text within its first limit bytes.
-func bestCut(text string, limit int) int {
+// BestCut picks where to end a chunk of text within its first limit bytes.
+func BestCut(text string, limit int) int {
 	window := text[:limit]
 	for _, sep := range []string{"\n\n", "\n", ". ", "? ", "! ", "; ", " "} {
 		if i := strings.LastIndex(window, sep); i >= limit/3 {

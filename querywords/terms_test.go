@@ -1,15 +1,13 @@
-package memory
+package querywords
 
 import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/ireneo-app/ireneo/querywords"
 )
 
-// Table tests for the text analysis the index and memory's own searches
-// share: identifiers, search terms and the MATCH expression.
+// Table tests for the text analysis the index and the searches that are not
+// recall share: identifiers, search terms and the MATCH expression.
 
 func TestIdentifiersTable(t *testing.T) {
 	for _, c := range []struct {
@@ -25,8 +23,8 @@ func TestIdentifiersTable(t *testing.T) {
 		{"1999 alone", nil},
 		{strings.Repeat("a1", 30), nil}, // longer than 40: not an identifier
 	} {
-		if got := identifiers(c.in); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("identifiers(%q) = %q, want %q", c.in, got, c.want)
+		if got := Identifiers(c.in); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Identifiers(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
@@ -46,15 +44,15 @@ func TestSearchTermsTable(t *testing.T) {
 		{"the of and", []string{"the", "of", "and"}, nil, `{body title} : ("the" OR "of" OR "and")`}, // nothing but stopwords: keep them
 		{`say "hi" MT-1`, []string{"hi", "mt", "1"}, []string{"mt1"}, `{body title} : ("hi" OR "mt" OR "1") OR ids : ("mt1")`},
 	} {
-		st := querySearchTerms(c.q)
-		if !reflect.DeepEqual(st.words, c.words) || !reflect.DeepEqual(st.ids, c.ids) || st.matchExpr() != c.expr {
-			t.Errorf("querySearchTerms(%q) = %q %q %s; want %q %q %s", c.q, st.words, st.ids, st.matchExpr(), c.words, c.ids, c.expr)
+		st := SearchTerms(c.q)
+		if !reflect.DeepEqual(st.Words, c.words) || !reflect.DeepEqual(st.IDs, c.ids) || st.MatchExpr() != c.expr {
+			t.Errorf("SearchTerms(%q) = %q %q %s; want %q %q %s", c.q, st.Words, st.IDs, st.MatchExpr(), c.words, c.ids, c.expr)
 		}
 	}
-	if st := querySearchTerms(strings.Repeat("x", querywords.MaxQueryRunes+50)); len(st.words) != 1 || len(st.words[0]) != querywords.MaxQueryRunes {
-		t.Errorf("long query not cut to %d runes: %d", querywords.MaxQueryRunes, len(st.words[0]))
+	if st := SearchTerms(strings.Repeat("x", MaxQueryRunes+50)); len(st.Words) != 1 || len(st.Words[0]) != MaxQueryRunes {
+		t.Errorf("long query not cut to %d runes: %d", MaxQueryRunes, len(st.Words[0]))
 	}
-	if got := (searchTerms{}).matchExpr(); got != "" {
+	if got := (Terms{}).MatchExpr(); got != "" {
 		t.Errorf("empty terms gave %q", got)
 	}
 }

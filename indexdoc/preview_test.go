@@ -1,4 +1,4 @@
-package memory
+package indexdoc
 
 import (
 	"math/rand/v2"
@@ -57,13 +57,13 @@ func TestPreviewAsFields(t *testing.T) {
 func BenchmarkPreview(b *testing.B) {
 	s := strings.Repeat("the pump seal on line 4 was replaced   \n\n after the leak; ", 40)
 	for b.Loop() {
-		preview(s, previewRunes)
+		preview(s, PreviewRunes)
 	}
 }
 
 func BenchmarkPreviewByFields(b *testing.B) {
 	s := strings.Repeat("the pump seal on line 4 was replaced   \n\n after the leak; ", 40)
 	for b.Loop() {
-		previewByFields(s, previewRunes)
+		previewByFields(s, PreviewRunes)
 	}
 }
