@@ -2,9 +2,10 @@ package answer
 
 import "time"
 
-// What get and sessions show of the memory, as the callers hand it over
-// (memory's SessionInfo and Transcript, converted): the JSON of each is the
-// CLI's --json answer, so it is written here, field for field.
+// What get and sessions show of the memory, as package conversations reads
+// it (conversations.List answers in Conversation itself; a Transcript turns
+// into a Window): the JSON of each is the CLI's --json answer, so it is
+// written here, field for field.
 
 // Conversation is one conversation as the catalog describes it.
 type Conversation struct {

@@ -6,7 +6,7 @@
 // names read through it.
 //
 // It only reads, through memory's read transaction (one snapshot for a
-// list's count, page and projects) and memory's conversation lookup
-// (FindConversation, LoadSession). Tags and stars are choices, which memory
+// list's count, page and projects; for get, the conversation's lookup and
+// its file, ReadTx.LoadSession). Tags and stars are choices, which memory
 // writes; the answers' types and texts are package answer's.
 package conversations

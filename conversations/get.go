@@ -33,14 +33,11 @@ func Get(ctx context.Context, m *memory.Memory, o GetOptions) (*Transcript, erro
 		return nil, err
 	}
 	defer rt.Close()
-	harness, sid, err := memory.FindConversation(ctx, rt, o.SessionID, o.Scope)
+	s, err := rt.LoadSession(ctx, o.SessionID, o.Scope)
 	if err != nil {
 		return nil, err
 	}
-	s, err := rt.LoadSession(ctx, harness+":"+sid)
-	if err != nil {
-		return nil, err
-	}
+	harness, sid := s.Harness, s.ID
 	info, err := scanInfo(rt.QueryRowContext(ctx, `SELECT `+listColumns+` FROM sessions s WHERE s.harness=? AND s.session_id=?`, harness, sid))
 	if err != nil {
 		return nil, fmt.Errorf("conversation %s: %w", sid, err)

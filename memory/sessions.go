@@ -23,11 +23,10 @@ type sessionRef struct {
 
 // FindConversation resolves a conversation id (the source's own, or
 // "harness:id", which picks one when two sources share an id) read through
-// q to its source and id: ErrNotFound when no conversation has it, or none
-// in scope (a token's projects; nil for every conversation), an
+// q to its source and id: ErrNotFound when no conversation has it, an
 // *AmbiguousSessionError when a bare id names two.
-func FindConversation(ctx context.Context, q Querier, id string, scope []string) (harness, sid string, err error) {
-	r, err := findSession(ctx, q, id, scope)
+func FindConversation(ctx context.Context, q Querier, id string) (harness, sid string, err error) {
+	r, err := findSession(ctx, q, id, nil)
 	return r.harness, r.sid, err
 }
 
@@ -96,12 +95,14 @@ func (m *Memory) LoadSession(ctx context.Context, sessionID string) (*funes.Sess
 }
 
 // LoadSession reads a conversation's source file, verbatim, as the
-// transaction's snapshot finds it.
-func (r *ReadTx) LoadSession(ctx context.Context, sessionID string) (*funes.Session, error) {
+// transaction's snapshot finds it by its id (as FindConversation reads
+// one) among those in scope (a token's projects; nil for all): out of scope
+// and nonexistent answer the same ErrNotFound.
+func (r *ReadTx) LoadSession(ctx context.Context, sessionID string, scope []string) (*funes.Session, error) {
 	if r.closed {
 		return nil, errReadClosed
 	}
-	ref, err := findSession(ctx, r.tx, sessionID, nil)
+	ref, err := findSession(ctx, r.tx, sessionID, scope)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func toScan(ctx context.Context, rt *memory.ReadTx, ids []string) ([]conversatio
 	for _, id := range ids {
 		var c conversation
 		var err error
-		if c.harness, c.sid, err = memory.FindConversation(ctx, rt, id, nil); err != nil {
+		if c.harness, c.sid, err = memory.FindConversation(ctx, rt, id); err != nil {
 			return nil, err
 		}
 		if !seen[c] {

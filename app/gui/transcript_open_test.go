@@ -152,7 +152,7 @@ func TestClickGivesTranscriptKeys(t *testing.T) {
 // empty: first-screen-ms is from Enter until the first screen is laid
 // out (the figure issue 32 bounds at 200 ms), all-ms until every batch of
 // the 150-turn window is; the floor, get-ms, is reading the conversation
-// alone (memory.Get), in the same run. The -cpu-ms figures are the
+// alone (conversations.Get), in the same run. The -cpu-ms figures are the
 // process's CPU time over the same spans, which a busy machine's
 // neighbours do not inflate.
 func BenchmarkOpenSearchResult(b *testing.B) {
