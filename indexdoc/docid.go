@@ -14,7 +14,7 @@ const SeqBits = engine.MemberBits
 // that id is still above every remaining one.
 func DocID(sess int64, seq int) uint64 { return uint64(sess)<<SeqBits | uint64(seq) }
 
-// DocSession and DocSeq take a document id apart.
+// DocSession is the row id of the conversation whose turn doc is.
 func DocSession(doc uint64) int64 { return int64(doc >> SeqBits) }
 
 // DocSeq is the seq of the turn doc is.
