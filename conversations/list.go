@@ -118,7 +118,7 @@ func scanInfo(row interface{ Scan(...any) error }) (answer.Conversation, error) 
 	var started, updated int64
 	var star int
 	err := row.Scan(&c.SessionID, &c.Source, &c.Title, &c.Workdir, &started, &updated, &c.Turns, &c.Tokens, &c.Bytes, &star)
-	c.Started, c.Updated, c.Starred = fromUnix(started), fromUnix(updated), star != 0
+	c.Started, c.Updated, c.Starred = indexdoc.Time(started), indexdoc.Time(updated), star != 0
 	return c, err
 }
 
@@ -169,12 +169,4 @@ func matching(ctx context.Context, q *memory.ReadTx, terms querywords.Terms) ([]
 		out = append(out, strconv.FormatInt(s, 10))
 	}
 	return out, nil
-}
-
-// fromUnix reads a stored time back as UTC; 0 is the zero time.
-func fromUnix(s int64) time.Time {
-	if s == 0 {
-		return time.Time{}
-	}
-	return time.Unix(s, 0).UTC()
 }

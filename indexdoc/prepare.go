@@ -65,7 +65,7 @@ func Prepare(s *funes.Session, data []byte, hash string) *Prepared {
 		} else {
 			last = ts
 		}
-		pt := Turn{Seq: t.Seq, UUID: t.TurnUUID, Role: t.Role, TS: unix(ts)}
+		pt := Turn{Seq: t.Seq, UUID: t.TurnUUID, Role: t.Role, TS: Unix(ts)}
 		var body, said []string
 		plumb := ""
 		for bi, blk := range t.Blocks {
@@ -130,12 +130,4 @@ func dateWords(ts int64) string {
 		return ""
 	}
 	return time.Unix(ts, 0).UTC().Format("January 2006 2006-01-02")
-}
-
-// unix is a time as stored: Unix seconds, the zero time 0.
-func unix(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.Unix()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ireneo-app/ireneo/indexdoc"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -38,7 +39,7 @@ func readTotals(ctx context.Context, q memory.Querier, databaseBytes int64) (tot
 	if err != nil {
 		return h, fmt.Errorf("insights: %w", err)
 	}
-	h.Oldest, h.Newest = fromUnix(oldest), fromUnix(newest)
+	h.Oldest, h.Newest = indexdoc.Time(oldest), indexdoc.Time(newest)
 	h.SizeBytes = srcBytes + databaseBytes
 	return h, nil
 }
@@ -130,12 +131,4 @@ func agentCalls(ctx context.Context, q memory.Querier, since time.Time) ([]agent
 		out = append(out, c)
 		return err
 	})
-}
-
-// fromUnix reads a stored time back as UTC; 0 is the zero time.
-func fromUnix(s int64) time.Time {
-	if s == 0 {
-		return time.Time{}
-	}
-	return time.Unix(s, 0).UTC()
 }

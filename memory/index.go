@@ -59,7 +59,7 @@ func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, st *indexStmts, p
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO sessions(harness,session_id,title,workdir,derived_project,started,updated,turns,tokens,bytes,hash,path,imported)
 		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,strftime('%s','now'))`,
-		s.Harness, s.ID, s.Title, s.Workdir, s.Project, unix(s.Started()), unix(s.Updated()), len(s.Turns), p.Tokens, len(p.Data), p.Hash, rel)
+		s.Harness, s.ID, s.Title, s.Workdir, s.Project, indexdoc.Unix(s.Started()), indexdoc.Unix(s.Updated()), len(s.Turns), p.Tokens, len(p.Data), p.Hash, rel)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/indexdoc"
 	shredpkg "github.com/ireneo-app/ireneo/shred"
 
 	"github.com/ireneo-app/ireneo/funes"
@@ -267,7 +268,7 @@ func (b *Batch) forgotten(st staged, when int64) bool {
 // last turn is older, or it has fewer turns and they are the stored copy's
 // first ones. An unreadable stored file counts as nothing, as before.
 func (m *Memory) isOlderCopy(s *funes.Session, storedTurns int, storedUpdated int64, rel string) bool {
-	if u := unix(s.Updated()); u != 0 && storedUpdated != 0 && u < storedUpdated {
+	if u := indexdoc.Unix(s.Updated()); u != 0 && storedUpdated != 0 && u < storedUpdated {
 		return true
 	}
 	if len(s.Turns) >= storedTurns {

@@ -2,14 +2,6 @@ package memory
 
 import "time"
 
-// unix stores a time as Unix seconds; the zero time is 0.
-func unix(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.Unix()
-}
-
 // Undated is how Day shows the zero time.
 const Undated = "undated"
 

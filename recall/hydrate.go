@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/ireneo-app/ireneo/engine"
+	"github.com/ireneo-app/ireneo/indexdoc"
 	"github.com/ireneo-app/ireneo/memory"
 )
 
@@ -50,7 +50,7 @@ func hydrate(ctx context.Context, snap *snapshot, terms []weightedTerm, ranked [
 			return nil, fmt.Errorf("recall: turn %d of conversation %d is gone from the index", c.seq, c.sess)
 		}
 		h := Hit{
-			SessionID: st.SessionID, TurnUUID: st.TurnUUID, Seq: c.seq, TS: fromUnix(c.ts), Role: c.role,
+			SessionID: st.SessionID, TurnUUID: st.TurnUUID, Seq: c.seq, TS: indexdoc.Time(c.ts), Role: c.role,
 			Source: st.Harness, Title: st.Title, Score: round4(c.score),
 			Signals:  Signals{BM25: round4(-c.bm25), Recency: round4(c.rec)},
 			Projects: st.Projects, Copies: c.copies,
@@ -116,14 +116,6 @@ func shownChunk(chunks []memory.Chunk, terms []weightedTerm) memory.Chunk {
 		}
 	}
 	return chunks[best]
-}
-
-// fromUnix reads a stored time back as UTC; 0 is the zero time.
-func fromUnix(s int64) time.Time {
-	if s == 0 {
-		return time.Time{}
-	}
-	return time.Unix(s, 0).UTC()
 }
 
 func round4(f float64) float64 { return math.Round(f*1e4) / 1e4 }
