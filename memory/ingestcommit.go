@@ -141,6 +141,7 @@ func CommitBatches(ctx context.Context, bs []*Batch, progress func(done, total i
 				ps = append(ps, pr.ps[i])
 			}
 		}
+		m.giveWay(ctx)
 		if err := m.commitPart(ctx, ps, items); err != nil {
 			if ctx.Err() != nil {
 				failAll(err)
@@ -239,6 +240,7 @@ func preparePart(ctx context.Context, part []item) ([]*indexdoc.Prepared, []erro
 			defer wg.Done()
 			for i := range next {
 				b, st := part[i].b, part[i].st
+				b.m.giveWay(ctx)
 				data := make([]byte, st.n)
 				if _, err := b.file.ReadAt(data, st.off); err != nil {
 					errs[i] = fmt.Errorf("staged session %s: %w", st.id, err)
@@ -347,6 +349,7 @@ func (m *Memory) indexPart(ctx context.Context, tx *sql.Tx, stmts *indexStmts, p
 			}
 		}
 	}
+	var gaveWay time.Duration
 	for i, p := range ps {
 		b, st := part[i].b, part[i].st
 		o := SessionOutcome{Harness: st.harness, SessionID: st.id, Title: st.title, Outcome: st.outcome}
@@ -373,6 +376,7 @@ func (m *Memory) indexPart(ctx context.Context, tx *sql.Tx, stmts *indexStmts, p
 		if err := checkPathIndexed(ctx, tx, st.path, st.harness, st.id); err != nil {
 			return err
 		}
+		m.giveWayIn(ctx, &gaveWay)
 		if err := m.indexSession(ctx, tx, stmts, p, st.path); err != nil {
 			return fmt.Errorf("index session %s: %w", st.id, err)
 		}

@@ -139,6 +139,7 @@ func (b *Batch) Add(ctx context.Context, s *funes.Session) error {
 	if err := validate(s); err != nil {
 		return err
 	}
+	b.m.giveWay(ctx)
 	if b.opts.Redact != nil {
 		for rule, n := range b.opts.Redact(s) {
 			if b.report.Redacted == nil {

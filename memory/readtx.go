@@ -36,6 +36,7 @@ func (m *Memory) BeginRead(ctx context.Context, prepared ...string) (*ReadTx, er
 	if err != nil {
 		return nil, fmt.Errorf("read memory: %w", err)
 	}
+	m.reads.Add(1)
 	r := &ReadTx{m: m, tx: tx, stmts: stmts}
 	if r.stats, err = engine.ReadStats(ctx, tx); err != nil {
 		r.Close()
@@ -49,6 +50,7 @@ func (r *ReadTx) Close() {
 	if !r.closed {
 		r.tx.Rollback()
 		r.closed = true
+		r.m.reads.Add(-1)
 	}
 }
 

@@ -45,7 +45,10 @@ type Memory struct {
 	openBatches atomic.Int32
 	// erasing counts this process's erase jobs under way, whose own
 	// batches must not start finishing the journal (FinishErases).
-	erasing  atomic.Int32
+	erasing atomic.Int32
+	// reads counts this process's read transactions under way, which its
+	// imports give way to (readsfirst.go).
+	reads    atomic.Int32
 	observer atomic.Pointer[ChoiceObserver] // told of each committed choice (choices.go)
 }
 
