@@ -98,6 +98,9 @@ type Query struct {
 	Stats *SearchStats
 	// Cache, when set, keeps term rows and blocks between searches.
 	Cache *Cache
+	// Index, when set, is the index's statistics read in the same
+	// snapshot the search reads (ReadStats); nil: the search reads them.
+	Index *Stats
 }
 
 // DocRange is the documents from Lo to Hi, both included.
@@ -497,8 +500,11 @@ func open(ctx context.Context, q Preparer, query Query, p Params) (*searcher, []
 	if err := query.checkRanges(); err != nil {
 		return nil, nil, err
 	}
-	st, err := ReadStats(ctx, q)
-	if err != nil {
+	var st Stats
+	var err error
+	if query.Index != nil {
+		st = *query.Index
+	} else if st, err = ReadStats(ctx, q); err != nil {
 		return nil, nil, err
 	}
 	// One query term per index term; the fields of repeats are joined.

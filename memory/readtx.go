@@ -15,11 +15,15 @@ import (
 // processes import or forget meanwhile. Nothing through it changes the
 // memory. Close it.
 type ReadTx struct {
-	m      *Memory
-	tx     *sql.Tx
-	stmts  []*sql.Stmt
-	stats  engine.Stats
-	closed bool // after Close the tx stays, so a late use errs (sql.ErrTxDone), never panics
+	m     *Memory
+	tx    *sql.Tx
+	stmts []*sql.Stmt
+	// The index's statistics, read at the first need (a token's check
+	// reads none): in the transaction's one snapshot whenever read.
+	statsOnce sync.Once
+	stats     engine.Stats
+	statsErr  error
+	closed    bool // after Close the tx stays, so a late use errs (sql.ErrTxDone), never panics
 }
 
 // BeginRead opens a read transaction with the statements of prepared ready
@@ -37,12 +41,17 @@ func (m *Memory) BeginRead(ctx context.Context, prepared ...string) (*ReadTx, er
 		return nil, fmt.Errorf("read memory: %w", err)
 	}
 	m.reads.Add(1)
-	r := &ReadTx{m: m, tx: tx, stmts: stmts}
-	if r.stats, err = engine.ReadStats(ctx, tx); err != nil {
-		r.Close()
-		return nil, fmt.Errorf("read memory: index statistics: %w", err)
-	}
-	return r, nil
+	return &ReadTx{m: m, tx: tx, stmts: stmts}, nil
+}
+
+// indexStats is the index's statistics in this transaction's snapshot.
+func (r *ReadTx) indexStats(ctx context.Context) (engine.Stats, error) {
+	r.statsOnce.Do(func() {
+		if r.stats, r.statsErr = engine.ReadStats(ctx, r.tx); r.statsErr != nil {
+			r.statsErr = fmt.Errorf("read memory: index statistics: %w", r.statsErr)
+		}
+	})
+	return r.stats, r.statsErr
 }
 
 // Close ends the transaction; closing it again does nothing.
@@ -56,10 +65,21 @@ func (r *ReadTx) Close() {
 
 // Gen is the generation of the index this transaction reads (every write
 // draws a new one): what a reader keys its caches of the index by.
-func (r *ReadTx) Gen() int64 { return r.stats.Gen }
+// It is -1, which no cache is keyed by, when the statistics cannot be
+// read; the search then says why.
+func (r *ReadTx) Gen() int64 {
+	st, err := r.indexStats(context.Background())
+	if err != nil {
+		return -1
+	}
+	return st.Gen
+}
 
 // Docs is how many turns (engine documents) the index holds.
-func (r *ReadTx) Docs() int { return int(r.stats.Docs) }
+func (r *ReadTx) Docs() int {
+	st, _ := r.indexStats(context.Background())
+	return int(st.Docs)
+}
 
 // QueryContext runs a query in the transaction.
 func (r *ReadTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
@@ -96,7 +116,11 @@ func (r *ReadTx) Search(ctx context.Context, q engine.Query, p engine.Params) ([
 	if r.closed {
 		return nil, errReadClosed
 	}
-	q.Cache = r.m.engCache
+	st, err := r.indexStats(ctx)
+	if err != nil {
+		return nil, err
+	}
+	q.Cache, q.Index = r.m.engCache, &st
 	return engine.Search(ctx, r.tx, q, p)
 }
 
