@@ -47,6 +47,7 @@ func main() {
 		prof   = flag.String("cpuprofile", "", "write a CPU profile of the in-process recalls to this file")
 		noMCP  = flag.Bool("no-mcp", false, "skip the floor and MCP HTTP (in-process recalls only)")
 		cands  = flag.String("candidates", "", "with -no-mcp: comma-separated engine candidate counts (recall.Tuning.Candidates), each question asked of each in turn beside the shipped pipeline")
+		tune   = flag.String("tune", "", "with -no-mcp: configurations NAME:Field=value,… (fields of recall.Tuning, as bench-recall takes them), space-separated, each question asked of each in turn beside the shipped pipeline")
 		mprof  = flag.String("mcpprofile", "", "write a CPU profile of the MCP HTTP recalls (client and server) to this file")
 		bin    = flag.String("ireneo", "", "the ireneo binary whose `mcp` start and `serve` RSS are measured (default: build it)")
 		procs  = flag.Int("starts", 20, "how many times `ireneo mcp` (and the `--version` floor) is started; 0 skips the process measurements")
@@ -102,6 +103,15 @@ func main() {
 			tn := recall.DefaultTuning
 			tn.Candidates = n
 			runs = append(runs, tuned{name: "Candidates=" + c, tn: &tn})
+		}
+		cfgs, err := recallbench.ParseTuning(*tune)
+		if err != nil {
+			fail(fmt.Errorf("-tune: %w", err))
+		}
+		for _, c := range cfgs {
+			var o recall.Options
+			c.Apply(&o)
+			runs = append(runs, tuned{name: c.Name, tn: o.Tuning})
 		}
 		if *resF != "" {
 			f, err := os.Create(*resF)
