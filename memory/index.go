@@ -201,7 +201,7 @@ func readStoredDocs(ctx context.Context, tx *sql.Tx, sess int64) (map[int]*engin
 
 // previewSQL is, for a turn t with no stored preview, the start of its
 // searched text: enough of its first chunks for indexdoc.Preview to cut its runes
-// from (at most 4 bytes a rune); '' for a turn with no searched text either
+// from (at most 4 bytes a rune); empty for a turn with no searched text either
 // (group_concat of no rows is NULL, which a string cannot scan).
 var previewSQL = fmt.Sprintf(`CASE WHEN t.preview != '' THEN '' ELSE coalesce((SELECT substr(group_concat(c.body, ' '), 1, %d) FROM
 	(SELECT body FROM chunks c WHERE c.sess = t.sess AND c.seq = t.seq AND c.searched ORDER BY c.block, c.part LIMIT 4) c), '') END`, 4*indexdoc.PreviewRunes)
