@@ -147,7 +147,7 @@ type Tuning struct {
 // DefaultTuning is the pipeline Ireneo ships; bench/README.md says which
 // evidence each stage earned its place on.
 var DefaultTuning = Tuning{
-	Candidates:     50, // within noise of 200 on the four sets and faster; ties are ordered by the turn, not its row id (BENCHMARKS.md)
+	Candidates:     40, // within noise of 50 on every set, type and granularity of the five, 0.83-0.86x the CPU on the heavy memory; 50 was within noise of 200 (BENCHMARKS.md)
 	BodyWeight:     1.0,
 	CtxWeight:      0,
 	CtxTurns:       2,
