@@ -92,19 +92,18 @@ func main() {
 	}
 	if *noMCP {
 		runs := []tuned{{name: "shipped"}}
+		// -candidates N is -tune "Candidates=N:Candidates=N".
+		var specs []string
 		for _, c := range strings.Split(*cands, ",") {
 			if c = strings.TrimSpace(c); c == "" {
 				continue
 			}
-			n, err := strconv.Atoi(c)
-			if err != nil || n < 1 {
+			if n, err := strconv.Atoi(c); err != nil || n < 1 {
 				fail(fmt.Errorf("-candidates: %q is not a positive count", c))
 			}
-			tn := recall.DefaultTuning
-			tn.Candidates = n
-			runs = append(runs, tuned{name: "Candidates=" + c, tn: &tn})
+			specs = append(specs, "Candidates="+c+":Candidates="+c)
 		}
-		cfgs, err := recallbench.ParseTuning(*tune)
+		cfgs, err := recallbench.ParseTuning(strings.Join(append(specs, *tune), " "))
 		if err != nil {
 			fail(fmt.Errorf("-tune: %w", err))
 		}
