@@ -298,8 +298,9 @@ type cursor struct {
 	s      *searcher
 	// A stream of the term's blocks in order, so reading the next block is
 	// a step rather than a query; next is the block it reads next.
-	rows  *sql.Rows
-	next_ int
+	rows     *sql.Rows
+	rowsDone func() // after rows close (searcher.query)
+	next_    int
 }
 
 const endDoc = math.MaxUint64
@@ -338,11 +339,11 @@ func (c *cursor) read(i int, dst []spost) (sblock, error) {
 	want := c.skips[i].last
 	if c.rows == nil || i < c.next_ || i-c.next_ > streamGap {
 		c.closeRows()
-		rows, err := c.s.q.QueryContext(c.s.ctx, `SELECT last, data FROM eng_blocks WHERE term=? AND last>=? ORDER BY last`, c.sc.term, int64(want))
+		rows, done, err := c.s.query(`SELECT last, data FROM eng_blocks WHERE term=? AND last>=? ORDER BY last`, c.sc.term, int64(want))
 		if err != nil {
 			return sblock{}, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
 		}
-		c.rows, c.next_ = rows, i
+		c.rows, c.rowsDone, c.next_ = rows, done, i
 	}
 	var last int64
 	var blob sql.RawBytes
@@ -389,7 +390,8 @@ func hasPassages(ps []spost) bool {
 func (c *cursor) closeRows() {
 	if c.rows != nil {
 		c.rows.Close()
-		c.rows = nil
+		c.rowsDone()
+		c.rows, c.rowsDone = nil, nil
 	}
 }
 
@@ -489,6 +491,22 @@ type searcher struct {
 type Preparer interface {
 	Querier
 	PrepareContext(ctx context.Context, query string) (*sql.Stmt, error)
+}
+
+// Keeper is a Querier that keeps its statements between transactions
+// (memory's ReadTx): a search streams its blocks through them rather than
+// preparing its statements again. done is called once rows are closed.
+type Keeper interface {
+	QueryKept(ctx context.Context, query string, args ...any) (rows *sql.Rows, done func(), err error)
+}
+
+// query runs a query whose rows the caller closes, then calls done.
+func (s *searcher) query(query string, args ...any) (rows *sql.Rows, done func(), err error) {
+	if k, ok := s.q.(Keeper); ok {
+		return k.QueryKept(s.ctx, query, args...)
+	}
+	rows, err = s.q.QueryContext(s.ctx, query, args...)
+	return rows, func() {}, err
 }
 
 // open reads the statistics and the query's terms, and sets up a cursor per

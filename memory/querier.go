@@ -17,10 +17,18 @@ type Querier = engine.Querier
 // EachRow runs query with args on q and calls scan for each row read: the
 // loop of every read that fills a map or a list from its rows.
 func EachRow(ctx context.Context, q Querier, query string, args []any, scan func(*sql.Rows) error) error {
+	if r, ok := q.(*ReadTx); ok {
+		return r.eachRow(ctx, query, args, scan)
+	}
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err
 	}
+	return scanRows(rows, scan)
+}
+
+// scanRows hands each row to scan, and closes rows.
+func scanRows(rows *sql.Rows, scan func(*sql.Rows) error) error {
 	defer rows.Close()
 	for rows.Next() {
 		if err := scan(rows); err != nil {
@@ -31,15 +39,27 @@ func EachRow(ctx context.Context, q Querier, query string, args []any, scan func
 }
 
 // TurnSet renders turns as an SQL row-value list, "VALUES (?,?),…", with
-// its arguments, for `(sess, seq) IN (…)`; turns must not be empty.
+// its arguments, for `(sess, seq) IN (…)`; turns must not be empty. The
+// list is padded to a power of two with the last turn again, so its texts
+// take a few shapes a ReadTx keeps statements of (a repeat in IN changes
+// nothing). Past 1,024 turns it is not padded: SQLite takes at most
+// 32,766 arguments.
 func TurnSet(turns []TurnKey) (string, []any) {
-	vals := make([]string, len(turns))
-	args := make([]any, 0, 2*len(turns))
-	for i, k := range turns {
-		vals[i] = "(?,?)"
+	n := 1
+	for n < len(turns) {
+		n *= 2
+	}
+	if len(turns) > 1024 {
+		n = len(turns)
+	}
+	args := make([]any, 0, 2*n)
+	for _, k := range turns {
 		args = append(args, k.Sess, k.Seq)
 	}
-	return "VALUES " + strings.Join(vals, ","), args
+	for last := turns[len(turns)-1]; len(args) < 2*n; {
+		args = append(args, last.Sess, last.Seq)
+	}
+	return "VALUES (?,?)" + strings.Repeat(",(?,?)", n-1), args
 }
 
 // IDList renders row ids as an SQL list for `IN (…)`, each once; ids must

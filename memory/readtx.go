@@ -24,6 +24,12 @@ type ReadTx struct {
 	stats     engine.Stats
 	statsErr  error
 	closed    bool // after Close the tx stays, so a late use errs (sql.ErrTxDone), never panics
+	// The texts run here that found no kept statement free but would
+	// keep one (Close prepares them for the next transactions), and the
+	// kept statements a read here is using (stmtcache.go).
+	keptMu sync.Mutex
+	misses map[string]int
+	busy   map[*sql.Stmt]bool
 }
 
 // BeginRead opens a read transaction with the statements of prepared ready
@@ -60,6 +66,7 @@ func (r *ReadTx) Close() {
 		r.tx.Rollback()
 		r.closed = true
 		r.m.reads.Add(-1)
+		r.keepMissed()
 	}
 }
 
@@ -121,7 +128,7 @@ func (r *ReadTx) Search(ctx context.Context, q engine.Query, p engine.Params) ([
 		return nil, err
 	}
 	q.Cache, q.Index = r.m.engCache, &st
-	return engine.Search(ctx, r.tx, q, p)
+	return engine.Search(ctx, r, q, p)
 }
 
 // SearchExhaustive scores every match, reading the database itself: the
@@ -145,52 +152,4 @@ func (r *ReadTx) Kept(key any, make func() any) any {
 	}
 	v, _ := r.m.kept.LoadOrStore(key, make())
 	return v
-}
-
-// stmtCache keeps prepared statements by their text, for queries whose
-// text takes a few shapes; database/sql prepares each on the connections
-// it runs on.
-type stmtCache struct {
-	mu sync.Mutex
-	m  map[string]*sql.Stmt
-}
-
-// prepare returns the statements of qs, each prepared once. It holds a
-// connection of db only while it prepares, never while it waits for one.
-func (c *stmtCache) prepare(ctx context.Context, db *sql.DB, qs ...string) ([]*sql.Stmt, error) {
-	out := make([]*sql.Stmt, len(qs))
-	for i, q := range qs {
-		c.mu.Lock()
-		st := c.m[q]
-		c.mu.Unlock()
-		if st == nil {
-			var err error
-			if st, err = db.PrepareContext(ctx, q); err != nil {
-				return nil, err
-			}
-			c.mu.Lock()
-			if have := c.m[q]; have != nil {
-				st.Close() // another reader prepared it meanwhile
-				st = have
-			} else {
-				if c.m == nil {
-					c.m = map[string]*sql.Stmt{}
-				}
-				c.m[q] = st
-			}
-			c.mu.Unlock()
-		}
-		out[i] = st
-	}
-	return out, nil
-}
-
-// close closes the statements.
-func (c *stmtCache) close() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, st := range c.m {
-		st.Close()
-	}
-	c.m = nil
 }

@@ -33,7 +33,7 @@ type Memory struct {
 	db  *sql.DB
 
 	writeMu sync.Mutex // serialises this process's writers; SQLite serialises processes
-	stmts   stmtCache  // the statements read transactions were opened with (BeginRead)
+	stmts   stmtCache  // the statements read transactions use (BeginRead, stmtcache.go)
 	kept    sync.Map   // what readers keep between read transactions (Kept)
 	// engCache keeps the engine's decoded term rows and blocks between
 	// recalls, per index generation (so other processes' writes are seen).
