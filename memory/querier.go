@@ -27,6 +27,16 @@ func EachRow(ctx context.Context, q Querier, query string, args []any, scan func
 	return scanRows(rows, scan)
 }
 
+// QueryKept runs query on q through a statement the memory keeps, when q
+// is a ReadTx (ReadTx.QueryKept); call done after closing rows.
+func QueryKept(ctx context.Context, q Querier, query string, args ...any) (rows *sql.Rows, done func(), err error) {
+	if r, ok := q.(*ReadTx); ok {
+		return r.QueryKept(ctx, query, args...)
+	}
+	rows, err = q.QueryContext(ctx, query, args...)
+	return rows, func() {}, err
+}
+
 // scanRows hands each row to scan, and closes rows.
 func scanRows(rows *sql.Rows, scan func(*sql.Rows) error) error {
 	defer rows.Close()
@@ -60,6 +70,26 @@ func TurnSet(turns []TurnKey) (string, []any) {
 		args = append(args, last.Sess, last.Seq)
 	}
 	return "VALUES (?,?)" + strings.Repeat(",(?,?)", n-1), args
+}
+
+// IDSet renders row ids as an SQL parameter list, "?,?,…", with its
+// arguments, for `IN (…)`, padded as TurnSet pads; ids must not be empty.
+func IDSet(ids []int64) (string, []any) {
+	n := 1
+	for n < len(ids) {
+		n *= 2
+	}
+	if len(ids) > 1024 {
+		n = len(ids)
+	}
+	args := make([]any, 0, n)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	for last := ids[len(ids)-1]; len(args) < n; {
+		args = append(args, last)
+	}
+	return "?" + strings.Repeat(",?", n-1), args
 }
 
 // IDList renders row ids as an SQL list for `IN (…)`, each once; ids must

@@ -218,10 +218,10 @@ func TestKeptStatementsAcrossReaders(t *testing.T) {
 	}
 }
 
-// TestTurnSetPadsToAPowerOfTwo: the list's text takes a few shapes, its
+// TestListsPadToAPowerOfTwo: TurnSet's and IDSet's texts take a few shapes, their
 // repeats of the last turn change nothing, and past 1,024 turns it is not
 // padded.
-func TestTurnSetPadsToAPowerOfTwo(t *testing.T) {
+func TestListsPadToAPowerOfTwo(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 5, 64, 65, 1024, 1025} {
 		turns := make([]TurnKey, n)
 		for i := range turns {
@@ -240,6 +240,16 @@ func TestTurnSetPadsToAPowerOfTwo(t *testing.T) {
 		}
 		if args[2*want-2] != turns[n-1].Sess || args[2*want-1] != turns[n-1].Seq {
 			t.Fatalf("%d turns: padded with %v, %v", n, args[2*want-2], args[2*want-1])
+		}
+	}
+	for _, n := range []int{1, 3, 8, 1025} {
+		ids := make([]int64, n)
+		for i := range ids {
+			ids[i] = int64(i)
+		}
+		set, args := IDSet(ids)
+		if got := strings.Count(set, "?"); got != len(args) || n <= 1024 && got&(got-1) != 0 || n > 1024 && got != n || args[len(args)-1] != ids[n-1] {
+			t.Fatalf("%d ids: %d marks, %d args, last %v", n, got, len(args), args[len(args)-1])
 		}
 	}
 	m := openTest(t)

@@ -103,14 +103,20 @@ func wordCoverage(text string, terms []weightedTerm) float64 {
 	if len(terms) == 0 {
 		return 1
 	}
-	have := map[string]bool{}
+	// The query's few terms are looked for among the text's words: a set
+	// of the text's words cost a map insert a word (1 % of a recall).
+	held := make([]bool, len(terms))
 	for _, w := range querywords.Words(text) {
-		have[w] = true
+		for j, t := range terms {
+			if w == t.word || w == t.stem {
+				held[j] = true
+			}
+		}
 	}
 	var got, all float64
-	for _, t := range terms {
+	for j, t := range terms {
 		all += t.idf
-		if have[t.word] || have[t.stem] {
+		if held[j] {
 			got += t.idf
 		}
 	}

@@ -339,7 +339,8 @@ func (c *nameCache) names(ctx context.Context, q memory.Querier, gen int64, ids 
 	if len(need) == 0 {
 		return out, nil
 	}
-	err := memory.EachRow(ctx, q, `SELECT id, harness, session_id FROM sessions WHERE id IN (`+memory.IDList(need)+`)`, nil, func(rows *sql.Rows) error {
+	set, args := memory.IDSet(need)
+	err := memory.EachRow(ctx, q, `SELECT id, harness, session_id FROM sessions WHERE id IN (`+set+`)`, args, func(rows *sql.Rows) error {
 		var id int64
 		var n [2]string
 		if err := rows.Scan(&id, &n[0], &n[1]); err != nil {

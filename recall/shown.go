@@ -251,13 +251,14 @@ func (s *snapshot) Shown(ctx context.Context, turns []memory.TurnKey, replyOf ..
 // replySeq finds the seq of the turn that replies to turn k (shownTurn's
 // Reply), -1 when there is none.
 func replySeq(ctx context.Context, q memory.Querier, k memory.TurnKey) (int, error) {
-	rows, err := q.QueryContext(ctx, `SELECT t.seq, t.role,
+	rows, done, err := memory.QueryKept(ctx, q, `SELECT t.seq, t.role,
 			EXISTS(SELECT 1 FROM chunks c WHERE c.sess = t.sess AND c.seq = t.seq AND c.searched)
 		FROM turns t WHERE t.sess = ? AND t.seq BETWEEN ? AND ? ORDER BY t.seq`, k.Sess, k.Seq, k.Seq+replyReach)
 	if err != nil {
 		return -1, err
 	}
-	defer rows.Close()
+	defer done()
+	defer rows.Close() // before done
 	role, reply := "", -1
 	for rows.Next() {
 		var seq int
