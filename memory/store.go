@@ -71,6 +71,12 @@ func Open(dir string) (*Memory, error) {
 		return nil, fmt.Errorf("open memory %s: %w", dir, err)
 	}
 	db.SetMaxOpenConns(8)
+	// Every connection is kept open (database/sql keeps 2 idle by
+	// default): one closed loses its page cache and its prepared
+	// statements, and the one opened in its place runs the DSN's pragmas
+	// again. Under 32 agents calling at once connections were closed and
+	// opened on nearly every call.
+	db.SetMaxIdleConns(8)
 	m := &Memory{dir: dir, db: db, engCache: engine.NewCache(engineCacheBytes)}
 	if err := m.upgrade(context.Background()); err != nil {
 		db.Close()
