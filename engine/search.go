@@ -299,7 +299,7 @@ type cursor struct {
 	// A stream of the term's blocks in order, so reading the next block is
 	// a step rather than a query; next is the block it reads next.
 	rows     *sql.Rows
-	rowsDone func() // after rows close (searcher.query)
+	rowsDone func() // after rows close (QueryKept)
 	next_    int
 }
 
@@ -339,7 +339,7 @@ func (c *cursor) read(i int, dst []spost) (sblock, error) {
 	want := c.skips[i].last
 	if c.rows == nil || i < c.next_ || i-c.next_ > streamGap {
 		c.closeRows()
-		rows, done, err := c.s.query(`SELECT last, data FROM eng_blocks WHERE term=? AND last>=? ORDER BY last`, c.sc.term, int64(want))
+		rows, done, err := QueryKept(c.s.ctx, c.s.q, `SELECT last, data FROM eng_blocks WHERE term=? AND last>=? ORDER BY last`, c.sc.term, int64(want))
 		if err != nil {
 			return sblock{}, fmt.Errorf("engine: read blocks of %q: %w", c.sc.term, err)
 		}
@@ -500,12 +500,13 @@ type Keeper interface {
 	QueryKept(ctx context.Context, query string, args ...any) (rows *sql.Rows, done func(), err error)
 }
 
-// query runs a query whose rows the caller closes, then calls done.
-func (s *searcher) query(query string, args ...any) (rows *sql.Rows, done func(), err error) {
-	if k, ok := s.q.(Keeper); ok {
-		return k.QueryKept(s.ctx, query, args...)
+// QueryKept runs query on q through a statement q keeps, when q is a
+// Keeper, else as q.QueryContext does; call done after closing rows.
+func QueryKept(ctx context.Context, q Querier, query string, args ...any) (rows *sql.Rows, done func(), err error) {
+	if k, ok := q.(Keeper); ok {
+		return k.QueryKept(ctx, query, args...)
 	}
-	rows, err = s.q.QueryContext(s.ctx, query, args...)
+	rows, err = q.QueryContext(ctx, query, args...)
 	return rows, func() {}, err
 }
 

@@ -137,16 +137,6 @@ func (r *ReadTx) QueryKept(ctx context.Context, query string, args ...any) (rows
 	return rows, done, nil
 }
 
-// eachRow is EachRow in the transaction, through a kept statement.
-func (r *ReadTx) eachRow(ctx context.Context, query string, args []any, scan func(*sql.Rows) error) error {
-	rows, done, err := r.QueryKept(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer done()
-	return scanRows(rows, scan)
-}
-
 // hold is a free kept statement of query, now this transaction's until
 // release, or nil; the text is noted for Close to keep as many of as were
 // read here at once.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ireneo-app/ireneo/engine"
 	"github.com/ireneo-app/ireneo/funes"
 	"github.com/ireneo-app/ireneo/indexdoc"
 	"github.com/ireneo-app/ireneo/memory"
@@ -251,7 +252,7 @@ func (s *snapshot) Shown(ctx context.Context, turns []memory.TurnKey, replyOf ..
 // replySeq finds the seq of the turn that replies to turn k (shownTurn's
 // Reply), -1 when there is none.
 func replySeq(ctx context.Context, q memory.Querier, k memory.TurnKey) (int, error) {
-	rows, done, err := memory.QueryKept(ctx, q, `SELECT t.seq, t.role,
+	rows, done, err := engine.QueryKept(ctx, q, `SELECT t.seq, t.role,
 			EXISTS(SELECT 1 FROM chunks c WHERE c.sess = t.sess AND c.seq = t.seq AND c.searched)
 		FROM turns t WHERE t.sess = ? AND t.seq BETWEEN ? AND ? ORDER BY t.seq`, k.Sess, k.Seq, k.Seq+replyReach)
 	if err != nil {
