@@ -382,10 +382,13 @@ type spost struct {
 	pe0, pe1 uint32
 }
 
-func (p *spost) mask() byte {
+func (p *spost) mask() byte { return tfMask(&p.tf) }
+
+// tfMask is the fields whose frequency is not 0.
+func tfMask(tf *[NumFields]uint32) byte {
 	var m byte
 	for f := range NumFields {
-		if p.tf[f] > 0 {
+		if tf[f] > 0 {
 			m |= 1 << f
 		}
 	}
