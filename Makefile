@@ -7,7 +7,7 @@ TESTFLAGS ?= -timeout 40m
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 export LANG ?= en_US.UTF-8
 
-.PHONY: all run build test lint bench bench-recall deps package fmt vet clean
+.PHONY: all run build test lint bench bench-recall bench-instructions deps package fmt vet clean
 
 all: build
 
@@ -47,6 +47,12 @@ bench: deps
 
 bench-recall: deps
 	$(GO) run -tags "$(TAGS)" ./bench/cmd/bench-recall
+
+# bench-instructions: instructions a recall on the heavy memory (callgrind,
+# the collector off): the figure to compare two builds by when timings are
+# too noisy, repeatable to about 0.1M a recall.
+bench-instructions: deps
+	scripts/recall-instructions.sh
 
 package: deps
 	$(GO) run fyne.io/tools/cmd/fyne@v1.7.4 package -os linux -release -name Ireneo -icon assets/icon.png
