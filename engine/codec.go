@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -516,14 +517,15 @@ func decodeS(dst []spost, b []byte) ([]spost, error) {
 					return dst[:at+k], corrupt("fields as a posting before that has others")
 				}
 				q := &out[k-1]
-				for f := Title; f < NumFields; f++ {
-					p.tf[f], p.len[f] = q.tf[f], q.len[f]
-				}
+				p.tf, p.len = q.tf, q.len // whole arrays: a loop of fields cost more
+				p.tf[Body], p.len[Body] = 0, 0
 			}
-			for f := range NumFields {
-				if m&(1<<f) == 0 || rest && f != Body {
-					continue
-				}
+			written := m // the fields whose frequency and length follow
+			if rest {
+				written &= 1 << Body
+			}
+			for ; written != 0; written &= written - 1 {
+				f := bits.TrailingZeros8(written) // ascending, as written
 				var tf, ln uint64
 				if tf, i = uv(b, i); i < 0 {
 					return dst[:at+k], corrupt("bad varint")

@@ -28,7 +28,7 @@ func previewByFields(s string, n int) string {
 // preview is what splitting and joining gave.
 func TestPreviewAsFields(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
-	pieces := []string{"a", "word", "é", "東京", "\u00a0", " ", "  ", "\n\n", "\t", "\u2003", "\xff", "\xe6\x9d", "x\xffy", "…", "🙂"}
+	pieces := []string{"a", "word", "é", "東京", "\u00a0", " ", "  ", "\n\n", "\t", "\v", "\f", "\r", "\u0085", "\x85", "\u2003", "\uFFFD", "\xff", "\xe6\x9d", "x\xffy", "…", "🙂"}
 	cut := 0
 	for range 20000 {
 		var b strings.Builder
