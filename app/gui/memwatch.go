@@ -3,6 +3,9 @@ package gui
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ireneo-app/ireneo/memory"
@@ -30,7 +33,26 @@ func memorySignature(ctx context.Context, m *memory.Memory) (string, error) {
 	if st.LastImport != nil {
 		sig += " " + st.LastImport.String()
 	}
-	return sig, nil
+	return sig + srcSignature(m.Dir()), nil
+}
+
+// srcSignature is the times of the folders under src/: an import's counts
+// are visible as its transaction commits, and its files are moved into
+// src/ just after, so a reload on the counts alone can read a conversation
+// from its file as it was (CI caught the open one left at its old turns).
+// Moving a file into a folder changes the folder's time.
+func srcSignature(dir string) string {
+	ents, err := os.ReadDir(filepath.Join(dir, memory.SrcDir))
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && e.IsDir() {
+			fmt.Fprintf(&b, " %s@%d", e.Name(), info.ModTime().UnixNano())
+		}
+	}
+	return b.String()
 }
 
 // followMemory looks at the memory until the app quits. It is not counted
