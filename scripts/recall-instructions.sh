@@ -7,6 +7,10 @@
 # generation), over Q-1.
 set -euo pipefail
 q=${1:-300}
+if ! [ "$q" -gt 1 ] 2>/dev/null; then
+	echo "recall-instructions: Q must be a number above 1 (one recall's run is the baseline), not $q" >&2
+	exit 2
+fi
 cache=${IRENEO_BENCH_CACHE:-$HOME/.cache/ireneo-bench}
 if ! command -v valgrind >/dev/null; then
 	echo "recall-instructions: valgrind is missing (sudo apt-get install valgrind)" >&2

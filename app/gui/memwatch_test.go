@@ -53,3 +53,21 @@ func TestSignatureSeesFilesLand(t *testing.T) {
 		t.Fatalf("the signature changed with nothing changed: %q, then %q", after, again)
 	}
 }
+
+// TestWatchReloadsOnceMoreAfterAChange: where folder times are coarse, the
+// last of an import's files can land with the signature a poll already
+// read; the window reloads at the change and at the poll after, then stops.
+func TestWatchReloadsOnceMoreAfterAChange(t *testing.T) {
+	w := memoryWatch{last: "a"}
+	for i, step := range []struct {
+		sig    string
+		reload bool
+	}{
+		{"a", false}, {"b", true}, {"b", true}, {"b", false}, {"b", false},
+		{"c", true}, {"d", true}, {"d", true}, {"d", false},
+	} {
+		if got := w.observe(step.sig); got != step.reload {
+			t.Fatalf("poll %d (%q): reload %v, want %v", i, step.sig, got, step.reload)
+		}
+	}
+}
