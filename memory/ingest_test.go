@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ireneo-app/ireneo/funes"
 )
@@ -44,4 +45,41 @@ func TestHostileSessionIDsStayInSrc(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// The last import's time is stamped once the files are in src/, after the
+// counts commit: a watcher that reloads when either changes (the window)
+// reads the files as they are at least once after they land. Two imports
+// in one second stamp two times.
+func TestLastImportStampedAfterFilesLand(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	mustIngest(t, m, conv("s1", funes.HarnessCodex, "Stamps", "", day0, "first words", "ok"))
+	st, err := m.Status(ctx)
+	if err != nil || st.LastImport == nil {
+		t.Fatalf("no last import after an import: %v %+v", err, st)
+	}
+	first := *st.LastImport
+	var between *time.Time
+	counted := 0
+	afterCommitTx = func() {
+		s, err := m.Status(ctx)
+		if err != nil {
+			t.Errorf("status between commit and rename: %v", err)
+		}
+		counted, between = s.Turns, s.LastImport
+	}
+	defer func() { afterCommitTx = nil }()
+	mustIngest(t, m, conv("s1", funes.HarnessCodex, "Stamps", "", day0, "first words", "ok", "second words", "ok too"))
+	afterCommitTx = nil
+	if counted != 4 {
+		t.Fatalf("between commit and rename the counts say %d turns, want the committed 4", counted)
+	}
+	if between == nil || !between.Equal(first) {
+		t.Fatalf("the last import was stamped %v before the files landed (the one before: %v)", between, first)
+	}
+	st, err = m.Status(ctx)
+	if err != nil || st.LastImport == nil || !st.LastImport.After(first) {
+		t.Fatalf("after the files landed the last import is %v, want after %v (%v)", st.LastImport, first, err)
+	}
 }
