@@ -49,10 +49,15 @@ type Redaction struct {
 	Field      string
 	Rule       string
 	Start, End int // byte offsets of the secret in the text it was in
+	// Len is that text's byte length before the scrub. The observer reads
+	// the place from it rather than from the memory, which a sync pass may
+	// have changed again by the time it hears of the scrub.
+	Len int
 }
 
 // ChoiceObserver hears of each committed choice. Chose is called on the
-// goroutine that made the choice, after its transaction committed; it must
+// goroutine that made the choice, after its transaction committed (a
+// scrub's redactions: just before, see Rewrite.Commit); it must
 // not call back into the memory's writers, and it cannot fail the choice.
 type ChoiceObserver interface {
 	Chose(ctx context.Context, c Choice)

@@ -79,7 +79,7 @@ func (w *Rewrite) Erases(harness, sid string) {
 }
 
 // Report has Commit tell the memory's observer of c (ObserveChoices)
-// once the rewrite is in.
+// just before the rewrite goes in (see Commit).
 func (w *Rewrite) Report(c Choice) { w.choices = append(w.choices, c) }
 
 // Discard drops what was staged; nothing is changed.
@@ -89,10 +89,21 @@ func (w *Rewrite) Discard() {
 	}
 }
 
-// Commit commits what was gathered (commitRewrite), then reports its
-// choices. With no conversation and nothing erased, the catalog edits
-// alone are one transaction.
+// Commit reports its choices, then commits what was gathered
+// (commitRewrite). With no conversation and nothing erased, the catalog
+// edits alone are one transaction.
+//
+// A rewrite's choices are a scrub's redactions, and they are reported
+// first so that sync's journal holds them before any reader can see the
+// redacted copy: a sync pass that read the memory after the commit and
+// the journals before the entry took the folder's unredacted copy (more
+// bytes, the same turns) back in as the fuller one (TestSyncthingScrubTravels,
+// once under load). An entry whose rewrite then fails only redacts, at the
+// next pass, what the person asked to scrub.
 func (w *Rewrite) Commit(ctx context.Context) error {
+	for _, c := range w.choices {
+		w.m.reported(ctx, c, nil)
+	}
 	edit := func(tx *sql.Tx) error {
 		c := &CatalogTx{tx: tx}
 		for _, fn := range w.catalog {
@@ -111,13 +122,7 @@ func (w *Rewrite) Commit(ctx context.Context) error {
 	} else {
 		err = w.m.commitRewrite(ctx, w.batch, w.olds, w.erased, edit)
 	}
-	if err != nil {
-		return err
-	}
-	for _, c := range w.choices {
-		w.m.reported(ctx, c, nil)
-	}
-	return nil
+	return err
 }
 
 // commitRewrite commits the new versions of the conversations and the

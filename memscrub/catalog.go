@@ -180,7 +180,7 @@ func reportRedactions(w *memory.Rewrite, findings []Finding) {
 		if by[k] == nil {
 			order = append(order, k)
 		}
-		by[k] = append(by[k], memory.Redaction{TurnUUID: f.TurnUUID, Seq: f.Seq, Block: f.Block, Field: f.Field, Rule: f.Rule, Start: f.Start, End: f.End})
+		by[k] = append(by[k], memory.Redaction{TurnUUID: f.TurnUUID, Seq: f.Seq, Block: f.Block, Field: f.Field, Rule: f.Rule, Start: f.Start, End: f.End, Len: f.TextLen})
 	}
 	for _, k := range order {
 		w.Report(memory.Choice{Kind: memory.ChoiceRedact, Harness: k[0], SessionID: k[1], Redactions: by[k]})

@@ -26,6 +26,9 @@ type Finding struct {
 	Start   int    `json:"start"` // byte offsets of the secret in that text
 	End     int    `json:"end"`
 	Preview string `json:"preview"` // first and last two characters
+	// TextLen is the byte length of the text the secret was found in,
+	// before any redaction: another machine finds the secret by it.
+	TextLen int `json:"-"`
 
 	// Hash is the finding's full keyed hash, which the allow-list keeps;
 	// ID is its first FindingIDLen hex digits.

@@ -259,7 +259,7 @@ func (p *plan) check(t *tally, findings *[]Finding, text string, at Finding, sco
 	var keep []redact.Span
 	for _, sp := range spans {
 		fd := at
-		fd.Rule, fd.Start, fd.End = sp.Rule, sp.Start, sp.End
+		fd.Rule, fd.Start, fd.End, fd.TextLen = sp.Rule, sp.Start, sp.End, len(text)
 		fd.Preview = redact.MaskSecret(text[sp.Start:sp.End])
 		fd.Hash = findingHash(p.key, sp.Rule, scope[0], scope[1], text[sp.Start:sp.End])
 		fd.ID = fd.Hash[:FindingIDLen]

@@ -94,12 +94,7 @@ func (o *Observer) entries(ctx context.Context, c memory.Choice) []Entry {
 	case memory.ChoiceForget:
 		return []Entry{{Op: opForget, Conv: conv}}
 	case memory.ChoiceRedact:
-		s, err := o.m.LoadSession(ctx, c.Harness+":"+c.SessionID)
-		if err != nil {
-			log.Printf("ireneo: sync: read a scrubbed conversation back: %v", err)
-			return nil
-		}
-		if spans := spansOf(s, c.Redactions); len(spans) > 0 {
+		if spans := spansOf(c.Redactions); len(spans) > 0 {
 			return []Entry{{Op: opRedact, Conv: conv, Spans: spans}}
 		}
 	}

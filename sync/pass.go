@@ -159,14 +159,18 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 	if e.st.Clock, err = loadClock(e.memDir); err != nil {
 		return rep, err
 	}
+	// The memory before the journals: a scrub journals its redactions
+	// before its rewrite goes in (memory.Rewrite.Commit), so a redacted
+	// copy read here has its entry in the journals read next, and the
+	// folder's unredacted copies are never taken back in as fuller ones.
+	snap, err := readStored(ctx, e.m)
+	if err != nil {
+		return rep, err
+	}
 	if err := e.readJournals(); err != nil {
 		return rep, err
 	}
 	sc, err := e.scanFolder()
-	if err != nil {
-		return rep, err
-	}
-	snap, err := readStored(ctx, e.m)
 	if err != nil {
 		return rep, err
 	}

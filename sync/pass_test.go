@@ -297,3 +297,69 @@ func nextMilli() {
 		time.Sleep(100 * time.Microsecond)
 	}
 }
+
+// hookedObserver runs a sync pass on each side of the journal entry of a
+// scrub, as an engine running beside the scrub may.
+type hookedObserver struct {
+	obs  *Observer
+	pass func()
+}
+
+func (h hookedObserver) Chose(ctx context.Context, c memory.Choice) {
+	if c.Kind == memory.ChoiceRedact {
+		h.pass()
+	}
+	h.obs.Chose(ctx, c)
+	if c.Kind == memory.ChoiceRedact {
+		h.pass()
+	}
+}
+
+// A pass that runs while a scrub goes in does not take the folder's
+// unredacted copy back as the fuller one (it has more bytes and the same
+// turns), and the scrub's entry still names the secret's place as it was.
+// Under load a pass once read the memory just after the scrub's commit and
+// the journals just before its entry: the secret came back into the memory
+// for good, and the entry, read from that copy, matched no copy anywhere
+// (TestSyncthingScrubTravels, once in CI).
+func TestScrubRacingAPass(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	finder, err := scrub.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(t.TempDir(), "sync")
+	a := newMachine(t, "a", folder)
+	b := newMachine(t, "b", folder)
+	secret := scrubtest.Shapes["github-pat"](78)
+	a.ingest(conv("x", funes.HarnessClaude, "Deploy", "", "my token is "+secret+" for the deploy", "rotate "+secret+" now", "done"))
+	a.pass()
+	b.pass()
+	passes := 0
+	a.m.ObserveChoices(hookedObserver{a.obs, func() {
+		passes++
+		if rep := a.pass(); rep.Imported > 0 {
+			t.Errorf("pass %d beside the scrub took the folder's copy back: %+v", passes, rep)
+		}
+	}})
+	rep, err := memscrub.Apply(ctx, a.m, memscrub.Options{Finder: finder, Sessions: []string{"x"}})
+	if err != nil || rep.Changed != 1 || passes != 2 {
+		t.Fatalf("scrub: %v %+v, %d passes beside it", err, rep, passes)
+	}
+	if found := grepFiles(t, secret, a.dir); len(found) > 0 {
+		t.Fatalf("the scrub is done and the secret is back in %v", found)
+	}
+	a.pass()
+	b.pass()
+	a.pass()
+	for _, mc := range []*machine{a, b} {
+		if found := grepFiles(t, secret, mc.dir, folder); len(found) > 0 {
+			t.Fatalf("%s: the secret is still in %v", mc.name, found)
+		}
+		s, err := mc.m.LoadSession(ctx, "x")
+		if err != nil || !strings.Contains(s.Turns[0].Blocks[0].Text, "my token is [REDACTED:github-pat] for the deploy") {
+			t.Fatalf("%s: %v %v", mc.name, err, s)
+		}
+	}
+}

@@ -154,50 +154,25 @@ func (f literalFinder) HasRule(rule string) bool {
 
 func (f literalFinder) RedactedText(rule string) string { return scrub.RedactedText(rule) }
 
-// spansOf turns what a scrub redacted in one conversation (its redactions,
-// and the conversation as it is now, redacted) into a redact entry's
-// spans: each with the length its text had before. Project tags and the
-// audit log stay on this machine.
-func spansOf(s *funes.Session, findings []memory.Redaction) []Span {
-	type place struct {
-		turn  string
-		block int
-		field string
-	}
-	by := map[place][]memory.Redaction{}
-	var order []place
+// spansOf turns what a scrub redacted in one conversation into a redact
+// entry's spans, each with the length its text had before. It reads
+// nothing from the memory: by the time the observer hears of a scrub, a
+// sync pass may have replaced the conversation (with a copy from the
+// folder), and lengths read from that copy would match no copy anywhere.
+// Project tags and the audit log stay on this machine.
+func spansOf(findings []memory.Redaction) []Span {
+	var out []Span
 	for _, f := range findings {
-		switch f.Field {
-		case redact.FieldProjectTag:
+		if f.Field == redact.FieldProjectTag || f.Len <= 0 {
 			continue
 		}
-		p := place{f.TurnUUID, f.Block, f.Field}
-		if by[p] == nil {
-			order = append(order, p)
-		}
-		by[p] = append(by[p], f)
-	}
-	var out []Span
-	for _, p := range order {
-		fs := by[p]
-		sp := Span{Turn: p.turn, Block: p.block, Field: p.field, Seq: fs[0].Seq}
-		if p.turn == "" {
+		sp := Span{Turn: f.TurnUUID, Block: f.Block, Field: f.Field, Seq: f.Seq,
+			Rule: f.Rule, Start: f.Start, End: f.End, Len: f.Len}
+		if sp.Turn == "" {
 			sp.Block, sp.Seq = -1, -1
 		}
-		now, ok := textAt(s, sp)
-		if !ok {
-			continue
-		}
-		n := len(now)
-		for _, f := range fs {
-			n += f.End - f.Start - len(scrub.RedactedText(f.Rule))
-		}
-		for _, f := range fs {
-			x := sp
-			x.Rule, x.Start, x.End, x.Len = f.Rule, f.Start, f.End, n
-			if x.check() == nil {
-				out = append(out, x)
-			}
+		if sp.check() == nil {
+			out = append(out, sp)
 		}
 	}
 	return out
