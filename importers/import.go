@@ -28,7 +28,7 @@ type Options struct {
 // Progress reports an import under way.
 type Progress struct {
 	Input string // the input being read
-	Phase string // PhaseDetect, PhaseRead or PhaseCommit
+	Phase string // PhaseDetect, PhaseRead, PhaseCommit or PhasePack
 	// Done and Total count bytes while reading and conversations while
 	// committing; Total is 0 when unknown.
 	Done, Total int64
@@ -40,6 +40,7 @@ const (
 	PhaseDetect = "detect"
 	PhaseRead   = "read"
 	PhaseCommit = "commit"
+	PhasePack   = "pack" // the index is rewritten full after it grew (memory.Grown)
 )
 
 // Failure names an input (or a conversation in one) and what is wrong.
@@ -148,6 +149,9 @@ func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (S
 	if err := g.flush(ctx); err != nil {
 		return sum, err
 	}
+	if sum.New+sum.Updated > 0 {
+		packIfGrown(ctx, m, opts.Progress)
+	}
 	switch {
 	case sum.Inputs == 0 && found == 0:
 		return sum, fmt.Errorf("nothing to import in %s", strings.Join(paths, ", "))
@@ -156,6 +160,20 @@ func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (S
 		return sum, fmt.Errorf("nothing could be imported: %s: %s", f.Path, f.Reason)
 	}
 	return sum, nil
+}
+
+// packIfGrown packs the index once an import has grown it by a quarter
+// since it was last packed (memory.Grown). A pack that fails leaves
+// the index as large as the import made it, nothing worse, and the next
+// import tries again, so its error does not fail the import.
+func packIfGrown(ctx context.Context, m *memory.Memory, progress func(Progress)) {
+	if !m.Grown(ctx) {
+		return
+	}
+	if progress != nil {
+		progress(Progress{Phase: PhasePack})
+	}
+	m.Pack(ctx)
 }
 
 // errDeferred is what a parser returns for an input that copies turns from

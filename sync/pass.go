@@ -199,6 +199,11 @@ func (e *Engine) pass(ctx context.Context) (Report, error) {
 	if err := e.importCopies(ctx, r, local, sc, &rep); err != nil {
 		return rep, err
 	}
+	if rep.Imported > 0 && e.m.Grown(ctx) {
+		// As after an import; a pack that fails leaves the index as large
+		// as the import made it, and a later one packs it.
+		e.m.Pack(ctx)
+	}
 	if rep.Imported+rep.Forgotten+rep.Redacted > 0 {
 		// The memory changed: read it again.
 		if snap, err = readStored(ctx, e.m); err != nil {

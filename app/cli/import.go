@@ -270,6 +270,8 @@ func (p *progressLine) show(pr importers.Progress) {
 		}
 	case importers.PhaseCommit:
 		msg = fmt.Sprintf("storing %s: %d of %d", name, pr.Done, pr.Total)
+	case importers.PhasePack:
+		msg = "packing the index"
 	default:
 		msg = "looking at " + name
 	}

@@ -219,6 +219,8 @@ func progressText(p importers.Progress) string {
 		return fmt.Sprintf("Reading %s: %s so far", name, plural(p.Sessions, "conversation", "conversations"))
 	case importers.PhaseCommit:
 		return fmt.Sprintf("Storing %d of %d conversations", p.Done, p.Total)
+	case importers.PhasePack:
+		return "Packing the index"
 	}
 	return name
 }
