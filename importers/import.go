@@ -162,7 +162,7 @@ func Run(ctx context.Context, m *memory.Memory, paths []string, opts Options) (S
 	return sum, nil
 }
 
-// packIfGrown packs the index once an import has grown it by a quarter
+// packIfGrown packs the index once an import has grown it by a tenth
 // since it was last packed (memory.Grown). A pack that fails leaves
 // the index as large as the import made it, nothing worse, and the next
 // import tries again, so its error does not fail the import.

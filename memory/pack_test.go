@@ -36,9 +36,9 @@ func ingestMany(t *testing.T, m *Memory, from, n int) {
 }
 
 // An import grows the index by splitting pages, which leaves them partly
-// empty; once it has grown by a quarter since it was last packed, Grown
+// empty; once it has grown by a tenth since it was last packed, Grown
 // says so, Pack rewrites it smaller with every conversation still found,
-// and Grown stays quiet until the next quarter.
+// and Grown stays quiet until the next tenth.
 func TestPackAfterGrowth(t *testing.T) {
 	defer func(p int64) { packMinPages = p }(packMinPages)
 	packMinPages = 1
@@ -66,12 +66,12 @@ func TestPackAfterGrowth(t *testing.T) {
 	if hits := searchTurns(t, m, "word17"); len(hits) == 0 {
 		t.Fatal("after the pack a stored word is not found")
 	}
-	ingestMany(t, m, 150, 5)
+	ingestMany(t, m, 150, 1)
 	if m.Grown(ctx) {
-		t.Fatalf("grown %d → %d pages: below a quarter, Grown says yes", after, pageCount(t, m))
+		t.Fatalf("grown %d → %d pages: below a tenth, Grown says yes", after, pageCount(t, m))
 	}
-	for i := 155; pageCount(t, m) < after*5/4; i += 20 {
-		ingestMany(t, m, i, 20)
+	for i := 151; pageCount(t, m) < after*11/10; i += 5 {
+		ingestMany(t, m, i, 5)
 	}
 	if !m.Grown(ctx) {
 		t.Fatalf("grown %d → %d pages: Grown says no", after, pageCount(t, m))
