@@ -290,6 +290,11 @@ func (a *Archive) merge(ctx context.Context, m *memory.Memory, opts RestoreOptio
 	}
 	sum.Files = len(a.src)
 	sum.Conversations = rep.New + rep.Updated
+	if sum.Conversations > 0 && m.Grown(ctx) {
+		// As after an import; a pack that fails leaves the index as the
+		// merge made it, and a later import packs it.
+		m.Pack(ctx)
+	}
 	if sum.Catalog, err = catalog.Import(ctx, m, a.Catalog, true); err != nil {
 		return sum, fmt.Errorf("merge: conversations imported, catalog not: %w", err)
 	}
