@@ -163,6 +163,9 @@ func (ec exactCase) run(t *testing.T) exactCounts {
 		if i%2 == 1 {
 			q.Cache = cache
 		}
+		if r.IntN(3) == 0 { // split by document ranges, however short the lists (shards.go)
+			q.Shards = 2 + r.IntN(3)
+		}
 		var ps, es SearchStats
 		q.Stats = &ps
 		got, err := Search(ctx, tx, q, p)
@@ -240,6 +243,7 @@ func FuzzSearchExact(f *testing.F) {
 // prunes at all), and the cases found something to compare.
 func TestPrunedSearchScoresFewer(t *testing.T) {
 	var n exactCounts
+	sharded := shardedRuns.Load()
 	for s := range uint64(60) {
 		c := caseOf(1000+s, uint16(s*53), uint8(s*7), uint8(s), uint8(s/3))
 		got := c.run(t)
@@ -255,10 +259,13 @@ func TestPrunedSearchScoresFewer(t *testing.T) {
 	if n.passageWon < n.queries/20 {
 		t.Fatalf("only %d hits of %d queries ranked by a passage: the passages are barely exercised", n.passageWon, n.queries)
 	}
+	if sharded = shardedRuns.Load() - sharded; sharded < int64(n.queries/10) {
+		t.Fatalf("only %d of %d searches were split into shards: the shards are barely exercised", sharded, n.queries)
+	}
 	if n.prunedScored*10 > n.exhaustScored*9 {
 		t.Fatalf("pruning scored %d documents where the exhaustive search scored %d: it barely prunes", n.prunedScored, n.exhaustScored)
 	}
-	t.Logf("%d queries (%d with hits), all exact; %d hits ranked by a passage; documents scored: pruned %d, exhaustive %d", n.queries, n.nonEmpty, n.passageWon, n.prunedScored, n.exhaustScored)
+	t.Logf("%d queries (%d with hits, %d split into shards), all exact; %d hits ranked by a passage; documents scored: pruned %d, exhaustive %d", n.queries, n.nonEmpty, sharded, n.passageWon, n.prunedScored, n.exhaustScored)
 }
 
 // TestSkipStopsAtALowerTermsBlockEnd is the hand-built shape of a pruning

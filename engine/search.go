@@ -96,6 +96,10 @@ type Query struct {
 	Ranges []DocRange
 	// Stats, when set, is filled with what the search cost.
 	Stats *SearchStats
+	// Shards, when above 0, is how many goroutines the search is split
+	// over by document ranges, however short its lists (1: none); 0 lets
+	// it choose (shards.go).
+	Shards int
 	// Cache, when set, keeps term rows and blocks between searches.
 	Cache *Cache
 	// Index, when set, is the index's statistics read in the same
@@ -752,10 +756,34 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 	if err != nil || len(cs) == 0 {
 		return nil, err
 	}
-	scored := 0
-	if query.Stats != nil {
-		defer func() { *query.Stats = SearchStats{Blocks: s.blocks, Scored: scored, Gen: s.gen} }()
+	if n := shardsFor(query); n > 1 {
+		minBlocks := shardMinBlocks
+		if query.Shards > 1 {
+			minBlocks = 2
+		}
+		if cuts := splitDocs(cs, query.Ranges, n, minBlocks); len(cuts) > 0 {
+			return s.sharded(query, p, cuts)
+		}
 	}
+	inFlight.Add(1)
+	defer inFlight.Add(-1)
+	top, scored, err := s.run(query, p, nil)
+	if query.Stats != nil {
+		*query.Stats = SearchStats{Blocks: s.blocks, Scored: scored, Gen: s.gen}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return top.sorted(), nil
+}
+
+// run is the search over s's cursors: the top K and ties of the documents
+// query.Ranges keeps, and how many documents it scored in full. With bar
+// set, it is one shard of a search split by document ranges (shards.go):
+// it raises the bar with its k-th best score and prunes by the highest
+// score any shard has k documents at or above.
+func (s *searcher) run(query Query, p Params, bar *bar) (_ *topK, scored int, _ error) {
+	ctx, cs := s.ctx, s.cs
 	// Terms by their bound, lowest first; prefix[i] bounds terms 0..i.
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].max < cs[j].max })
 	prefix := make([]float64, len(cs))
@@ -766,8 +794,14 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		}
 	}
 	for _, c := range cs {
-		if err := c.ensure(); err != nil {
-			return nil, err
+		var err error
+		if len(query.Ranges) > 0 {
+			err = c.seek(query.Ranges[0].Lo) // a shard's, or a time filter's, first document
+		} else {
+			err = c.ensure()
+		}
+		if err != nil {
+			return nil, 0, err
 		}
 	}
 	top := &topK{k: query.K, maxTies: max(query.Ties, 0)}
@@ -814,11 +848,21 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 	for iter := 0; ; iter++ {
 		if iter&1023 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, err
+				return nil, 0, err
+			}
+			if bar.stopped() {
+				return nil, 0, errShardStopped
 			}
 		}
-		if offered {
-			theta, offered = top.threshold(), false
+		if offered || bar != nil {
+			theta = top.threshold()
+			if bar != nil {
+				if offered {
+					bar.raise(theta)
+				}
+				theta = max(theta, bar.load())
+			}
+			offered = false
 			for first < len(cs) && prefix[first]*slack <= theta {
 				first++
 				nextOK = false // the lowest of fewer terms
@@ -849,7 +893,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 			if d < ranges[0].Lo { // d and what follows it up to the range: not asked for
 				for _, c := range cs[first:] {
 					if err := c.seek(ranges[0].Lo); err != nil {
-						return nil, err
+						return nil, 0, err
 					}
 				}
 				continue
@@ -878,7 +922,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 				}
 				for _, c := range cs[first:] {
 					if err := c.seek(bound + 1); err != nil {
-						return nil, err
+						return nil, 0, err
 					}
 				}
 				continue
@@ -917,7 +961,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 				partPass += vals[c.idx].best
 			}
 			if err := c.next(); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			next = min(next, c.doc())
 		}
@@ -939,7 +983,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 				continue
 			}
 			if err := c.seek(d); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			if c.doc() == d {
 				take(c)
@@ -952,7 +996,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 				if has[i] && lazy[i].set {
 					var err error
 					if vals[i], pool, err = byIdx[i].sc.value(&lazy[i].p, lazy[i].raw, pool); err != nil {
-						return nil, err
+						return nil, 0, err
 					}
 				}
 			}
@@ -975,7 +1019,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 		}
 		clear(has)
 	}
-	return top.sorted(), nil
+	return top, scored, nil
 }
 
 // SearchExhaustive scores every document that holds a query term, with the

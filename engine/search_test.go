@@ -155,6 +155,9 @@ func checkQueries(t *testing.T, db *sql.DB, c *corpus, n int, p Params, allow fu
 		if i%2 == 0 {
 			q.Cache = testCache // kept across writes: its generations must keep it right
 		}
+		if i%3 == 1 {
+			q.Shards = 2 + i%4
+		}
 		got, err := Search(ctx, tx, q, p)
 		if err != nil {
 			t.Fatal(err)
