@@ -780,8 +780,7 @@ func Search(ctx context.Context, q Preparer, query Query, p Params) ([]Hit, erro
 // run is the search over s's cursors: the top K and ties of the documents
 // query.Ranges keeps, and how many documents it scored in full. With bar
 // set, it is one shard of a search split by document ranges (shards.go):
-// it raises the bar with its k-th best score and prunes by the highest
-// score any shard has k documents at or above.
+// it offers the bar its hits and prunes by the k-th best of all shards'.
 func (s *searcher) run(query Query, p Params, bar *bar) (_ *topK, scored int, _ error) {
 	ctx, cs := s.ctx, s.cs
 	// Terms by their bound, lowest first; prefix[i] bounds terms 0..i.
@@ -857,9 +856,6 @@ func (s *searcher) run(query Query, p Params, bar *bar) (_ *topK, scored int, _ 
 		if offered || bar != nil {
 			theta = top.threshold()
 			if bar != nil {
-				if offered {
-					bar.raise(theta)
-				}
 				theta = max(theta, bar.load())
 			}
 			offered = false
@@ -1015,6 +1011,9 @@ func (s *searcher) run(query Query, p Params, bar *bar) (_ *topK, scored int, _ 
 				}
 				top.offer(h)
 				offered = true
+				if bar != nil {
+					bar.offer(h.Score)
+				}
 			}
 		}
 		clear(has)

@@ -13,10 +13,11 @@ import (
 // shards searched at once, each by its own cursors in the same read
 // transaction, when cores are free: one agent asking on an idle machine
 // gets both cores, 32 asking at once get one each as before. Each shard
-// keeps its own exact top K; they share a bar (the highest k-th best score
-// any shard holds: k documents score at least that, so a document scoring
-// less is in no top K and ties with no K-th), and their lists are merged
-// into the top K and ties the one search would keep.
+// keeps its own exact top K; they prune by a shared bar (bar), and their
+// lists are merged into the top K and ties the one search would keep. On
+// the heavy memory: in-process p50 5-9 % lower, CPU 12-17 % higher (the
+// goroutines, a second stream per term, the blocks at the cuts read
+// twice), documents scored 1.5 % fewer, blocks read 2.5 % more.
 
 // inFlight counts the goroutines running searches in this process.
 var inFlight atomic.Int32
@@ -107,21 +108,64 @@ func clip(rs []DocRange, lo, hi uint64) []DocRange {
 	return out
 }
 
-// bar is the shards' shared threshold, and their stop when one fails.
+// bar is the shards' shared threshold: the k-th best score of the hits
+// all of them have kept (k documents score at least that, so one scoring
+// less is in no top K and ties with no K-th). It prunes as the one
+// search's own k-th best would have by then: the largest of the shards'
+// own k-th best (the bar first tried) let them score 21 % more documents
+// than one search on the heavy memory.
 type bar struct {
-	bits atomic.Uint64 // math.Float64bits of the highest k-th best score
+	mu   sync.Mutex
+	k    int
+	hs   []float64     // a min-heap of the k best scores offered
+	bits atomic.Uint64 // math.Float64bits of hs[0] once k are offered, else 0
 	stop atomic.Bool
 }
 
 func (b *bar) load() float64 { return math.Float64frombits(b.bits.Load()) }
 
-// raise sets the bar to v if v is higher.
-func (b *bar) raise(v float64) {
-	for {
-		old := b.bits.Load()
-		if math.Float64frombits(old) >= v || b.bits.CompareAndSwap(old, math.Float64bits(v)) {
-			return
+// offer counts a hit a shard kept.
+func (b *bar) offer(v float64) {
+	if b.k <= 0 {
+		return
+	}
+	if t := b.load(); t > 0 && v <= t {
+		return // the bar only rises
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case len(b.hs) < b.k:
+		b.hs = append(b.hs, v)
+		for i := len(b.hs) - 1; i > 0; {
+			up := (i - 1) / 2
+			if b.hs[up] <= b.hs[i] {
+				break
+			}
+			b.hs[up], b.hs[i] = b.hs[i], b.hs[up]
+			i = up
 		}
+	case v > b.hs[0]:
+		b.hs[0] = v
+		for i := 0; ; {
+			l, m := 2*i+1, i
+			if l < len(b.hs) && b.hs[l] < b.hs[m] {
+				m = l
+			}
+			if l+1 < len(b.hs) && b.hs[l+1] < b.hs[m] {
+				m = l + 1
+			}
+			if m == i {
+				break
+			}
+			b.hs[i], b.hs[m] = b.hs[m], b.hs[i]
+			i = m
+		}
+	default:
+		return
+	}
+	if len(b.hs) == b.k {
+		b.bits.Store(math.Float64bits(b.hs[0]))
 	}
 }
 
@@ -159,7 +203,7 @@ func (s *searcher) sharded(query Query, p Params, cuts []uint64) ([]Hit, error) 
 	for i := 1; i < n; i++ {
 		shards[i] = s.clone()
 	}
-	b := &bar{}
+	b := &bar{k: query.K}
 	res := make([]result, n)
 	var wg sync.WaitGroup
 	run := func(i int) {
