@@ -57,9 +57,9 @@ func (m *Memory) indexSession(ctx context.Context, tx *sql.Tx, st *indexStmts, p
 	if err := deleteSessionRows(ctx, tx, st.eng, s.Harness, s.ID, p); err != nil {
 		return err
 	}
-	res, err := tx.ExecContext(ctx, `INSERT INTO sessions(harness,session_id,title,workdir,derived_project,started,updated,turns,tokens,bytes,hash,path,imported)
-		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,strftime('%s','now'))`,
-		s.Harness, s.ID, s.Title, s.Workdir, s.Project, indexdoc.Unix(s.Started()), indexdoc.Unix(s.Updated()), len(s.Turns), p.Tokens, len(p.Data), p.Hash, rel)
+	res, err := tx.ExecContext(ctx, `INSERT INTO sessions(harness,session_id,title,workdir,derived_project,started,updated,turns,tokens,bytes,hash,path,imported,times)
+		VALUES(?,?,?,?,?,?,?,?,?,?,?,?,strftime('%s','now'),?)`,
+		s.Harness, s.ID, s.Title, s.Workdir, s.Project, indexdoc.Unix(s.Started()), indexdoc.Unix(s.Updated()), len(s.Turns), p.Tokens, len(p.Data), p.Hash, rel, packTurnTimes(p.Turns))
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,13 @@ import (
 // Layout 8 (issue 27, speed): postings leave out a frequency of one (most
 // are): 14 % fewer posting bytes. Also in layout 8: the micro sign folds to
 // Greek mu, as FTS5 folds it ("µs" and "μs" are one term).
-const indexLayoutVersion = 9 // 9: the engine's skip lists keep frontiers of frequency and length (engine/codec.go)
+//
+// Layout 9: the engine's skip lists keep frontiers of frequency and length
+// (engine/codec.go).
+//
+// Layout 10: sessions.times packs each conversation's turn times
+// (turntimes.go), which a time filter reads instead of the turns table.
+const indexLayoutVersion = 10
 
 // indexSchema is the derived index, rebuilt from src/ by reindex and by Open
 // when its layout changes. Bump indexLayoutVersion with every change here.
@@ -87,6 +93,7 @@ CREATE TABLE IF NOT EXISTS sessions(
 	hash TEXT NOT NULL,
 	path TEXT NOT NULL,
 	imported INTEGER NOT NULL DEFAULT 0,
+	times BLOB NOT NULL DEFAULT x'',
 	UNIQUE(harness, session_id)
 );
 CREATE INDEX IF NOT EXISTS sessions_sid ON sessions(session_id);
