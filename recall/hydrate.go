@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ireneo-app/ireneo/engine"
@@ -53,7 +54,7 @@ func hydrate(ctx context.Context, snap *snapshot, terms []weightedTerm, ranked [
 			SessionID: st.SessionID, TurnUUID: st.TurnUUID, Seq: c.seq, TS: indexdoc.Time(c.ts), Role: c.role,
 			Source: st.Harness, Title: st.Title, Score: round4(c.score),
 			Signals:  Signals{BM25: round4(-c.bm25), Recency: round4(c.rec)},
-			Projects: st.Projects, Copies: c.copies,
+			Projects: slices.Clone(st.Projects), Copies: c.copies, // st is kept (readCaches.shown)
 		}
 		if c.starred {
 			h.Signals.Importance = 1

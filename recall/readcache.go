@@ -22,6 +22,9 @@ type readCaches struct {
 	spans    spanCache
 	previews previewCache
 	names    nameCache
+	texts    genMap[textKey, string]      // candidates' searched text (turnTexts)
+	shown    genMap[shownKey, *shownTurn] // shown turns without their reply (Shown)
+	replies  genMap[uint64, int]          // by engine document: its reply's seq, -1 for none (replySeq)
 }
 
 // cachesKey is readCaches' key among what a Memory keeps.
@@ -211,3 +214,65 @@ type nameCache struct {
 
 // nameCacheMax bounds the names kept: past it the cache starts again.
 const nameCacheMax = 1 << 16
+
+// genMap keeps what reads of one generation of the index found, by key, up
+// to about a bound of bytes: past it, or at a newer generation, it starts
+// again. The values are shared by every reader and must not be changed.
+// Like the other caches it holds text of the memory in the process's heap
+// until a newer generation replaces it: a forget or scrub is a write, so
+// nothing erased is served again.
+type genMap[K comparable, V any] struct {
+	mu    sync.Mutex
+	gen   int64
+	m     map[K]V
+	bytes int
+}
+
+// lookup calls fn with the value kept for each of keys, by index.
+func (c *genMap[K, V]) lookup(gen int64, keys []K, fn func(i int, v V)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen || c.m == nil {
+		return
+	}
+	for i, k := range keys {
+		if v, ok := c.m[k]; ok {
+			fn(i, v)
+		}
+	}
+}
+
+// add keeps values read in generation gen, size saying about how many bytes
+// each holds, up to about maxBytes in all.
+func (c *genMap[K, V]) add(gen int64, maxBytes int, read map[K]V, size func(V) int) {
+	if len(read) == 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || c.gen != gen || c.bytes > maxBytes {
+		c.gen, c.m, c.bytes = gen, make(map[K]V, len(read)), 0
+	}
+	for k, v := range read {
+		if _, ok := c.m[k]; !ok {
+			c.m[k] = v
+			c.bytes += size(v) + 64
+		}
+	}
+}
+
+// textKey is a turn's searched text cut at limit bytes.
+type textKey struct {
+	doc   uint64
+	limit int
+}
+
+// shownKey is a shown turn, with its neighbours' previews or without.
+type shownKey struct {
+	doc        uint64
+	neighbours bool
+}
+
+// textCacheBytes and shownCacheBytes bound the candidates' texts and the
+// shown turns kept (their chunks whole).
+const textCacheBytes, shownCacheBytes = 8 << 20, 8 << 20

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -227,5 +229,70 @@ func TestNameCacheFollowsWrites(t *testing.T) {
 	mustIngest(t, m, conv("a-new", "claude-code", "notes", "", day0, "walrus ledger")) // z-last's row id again
 	if got := order(); !slices.Equal(got, []string{"0 a-new", "1 m-first"}) {
 		t.Fatalf("after a forget and an import: tied turns ordered %v", got)
+	}
+}
+
+// TestShownCacheFollowsWrites: asked again in the same generation, a recall
+// shows the same hits from the kept turns (and the kept reply of a first
+// hit that asks); after a re-import changed a turn it shows the new text,
+// after a forget nothing of the conversation, and after an import that
+// takes the forgotten conversation's row id (so its turns' keys) the new
+// conversation's text.
+func TestShownCacheFollowsWrites(t *testing.T) {
+	ctx := context.Background()
+	m := openTest(t)
+	mustIngest(t, m, background(30)...)
+	mustIngest(t, m, conv("b", "claude", "Other", "", day0, "The heron nests by the river.", "Herons migrate in spring."))
+	mustIngest(t, m, conv("a", "claude-code", "Heron", "", day0, "What port does the heron migration use?", "The heron migration uses port 6412."))
+	ask := func() *Result {
+		res, err := Recall(ctx, m, Options{Query: "heron migration port", K: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := ask()
+	if len(first.Hits) == 0 || !strings.Contains(first.Hits[0].Text+first.Hits[1].Text, "6412") {
+		t.Fatalf("first recall: %v", uuids(first.Hits))
+	}
+	rt, err := m.BeginRead(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := len(cachesOf(rt).shown.m)
+	rt.Close()
+	if kept == 0 {
+		t.Fatal("no shown turn kept")
+	}
+	again := ask()
+	if !reflect.DeepEqual(again.Hits, first.Hits) {
+		t.Fatalf("asked again: %+v\nfirst: %+v", again.Hits, first.Hits)
+	}
+	mustIngest(t, m, conv("a", "claude-code", "Heron", "", day0, "What port does the heron migration use?", "The heron migration uses port 7777 now."))
+	after := ask()
+	var text string
+	for _, h := range after.Hits {
+		text += h.Text
+	}
+	if strings.Contains(text, "6412") || !strings.Contains(text, "7777") {
+		t.Fatalf("after a re-import the hits say %q", text)
+	}
+	if _, err := m.Forget(ctx, []string{"a"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range ask().Hits {
+		if h.SessionID == "a" {
+			t.Fatalf("after a forget: hit %+v", h)
+		}
+	}
+	mustIngest(t, m, conv("c", "claude-code", "Heron", "", day0, "What port does the heron migration use?", "The heron migration uses port 9999."))
+	text = ""
+	for _, h := range ask().Hits {
+		if h.SessionID == "c" {
+			text += h.Text
+		}
+	}
+	if !strings.Contains(text, "9999") || strings.Contains(text, "7777") {
+		t.Fatalf("after a forget and an import: c's hits say %q", text)
 	}
 }

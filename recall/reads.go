@@ -148,7 +148,7 @@ func openSnapshot(ctx context.Context, m *memory.Memory, q snapshotQuery) (_ *sn
 		keys[i] = memory.TurnKey{Sess: c.Sess, Seq: c.Seq}
 	}
 	if q.TextBytes > 0 {
-		texts, err := turnTexts(ctx, s.rt, keys, q.TextBytes)
+		texts, err := keptTurnTexts(ctx, s.rt, &c.texts, keys, q.TextBytes)
 		if err != nil {
 			return nil, fmt.Errorf("recall: candidates' text: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ireneo-app/ireneo/engine"
@@ -78,27 +79,97 @@ func shownQueries(n int, neighbours bool) []string {
 
 // Shown reads what the given turns are shown with, in the snapshot, with
 // their neighbours' previews when the query asked (snapshotQuery.Neighbours),
-// and the reply of each turn of replyOf: three queries for all of them (a
-// query per turn and per part cost hydrate 0.3 s of 300 bench-speed
-// questions), and one more for each reply. A turn gone before the snapshot
-// is missing.
+// and the reply of each turn of replyOf. A turn gone before the snapshot is
+// missing. What an earlier recall of the same generation read is kept
+// (readCaches.shown, .replies): agents ask again, and on the load bench
+// these reads were a tenth of a call's CPU.
 func (s *snapshot) Shown(ctx context.Context, turns []memory.TurnKey, replyOf ...memory.TurnKey) (map[memory.TurnKey]*shownTurn, error) {
-	neighbours := s.neighbours
 	out := make(map[memory.TurnKey]*shownTurn, len(turns))
 	if len(turns) == 0 {
 		return out, nil
 	}
+	c, gen := cachesOf(s.rt), s.rt.Gen()
 	replies := map[memory.TurnKey]memory.TurnKey{}
-	for _, k := range replyOf {
-		seq, err := replySeq(ctx, s.rt, k)
-		if err != nil {
-			return nil, fmt.Errorf("recall: reply: %w", err)
+	if len(replyOf) > 0 {
+		docs := make([]uint64, len(replyOf))
+		for i, k := range replyOf {
+			docs[i] = k.Doc()
 		}
-		if seq >= 0 {
-			replies[k] = memory.TurnKey{Sess: k.Sess, Seq: seq}
-			turns = append(turns, replies[k])
+		seqs := make([]int, len(replyOf))
+		found := make([]bool, len(replyOf))
+		c.replies.lookup(gen, docs, func(i int, seq int) { seqs[i], found[i] = seq, true })
+		read := map[uint64]int{}
+		for i, k := range replyOf {
+			if !found[i] {
+				seq, err := replySeq(ctx, s.rt, k)
+				if err != nil {
+					return nil, fmt.Errorf("recall: reply: %w", err)
+				}
+				seqs[i], read[docs[i]] = seq, seq
+			}
+			if seqs[i] >= 0 {
+				replies[k] = memory.TurnKey{Sess: k.Sess, Seq: seqs[i]}
+				turns = append(turns, replies[k])
+			}
+		}
+		c.replies.add(gen, shownCacheBytes, read, func(int) int { return 0 })
+	}
+	keys := make([]shownKey, len(turns))
+	for i, k := range turns {
+		keys[i] = shownKey{doc: k.Doc(), neighbours: s.neighbours}
+	}
+	c.shown.lookup(gen, keys, func(i int, st *shownTurn) {
+		cp := *st // its Reply is this call's
+		out[turns[i]] = &cp
+	})
+	var need []memory.TurnKey
+	for _, k := range turns {
+		if out[k] == nil {
+			need = append(need, k)
 		}
 	}
+	if len(need) > 0 {
+		read, err := s.readShown(ctx, need)
+		if err != nil {
+			return nil, err
+		}
+		kept := make(map[shownKey]*shownTurn, len(read))
+		for k, st := range read {
+			kept[shownKey{doc: k.Doc(), neighbours: s.neighbours}] = st
+			cp := *st
+			out[k] = &cp
+		}
+		c.shown.add(gen, shownCacheBytes, kept, shownBytes)
+	}
+	for k, rk := range replies {
+		if st := out[k]; st != nil && out[rk] != nil {
+			st.Reply, st.ReplySeq = out[rk], rk.Seq
+		}
+	}
+	return out, nil
+}
+
+// shownBytes is about what a kept shown turn holds.
+func shownBytes(st *shownTurn) int {
+	n := 256 + len(st.Harness) + len(st.SessionID) + len(st.Title) + len(st.TurnUUID)
+	for _, c := range st.Chunks {
+		n += 64 + len(c.Body)
+	}
+	for _, nb := range st.Neighbours {
+		n += 48 + len(nb.Text)
+	}
+	for _, p := range st.Projects {
+		n += 16 + len(p)
+	}
+	return n
+}
+
+// readShown reads what turns are shown with (without their replies) in
+// three queries for all of them: a query per turn and per part cost
+// hydrate 0.3 s of 300 bench-speed questions.
+func (s *snapshot) readShown(ctx context.Context, turns []memory.TurnKey) (map[memory.TurnKey]*shownTurn, error) {
+	neighbours := s.neighbours
+	out := make(map[memory.TurnKey]*shownTurn, len(turns))
 	// Lists padded to one length, repeating their first item (which
 	// changes no IN), so the statements are prepared once per length, not
 	// per call, where preparing cost as much as running them.
@@ -239,12 +310,7 @@ func (s *snapshot) Shown(ctx context.Context, turns []memory.TurnKey, replyOf ..
 			delete(out, k) // its conversation is gone
 			continue
 		}
-		st.Harness, st.SessionID, st.Title, st.Projects = c.harness, c.sid, c.title, c.projects
-	}
-	for k, rk := range replies {
-		if st := out[k]; st != nil && out[rk] != nil {
-			st.Reply, st.ReplySeq = out[rk], rk.Seq
-		}
+		st.Harness, st.SessionID, st.Title, st.Projects = c.harness, c.sid, c.title, slices.Clip(c.projects)
 	}
 	return out, nil
 }

@@ -13,6 +13,41 @@ import (
 // the run's stages ask (snapshotQuery): their searched text, their chunk
 // counts, their previews, and the turns around them.
 
+// keptTurnTexts is turnTexts through tc, which keeps them for rt's
+// generation: the candidates a question shares with earlier ones are not
+// read again (on the load bench, where agents ask again, reading them was
+// a tenth of a call's CPU).
+func keptTurnTexts(ctx context.Context, rt *memory.ReadTx, tc *genMap[textKey, string], turns []memory.TurnKey, limit int) (map[memory.TurnKey]string, error) {
+	gen := rt.Gen()
+	keys := make([]textKey, len(turns))
+	for i, k := range turns {
+		keys[i] = textKey{doc: k.Doc(), limit: limit}
+	}
+	out := make(map[memory.TurnKey]string, len(turns))
+	tc.lookup(gen, keys, func(i int, t string) { out[turns[i]] = t })
+	if len(out) == len(turns) {
+		return out, nil
+	}
+	var need []memory.TurnKey
+	for _, k := range turns {
+		if _, ok := out[k]; !ok {
+			need = append(need, k)
+		}
+	}
+	read, err := turnTexts(ctx, rt, need, limit)
+	if err != nil {
+		return nil, err
+	}
+	kept := make(map[textKey]string, len(need))
+	for _, k := range need {
+		t := read[k] // "" for a turn with no searched text: kept too
+		out[k] = t
+		kept[textKey{doc: k.Doc(), limit: limit}] = t
+	}
+	tc.add(gen, textCacheBytes, kept, func(t string) int { return len(t) })
+	return out, nil
+}
+
 // turnTexts reads the searched text of turns, at most limit bytes of each.
 func turnTexts(ctx context.Context, q memory.Querier, turns []memory.TurnKey, limit int) (map[memory.TurnKey]string, error) {
 	out := make(map[memory.TurnKey]string, len(turns))
