@@ -202,7 +202,8 @@ func BenchmarkRecallHTTP(b *testing.B) {
 }
 
 // BenchmarkRecallHTTPLoad: 32 agents at once, 2,000 recalls each, over
-// loopback, against the default limits (4 calls at once, the rest queue).
+// loopback, against the default limits (a call a core at once, the rest
+// queue).
 // It reports errors (failed calls or error results, busy ones included),
 // latency percentiles, throughput and the process's peak RSS.
 //

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,7 +31,6 @@ import (
 // Limits and their defaults.
 const (
 	DefaultMaxBodyBytes   = 1 << 20 // request body
-	DefaultMaxConcurrent  = 4       // tool calls running at once
 	DefaultQueueWait      = 3 * time.Second
 	DefaultCallTimeout    = 20 * time.Second
 	DefaultMaxResultBytes = 512 << 10 // one tool result, text and structured together
@@ -38,11 +38,18 @@ const (
 	DefaultGetTokenBudget = 4000      // a get answer, when the call names none
 )
 
+// defaultMaxConcurrent gives one tool-call slot a core, and at least two.
+// A recall is CPU-bound, so calls beyond the cores only share them and each
+// takes longer: 32 clients asking at once on 2 cores, 2 slots gave p99 87-89 ms
+// against 117 ms for 3 and 120-150 ms for 4, at the same calls a second
+// (BENCHMARKS.md, tenth round).
+func defaultMaxConcurrent() int { return max(2, runtime.GOMAXPROCS(0)) }
+
 // Options tunes a Server. Zero fields take the defaults above.
 type Options struct {
 	Version        string        // reported to clients
 	MaxBodyBytes   int64         // larger requests get 413
-	MaxConcurrent  int           // tool calls at once; more wait up to QueueWait, then get a busy error
+	MaxConcurrent  int           // tool calls at once (default: one per core, at least 2); more wait up to QueueWait, then get a busy error
 	QueueWait      time.Duration // how long a call waits for a free slot
 	CallTimeout    time.Duration // per tool call
 	MaxResultBytes int           // larger results are refused
@@ -85,7 +92,7 @@ func (o Options) withDefaults() Options {
 		o.MaxBodyBytes = DefaultMaxBodyBytes
 	}
 	if o.MaxConcurrent <= 0 {
-		o.MaxConcurrent = DefaultMaxConcurrent
+		o.MaxConcurrent = defaultMaxConcurrent()
 	}
 	if o.QueueWait <= 0 {
 		o.QueueWait = DefaultQueueWait
