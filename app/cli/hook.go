@@ -199,6 +199,9 @@ func newHookWorkCmd(g *globals) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := capture.Background(); err != nil {
+				g.hookLog("hook work: cannot lower its priority: %v (importing anyway)", err)
+			}
 			slot := capture.AdoptSlot(g.cfg.MemoryDir, n, os.NewFile(3, "slot"))
 			if slot == nil {
 				var err error
